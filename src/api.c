@@ -1,0 +1,2 @@
+/* api.c -- stub: being written. */
+#include "wasp.h"

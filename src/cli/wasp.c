@@ -1,0 +1,3 @@
+/* wasp command -- stub */
+#include "wasp.h"
+int main(void){return 0;}

@@ -1,0 +1,2 @@
+/* decode.c -- stub: being written. */
+#include "wasp.h"

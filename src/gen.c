@@ -1,0 +1,2 @@
+/* gen.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,2 @@
+/* greedy.c -- stub: being written. */
+#include "wasp.h"

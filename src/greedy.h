@@ -1,0 +1,20 @@
+/*
+ * greedy.h -- the greedy core: always returns an answer, fast.
+ *
+ * Groups by priority, then most constrained (fewest candidate domains),
+ * then largest; a gang is placed whole (at least min_need pods, then extra
+ * pods while they fit) or not at all; a required topology key picks the
+ * tightest domain that fits; pods go best-fit onto nodes.  Results do not
+ * depend on the thread count.
+ */
+#ifndef WASP_GREEDY_H
+#define WASP_GREEDY_H
+
+#include "problem.h"
+
+/* Fills sol (which must come from wp_sol_new), including a reason for every
+ * waiting group. */
+int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+	      wasp_error *err);
+
+#endif

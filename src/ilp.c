@@ -1,0 +1,2 @@
+/* ilp.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,2 @@
+/* load.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,2 @@
+/* load_json.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,2 @@
+/* load_yaml.c -- stub: being written. */
+#include "wasp.h"

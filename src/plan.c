@@ -1,0 +1,2 @@
+/* plan.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,70 @@
+/*
+ * plan.h -- the answer in snapshot terms (struct wasp_plan).
+ *
+ * A plan names pods, nodes and groups by name (copied into the plan's own
+ * arena), so it outlives the snapshot and the problem, renders to JSON,
+ * YAML or text (render.c), and reads back from JSON/YAML for `wasp check`.
+ */
+#ifndef WASP_PLAN_H
+#define WASP_PLAN_H
+
+#include "problem.h"
+
+typedef struct wpl_place {
+	const char *ns, *pod, *node;
+	const char *group; /* PodGroup name, NULL for a lone pod */
+} wpl_place;
+
+typedef struct wpl_wait {
+	const char *ns;
+	const char *group; /* PodGroup name; for lone pods the pod name */
+	const char *kind;  /* "PodGroup" or "Pod" */
+	int pods;          /* pending pods that wait */
+	int32_t priority;
+	const char *reason;
+} wpl_wait;
+
+typedef struct wpl_util {
+	const char *resource;
+	double alloc;        /* allocatable over schedulable nodes (units) */
+	double before, after; /* in use, units                            */
+} wpl_util;
+
+typedef struct wpl_summary {
+	const char *mode;        /* "greedy" | "ilp"                     */
+	const char *mode_reason; /* why auto chose it, or NULL           */
+	const char *status;      /* "optimal" | "feasible" | "greedy" | "empty" */
+	const char *domain_mode; /* "value" | "path"                     */
+	const char *value;       /* tier-1 unit: "pods" or a resource     */
+	double objective;        /* model objective (ILP) or NAN          */
+	double bound, gap;       /* NAN when unknown                      */
+	wp_value tiers;
+	double t_load, t_reduce, t_greedy, t_ilp, t_total;
+	int rows, cols, ints, nonzeros; /* model size, 0 if not built     */
+	int admitted_groups, waiting_groups, placed_pods, evicted_pods,
+	    moved_pods;
+	int free_nodes_before, free_nodes_after; /* wholly free nodes     */
+	wpl_util *util;
+	int nutil;
+	double stranded;   /* resource units held by groups below minCount:
+			      0 by construction, re-measured by verify   */
+} wpl_summary;
+
+struct wasp_plan {
+	wa_arena *arena;
+	wpl_summary sum;
+	wpl_place *place;
+	int nplace;
+	wpl_wait *wait;
+	int nwait;
+	const char **warnings;
+	int nwarnings;
+};
+
+/* Build the plan from a solution (placements in class/pod order). */
+int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
+		 wasp_error *err);
+/* An empty plan with its own arena. */
+wasp_plan *wpl_new(void);
+
+#endif

@@ -1,0 +1,2 @@
+/* problem.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,96 @@
+/*
+ * problem.h -- what the solvers see (the reduction, problem.c).
+ *
+ * Pending pods are grouped into classes: pods of one group (or, for pods
+ * without a group, lone pods) with identical requests, selectors, affinity,
+ * tolerations and priority.  A class carries its count and the nodes it may
+ * use (static fit and allocatable >= request).  Solvers assign integer
+ * counts per (class, eligible node) pair, never one variable per pod.
+ *
+ * The problem is solver-neutral: greedy.c and ilp.c both read it and both
+ * write a wp_sol; plan.c turns a wp_sol back into pods and nodes.
+ */
+#ifndef WASP_PROBLEM_H
+#define WASP_PROBLEM_H
+
+#include "snapshot.h"
+#include "topology.h"
+
+typedef struct wp_class {
+	int group;          /* problem group index                      */
+	int count;          /* pending pods in the class                */
+	int *pods;          /* count snapshot pod indices, input order  */
+	const int64_t *req; /* nres requests (of the first pod)          */
+	int *elig;          /* eligible node indices, ascending          */
+	int nelig;
+	int off;            /* this class's first slot in wp_sol.x        */
+	const char *why_none; /* nelig == 0: the commonest rejection, in
+				 words ("untolerated taint on 12 nodes") */
+} wp_class;
+
+typedef struct wp_group {
+	int sg;           /* snapshot group index; -1: lone pods          */
+	bool gang;
+	int min_need;     /* gang: pending pods that must be placed to admit
+			     (minCount minus pods already bound, >= 0);
+			     basic: 0                                    */
+	int size;         /* pending pods                               */
+	int nbound;       /* pods already running                       */
+	int key;          /* topology key index (problem->topo), -1: none */
+	int fixed_dom;    /* domain the bound pods already occupy: -1 none,
+			     -2 they span several (group cannot grow)    */
+	int32_t priority;
+	int *classes;
+	int nclasses;
+	const char *invalid; /* non-NULL: cannot be placed, and why      */
+} wp_group;
+
+typedef struct wp_problem {
+	const ws_snapshot *snap;
+	const wtp_topo *topo;
+	int nres, nnodes;
+	int64_t *free;     /* nnodes * nres: allocatable minus bound use  */
+	wp_class *classes;
+	int nclasses;
+	wp_group *groups;  /* sorted: priority desc, then input order     */
+	int ngroups;
+	int nx;            /* sum of nelig over classes                   */
+	int value_res;     /* tier-1 unit: resource index, -1 = pods       */
+	wa_arena *arena;
+} wp_problem;
+
+/* A solution: counts per (class, eligible node) and admission per group. */
+typedef struct wp_sol {
+	int *x;               /* nx: x[c.off + k] pods of class c on c.elig[k] */
+	unsigned char *admit; /* ngroups */
+	const char **reason;  /* ngroups: why a group waits; NULL if admitted */
+} wp_sol;
+
+int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
+	      wa_arena *a, wp_problem **out, wasp_error *err);
+wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a); /* all zero */
+void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src);
+
+/* Objective tiers (DESIGN.md §4), largest first; see doc/formulation.md.
+ * Tier 1 is a vector over priority levels: admitted work at each distinct
+ * pending priority, highest first. */
+#define WP_MAX_TIERS 64
+typedef struct wp_value {
+	int nprio;                 /* distinct pending priorities           */
+	int32_t prio[WP_MAX_TIERS]; /* descending                            */
+	double work[WP_MAX_TIERS]; /* admitted work at prio[i]              */
+	double evictions;          /* tier 2 (0 until preemption lands)     */
+	double moves;              /* tier 3 (0 until rebalancing lands)    */
+	double packing;            /* tier 4: higher is better (whole free
+				      nodes, then domains)                */
+} wp_value;
+void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
+/* <0: a worse than b, 0 equal, >0 better (lexicographic). */
+int wp_value_cmp(const wp_value *a, const wp_value *b);
+
+/* Check a solution against the problem (capacity, gang, topology): returns
+ * 0 when feasible, else fills `why` (static or arena text).  Used before a
+ * warm start and in tests; the independent check is verify.c. */
+int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
+
+#endif

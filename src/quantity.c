@@ -1,0 +1,2 @@
+/* quantity.c -- stub: being written. */
+#include "wasp.h"

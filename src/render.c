@@ -1,0 +1,2 @@
+/* render.c -- stub: being written. */
+#include "wasp.h"

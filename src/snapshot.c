@@ -1,0 +1,2 @@
+/* snapshot.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,182 @@
+/*
+ * snapshot.h -- the cluster as given: nodes, pods, groups, priorities,
+ * topology levels.  Built by decode.c, immutable afterwards, shared by the
+ * reduction, the solvers' plan conversion and the verifier.
+ *
+ * Indices, not pointers, link objects (node index, pod index, group index)
+ * so arrays can be walked in parallel and copied cheaply.  All strings and
+ * arrays live in the snapshot's arena.  Quantities are int64 milli-units.
+ *
+ * Resources: res[0] is always "pods" (each pod requests 1000 milli-pods);
+ * the rest appear in order of first use.  Node allocatable / pod requests
+ * are arrays of nres entries (a resource a node does not list is 0).
+ */
+#ifndef WASP_SNAPSHOT_H
+#define WASP_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "error.h"
+#include "wasp.h"
+
+#define WS_RES_PODS 0
+
+typedef struct ws_kv {
+	const char *key, *val;
+} ws_kv;
+
+typedef enum ws_effect {
+	WS_EFFECT_ALL = 0, /* toleration with empty effect: matches all */
+	WS_EFFECT_NOSCHEDULE,
+	WS_EFFECT_PREFERNOSCHEDULE,
+	WS_EFFECT_NOEXECUTE
+} ws_effect;
+
+typedef struct ws_taint {
+	const char *key, *val; /* val may be "" */
+	ws_effect effect;
+} ws_taint;
+
+typedef struct ws_toleration {
+	const char *key; /* NULL or "": with Exists, matches every key */
+	bool exists;     /* operator Exists (else Equal)               */
+	const char *val;
+	ws_effect effect;
+} ws_toleration;
+
+typedef enum ws_op {
+	WS_OP_IN,
+	WS_OP_NOTIN,
+	WS_OP_EXISTS,
+	WS_OP_DOESNOTEXIST,
+	WS_OP_GT,
+	WS_OP_LT
+} ws_op;
+
+typedef struct ws_expr {
+	const char *key;
+	ws_op op;
+	const char **vals;
+	int nvals;
+	int64_t num;     /* Gt / Lt operand */
+	bool field;      /* matchFields (key is metadata.name) */
+} ws_expr;
+
+/* One nodeSelectorTerm: all expressions must hold.  A pod's required node
+ * affinity holds when any of its terms holds (zero terms: always). */
+typedef struct ws_term {
+	ws_expr *exprs;
+	int nexprs;
+} ws_term;
+
+typedef struct ws_node {
+	const char *name;
+	wsrc src;
+	ws_kv *labels; /* sorted by key */
+	int nlabels;
+	int64_t *alloc;  /* nres; status.allocatable                 */
+	int64_t *used;   /* nres; summed requests of pods bound here */
+	ws_taint *taints;
+	int ntaints;
+	bool unschedulable;
+	bool ready;      /* Ready condition True (absent: true)       */
+} ws_node;
+
+enum ws_policy { WS_POLICY_BASIC = 0, WS_POLICY_GANG = 1 };
+enum ws_disruption { WS_DISRUPT_SINGLE = 0, WS_DISRUPT_ALL = 1 };
+enum ws_preempt { WS_PREEMPT_LOWER = 0, WS_PREEMPT_NEVER = 1 };
+
+typedef struct ws_pod {
+	const char *ns, *name;
+	wsrc src;
+	int64_t *req;        /* nres; containers summed, init max, overhead,
+				pods = 1000                             */
+	ws_kv *selector;     /* nodeSelector, sorted by key               */
+	int nselector;
+	ws_term *affinity;   /* required node affinity terms (OR)        */
+	int naffinity;
+	ws_toleration *tolerations;
+	int ntolerations;
+	int32_t priority;    /* resolved                                 */
+	int preempt;         /* enum ws_preempt                          */
+	int group;           /* snapshot group index, -1: none           */
+	int node;            /* bound node index; -1: pending             */
+	const char *node_name; /* spec.nodeName as written (may name an
+				  unknown node: then node = -1 and a warning) */
+	bool terminal;       /* phase Succeeded/Failed: ignored entirely  */
+} ws_pod;
+
+typedef struct ws_group {
+	const char *ns, *name;
+	wsrc src;
+	int policy;          /* enum ws_policy                            */
+	int min_count;       /* gang minCount (basic: 1)                  */
+	const char *topo_key; /* schedulingConstraints.topology[0].key or NULL */
+	int32_t priority;
+	int disruption;      /* enum ws_disruption                        */
+	int preempt;         /* enum ws_preempt                           */
+	int *pods;           /* snapshot pod indices, in input order      */
+	int npods;
+	const char *invalid; /* non-NULL: the group cannot be scheduled,
+				and this says why (e.g. pods disagree on
+				priority); it waits with this reason     */
+} ws_group;
+
+typedef struct ws_priority_class {
+	const char *name;
+	int32_t value;
+	bool global_default;
+	int preempt;
+} ws_priority_class;
+
+/* Topology levels from a kueue Topology object (coarse to fine), if any. */
+typedef struct ws_levels {
+	const char *name;
+	const char **labels;
+	int nlabels;
+} ws_levels;
+
+/* The public wasp_snapshot handle is this struct. */
+typedef struct wasp_snapshot ws_snapshot;
+struct wasp_snapshot {
+	wa_arena *arena;
+	const char **res;  /* resource names */
+	int nres;
+	ws_node *nodes;
+	int nnodes;
+	ws_pod *pods;
+	int npods;
+	ws_group *groups;
+	int ngroups;
+	ws_priority_class *pcs;
+	int npcs;
+	ws_levels *topologies; /* kueue Topology objects, input order */
+	int ntopologies;
+	const char **warnings;
+	int nwarnings;
+};
+
+/* Build helpers for decode.c and for tests that build snapshots by hand. */
+int ws_res_index(const ws_snapshot *s, const char *name); /* -1: unknown */
+const char *ws_label(const ws_node *n, const char *key); /* NULL: absent */
+int ws_node_index(const ws_snapshot *s, const char *name); /* -1 */
+int ws_group_index(const ws_snapshot *s, const char *ns, const char *name);
+int ws_pod_index(const ws_snapshot *s, const char *ns, const char *name);
+
+/* The static node-fit predicates (everything but capacity), shared by the
+ * reduction and the verifier.  Each returns true when the pod may run on the
+ * node; on false, *why (may be NULL) gets a static phrase such as
+ * "untolerated taint" for reasons and violation reports. */
+bool ws_node_schedulable(const ws_node *n, const char **why);
+bool ws_tolerates(const ws_pod *p, const ws_node *n, const char **why);
+bool ws_selector_matches(const ws_pod *p, const ws_node *n, const char **why);
+bool ws_affinity_matches(const ws_pod *p, const ws_node *n, const char **why);
+/* All four above. */
+bool ws_pod_fits_node_static(const ws_pod *p, const ws_node *n,
+			     const char **why);
+
+void ws_snapshot_free(ws_snapshot *s);
+
+#endif

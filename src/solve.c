@@ -1,0 +1,2 @@
+/* solve.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,2 @@
+/* topology.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,2 @@
+/* tree.c -- stub: being written. */
+#include "wasp.h"

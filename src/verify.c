@@ -1,0 +1,2 @@
+/* verify.c -- stub: being written. */
+#include "wasp.h"

@@ -1,0 +1,195 @@
+/*
+ * wasp.h -- public API of libwasp, the Workload-Aware Scheduling Planner.
+ *
+ * libwasp reads a cluster snapshot written as ordinary Kubernetes objects
+ * (YAML or JSON, as `kubectl get -o yaml|json` prints them), places the
+ * pending PodGroups as gangs with their topology constraints, and returns a
+ * plan: which pod goes to which node, and why each waiting group waits.
+ *
+ * Conventions (after SQLite and libuv):
+ *   - opaque handles, names wasp_<noun>_<verb>;
+ *   - every fallible call returns WASP_OK (0) or a WASP_E* code and, when the
+ *     caller passes a wasp_error, fills it with a message (and, for bad
+ *     input, the file, line and column it points at);
+ *   - results are owned by the caller and released with the matching _free;
+ *   - the library holds no global state, never prints, never exits; one
+ *     snapshot may be queried from several threads at once.
+ */
+#ifndef WASP_H
+#define WASP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WASP_VERSION "0.1.0"
+#define WASP_PLAN_API_VERSION "wasp.dev/v1alpha1"
+
+/* ---------------------------------------------------------------- errors */
+
+enum wasp_code {
+	WASP_OK = 0,
+	WASP_EINPUT = 1,    /* bad input: syntax, type, value, reference   */
+	WASP_ENOMEM = 2,    /* out of memory                               */
+	WASP_EIO = 3,       /* cannot read or write a file                 */
+	WASP_EINVAL = 4,    /* bad argument to an API call                 */
+	WASP_ESOLVER = 5,   /* the solver failed (a GLPK fault)            */
+	WASP_ECANCELED = 6, /* cancelled through wasp_options.cancel       */
+	WASP_ELIMIT = 7,    /* input over a size limit (see WASP_MAX_*)    */
+	WASP_ENOTFOUND = 8  /* a named object does not exist               */
+};
+
+/* An error: `code` is a wasp_code; `file`, `line`, `col` (1-based) locate
+ * bad input and are empty/0 otherwise.  `msg` never ends in a newline. */
+typedef struct wasp_error {
+	int code;
+	int line, col;
+	char file[256];
+	char msg[512];
+} wasp_error;
+
+/* "file:line:col: msg", or just "msg" when there is no position.  Writes at
+ * most `size` bytes including the NUL; returns buf. */
+char *wasp_error_format(const wasp_error *err, char *buf, size_t size);
+const char *wasp_code_name(int code);
+
+/* ---------------------------------------------------------------- limits */
+
+#define WASP_MAX_INPUT_BYTES  (1024L * 1024 * 1024) /* one file              */
+#define WASP_MAX_DEPTH        64                    /* nesting of a document */
+#define WASP_MAX_TREE_NODES   (64L * 1024 * 1024)   /* values per file, aliases expanded */
+#define WASP_MAX_OBJECTS      (4L * 1024 * 1024)    /* objects per snapshot  */
+#define WASP_MAX_NAME         253                   /* a Kubernetes name     */
+
+/* -------------------------------------------------------------- snapshot */
+
+typedef struct wasp_snapshot wasp_snapshot; /* immutable once built */
+
+/* How a topology key's domains are read (DESIGN.md §4). */
+enum wasp_domain_mode {
+	WASP_DOMAIN_VALUE = 0, /* upstream: nodes sharing one value of the key  */
+	WASP_DOMAIN_PATH = 1   /* Kueue: values of all coarser levels + this one */
+};
+
+/* Load one or more files ("-" is standard input).  YAML (multi-document)
+ * or JSON, objects or `kind: List`. */
+int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
+		       size_t npaths, wasp_error *err);
+/* The same from memory; `name` is used in error positions. */
+int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
+			    size_t len, const char *name, wasp_error *err);
+void wasp_snapshot_free(wasp_snapshot *s);
+
+/* Warnings collected while decoding (unknown kinds, unnesting labels, ...);
+ * index from 0; NULL past the end.  Owned by the snapshot. */
+const char *wasp_snapshot_warning(const wasp_snapshot *s, size_t i);
+
+/* Counts, for summaries. */
+typedef struct wasp_snapshot_stats {
+	size_t nodes, pods, pods_pending, pods_bound, groups, resources;
+} wasp_snapshot_stats;
+void wasp_snapshot_stats_get(const wasp_snapshot *s, wasp_snapshot_stats *st);
+
+/* --------------------------------------------------------------- options */
+
+enum wasp_mode {
+	WASP_MODE_AUTO = 0,
+	WASP_MODE_GREEDY = 1,
+	WASP_MODE_ILP = 2
+};
+
+typedef struct wasp_options {
+	double time_limit_s;     /* whole run budget; <= 0: none            */
+	double gap;              /* relative MIP gap to stop at (0: prove)   */
+	int threads;             /* OpenMP threads; 0: the runtime default   */
+	int mode;                /* enum wasp_mode                           */
+	int domain_mode;         /* enum wasp_domain_mode                    */
+	const char *value_resource; /* objective tier 1 unit; NULL: pods      */
+	volatile const int *cancel; /* when *cancel != 0 the solve stops early
+				       and returns its best plan so far      */
+	double start_time;       /* wasp_now() when the run began (the budget
+				    counts from there); 0: at the call       */
+} wasp_options;
+
+void wasp_options_init(wasp_options *o);
+/* Monotonic seconds, for start_time. */
+double wasp_now(void);
+
+/* ------------------------------------------------------------------ plan */
+
+typedef struct wasp_plan wasp_plan;
+
+/* Place every pending group of the snapshot. */
+int wasp_solve(const wasp_snapshot *s, const wasp_options *o,
+	       wasp_plan **out, wasp_error *err);
+
+enum wasp_format {
+	WASP_FORMAT_JSON = 0,
+	WASP_FORMAT_YAML = 1,
+	WASP_FORMAT_TEXT = 2
+};
+/* Render a plan; the caller frees the string with wasp_free. */
+char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err);
+/* Read a plan back (JSON or YAML, as rendered). */
+int wasp_plan_from_text(wasp_plan **out, const char *text, size_t len,
+			const char *name, wasp_error *err);
+int wasp_plan_load(wasp_plan **out, const char *path, wasp_error *err);
+void wasp_plan_free(wasp_plan *p);
+
+/* Plan counts, for callers that do not want to parse the JSON. */
+typedef struct wasp_plan_stats {
+	size_t placed_pods, admitted_groups, waiting_groups, evicted_pods,
+	    moved_pods;
+	const char *status; /* "optimal", "feasible", "greedy", "empty" */
+} wasp_plan_stats;
+void wasp_plan_stats_get(const wasp_plan *p, wasp_plan_stats *st);
+
+/* --------------------------------------------------------------- verify */
+
+/* Check a plan against a snapshot, independently of the solvers.
+ * Returns WASP_OK and sets *nviolations (0: valid); *report (may be NULL)
+ * receives one line per violation, to free with wasp_free. */
+int wasp_check(const wasp_snapshot *s, const wasp_plan *p,
+	       size_t *nviolations, char **report, wasp_error *err);
+
+/* -------------------------------------------------------------- export */
+
+enum wasp_export_format {
+	WASP_EXPORT_LP = 0,   /* CPLEX LP, as glp_write_lp          */
+	WASP_EXPORT_MPS = 1,  /* free MPS, as glp_write_mps         */
+	WASP_EXPORT_DAT = 2   /* GMPL data for models/wasp.mod      */
+};
+/* Write the integer program that wasp_solve would solve to `path`. */
+int wasp_export(const wasp_snapshot *s, const wasp_options *o, int format,
+		const char *path, wasp_error *err);
+
+/* ------------------------------------------------------------ generator */
+
+typedef struct wasp_gen_options {
+	uint64_t seed;
+	int levels;        /* topology levels above the host: 1..3        */
+	int fanout;        /* children per domain at each level           */
+	int nodes;         /* total nodes (rounded to fill the tree)      */
+	int gpus_per_node; /* extended resource nvidia.com/gpu per node   */
+	double busy;       /* fraction of capacity held by running pods   */
+	int gangs;         /* pending gangs                               */
+	int max_gang;      /* largest gang, in pods                       */
+	int priorities;    /* distinct priority classes                   */
+	int json;          /* 1: kubectl JSON List; 0: YAML documents      */
+} wasp_gen_options;
+void wasp_gen_options_init(wasp_gen_options *g);
+/* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */
+char *wasp_gen(const wasp_gen_options *g, wasp_error *err);
+
+/* ---------------------------------------------------------------- misc */
+
+void wasp_free(void *p);
+const char *wasp_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WASP_H */

@@ -1,0 +1,2 @@
+/* fuzz_load.c -- stub */
+int main(void){return 0;}

@@ -1,0 +1,41 @@
+/*
+ * testutil.h -- helpers shared by the Check suites.
+ *
+ * The rule these enforce: every plan a test produces goes through the
+ * verifier (tu_solve fails the test if wasp_check finds a violation).
+ */
+#ifndef WASP_TESTUTIL_H
+#define WASP_TESTUTIL_H
+
+#include <check.h>
+
+#include "wasp.h"
+#include "snapshot.h"
+#include "plan.h"
+
+/* Load YAML/JSON text; fails the test (with the error) if it does not load. */
+wasp_snapshot *tu_load(const char *text);
+/* Load text that must be refused; returns the error for assertions. */
+wasp_error tu_load_fail(const char *text);
+/* Load a file under $WASP_SRCDIR (e.g. "models/examples/gpu16.yaml"). */
+wasp_snapshot *tu_load_file(const char *relpath);
+/* $WASP_SRCDIR/relpath in a static buffer (falls back to "." + relpath). */
+const char *tu_src_path(const char *relpath);
+
+/* Default options for tests: mode greedy unless o is given; solve, then
+ * verify with wasp_check and fail the test on any violation. */
+wasp_plan *tu_solve(const wasp_snapshot *s, const wasp_options *o);
+wasp_plan *tu_solve_mode(const wasp_snapshot *s, int mode);
+
+/* The node a pod was placed on by the plan, or NULL. */
+const char *tu_node_of(const wasp_plan *p, const char *ns, const char *pod);
+/* Pods of group ns/group placed by the plan. */
+int tu_placed_in_group(const wasp_plan *p, const char *ns, const char *group);
+/* The waiting entry's reason for ns/group, or NULL if it does not wait. */
+const char *tu_wait_reason(const wasp_plan *p, const char *ns,
+			   const char *group);
+
+/* Run a Check suite with CK_ENV verbosity; returns process exit code. */
+int tu_run(Suite *s);
+
+#endif
