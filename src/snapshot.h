@@ -102,9 +102,12 @@ typedef struct ws_pod {
 	int32_t priority;    /* resolved                                 */
 	int preempt;         /* enum ws_preempt                          */
 	int group;           /* snapshot group index, -1: none           */
-	int node;            /* bound node index; -1: pending             */
-	const char *node_name; /* spec.nodeName as written (may name an
-				  unknown node: then node = -1 and a warning) */
+	int node;            /* bound node index, -1 otherwise            */
+	const char *node_name; /* spec.nodeName as written, NULL if unset.
+				  A pod is PENDING iff node_name == NULL and
+				  !terminal.  A pod bound to a node missing
+				  from the snapshot has node == -1, is not
+				  pending, and gets a warning. */
 	bool terminal;       /* phase Succeeded/Failed: ignored entirely  */
 } ws_pod;
 
@@ -156,7 +159,14 @@ struct wasp_snapshot {
 	int ntopologies;
 	const char **warnings;
 	int nwarnings;
+	double t_load;       /* seconds spent loading + decoding (api.c) */
 };
+
+/* Pending: to be placed by the solvers. */
+static inline bool ws_pod_pending(const ws_pod *p)
+{
+	return p->node_name == NULL && !p->terminal;
+}
 
 /* Build helpers for decode.c and for tests that build snapshots by hand. */
 int ws_res_index(const ws_snapshot *s, const char *name); /* -1: unknown */
