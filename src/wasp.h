@@ -98,7 +98,10 @@ void wasp_snapshot_stats_get(const wasp_snapshot *s, wasp_snapshot_stats *st);
 enum wasp_mode {
 	WASP_MODE_AUTO = 0,
 	WASP_MODE_GREEDY = 1,
-	WASP_MODE_ILP = 2
+	WASP_MODE_ILP = 2,
+	/* Baselines, for benchmarks only (bench/README.md): */
+	WASP_MODE_PODWISE = 3, /* pod by pod, no gang semantics            */
+	WASP_MODE_BESTFIT = 4  /* Kueue-style topology-aware BestFit, gangs */
 };
 
 typedef struct wasp_options {

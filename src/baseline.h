@@ -1,0 +1,19 @@
+/*
+ * baseline.h -- reference schedulers for benchmarks (not for production).
+ *
+ * podwise: pod by pod, no gang semantics, each pod to the feasible node with
+ * the most free resources, as schedulers worked before workload-aware
+ * scheduling (its plans may hold partial gangs: that is what it shows).
+ * bestfit: Kueue TAS BestFit (two phases: capacity counts rolled up the
+ * domain tree, then the tightest domain top-down), with gang semantics.
+ */
+#ifndef WASP_BASELINE_H
+#define WASP_BASELINE_H
+
+#include "problem.h"
+
+/* mode is WASP_MODE_PODWISE or WASP_MODE_BESTFIT; sol from wp_sol_new. */
+int wbl_solve(const wp_problem *p, int mode, const wasp_options *o,
+	      wp_sol *sol, wasp_error *err);
+
+#endif

@@ -1,0 +1,10 @@
+/*
+ * cli.h -- shared declarations of the wasp command's subcommand files.
+ */
+#ifndef WASP_CLI_H
+#define WASP_CLI_H
+
+/* `wasp bench SUITE [options]` (bench.c); returns the exit status. */
+int cmd_bench(int argc, char **argv);
+
+#endif
