@@ -1,2 +1,323 @@
-/* api.c -- stub: being written. */
+/*
+ * api.c -- the public API (wasp.h) on top of the internal modules.
+ *
+ * Thin on purpose: argument checks, one temporary arena per call for the
+ * document trees, timing of the load, and conversion of internal strings
+ * into caller-owned malloc'd memory.  Nothing here prints or exits.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
 #include "wasp.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "decode.h"
+#include "gen.h"
+#include "ilp.h"
+#include "load.h"
+#include "render.h"
+#include "solve.h"
+#include "verify.h"
+
+const char *wasp_version(void)
+{
+	return WASP_VERSION;
+}
+
+void wasp_free(void *p)
+{
+	free(p);
+}
+
+double wasp_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void wasp_options_init(wasp_options *o)
+{
+	if (!o)
+		return;
+	memset(o, 0, sizeof *o);
+	o->time_limit_s = 0;
+	o->gap = 0;
+	o->threads = 0;
+	o->mode = WASP_MODE_AUTO;
+	o->domain_mode = WASP_DOMAIN_VALUE;
+	o->value_resource = NULL;
+	o->cancel = NULL;
+	o->start_time = 0;
+}
+
+/* ------------------------------------------------------------ snapshot */
+
+/* Decode the documents of one temporary tree arena into a snapshot. */
+static int decode_docs(wasp_snapshot **out, const wt_doc *docs, size_t n,
+		       double t0, wasp_error *err)
+{
+	ws_snapshot *s = NULL;
+	int rc = wd_decode(docs, n, &s, err);
+	if (rc)
+		return rc;
+	s->t_load = wasp_now() - t0;
+	*out = s;
+	return WASP_OK;
+}
+
+int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
+		       size_t npaths, wasp_error *err)
+{
+	if (!out || !paths || npaths == 0)
+		return werr(err, WASP_EINVAL, "wasp_snapshot_load: %s",
+			    !out ? "out is NULL" : "no input paths");
+	*out = NULL;
+	for (size_t i = 0; i < npaths; i++)
+		if (!paths[i])
+			return werr(err, WASP_EINVAL,
+				    "wasp_snapshot_load: path %zu is NULL", i);
+	double t0 = wasp_now();
+	wa_arena *a = wa_new();
+	wt_doc *docs = a ? wa_calloc(a, npaths, sizeof *docs) : NULL;
+	if (!docs) {
+		wa_destroy(a);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	int rc = WASP_OK;
+	for (size_t i = 0; i < npaths && !rc; i++)
+		rc = wl_load_file(a, paths[i], &docs[i], err);
+	if (!rc)
+		rc = decode_docs(out, docs, npaths, t0, err);
+	wa_destroy(a);
+	return rc;
+}
+
+int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
+			    size_t len, const char *name, wasp_error *err)
+{
+	if (!out || (!text && len))
+		return werr(err, WASP_EINVAL, "wasp_snapshot_from_text: %s",
+			    !out ? "out is NULL" : "text is NULL");
+	*out = NULL;
+	double t0 = wasp_now();
+	wa_arena *a = wa_new();
+	if (!a)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	wt_doc doc;
+	memset(&doc, 0, sizeof doc);
+	int rc = wl_load_text(a, text ? text : "", len,
+			      name ? name : "<text>", &doc, err);
+	if (!rc)
+		rc = decode_docs(out, &doc, 1, t0, err);
+	wa_destroy(a);
+	return rc;
+}
+
+void wasp_snapshot_free(wasp_snapshot *s)
+{
+	if (s)
+		ws_snapshot_free(s);
+}
+
+const char *wasp_snapshot_warning(const wasp_snapshot *s, size_t i)
+{
+	if (!s || i >= (size_t)s->nwarnings)
+		return NULL;
+	return s->warnings[i];
+}
+
+void wasp_snapshot_stats_get(const wasp_snapshot *s, wasp_snapshot_stats *st)
+{
+	if (!st)
+		return;
+	memset(st, 0, sizeof *st);
+	if (!s)
+		return;
+	st->nodes = s->nnodes;
+	st->groups = s->ngroups;
+	st->resources = s->nres;
+	st->pods = s->npods;
+	for (int i = 0; i < s->npods; i++) {
+		const ws_pod *p = &s->pods[i];
+		if (p->terminal)
+			continue;
+		if (ws_pod_pending(p))
+			st->pods_pending++;
+		else
+			st->pods_bound++;
+	}
+}
+
+/* ---------------------------------------------------------------- plan */
+
+int wasp_solve(const wasp_snapshot *s, const wasp_options *o,
+	       wasp_plan **out, wasp_error *err)
+{
+	if (!s || !out)
+		return werr(err, WASP_EINVAL, "wasp_solve: %s is NULL",
+			    !s ? "snapshot" : "out");
+	*out = NULL;
+	wasp_options def;
+	if (!o) {
+		wasp_options_init(&def);
+		o = &def;
+	}
+	return wsv_solve(s, o, out, err);
+}
+
+char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err)
+{
+	if (!p) {
+		werr(err, WASP_EINVAL, "wasp_plan_render: plan is NULL");
+		return NULL;
+	}
+	if (format < WASP_FORMAT_JSON || format > WASP_FORMAT_TEXT) {
+		werr(err, WASP_EINVAL, "wasp_plan_render: unknown format %d",
+		     format);
+		return NULL;
+	}
+	return wr_render(p, format, err);
+}
+
+/* One plan document from a loaded stream. */
+static int plan_from_doc(const wt_doc *doc, wasp_plan **out, wasp_error *err)
+{
+	if (doc->nroots != 1)
+		return werr_at(err, WASP_EINPUT,
+			       (wsrc){.file = doc->file, .line = 0},
+			       "expected one plan document, found %zu",
+			       doc->nroots);
+	return wr_plan_from_tree(doc->roots[0], out, err);
+}
+
+int wasp_plan_from_text(wasp_plan **out, const char *text, size_t len,
+			const char *name, wasp_error *err)
+{
+	if (!out || (!text && len))
+		return werr(err, WASP_EINVAL, "wasp_plan_from_text: %s",
+			    !out ? "out is NULL" : "text is NULL");
+	*out = NULL;
+	wa_arena *a = wa_new();
+	if (!a)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	wt_doc doc;
+	memset(&doc, 0, sizeof doc);
+	int rc = wl_load_text(a, text ? text : "", len,
+			      name ? name : "<plan>", &doc, err);
+	if (!rc)
+		rc = plan_from_doc(&doc, out, err);
+	wa_destroy(a);
+	return rc;
+}
+
+int wasp_plan_load(wasp_plan **out, const char *path, wasp_error *err)
+{
+	if (!out || !path)
+		return werr(err, WASP_EINVAL, "wasp_plan_load: %s is NULL",
+			    !out ? "out" : "path");
+	*out = NULL;
+	wa_arena *a = wa_new();
+	if (!a)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	wt_doc doc;
+	memset(&doc, 0, sizeof doc);
+	int rc = wl_load_file(a, path, &doc, err);
+	if (!rc)
+		rc = plan_from_doc(&doc, out, err);
+	wa_destroy(a);
+	return rc;
+}
+
+void wasp_plan_free(wasp_plan *p)
+{
+	if (p)
+		wa_destroy(p->arena);
+}
+
+void wasp_plan_stats_get(const wasp_plan *p, wasp_plan_stats *st)
+{
+	if (!st)
+		return;
+	memset(st, 0, sizeof *st);
+	if (!p) {
+		st->status = "empty";
+		return;
+	}
+	st->placed_pods = p->nplace;
+	st->admitted_groups = p->sum.admitted_groups;
+	st->waiting_groups = p->nwait;
+	st->evicted_pods = p->sum.evicted_pods;
+	st->moved_pods = p->sum.moved_pods;
+	st->status = p->sum.status ? p->sum.status : "empty";
+}
+
+/* -------------------------------------------------------------- verify */
+
+int wasp_check(const wasp_snapshot *s, const wasp_plan *p,
+	       size_t *nviolations, char **report, wasp_error *err)
+{
+	if (report)
+		*report = NULL;
+	if (!s || !p || !nviolations)
+		return werr(err, WASP_EINVAL, "wasp_check: %s is NULL",
+			    !s ? "snapshot" : !p ? "plan" : "nviolations");
+	*nviolations = 0;
+	wa_arena *a = wa_new();
+	if (!a)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	char *text = NULL;
+	int rc = wv_check(s, p, a, nviolations, &text, err);
+	if (!rc && report) {
+		*report = strdup(text ? text : "");
+		if (!*report)
+			rc = werr(err, WASP_ENOMEM, "out of memory");
+	}
+	wa_destroy(a);
+	return rc;
+}
+
+/* -------------------------------------------------------------- export */
+
+int wasp_export(const wasp_snapshot *s, const wasp_options *o, int format,
+		const char *path, wasp_error *err)
+{
+	if (!s || !path)
+		return werr(err, WASP_EINVAL, "wasp_export: %s is NULL",
+			    !s ? "snapshot" : "path");
+	if (format < WASP_EXPORT_LP || format > WASP_EXPORT_DAT)
+		return werr(err, WASP_EINVAL,
+			    "wasp_export: unknown format %d", format);
+	wasp_options def;
+	if (!o) {
+		wasp_options_init(&def);
+		o = &def;
+	}
+	wa_arena *a = wa_new();
+	if (!a)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	wp_problem *p = NULL;
+	int rc = wsv_problem(s, o, a, &p, err);
+	if (!rc)
+		rc = wilp_export(p, o, format, path, err);
+	wa_destroy(a);
+	return rc;
+}
+
+/* ----------------------------------------------------------- generator */
+
+void wasp_gen_options_init(wasp_gen_options *g)
+{
+	if (g)
+		wgen_options_default(g);
+}
+
+char *wasp_gen(const wasp_gen_options *g, wasp_error *err)
+{
+	if (!g) {
+		werr(err, WASP_EINVAL, "wasp_gen: options are NULL");
+		return NULL;
+	}
+	return wgen_generate(g, err);
+}

@@ -18,6 +18,7 @@
 struct chunk {
 	struct chunk *next;
 	size_t size, used;
+	int fresh; /* a dedicated chunk from calloc: already zero */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -54,11 +55,16 @@ void *wa_alloc(wa_arena *a, size_t size)
 	struct chunk *c = a->head;
 	if (!c || c->size - c->used < size) {
 		size_t cs = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
-		struct chunk *n = malloc(sizeof *n + cs);
+		/* Big blocks come from calloc: the kernel hands out zero
+		 * pages lazily, so a 200 MB solution vector costs nothing
+		 * until it is written. */
+		struct chunk *n = cs == size ? calloc(1, sizeof *n + cs)
+					     : malloc(sizeof *n + cs);
 		if (!n)
 			return NULL;
 		n->size = cs;
 		n->used = 0;
+		n->fresh = cs == size;
 		if (c && cs == size) {
 			/* keep filling the current chunk: link the big one
 			 * behind it */
@@ -73,7 +79,10 @@ void *wa_alloc(wa_arena *a, size_t size)
 	void *p = c->data + c->used;
 	c->used += size;
 	a->total += size;
-	memset(p, 0, size);
+	if (c->fresh)
+		c->fresh = 0; /* the whole chunk was this one request */
+	else
+		memset(p, 0, size);
 	return p;
 }
 

@@ -8,6 +8,21 @@
  * naming the v1beta1 fields.  Other kinds are counted and skipped with one
  * warning per kind.  Every error is WASP_EINPUT with the position of the
  * offending value.
+ *
+ * Details the other modules rely on (see decode.c for the rest):
+ *   - a pod naming a missing PodGroup gets a placeholder group (basic,
+ *     appended after the real groups) whose `invalid` says "PodGroup ns/x
+ *     does not exist", plus a warning; its pods wait with that reason;
+ *   - a group whose pods resolve to another priority or preemptionPolicy
+ *     than the group's is marked invalid (as the beta scheduler fails it);
+ *   - terminal pods (Succeeded/Failed) keep node == -1 and group == -1, are
+ *     in no group's pod list and add nothing to any node's `used`;
+ *   - a node without status.allocatable uses status.capacity; a node that
+ *     lists no "pods" can take none (and a warning says so);
+ *   - pod requests follow PodRequests(): limits stand in for missing
+ *     requests, init containers by the max rule with KEP-753 sidecars,
+ *     pod-level spec.resources for cpu/memory/hugepages, plus overhead;
+ *   - the snapshot, including the struct, lives in its own arena.
  */
 #ifndef WASP_DECODE_H
 #define WASP_DECODE_H

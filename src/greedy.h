@@ -13,7 +13,9 @@
 #include "problem.h"
 
 /* Fills sol (which must come from wp_sol_new), including a reason for every
- * waiting group. */
+ * waiting group.  Lone pods (a pseudo group, sg = -1) are admitted when any
+ * of them is placed; if some did not fit, reason[g] says why those wait
+ * (plan.c gives it to each unplaced lone pod). */
 int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	      wasp_error *err);
 

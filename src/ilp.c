@@ -1,21 +1,2286 @@
-/* ilp.c -- stub until the ILP translator lands: reports "not built". */
+/*
+ * ilp.c -- the integer program of DESIGN.md §5 built from a wp_problem,
+ * solved with GLPK under a deadline, and written out as LP, MPS or GMPL
+ * data for models/wasp.mod.  doc/formulation.md states the model, the
+ * objective weights with their proof, and the tier-by-tier fallback.
+ *
+ * The model is first built in plain arrays (struct wm), one function per
+ * variable or constraint family, so that its size is known, the warm start
+ * and the MIP answer can be checked row by row without GLPK, and a GLPK
+ * fault (a longjmp out of the error hook) loses nothing but GLPK's memory,
+ * which glp_free_env() releases.  All other memory lives in one arena.
+ */
+#include <glpk.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "ilp.h"
+
+/* Largest objective coefficient of one weighted solve.  GLPK's simplex
+ * accepts a reduced cost d as optimal when |d| <= 1e-7 + 1e-10 |c|; below
+ * 2^30 that slack stays under 0.11 of one unit of the lowest tier, so the
+ * LP bounds used for pruning are exact to the unit (doc/formulation.md). */
+#define WILP_MAX_COEF ((double)(1L << 30))
+#define WILP_MARGIN_S 0.1   /* left of the deadline for GLPK's overshoot  */
+#define WILP_NAME_MAX 255   /* GLPK row/column name limit                 */
+#define WILP_SYM_MAX 100    /* GMPL symbol length limit                   */
+#define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
+#define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
+
+enum { WM_X, WM_A, WM_T, WM_U };
+
+/* The model in plain arrays; columns and rows are 1-based as in GLPK, and
+ * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
+typedef struct wm {
+	const wp_problem *p;
+	wa_arena *ar;
+	bool nomem;
+	bool names;         /* give rows and columns names (export)       */
+	double deadline;    /* > 0: stop building after it (m->late)      */
+	bool late;
+	/* columns */
+	int ncols;
+	size_t capc;
+	double *clb, *cub;
+	unsigned char *ckind;
+	int *cref;          /* X: slot; A, T: group; U: node */
+	int *cdom;          /* T: domain                      */
+	const char **cname;
+	/* rows */
+	int nrows;
+	size_t capr, caprb;
+	int *rbeg;
+	int *rtype;
+	double *rlo, *rhi;
+	const char **rname;
+	int nnz;
+	size_t cape;
+	int *ja;
+	double *av;
+	/* maps from the problem */
+	int *xcol, *xub;    /* nx: column of a slot (0: fixed at 0), its bound */
+	int *acol;          /* ngroups */
+	int *tbeg, *tn;     /* ngroups: t columns are contiguous              */
+	int *ucol;          /* nnodes */
+	int *nxbeg, *nxslot; /* per node: slots with a column                 */
+	/* objective tiers: pending priority levels, highest first, then
+	 * packing (the last tier) */
+	int ntier;
+	int32_t *tprio;
+	double *tM;         /* largest value of the tier                     */
+	double *tmaxval;    /* largest coefficient of one column             */
+	int *ctier;         /* per column, -1: none                         */
+	double *cval;       /* per column: value of one unit in its tier     */
+	double *wfull;      /* per tier: weight of the single objective      */
+	double maxcoef;     /* of the single objective                        */
+	int nblock;
+	int *bfirst;        /* nblock + 1: tiers [bfirst[b], bfirst[b+1])     */
+	double *wblock;     /* per tier: weight inside its block             */
+	int nsym;           /* symmetry rows                                 */
+	int *symnode;       /* nodes sorted by signature                     */
+	int *symrun, *symend; /* runs of interchangeable nodes (>= 2)        */
+	int nsymrun;
+} wm;
+
+/* ------------------------------------------------------------ building */
+
+static bool wm_grow(wm *m, void **arr, size_t el, size_t *cap, size_t need)
+{
+	if (m->nomem)
+		return false;
+	if (need <= *cap)
+		return true;
+	if (wa_grow(m->ar, arr, el, cap, need)) {
+		m->nomem = true;
+		return false;
+	}
+	return true;
+}
+
+static const char *wm_name(wm *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A name GLPK's LP and MPS writers accept: no spaces or control
+ * characters, at most 255 bytes. */
+static const char *wm_name(wm *m, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	if (!m->names)
+		return NULL; /* solving only: names cost time and memory */
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	buf[WILP_NAME_MAX] = '\0';
+	for (char *s = buf; *s; s++)
+		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 127 ||
+		    *s == ':' || *s == '+' || *s == '*' || *s == '^' ||
+		    *s == '<' || *s == '>' || *s == '=')
+			*s = '_';
+	char *r = wa_strdup(m->ar, buf);
+	if (!r)
+		m->nomem = true;
+	return r ? r : "";
+}
+
+static int wm_col(wm *m, int kind, int ref, int dom, double lb, double ub,
+		  const char *name)
+{
+	size_t c0 = m->capc, c;
+	int j = m->ncols + 1;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->clb, sizeof *m->clb, &c, j + 1))
+		return 0;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->cub, sizeof *m->cub, &c, j + 1))
+		return 0;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->ckind, 1, &c, j + 1))
+		return 0;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->cref, sizeof *m->cref, &c, j + 1))
+		return 0;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->cdom, sizeof *m->cdom, &c, j + 1))
+		return 0;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->cname, sizeof *m->cname, &c, j + 1))
+		return 0;
+	m->capc = c;
+	m->ncols = j;
+	m->clb[j] = lb;
+	m->cub[j] = ub;
+	m->ckind[j] = (unsigned char)kind;
+	m->cref[j] = ref;
+	m->cdom[j] = dom;
+	m->cname[j] = name;
+	return j;
+}
+
+static void wm_row_begin(wm *m)
+{
+	if (!wm_grow(m, (void **)&m->rbeg, sizeof *m->rbeg, &m->caprb,
+		     m->nrows + 3))
+		return;
+	m->rbeg[m->nrows + 1] = m->nnz + 1;
+}
+
+static void wm_coef(wm *m, int j, double v)
+{
+	size_t c0 = m->cape, c = c0;
+	if (m->nomem || j <= 0 || v == 0)
+		return;
+	if (!wm_grow(m, (void **)&m->ja, sizeof *m->ja, &c, m->nnz + 2))
+		return;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->av, sizeof *m->av, &c, m->nnz + 2))
+		return;
+	m->cape = c;
+	m->nnz++;
+	m->ja[m->nnz] = j;
+	m->av[m->nnz] = v;
+}
+
+/* Ends the row begun last; a row without entries is dropped. */
+static void wm_row_end(wm *m, int type, double lo, double hi,
+		       const char *name)
+{
+	if (m->nomem)
+		return;
+	int i = m->nrows + 1;
+	if (m->nnz + 1 == m->rbeg[i])
+		return;
+	size_t c0 = m->capr, c;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->rtype, sizeof *m->rtype, &c, i + 2))
+		return;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->rlo, sizeof *m->rlo, &c, i + 2))
+		return;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->rhi, sizeof *m->rhi, &c, i + 2))
+		return;
+	c = c0;
+	if (!wm_grow(m, (void **)&m->rname, sizeof *m->rname, &c, i + 2))
+		return;
+	m->capr = c;
+	m->nrows = i;
+	m->rtype[i] = type;
+	m->rlo[i] = lo;
+	m->rhi[i] = hi;
+	m->rname[i] = name;
+	m->rbeg[i + 1] = m->nnz + 1;
+}
+
+/* Drops the row begun last (it cannot bind). */
+static void wm_row_drop(wm *m)
+{
+	if (!m->nomem)
+		m->nnz = m->rbeg[m->nrows + 1] - 1;
+}
+
+static int class_of_slot(const wp_problem *p, int sl)
+{
+	int lo = 0, hi = p->nclasses - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (p->classes[mid].off <= sl)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static const char *group_name(const wp_problem *p, int g, char *buf,
+			      size_t size)
+{
+	const wp_group *gr = &p->groups[g];
+	const ws_snapshot *s = p->snap;
+	if (gr->sg >= 0) {
+		snprintf(buf, size, "%s/%s", s->groups[gr->sg].ns,
+			 s->groups[gr->sg].name);
+	} else if (gr->nclasses > 0 && p->classes[gr->classes[0]].count > 0) {
+		const ws_pod *pod =
+		    &s->pods[p->classes[gr->classes[0]].pods[0]];
+		snprintf(buf, size, "pod/%s/%s", pod->ns, pod->name);
+	} else {
+		snprintf(buf, size, "group%d", g);
+	}
+	return buf;
+}
+
+static bool node_empty(const wp_problem *p, int n)
+{
+	return p->snap->nodes[n].used[WS_RES_PODS] == 0;
+}
+
+/* Pods of class c that fit on node n alone (0: none). */
+static int x_bound(const wp_problem *p, int c, int n)
+{
+	const wp_class *cl = &p->classes[c];
+	int64_t ub = cl->count;
+	for (int r = 0; r < p->nres; r++) {
+		int64_t q = cl->req[r];
+		if (q <= 0)
+			continue;
+		int64_t f = p->free[(size_t)n * p->nres + r];
+		if (f < q)
+			return 0;
+		if (f / q < ub)
+			ub = f / q;
+	}
+	return (int)ub;
+}
+
+/* Whether slot (c, k) may hold pods at all: the group is placeable, the
+ * node lies in an allowed domain of the group's key. */
+static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
+{
+	if (g->invalid || g->fixed_dom == -2)
+		return false;
+	if (g->key < 0)
+		return true;
+	int d = p->topo->keys[g->key].node_dom[n];
+	if (d < 0)
+		return false;
+	return g->fixed_dom < 0 || d == g->fixed_dom;
+}
+
+/* x[c,n]: integer pod counts, bounded by what fits on n alone.  A gang
+ * whose min_need cannot fit in one domain of its key gets no columns there
+ * (it could never be admitted in that domain). */
+static void cols_x(wm *m)
+{
+	const wp_problem *p = m->p;
+	int *dcap = NULL;
+	int maxdom = 0;
+	for (int k = 0; p->topo && k < p->topo->nkeys; k++)
+		if (p->topo->keys[k].ndom > maxdom)
+			maxdom = p->topo->keys[k].ndom;
+	dcap = wa_calloc(m->ar, maxdom + 1, sizeof *dcap);
+	if (!dcap) {
+		m->nomem = true;
+		return;
+	}
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		for (int k = 0; k < cl->nelig; k++) {
+			const wp_group *g = &p->groups[cl->group];
+			int n = cl->elig[k];
+			m->xub[cl->off + k] =
+			    slot_allowed(p, g, n) ? x_bound(p, c, n) : 0;
+		}
+	}
+	/* per gang with a key: pods that fit in each domain */
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->gang || g->key < 0 || g->min_need <= 0)
+			continue;
+		const wtp_key *key = &p->topo->keys[g->key];
+		memset(dcap, 0, sizeof *dcap * (maxdom + 1));
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			int *per = wa_calloc(m->ar, key->ndom + 1,
+					     sizeof *per);
+			if (!per) {
+				m->nomem = true;
+				return;
+			}
+			for (int k = 0; k < cl->nelig; k++) {
+				int d = key->node_dom[cl->elig[k]];
+				if (d >= 0)
+					per[d] += m->xub[cl->off + k];
+			}
+			for (int d = 0; d < key->ndom; d++)
+				dcap[d] += per[d] < cl->count ? per[d]
+							      : cl->count;
+		}
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			for (int k = 0; k < cl->nelig; k++) {
+				int d = key->node_dom[cl->elig[k]];
+				if (d >= 0 && dcap[d] < g->min_need)
+					m->xub[cl->off + k] = 0;
+			}
+		}
+	}
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		for (int k = 0; k < cl->nelig; k++) {
+			int s = cl->off + k, n = cl->elig[k];
+			if (m->xub[s] <= 0)
+				continue;
+			m->xcol[s] = wm_col(m, WM_X, s, -1, 0, m->xub[s],
+			    wm_name(m, "x[c%d,%s]", c,
+				    p->snap->nodes[n].name));
+		}
+	}
+}
+
+/* Pods of group g that its columns can hold at most. */
+static int group_room(const wm *m, const wp_group *g)
+{
+	const wp_problem *p = m->p;
+	long room = 0;
+	for (int i = 0; i < g->nclasses; i++) {
+		const wp_class *cl = &p->classes[g->classes[i]];
+		long s = 0;
+		for (int k = 0; k < cl->nelig; k++)
+			if (m->xcol[cl->off + k])
+				s += m->xub[cl->off + k];
+		room += s < cl->count ? s : cl->count;
+	}
+	return room > INT_MAX ? INT_MAX : (int)room;
+}
+
+/* a[g]: admission of a gang that has columns (fixed at 0 when min_need
+ * cannot be reached).  Basic groups need none. */
+static void cols_a(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->gang)
+			continue;
+		int room = group_room(m, g);
+		if (room == 0)
+			continue;
+		m->acol[gi] = wm_col(m, WM_A, gi, -1, 0,
+		    room >= g->min_need ? 1 : 0,
+		    wm_name(m, "a[%s]", group_name(p, gi, gb, sizeof gb)));
+	}
+}
+
+/* t[g,d]: the domain of the group's key that holds its pods; one column
+ * per domain where the group has columns. */
+static void cols_t(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (g->key < 0)
+			continue;
+		const wtp_key *key = &p->topo->keys[g->key];
+		unsigned char *has = wa_calloc(m->ar, key->ndom + 1, 1);
+		if (!has) {
+			m->nomem = true;
+			return;
+		}
+		int any = 0;
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			for (int k = 0; k < cl->nelig; k++)
+				if (m->xcol[cl->off + k]) {
+					has[key->node_dom[cl->elig[k]]] = 1;
+					any = 1;
+				}
+		}
+		if (!any)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		m->tbeg[gi] = m->ncols + 1;
+		for (int d = 0; d < key->ndom; d++) {
+			if (!has[d])
+				continue;
+			wm_col(m, WM_T, gi, d, 0, 1,
+			       wm_name(m, "t[%s,%s]", gb, key->dom_name[d]));
+			m->tn[gi]++;
+		}
+	}
+}
+
+/* u[n]: node n stays wholly free (packing tier).  One per node that has
+ * no bound pods and is eligible for some class; fixed at 1 when no column
+ * can put pods there. */
+static void cols_u(wm *m)
+{
+	const wp_problem *p = m->p;
+	unsigned char *elig = wa_calloc(m->ar, p->nnodes + 1, 1);
+	if (!elig) {
+		m->nomem = true;
+		return;
+	}
+	for (int c = 0; c < p->nclasses; c++)
+		for (int k = 0; k < p->classes[c].nelig; k++)
+			elig[p->classes[c].elig[k]] = 1;
+	for (int n = 0; n < p->nnodes; n++) {
+		if (!elig[n] || !node_empty(p, n))
+			continue;
+		bool any = m->nxbeg[n + 1] > m->nxbeg[n];
+		m->ucol[n] = wm_col(m, WM_U, n, -1, any ? 0 : 1, 1,
+		    wm_name(m, "u[%s]", p->snap->nodes[n].name));
+	}
+}
+
+/* Per node, the slots that have a column (for capacity rows). */
+static void index_nodes(wm *m)
+{
+	const wp_problem *p = m->p;
+	int *cnt = m->nxbeg;
+	for (int c = 0; c < p->nclasses; c++)
+		for (int k = 0; k < p->classes[c].nelig; k++)
+			if (m->xcol[p->classes[c].off + k])
+				cnt[p->classes[c].elig[k] + 1]++;
+	for (int n = 0; n < p->nnodes; n++)
+		cnt[n + 1] += cnt[n];
+	int *fill = wa_calloc(m->ar, p->nnodes + 1, sizeof *fill);
+	m->nxslot = wa_calloc(m->ar, cnt[p->nnodes] + 1, sizeof *m->nxslot);
+	if (!fill || !m->nxslot) {
+		m->nomem = true;
+		return;
+	}
+	for (int c = 0; c < p->nclasses; c++)
+		for (int k = 0; k < p->classes[c].nelig; k++) {
+			int s = p->classes[c].off + k;
+			int n = p->classes[c].elig[k];
+			if (m->xcol[s])
+				m->nxslot[cnt[n] + fill[n]++] = s;
+		}
+}
+
+/* cls[c]: at most count pods of class c; for a gang, none unless admitted
+ * (sum_n x[c,n] <= count * a[g]). */
+static void rows_class(wm *m)
+{
+	const wp_problem *p = m->p;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		const wp_group *g = &p->groups[cl->group];
+		long room = 0;
+		wm_row_begin(m);
+		for (int k = 0; k < cl->nelig; k++) {
+			int j = m->xcol[cl->off + k];
+			if (!j)
+				continue;
+			wm_coef(m, j, 1);
+			room += m->xub[cl->off + k];
+		}
+		const char *nm = wm_name(m, "cls[c%d]", c);
+		if (g->gang && m->acol[cl->group]) {
+			wm_coef(m, m->acol[cl->group], -cl->count);
+			wm_row_end(m, GLP_UP, 0, 0, nm);
+		} else if (room > cl->count) {
+			wm_row_end(m, GLP_UP, 0, cl->count, nm);
+		} else {
+			wm_row_drop(m); /* cannot bind */
+		}
+	}
+}
+
+/* gmin[g]: an admitted gang places at least min_need pods
+ * (sum x >= min_need * a[g]). */
+static void rows_gang(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->gang || !m->acol[gi] || g->min_need <= 0)
+			continue;
+		wm_row_begin(m);
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			for (int k = 0; k < cl->nelig; k++)
+				wm_coef(m, m->xcol[cl->off + k], 1);
+		}
+		wm_coef(m, m->acol[gi], -g->min_need);
+		wm_row_end(m, GLP_LO, 0, 0,
+		    wm_name(m, "gmin[%s]", group_name(p, gi, gb, sizeof gb)));
+	}
+}
+
+/* dsel[g]: one domain per admitted gang (sum_d t = a[g]) or at most one
+ * for a basic group; dom[g,d]: pods only in the chosen domain
+ * (sum_{c in g, n in d} x <= min(size, room in d) * t[g,d]). */
+static void rows_topo(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	int maxdom = 0;
+	for (int k = 0; p->topo && k < p->topo->nkeys; k++)
+		if (p->topo->keys[k].ndom > maxdom)
+			maxdom = p->topo->keys[k].ndom;
+	int *tidx = wa_calloc(m->ar, maxdom + 1, sizeof *tidx);
+	int *cnt = wa_calloc(m->ar, maxdom + 2, sizeof *cnt);
+	int *bucket = wa_calloc(m->ar, m->ncols + 1, sizeof *bucket);
+	if (!tidx || !cnt || !bucket) {
+		m->nomem = true;
+		return;
+	}
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		int nt = m->tn[gi];
+		if (!nt)
+			continue;
+		const wtp_key *key = &p->topo->keys[g->key];
+		group_name(p, gi, gb, sizeof gb);
+		wm_row_begin(m);
+		for (int i = 0; i < nt; i++)
+			wm_coef(m, m->tbeg[gi] + i, 1);
+		if (g->gang && m->acol[gi]) {
+			wm_coef(m, m->acol[gi], -1);
+			wm_row_end(m, GLP_FX, 0, 0,
+				   wm_name(m, "dsel[%s]", gb));
+		} else {
+			wm_row_end(m, GLP_UP, 0, 1,
+				   wm_name(m, "dsel[%s]", gb));
+		}
+		/* bucket the group's columns by domain, in class order */
+		for (int i = 0; i < nt; i++)
+			tidx[m->cdom[m->tbeg[gi] + i]] = i + 1;
+		memset(cnt, 0, sizeof *cnt * (nt + 1));
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int k = 0; k < cl->nelig; k++)
+				if (m->xcol[cl->off + k])
+					cnt[tidx[key->node_dom[cl->elig[k]]]]++;
+		}
+		for (int i = 1; i <= nt; i++)
+			cnt[i] += cnt[i - 1];
+		/* cnt[i-1] .. : start of bucket i (1-based t index) */
+		for (int i = nt; i >= 1; i--)
+			cnt[i] = cnt[i - 1];
+		cnt[0] = 0;
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int k = 0; k < cl->nelig; k++) {
+				int s = cl->off + k;
+				if (m->xcol[s])
+					bucket[cnt[tidx[key->node_dom
+							    [cl->elig[k]]]]++] =
+					    s;
+			}
+		}
+		/* now cnt[i] is the end of bucket i, cnt[i-1] its start */
+		for (int i = 1; i <= nt; i++) {
+			int j = m->tbeg[gi] + i - 1, d = m->cdom[j];
+			long room = 0, rc = 0;
+			int prev = -1;
+			wm_row_begin(m);
+			for (int q = cnt[i - 1]; q < cnt[i]; q++) {
+				int s = bucket[q];
+				int c = class_of_slot(p, s);
+				if (c != prev) {
+					if (prev >= 0)
+						room += rc < p->classes[prev].count
+							    ? rc
+							    : p->classes[prev].count;
+					rc = 0;
+					prev = c;
+				}
+				wm_coef(m, m->xcol[s], 1);
+				rc += m->xub[s];
+			}
+			if (prev >= 0)
+				room += rc < p->classes[prev].count
+					    ? rc
+					    : p->classes[prev].count;
+			if (room > g->size)
+				room = g->size;
+			wm_coef(m, j, -(double)room);
+			wm_row_end(m, GLP_UP, 0, 0,
+			    wm_name(m, "dom[%s,%s]", gb, key->dom_name[d]));
+		}
+		for (int i = 0; i < nt; i++)
+			tidx[m->cdom[m->tbeg[gi] + i]] = 0;
+	}
+}
+
+/* cap[n,r]: sum_c req[c,r] x[c,n] <= free[n,r], divided by the gcd of the
+ * coefficients (exact for integer x), only where the row can bind.  The
+ * pods row also carries u[n]: sum x + M u[n] <= M, M = min(free, room),
+ * so a node counted as free holds nothing. */
+static void rows_cap(wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
+		int b = m->nxbeg[n], e = m->nxbeg[n + 1];
+		bool linked = false;
+		if (b == e)
+			continue;
+		for (int r = 0; r < p->nres; r++) {
+			int64_t f = p->free[(size_t)n * p->nres + r], g = 0;
+			double room = 0;
+			bool allpos = true;
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i];
+				int64_t q = p->classes[class_of_slot(p, sl)].req[r];
+				if (q <= 0) {
+					allpos = false;
+					continue;
+				}
+				g = gcd64(g, q);
+				room += (double)q * m->xub[sl];
+			}
+			bool link = r == WS_RES_PODS && m->ucol[n] && allpos;
+			if (g == 0 || (room <= (double)f && !link))
+				continue;
+			double rhs = (double)(f / g);
+			if (link && room / (double)g < rhs)
+				rhs = room / (double)g;
+			wm_row_begin(m);
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i];
+				int64_t q = p->classes[class_of_slot(p, sl)].req[r];
+				if (q > 0)
+					wm_coef(m, m->xcol[sl], (double)(q / g));
+			}
+			if (link)
+				wm_coef(m, m->ucol[n], rhs);
+			linked |= link;
+			wm_row_end(m, GLP_UP, 0, rhs,
+			    wm_name(m, "cap[%s,%s]", s->nodes[n].name,
+				    s->res[r]));
+		}
+		if (m->ucol[n] && !linked) {
+			/* a class requests no pods resource: link u[n] by
+			 * use[n]: sum x + room u <= room */
+			double room = 0;
+			wm_row_begin(m);
+			for (int i = b; i < e; i++) {
+				wm_coef(m, m->xcol[m->nxslot[i]], 1);
+				room += m->xub[m->nxslot[i]];
+			}
+			wm_coef(m, m->ucol[n], room);
+			wm_row_end(m, GLP_UP, 0, room,
+			    wm_name(m, "use[%s]", s->nodes[n].name));
+		}
+	}
+}
+
+/* Interchangeable nodes: same free vector, same emptiness, same columns
+ * (class and bound, in class order), same domain at every key a group
+ * uses unless the domain is the node alone.  Any solution can be permuted
+ * among such nodes without changing feasibility or objective, so sorting
+ * them by the load f(n) = sum_i (i + 1) x[c_i,n] (c_i: the node's i-th
+ * class) is valid: sym[n1,n2]: f(n1) - f(n2) >= 0 for consecutive nodes of
+ * a run, n1 < n2. */
+static int sym_cmp(const wm *m, const int *keys, int nkeys, int a, int b)
+{
+	const wp_problem *p = m->p;
+	for (int r = 0; r < p->nres; r++) {
+		int64_t fa = p->free[(size_t)a * p->nres + r];
+		int64_t fb = p->free[(size_t)b * p->nres + r];
+		if (fa != fb)
+			return fa < fb ? -1 : 1;
+	}
+	int ea = m->ucol[a] != 0, eb = m->ucol[b] != 0;
+	if (ea != eb)
+		return ea - eb;
+	for (int i = 0; i < nkeys; i++) {
+		const wtp_key *k = &p->topo->keys[keys[i]];
+		int da = k->node_dom[a], db = k->node_dom[b];
+		if (da >= 0 && k->dom_nnodes[da] == 1)
+			da = -3;
+		if (db >= 0 && k->dom_nnodes[db] == 1)
+			db = -3;
+		if (da != db)
+			return da < db ? -1 : 1;
+	}
+	int la = m->nxbeg[a + 1] - m->nxbeg[a];
+	int lb = m->nxbeg[b + 1] - m->nxbeg[b];
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	for (int i = 0; i < la; i++) {
+		int sa = m->nxslot[m->nxbeg[a] + i];
+		int sb = m->nxslot[m->nxbeg[b] + i];
+		int ca = class_of_slot(p, sa), cb = class_of_slot(p, sb);
+		if (ca != cb)
+			return ca < cb ? -1 : 1;
+		if (m->xub[sa] != m->xub[sb])
+			return m->xub[sa] < m->xub[sb] ? -1 : 1;
+	}
+	return 0;
+}
+
+/* Merge sort by signature, then node index (qsort has no context). */
+static void sym_sort(const wm *m, const int *keys, int nkeys, int *v,
+		     int *tmp, int n)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	sym_sort(m, keys, nkeys, v, tmp, h);
+	sym_sort(m, keys, nkeys, v + h, tmp, n - h);
+	int i = 0, j = h, k = 0;
+	while (i < h && j < n) {
+		int c = sym_cmp(m, keys, nkeys, v[i], v[j]);
+		if (c < 0 || (c == 0 && v[i] < v[j]))
+			tmp[k++] = v[i++];
+		else
+			tmp[k++] = v[j++];
+	}
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, sizeof *v * n);
+}
+
+/* Runs of interchangeable nodes: symnode[symrun[r] .. symrun[r+1]). */
+static void sym_runs(wm *m)
+{
+	const wp_problem *p = m->p;
+	int nk = p->topo ? p->topo->nkeys : 0;
+	int *keys = wa_calloc(m->ar, nk + 1, sizeof *keys);
+	int *order = wa_calloc(m->ar, p->nnodes + 1, sizeof *order);
+	int *tmp = wa_calloc(m->ar, p->nnodes + 1, sizeof *tmp);
+	m->symrun = wa_calloc(m->ar, p->nnodes + 2, sizeof *m->symrun);
+	if (!keys || !order || !tmp || !m->symrun) {
+		m->nomem = true;
+		return;
+	}
+	int nkeys = 0;
+	for (int k = 0; k < nk; k++) {
+		bool used = false;
+		for (int g = 0; g < p->ngroups && !used; g++)
+			used = p->groups[g].key == k && m->tn[g];
+		if (used)
+			keys[nkeys++] = k;
+	}
+	int nn = 0;
+	for (int n = 0; n < p->nnodes; n++)
+		if (m->nxbeg[n + 1] > m->nxbeg[n])
+			order[nn++] = n;
+	sym_sort(m, keys, nkeys, order, tmp, nn);
+	m->symnode = order;
+	m->symend = tmp; /* reused: the sort is done */
+	m->nsymrun = 0;
+	for (int i = 0; i < nn;) {
+		int j = i + 1;
+		while (j < nn &&
+		       sym_cmp(m, keys, nkeys, order[i], order[j]) == 0)
+			j++;
+		if (j - i > 1) {
+			m->symrun[m->nsymrun] = i;
+			m->symend[m->nsymrun++] = j;
+		}
+		i = j;
+	}
+}
+
+static void rows_sym(wm *m)
+{
+	const wp_problem *p = m->p;
+	m->nsym = 0;
+	for (int r = 0; r < m->nsymrun; r++) {
+		for (int k = m->symrun[r]; k + 1 < m->symend[r]; k++) {
+			int a = m->symnode[k], b = m->symnode[k + 1];
+			int la = m->nxbeg[a + 1] - m->nxbeg[a];
+			wm_row_begin(m);
+			for (int t = 0; t < la; t++) {
+				wm_coef(m, m->xcol[m->nxslot[m->nxbeg[a] + t]],
+					t + 1);
+				wm_coef(m, m->xcol[m->nxslot[m->nxbeg[b] + t]],
+					-(t + 1));
+			}
+			wm_row_end(m, GLP_LO, 0, 0,
+			    wm_name(m, "sym[%s,%s]", p->snap->nodes[a].name,
+				    p->snap->nodes[b].name));
+			m->nsym++;
+		}
+	}
+}
+
+/* --------------------------------------------------------- objective */
+
+/* Value of one pod of class c in its tier: 1 (pods) or its request of
+ * value_res divided by the gcd of all classes' requests of it. */
+static int64_t class_value(const wp_problem *p, int c, int64_t vgcd)
+{
+	if (p->value_res < 0)
+		return 1;
+	if (vgcd == 0)
+		return 0;
+	return p->classes[c].req[p->value_res] / vgcd;
+}
+
+static int64_t value_gcd(const wp_problem *p)
+{
+	int64_t g = 0;
+	if (p->value_res < 0)
+		return 1;
+	for (int c = 0; c < p->nclasses; c++)
+		if (p->classes[c].req[p->value_res] > 0)
+			g = gcd64(g, p->classes[c].req[p->value_res]);
+	return g;
+}
+
+/* Largest coefficient of tiers [s, e] weighted as one objective:
+ * w_e = 1, w_t = w_{t+1} (1 + M_{t+1}). */
+static double block_coef(const wm *m, int s, int e, double *w)
+{
+	double big = 0, wt = 1;
+	for (int t = e; t >= s; t--) {
+		if (t < e)
+			wt *= 1 + m->tM[t + 1];
+		if (w)
+			w[t] = wt;
+		if (wt * m->tmaxval[t] > big)
+			big = wt * m->tmaxval[t];
+	}
+	return big;
+}
+
+/* Tiers: the pending priority levels (highest first) and packing.  The
+ * single objective weighs tier t by W_t = prod_{t' below t} (1 + M_t'),
+ * M = the tier's largest value; W_t > sum_{t' below t} W_t' M_t', so no
+ * amount of lower tiers outvotes one unit of a higher one.  When its
+ * largest coefficient would pass WILP_MAX_COEF the tiers are split into
+ * blocks solved one after the other (lexicographically). */
+static void objective(wm *m, double max_coef)
+{
+	const wp_problem *p = m->p;
+	int nt = 0;
+	m->tprio = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tprio);
+	m->tM = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tM);
+	m->tmaxval = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tmaxval);
+	m->wfull = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wfull);
+	m->wblock = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wblock);
+	m->bfirst = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->bfirst);
+	m->ctier = wa_calloc(m->ar, m->ncols + 1, sizeof *m->ctier);
+	m->cval = wa_calloc(m->ar, m->ncols + 1, sizeof *m->cval);
+	int *ctier_c = wa_calloc(m->ar, p->nclasses + 1, sizeof *ctier_c);
+	if (!m->tprio || !m->tM || !m->tmaxval || !m->wfull || !m->wblock ||
+	    !m->bfirst || !m->ctier || !m->cval || !ctier_c) {
+		m->nomem = true;
+		return;
+	}
+	/* groups are sorted by priority, descending */
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->nclasses)
+			continue;
+		if (nt == 0 || m->tprio[nt - 1] != g->priority)
+			m->tprio[nt++] = g->priority;
+	}
+	/* not relying on the order: place each class by search */
+	int64_t vg = value_gcd(p);
+	for (int c = 0; c < p->nclasses; c++) {
+		int32_t pr = p->groups[p->classes[c].group].priority;
+		int t = 0;
+		while (t < nt && m->tprio[t] != pr)
+			t++;
+		if (t == nt)
+			m->tprio[nt++] = pr; /* unsorted input: kept apart */
+		ctier_c[c] = t;
+		double v = (double)class_value(p, c, vg);
+		m->tM[t] += v * p->classes[c].count;
+		if (v > m->tmaxval[t])
+			m->tmaxval[t] = v;
+	}
+	int np = 0;
+	for (int n = 0; n < p->nnodes; n++)
+		np += m->ucol[n] != 0;
+	m->ntier = nt + 1;
+	m->tM[nt] = np;
+	m->tmaxval[nt] = 1;
+	for (int j = 1; j <= m->ncols; j++) {
+		m->ctier[j] = -1;
+		if (m->ckind[j] == WM_X) {
+			int c = class_of_slot(p, m->cref[j]);
+			m->ctier[j] = ctier_c[c];
+			m->cval[j] = (double)class_value(p, c, vg);
+		} else if (m->ckind[j] == WM_U) {
+			m->ctier[j] = nt;
+			m->cval[j] = 1;
+		}
+	}
+	m->maxcoef = block_coef(m, 0, m->ntier - 1, m->wfull);
+	/* blocks, from the top, each as long as it stays exact */
+	m->nblock = 0;
+	for (int s = 0; s < m->ntier;) {
+		int e = s;
+		while (e + 1 < m->ntier &&
+		       block_coef(m, s, e + 1, NULL) <= max_coef)
+			e++;
+		block_coef(m, s, e, m->wblock);
+		m->bfirst[m->nblock++] = s;
+		s = e + 1;
+	}
+	m->bfirst[m->nblock] = m->ntier;
+}
+
+/* Objective of block b (or the single objective, b < 0) at v. */
+static long double obj_at(const wm *m, int b, const double *v)
+{
+	long double z = 0;
+	for (int j = 1; j <= m->ncols; j++) {
+		int t = m->ctier[j];
+		if (t < 0 || v[j] == 0)
+			continue;
+		if (b < 0)
+			z += (long double)m->wfull[t] * m->cval[j] * v[j];
+		else if (t >= m->bfirst[b] && t < m->bfirst[b + 1])
+			z += (long double)m->wblock[t] * m->cval[j] * v[j];
+	}
+	return z;
+}
+
+static double coef_of(const wm *m, int b, int j)
+{
+	int t = m->ctier[j];
+	if (t < 0)
+		return 0;
+	if (b < 0)
+		return m->wfull[t] * m->cval[j];
+	if (t >= m->bfirst[b] && t < m->bfirst[b + 1])
+		return m->wblock[t] * m->cval[j];
+	return 0;
+}
+
+static bool wm_late(wm *m)
+{
+	if (m->deadline > 0 && wasp_now() > m->deadline)
+		m->late = true;
+	return m->late || m->nomem;
+}
+
+static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
+		    double max_coef, bool sym, bool names, double deadline)
+{
+	memset(m, 0, sizeof *m);
+	m->p = p;
+	m->ar = ar;
+	m->names = names;
+	m->deadline = deadline;
+	m->xcol = wa_calloc(ar, p->nx + 1, sizeof *m->xcol);
+	m->xub = wa_calloc(ar, p->nx + 1, sizeof *m->xub);
+	m->acol = wa_calloc(ar, p->ngroups + 1, sizeof *m->acol);
+	m->tbeg = wa_calloc(ar, p->ngroups + 1, sizeof *m->tbeg);
+	m->tn = wa_calloc(ar, p->ngroups + 1, sizeof *m->tn);
+	m->ucol = wa_calloc(ar, p->nnodes + 1, sizeof *m->ucol);
+	m->nxbeg = wa_calloc(ar, p->nnodes + 2, sizeof *m->nxbeg);
+	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
+	    !m->ucol || !m->nxbeg)
+		return WASP_ENOMEM;
+	/* the steps run in order; a late build is abandoned (m->late) */
+	cols_x(m);
+	if (!wm_late(m))
+		index_nodes(m);
+	if (!wm_late(m))
+		cols_a(m);
+	if (!wm_late(m))
+		cols_t(m);
+	if (!wm_late(m))
+		cols_u(m);
+	if (!wm_late(m)) {
+		rows_class(m);
+		rows_gang(m);
+	}
+	if (!wm_late(m))
+		rows_topo(m);
+	if (!wm_late(m))
+		rows_cap(m);
+	if (sym && !wm_late(m))
+		sym_runs(m);
+	if (sym && !wm_late(m))
+		rows_sym(m);
+	if (!wm_late(m))
+		objective(m, max_coef);
+	return m->nomem ? WASP_ENOMEM : WASP_OK;
+}
+
+/* Row activity check at integer point v: 0 if every row holds, else the
+ * first violated row. */
+static int wm_check(const wm *m, const double *v)
+{
+	for (int j = 1; j <= m->ncols; j++)
+		if (v[j] < m->clb[j] || v[j] > m->cub[j])
+			return -j;
+	for (int i = 1; i <= m->nrows; i++) {
+		long double s = 0;
+		for (int k = m->rbeg[i]; k < m->rbeg[i + 1]; k++)
+			s += (long double)m->av[k] * v[m->ja[k]];
+		double lo = m->rlo[i], hi = m->rhi[i];
+		switch (m->rtype[i]) {
+		case GLP_UP:
+			if (s > hi + 1e-9)
+				return i;
+			break;
+		case GLP_LO:
+			if (s < lo - 1e-9)
+				return i;
+			break;
+		case GLP_FX:
+			if (s < lo - 1e-9 || s > hi + 1e-9)
+				return i;
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* Full column vector from x counts per slot: a, t and u follow from x. */
+static void vec_from_x(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	memset(v, 0, sizeof *v * (m->ncols + 1));
+	for (int s = 0; s < p->nx; s++)
+		if (m->xcol[s])
+			v[m->xcol[s]] = x[s];
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		long placed = 0;
+		int dom = -1;
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			for (int k = 0; k < cl->nelig; k++) {
+				int s = cl->off + k;
+				if (!x[s])
+					continue;
+				placed += x[s];
+				if (g->key >= 0)
+					dom = p->topo->keys[g->key]
+						  .node_dom[cl->elig[k]];
+			}
+		}
+		if (m->acol[gi])
+			v[m->acol[gi]] = placed > 0;
+		if (dom >= 0)
+			for (int i = 0; i < m->tn[gi]; i++)
+				if (m->cdom[m->tbeg[gi] + i] == dom)
+					v[m->tbeg[gi] + i] = 1;
+	}
+	for (int n = 0; n < p->nnodes; n++) {
+		if (!m->ucol[n])
+			continue;
+		long on = 0;
+		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++)
+			on += x[m->nxslot[i]];
+		v[m->ucol[n]] = on == 0;
+	}
+}
+
+/* Permute the loads of interchangeable nodes so that the sym rows hold:
+ * within each run, loads sorted by f descending (stable). */
+static int sym_permute(const wm *m, int *x)
+{
+	for (int r = 0; r < m->nsymrun; r++) {
+		int s0 = m->symrun[r], len = m->symend[r] - s0;
+		int a0 = m->symnode[s0];
+		int la = m->nxbeg[a0 + 1] - m->nxbeg[a0];
+		int *ld = malloc(sizeof *ld * ((size_t)len * la + 1));
+		long *f = malloc(sizeof *f * len);
+		int *perm = malloc(sizeof *perm * len);
+		if (!ld || !f || !perm) {
+			free(ld), free(f), free(perm);
+			return -1;
+		}
+		for (int q = 0; q < len; q++) {
+			int n = m->symnode[s0 + q];
+			f[q] = 0;
+			for (int t = 0; t < la; t++) {
+				int v = x[m->nxslot[m->nxbeg[n] + t]];
+				ld[(size_t)q * la + t] = v;
+				f[q] += (long)(t + 1) * v;
+			}
+			perm[q] = q;
+		}
+		for (int i = 1; i < len; i++) {
+			int v = perm[i], j = i;
+			while (j > 0 && f[perm[j - 1]] < f[v]) {
+				perm[j] = perm[j - 1];
+				j--;
+			}
+			perm[j] = v;
+		}
+		for (int q = 0; q < len; q++) {
+			int n = m->symnode[s0 + q];
+			for (int t = 0; t < la; t++)
+				x[m->nxslot[m->nxbeg[n] + t]] =
+				    ld[(size_t)perm[q] * la + t];
+		}
+		free(ld), free(f), free(perm);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ GLPK run */
+
+typedef struct wilp_run {
+	jmp_buf jb;
+	char msg[480];
+	size_t msglen;
+	bool own_env;
+	const wasp_options *o;
+	wilp_tune *tune;
+	double deadline;    /* <= 0: none */
+	double *inject;     /* warm vector for the first GLP_IHEUR, or NULL */
+	bool injected, inject_ok;
+	bool stopped;       /* terminated by deadline or cancel */
+	double bound;
+	bool have_bound;
+	double last;        /* time of the last callback                  */
+	double maxstep;     /* longest time between two callbacks          */
+	glp_prob *P;
+	/* LP rounding heuristic (heur_round) */
+	const wm *m;
+	int nheur;          /* GLP_IHEUR calls in this block               */
+	int heur_found;     /* solutions it gave GLPK                     */
+	double *lp, *hv;    /* ncols + 1                                   */
+	int *hx, *hlog;     /* nx + 1, placements to undo                  */
+	int64_t *rem;       /* nnodes * nres                                */
+	int *gord;          /* ngroups                                      */
+	double *gkey;       /* ngroups: sort key                            */
+	int *dord;          /* candidate t columns                          */
+	double *dval;       /* their sort keys                              */
+	double *hbest;      /* best heuristic vector of a call              */
+	int block;          /* block being solved                           */
+} wilp_run;
+
+static int term_hook(void *info, const char *s)
+{
+	wilp_run *r = info;
+	size_t n = strlen(s);
+	if (r->msglen + n >= sizeof r->msg) {
+		/* keep the latest text: the fatal message comes last */
+		r->msglen = 0;
+	}
+	if (n >= sizeof r->msg)
+		n = sizeof r->msg - 1;
+	memcpy(r->msg + r->msglen, s, n);
+	r->msglen += n;
+	r->msg[r->msglen] = '\0';
+	return 1; /* never print */
+}
+
+static void err_hook(void *info)
+{
+	wilp_run *r = info;
+	longjmp(r->jb, 1);
+}
+
+static bool time_up(const wilp_run *r)
+{
+	return r->deadline > 0 && wasp_now() >= r->deadline - 0.02;
+}
+
+static bool cancelled(const wilp_run *r)
+{
+	return r->o && r->o->cancel && *r->o->cancel;
+}
+
+static bool group_has_cols(const wm *m, int g)
+{
+	const wp_problem *p = m->p;
+	const wp_group *wg = &p->groups[g];
+	for (int ci = 0; ci < wg->nclasses; ci++) {
+		const wp_class *cl = &p->classes[wg->classes[ci]];
+		for (int k = 0; k < cl->nelig; k++)
+			if (m->xcol[cl->off + k])
+				return true;
+	}
+	return false;
+}
+
+/* Place pods of group g on the slots of domain d (-1: any) greedily,
+ * preferring the slots the LP fills; returns the pods placed, which are
+ * logged in r->hlog from *nlog on. */
+static int heur_place(wilp_run *r, int g, int d, int *nlog)
+{
+	const wm *m = r->m;
+	const wp_problem *p = m->p;
+	const wp_group *wg = &p->groups[g];
+	const wtp_key *key = wg->key >= 0 ? &p->topo->keys[wg->key] : NULL;
+	int placed = 0;
+	for (int ci = 0; ci < wg->nclasses; ci++) {
+		const wp_class *cl = &p->classes[wg->classes[ci]];
+		for (int pod = 0; pod < cl->count; pod++) {
+			int bs = -1;
+			double bscore = -1e300;
+			for (int k = 0; k < cl->nelig; k++) {
+				int s = cl->off + k, n = cl->elig[k];
+				int j = m->xcol[s];
+				if (!j || r->hx[s] >= m->xub[s])
+					continue;
+				if (d >= 0 && key->node_dom[n] != d)
+					continue;
+				bool fits = true;
+				for (int q = 0; q < p->nres && fits; q++)
+					fits = cl->req[q] <= 0 ||
+					       r->rem[(size_t)n * p->nres + q] >=
+						   cl->req[q];
+				if (!fits)
+					continue;
+				/* LP mass left here, then busy nodes first
+				 * (packing), then the tighter node */
+				double sc = r->lp[j] - r->hx[s];
+				if (m->ucol[n] == 0 ||
+				    r->rem[(size_t)n * p->nres] <
+					p->free[(size_t)n * p->nres])
+					sc += 0.01;
+				sc -= 1e-9 * (double)r->rem[(size_t)n * p->nres];
+				if (sc > bscore) {
+					bscore = sc;
+					bs = s;
+				}
+			}
+			if (bs < 0)
+				break;
+			int n = cl->elig[bs - cl->off];
+			r->hx[bs]++;
+			for (int q = 0; q < p->nres; q++)
+				r->rem[(size_t)n * p->nres + q] -= cl->req[q];
+			r->hlog[(*nlog)++] = bs;
+			placed++;
+		}
+	}
+	return placed;
+}
+
+static void heur_undo(wilp_run *r, int from, int *nlog)
+{
+	const wp_problem *p = r->m->p;
+	while (*nlog > from) {
+		int s = r->hlog[--(*nlog)];
+		int c = class_of_slot(p, s);
+		int n = p->classes[c].elig[s - p->classes[c].off];
+		r->hx[s]--;
+		for (int q = 0; q < p->nres; q++)
+			r->rem[(size_t)n * p->nres + q] += p->classes[c].req[q];
+	}
+}
+
+/* Placements one heur_round can make: every pending pod once. */
+static size_t heur_log_size(const wp_problem *p)
+{
+	size_t n = 1;
+	for (int c = 0; c < p->nclasses; c++)
+		n += p->classes[c].count;
+	return n;
+}
+
+static uint64_t heur_rand(uint64_t *st)
+{
+	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* One rounding pass: groups by priority, then by their LP admission
+ * (perturbed by `noise` after the first pass), each put whole into the
+ * first domain, in LP order, that takes it.  Leaves the counts in r->hx. */
+static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
+{
+	const wm *m = r->m;
+	const wp_problem *p = m->p;
+	memcpy(r->rem, p->free, sizeof *r->rem * (size_t)p->nnodes * p->nres);
+	memset(r->hx, 0, sizeof *r->hx * (p->nx + 1));
+	int ng = 0;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (!group_has_cols(m, g))
+			continue;
+		double mass = 0;
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			const wp_class *cl = &p->classes[wg->classes[ci]];
+			for (int k = 0; k < cl->nelig; k++)
+				if (m->xcol[cl->off + k])
+					mass += r->lp[m->xcol[cl->off + k]];
+		}
+		double adm = m->acol[g] ? r->lp[m->acol[g]] : 1;
+		double key = adm + 1e-3 * mass / (1 + wg->size);
+		if (noise > 0)
+			key += noise * (double)(heur_rand(rs) >> 11) /
+			       (double)(1ULL << 53);
+		r->gkey[g] = key;
+		int i = ng++;
+		while (i > 0) {
+			int h = r->gord[i - 1];
+			if (p->groups[h].priority > wg->priority ||
+			    (p->groups[h].priority == wg->priority &&
+			     r->gkey[h] >= key))
+				break;
+			r->gord[i] = h;
+			i--;
+		}
+		r->gord[i] = g;
+	}
+	int nlog = 0;
+	for (int oi = 0; oi < ng; oi++) {
+		int g = r->gord[oi];
+		const wp_group *wg = &p->groups[g];
+		int need = wg->gang ? (wg->min_need > 0 ? wg->min_need : 1) : 1;
+		int nd = m->tn[g];
+		for (int i = 0; i < nd; i++) {
+			int j = m->tbeg[g] + i, k = i;
+			double v = r->lp[j];
+			if (noise > 0)
+				v += 0.25 * noise * (double)(heur_rand(rs) >> 11) /
+				     (double)(1ULL << 53);
+			while (k > 0 && r->dval[k - 1] < v) {
+				r->dord[k] = r->dord[k - 1];
+				r->dval[k] = r->dval[k - 1];
+				k--;
+			}
+			r->dord[k] = j;
+			r->dval[k] = v;
+		}
+		for (int i = 0; i < (nd ? nd : 1); i++) {
+			int from = nlog;
+			int d = nd ? m->cdom[r->dord[i]] : -1;
+			if (heur_place(r, g, d, &nlog) >= need)
+				break;
+			heur_undo(r, from, &nlog);
+		}
+	}
+}
+
+/* LP rounding, several passes; the best by the current block's objective
+ * is checked against every row and offered to GLPK. */
+static void heur_round(glp_tree *T, wilp_run *r, int passes)
+{
+	const wm *m = r->m;
+	glp_prob *Q = glp_ios_get_prob(T);
+	for (int j = 1; j <= m->ncols; j++)
+		r->lp[j] = glp_get_col_prim(Q, j);
+	uint64_t rs = 0x5eed + (uint64_t)r->nheur;
+	double bestz = -1;
+	for (int k = 0; k < passes; k++) {
+		heur_pass(r, k ? 0.5 : 0, &rs);
+		if (sym_permute(m, r->hx))
+			return;
+		vec_from_x(m, r->hx, r->hv);
+		if (wm_check(m, r->hv) != 0)
+			continue;
+		double z = (double)obj_at(m, r->block, r->hv);
+		if (z > bestz) {
+			bestz = z;
+			memcpy(r->hbest, r->hv, sizeof *r->hv * (m->ncols + 1));
+		}
+	}
+	if (bestz >= 0 && glp_ios_heur_sol(T, r->hbest) == 0)
+		r->heur_found++;
+}
+
+static void callback(glp_tree *T, void *info)
+{
+	wilp_run *r = info;
+	int reason = glp_ios_reason(T);
+	if (reason == GLP_ISELECT || reason == GLP_IBRANCH ||
+	    reason == GLP_IHEUR) {
+		int bn = glp_ios_best_node(T);
+		if (bn) {
+			r->bound = glp_ios_node_bound(T, bn);
+			r->have_bound = true;
+		}
+	}
+	/* GLPK checks tm_lim only between nodes and a node (LP re-solves,
+	 * cut rounds) can take long: stop when the longest step seen so far
+	 * would cross the deadline. */
+	double now = wasp_now();
+	if (now - r->last > r->maxstep)
+		r->maxstep = now - r->last;
+	r->last = now;
+	if (time_up(r) || cancelled(r) ||
+	    (r->deadline > 0 && now + 1.2 * r->maxstep > r->deadline)) {
+		r->stopped = true;
+		glp_ios_terminate(T);
+		return;
+	}
+	if (reason == GLP_IHEUR && r->inject && !r->injected) {
+		r->injected = true;
+		r->inject_ok = glp_ios_heur_sol(T, r->inject) == 0;
+	}
+	if (reason == GLP_IHEUR && r->m && r->lp) {
+		heur_round(T, r, r->nheur ? WILP_HEUR_PASSES / 4
+					  : WILP_HEUR_PASSES);
+		r->nheur++;
+	}
+}
+
+static void glpk_begin(wilp_run *r)
+{
+	r->own_env = glp_init_env() == 0;
+	glp_term_out(GLP_OFF);
+	glp_term_hook(term_hook, r);
+	glp_error_hook(err_hook, r);
+	if (r->tune && r->tune->mem_limit_mb > 0)
+		glp_mem_limit(r->tune->mem_limit_mb);
+}
+
+static void glpk_end(wilp_run *r)
+{
+	if (r->P)
+		glp_delete_prob(r->P);
+	r->P = NULL;
+	glp_error_hook(NULL, NULL);
+	glp_term_hook(NULL, NULL);
+	if (r->own_env)
+		glp_free_env();
+}
+
+/* After a GLPK fault: GLPK's state is undefined, only freeing it is
+ * allowed (this frees every GLPK object of the calling thread). */
+static int glpk_fault(wilp_run *r, wasp_error *err)
+{
+	glp_free_env();
+	r->P = NULL;
+	char *s = r->msg;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+	for (char *q = s; *q; q++)
+		if (*q == '\n')
+			*q = ';';
+	return werr(err, WASP_ESOLVER, "GLPK failed: %s",
+		    n ? s : "(no message)");
+}
+
+static void load_prob(const wm *m, glp_prob *P, int block)
+{
+	glp_set_prob_name(P, "wasp");
+	glp_set_obj_name(P, "value");
+	glp_set_obj_dir(P, GLP_MAX);
+	if (m->nrows)
+		glp_add_rows(P, m->nrows);
+	if (m->ncols)
+		glp_add_cols(P, m->ncols);
+	for (int i = 1; i <= m->nrows; i++) {
+		if (m->rname[i])
+			glp_set_row_name(P, i, m->rname[i]);
+		glp_set_row_bnds(P, i, m->rtype[i], m->rlo[i], m->rhi[i]);
+		glp_set_mat_row(P, i, m->rbeg[i + 1] - m->rbeg[i],
+				m->ja + m->rbeg[i] - 1,
+				m->av + m->rbeg[i] - 1);
+	}
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->cname[j])
+			glp_set_col_name(P, j, m->cname[j]);
+		glp_set_col_kind(P, j, GLP_IV);
+		glp_set_col_bnds(P, j,
+				 m->clb[j] == m->cub[j] ? GLP_FX : GLP_DB,
+				 m->clb[j], m->cub[j]);
+		glp_set_obj_coef(P, j, coef_of(m, block, j));
+	}
+}
+
+/* glp_set_mat_row reads ind[1..len] and val[1..len]: the pointers passed
+ * above are shifted by one so that element 1 is the row's first entry. */
+
+static double obj_max(const wm *m, int b)
+{
+	long double z = 0;
+	int s = b < 0 ? 0 : m->bfirst[b];
+	int e = b < 0 ? m->ntier : m->bfirst[b + 1];
+	for (int t = s; t < e; t++)
+		z += (long double)(b < 0 ? m->wfull[t] : m->wblock[t]) *
+		     m->tM[t];
+	return (double)z;
+}
+
+typedef struct solve_state {
+	wm m;
+	wilp_run run;
+	double *best;     /* best column vector so far (rows checked) */
+	bool have_best;
+	bool all_opt;
+	bool injected_any;
+	double bound0;    /* bound of block 0 (the single objective if one) */
+	int blocks_done;
+} solve_state;
+
+/* Everything that calls GLPK; a fault longjmps back to wilp_solve. */
+static int run_glpk(solve_state *S, wasp_error *err)
+{
+	wm *m = &S->m;
+	wilp_run *r = &S->run;
+	const wilp_tune *tu = r->tune;
+	glp_prob *P;
+	if (m->ncols == 0 && !(tu && tu->fault)) {
+		/* nothing can be placed: the empty solution is optimal */
+		S->all_opt = true;
+		S->blocks_done = m->nblock;
+		return WASP_OK;
+	}
+	/* Loading costs about 0.25 us per nonzero here; when that and one
+	 * LP solve cannot fit, keep the warm start.  (No glp_scale_prob: it
+	 * costs seconds on large models; the capacity rows are already
+	 * divided by their gcd.) */
+	if (r->deadline > 0 &&
+	    r->deadline - wasp_now() - WILP_MARGIN_S < 5e-7 * m->nnz) {
+		S->all_opt = false;
+		r->stopped = true;
+		return WASP_OK;
+	}
+	r->P = P = glp_create_prob();
+	if (tu && tu->fault)
+		glp_set_col_bnds(P, m->ncols + 7, GLP_FX, 0, 0);
+	load_prob(m, P, 0);
+	S->all_opt = true;
+	double *vbuf = wa_calloc(m->ar, m->ncols + 1, sizeof *vbuf);
+	if (!vbuf)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	const wp_problem *p = m->p;
+	r->m = m;
+	if (!tu || tu->heuristic != 0) {
+		r->lp = wa_calloc(m->ar, m->ncols + 1, sizeof *r->lp);
+		r->hv = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hv);
+		r->hx = wa_calloc(m->ar, p->nx + 1, sizeof *r->hx);
+		r->hlog = wa_calloc(m->ar, heur_log_size(p), sizeof(int));
+		r->rem = wa_calloc(m->ar, (size_t)p->nnodes * p->nres + 1,
+				   sizeof *r->rem);
+		r->gord = wa_calloc(m->ar, p->ngroups + 1, sizeof *r->gord);
+		r->gkey = wa_calloc(m->ar, p->ngroups + 1, sizeof *r->gkey);
+		r->dord = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dord);
+		r->dval = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dval);
+		r->hbest = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hbest);
+		if (!r->lp || !r->hv || !r->hx || !r->hlog || !r->rem ||
+		    !r->gord || !r->gkey || !r->dord || !r->dval || !r->hbest)
+			return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	for (int b = 0; b < m->nblock; b++) {
+		if (b > 0)
+			for (int j = 1; j <= m->ncols; j++)
+				glp_set_obj_coef(P, j, coef_of(m, b, j));
+		double left = r->deadline > 0
+				  ? r->deadline - wasp_now() - WILP_MARGIN_S
+				  : 1e9;
+		if (left <= 0.001 || cancelled(r)) {
+			S->all_opt = false;
+			r->stopped = true;
+			break;
+		}
+		int nb = m->nblock - b;
+		double share = nb == 1 ? left : left * 2 / (nb + 1);
+		int tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
+						    : (int)(share * 1000);
+		if (tm < 1)
+			tm = 1;
+		glp_smcp sp;
+		glp_init_smcp(&sp);
+		sp.msg_lev = GLP_MSG_OFF;
+		sp.presolve = GLP_OFF;
+		sp.tm_lim = tm;
+		double tlp = wasp_now();
+		int rc = glp_simplex(P, &sp);
+		tlp = wasp_now() - tlp;
+		if (rc == GLP_ETMLIM) {
+			S->all_opt = false;
+			r->stopped = true;
+			break;
+		}
+		if (rc != 0 || glp_get_status(P) != GLP_OPT)
+			return werr(err, WASP_ESOLVER,
+				    "GLPK: LP relaxation failed (simplex rc %d,"
+				    " status %d)", rc, glp_get_status(P));
+		glp_iocp ip;
+		glp_init_iocp(&ip);
+		ip.msg_lev = GLP_MSG_OFF;
+		ip.presolve = GLP_OFF;
+		ip.br_tech = GLP_BR_DTH;
+		ip.bt_tech = GLP_BT_BLB;
+		/* Cuts pay on small models; on large ones each cut round
+		 * re-solves a slow LP and the rounding heuristic does better
+		 * with the time (doc/formulation.md, Performance). */
+		int cuts = tu && tu->cuts >= 0 ? tu->cuts
+			   : m->ncols <= WILP_CUTS_MAX_COLS ? WILP_CUTS_DEFAULT
+							    : 0;
+		ip.gmi_cuts = cuts & WILP_CUT_GMI ? GLP_ON : GLP_OFF;
+		ip.mir_cuts = cuts & WILP_CUT_MIR ? GLP_ON : GLP_OFF;
+		ip.cov_cuts = cuts & WILP_CUT_COV ? GLP_ON : GLP_OFF;
+		ip.clq_cuts = cuts & WILP_CUT_CLQ ? GLP_ON : GLP_OFF;
+		ip.mip_gap = r->o && r->o->gap > 0 ? r->o->gap : 0;
+		double om = obj_max(m, b);
+		ip.tol_obj = 0.5 / (1 + om);
+		if (ip.tol_obj > 1e-7)
+			ip.tol_obj = 1e-7;
+		double left2 = r->deadline > 0
+				   ? r->deadline - wasp_now() - WILP_MARGIN_S
+				   : 1e9;
+		share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
+		tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
+						: (int)(share * 1000);
+		ip.tm_lim = tm < 1 ? 1 : tm;
+		ip.cb_func = callback;
+		ip.cb_info = r;
+		/* a step of intopt costs about one LP solve, or more */
+		r->maxstep = tlp;
+		r->last = wasp_now();
+		r->inject = S->have_best ? S->best : NULL;
+		r->nheur = 0;
+		r->block = b;
+		r->injected = r->inject_ok = false;
+		r->have_bound = false;
+		rc = glp_intopt(P, &ip);
+		int st = glp_mip_status(P);
+		if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP &&
+		    rc != GLP_ESTOP)
+			return werr(err, WASP_ESOLVER,
+				    "GLPK: branch-and-cut failed (rc %d)", rc);
+		if (st != GLP_OPT && st != GLP_FEAS) {
+			/* no incumbent: keep the previous best */
+			S->all_opt = false;
+			break;
+		}
+		for (int j = 1; j <= m->ncols; j++)
+			vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
+		if (wm_check(m, vbuf) != 0) {
+			/* numerically off: keep what we had */
+			S->all_opt = false;
+			break;
+		}
+		if (!S->have_best || obj_at(m, b, vbuf) >= obj_at(m, b, S->best))
+			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
+		S->have_best = true;
+		bool opt = rc == 0 && st == GLP_OPT;
+		double zb = (double)obj_at(m, b, S->best);
+		if (b == 0)
+			S->bound0 = opt ? zb : r->have_bound ? r->bound : NAN;
+		S->injected_any |= r->inject_ok;
+		if (!opt)
+			S->all_opt = false;
+		S->blocks_done = b + 1;
+		if (b + 1 < m->nblock) {
+			/* fix this block's optimum (or best found) */
+			int i = glp_add_rows(P, 1);
+			int *ind = wa_calloc(m->ar, m->ncols + 1, sizeof *ind);
+			double *val = wa_calloc(m->ar, m->ncols + 1,
+						sizeof *val);
+			if (!ind || !val)
+				return werr(err, WASP_ENOMEM, "out of memory");
+			int len = 0;
+			wm_row_begin(m);
+			for (int j = 1; j <= m->ncols; j++) {
+				double c = coef_of(m, b, j);
+				if (c == 0)
+					continue;
+				ind[++len] = j;
+				val[len] = c;
+				wm_coef(m, j, c);
+			}
+			const char *nm = wm_name(m, "lex[%d]", b);
+			wm_row_end(m, GLP_LO, zb, 0, nm);
+			if (nm)
+				glp_set_row_name(P, i, nm);
+			glp_set_mat_row(P, i, len, ind, val);
+			glp_set_row_bnds(P, i, GLP_LO, zb, 0);
+			if (m->nomem)
+				return werr(err, WASP_ENOMEM, "out of memory");
+		}
+		if (r->stopped)
+			break;
+	}
+	return WASP_OK;
+}
+
+/* run_glpk between the hooks; setjmp lives here, with no local state
+ * to lose, and a fault frees GLPK's environment. */
+static int guarded_run(solve_state *S, wasp_error *err)
+{
+	wilp_run *r = &S->run;
+	glpk_begin(r);
+	if (setjmp(r->jb))
+		return glpk_fault(r, err);
+	int rc = run_glpk(S, err);
+	glpk_end(r);
+	return rc;
+}
+
+/* ----------------------------------------------------------- interface */
 
 void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 {
-	*rows = *cols = 0;
-	*nonzeros = 0;
+	long r = 0, c = p->nx, nz = 0;
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (g->gang)
+			c++, r++;
+		if (g->key >= 0 && p->topo) {
+			int nd = p->topo->keys[g->key].ndom;
+			c += nd;
+			r += 1 + nd;
+			nz += 2L * nd;
+		}
+	}
+	r += p->nclasses;
+	c += p->nnodes;
+	r += (long)p->nnodes * (p->nres > 3 ? 3 : p->nres);
+	nz += (long)p->nx * (3 + (p->nres > 3 ? 3 : p->nres)) + p->nnodes;
+	*rows = r > INT_MAX ? INT_MAX : (int)r;
+	*cols = c > INT_MAX ? INT_MAX : (int)c;
+	*nonzeros = nz;
+}
+
+static const char *const WAIT_ILP =
+    "the ILP found no placement that admits this gang together with "
+    "higher-priority work";
+static const char *const WAIT_ILP_PODS =
+    "the ILP found no room for these pods next to higher-priority work";
+
+/* Admission and reasons from the x counts in out. */
+static void fill_admission(const wm *m, const wp_sol *warm, wp_sol *out)
+{
+	const wp_problem *p = m->p;
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		long placed = 0;
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			for (int k = 0; k < cl->nelig; k++)
+				placed += out->x[cl->off + k];
+		}
+		bool adm;
+		if (g->invalid)
+			adm = false;
+		else if (g->gang)
+			/* already at minCount: admitted while it could grow
+			 * (has columns), as greedy does */
+			adm = placed > 0 ? placed >= g->min_need
+					 : g->min_need == 0 && m->acol[gi];
+		else
+			adm = placed > 0 || g->size == 0;
+		out->admit[gi] = adm;
+		out->reason[gi] = NULL;
+		if (adm)
+			continue;
+		if (warm && warm->reason && warm->reason[gi])
+			out->reason[gi] = warm->reason[gi];
+		else if (g->invalid)
+			out->reason[gi] = g->invalid;
+		else if (g->nclasses &&
+			 p->classes[g->classes[0]].nelig == 0 &&
+			 p->classes[g->classes[0]].why_none)
+			out->reason[gi] = p->classes[g->classes[0]].why_none;
+		else
+			out->reason[gi] = g->gang ? WAIT_ILP : WAIT_ILP_PODS;
+	}
+}
+
+static void stats_model(const wm *m, wilp_stats *st)
+{
+	st->rows = m->nrows;
+	st->cols = m->ncols;
+	st->ints = m->ncols;
+	st->nonzeros = m->nnz;
+}
+
+void wilp_tune_init(wilp_tune *t)
+{
+	memset(t, 0, sizeof *t);
+	t->cuts = -1;
+	t->max_coef = 0;
+	t->symmetry = -1;
+	t->heuristic = -1;
 }
 
 int wilp_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	       const wp_sol *warm, wp_sol *out, wilp_stats *st,
 	       wasp_error *err)
 {
-	return werr(err, WASP_ESOLVER, "the ILP solver is not built yet");
+	return wilp_solve_tuned(p, o, deadline, warm, out, st, NULL, err);
+}
+
+/* The single objective at x counts per slot, computed from the problem
+ * (so it also works for a warm start that the model cannot express). */
+static double obj_of_x(const wm *m, const int *x)
+{
+	const wp_problem *p = m->p;
+	int64_t vg = value_gcd(p);
+	long double z = 0;
+	int nt = m->ntier - 1;
+	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
+	if (!busy)
+		return NAN;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		int t = 0;
+		while (t < nt && m->tprio[t] != p->groups[cl->group].priority)
+			t++;
+		for (int k = 0; k < cl->nelig; k++) {
+			if (!x[cl->off + k])
+				continue;
+			busy[cl->elig[k]] = 1;
+			z += (long double)m->wfull[t] *
+			     class_value(p, c, vg) * x[cl->off + k];
+		}
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		if (m->ucol[n] && !busy[n])
+			z += m->wfull[nt];
+	free(busy);
+	return (double)z;
+}
+
+int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
+		     double deadline, const wp_sol *warm, wp_sol *out,
+		     wilp_stats *st, wilp_tune *tune, wasp_error *err)
+{
+	double t0 = wasp_now();
+	wilp_stats dummy;
+	if (!st)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	st->status = "none";
+	st->objective = st->bound = st->gap = NAN;
+	if (deadline > 0 && !isfinite(deadline))
+		deadline = 0;
+	wa_arena *ar = wa_new();
+	solve_state *S = ar ? wa_alloc(ar, sizeof *S) : NULL;
+	if (!S) {
+		wa_destroy(ar);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	double mc = tune && tune->max_coef > 0 ? tune->max_coef
+					       : WILP_MAX_COEF;
+	bool sym = !tune || tune->symmetry != 0;
+	int rc = wm_build(&S->m, p, ar, mc, sym, tune && tune->names,
+			  deadline > 0 ? deadline - WILP_MARGIN_S : 0);
+	wm *m = &S->m;
+	if (rc) {
+		wa_destroy(ar);
+		return werr(err, rc, "out of memory building the ILP");
+	}
+	if (m->late) {
+		/* no time left even to build the model: the warm start */
+		if (warm)
+			wp_sol_copy(p, out, warm);
+		else
+			memset(out->x, 0, sizeof *out->x * p->nx);
+		if (!warm) {
+			memset(out->admit, 0, p->ngroups);
+			for (int g = 0; g < p->ngroups; g++)
+				out->reason[g] = WAIT_ILP;
+		}
+		st->status = warm ? "greedy" : "none";
+		st->seconds = wasp_now() - t0;
+		wa_destroy(ar);
+		return WASP_OK;
+	}
+	stats_model(m, st);
+	if (tune) {
+		tune->out_blocks = m->nblock;
+		tune->out_maxcoef = m->maxcoef;
+		tune->out_symrows = m->nsym;
+		tune->out_warm_injected = false;
+	}
+	S->best = wa_calloc(ar, m->ncols + 1, sizeof *S->best);
+	int *xw = wa_calloc(ar, p->nx + 1, sizeof *xw);
+	if (!S->best || !xw) {
+		wa_destroy(ar);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	/* The first incumbent: warm when it is feasible for the problem and,
+	 * after the symmetry permutation, for every row; else all zero
+	 * (always feasible: u = 1 where it exists). */
+	const char *why = NULL;
+	bool warm_ok = warm && wp_sol_feasible(p, warm, &why) == 0;
+	for (int s = 0; warm_ok && s < p->nx; s++) {
+		xw[s] = warm->x[s];
+		if (xw[s] && !m->xcol[s])
+			warm_ok = false; /* outside the model: a bug */
+	}
+	if (warm_ok && sym_permute(m, xw)) {
+		wa_destroy(ar);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	if (warm_ok) {
+		vec_from_x(m, xw, S->best);
+		warm_ok = wm_check(m, S->best) == 0;
+	}
+	if (!warm_ok) {
+		memset(xw, 0, sizeof *xw * (p->nx + 1));
+		vec_from_x(m, xw, S->best);
+	}
+	S->have_best = wm_check(m, S->best) == 0;
+	if (tune)
+		tune->out_warm_ok = warm_ok;
+
+	wilp_run *r = &S->run;
+	r->o = o;
+	r->tune = tune;
+	r->deadline = deadline;
+	rc = guarded_run(S, err);
+	if (rc) {
+		wa_destroy(ar);
+		return rc;
+	}
+	if (tune) {
+		tune->out_warm_injected = S->injected_any;
+		tune->out_heur = S->run.heur_found;
+	}
+
+	/* The answer: the MIP's best unless it is no better than warm. */
+	for (int s = 0; s < p->nx; s++)
+		out->x[s] = m->xcol[s] ? (int)S->best[m->xcol[s]] : 0;
+	fill_admission(m, warm, out);
+	bool done = S->blocks_done == m->nblock && S->all_opt;
+	bool mip_ok = S->have_best && wp_sol_feasible(p, out, &why) == 0;
+	if (!mip_ok) {
+		/* cannot happen with every row checked; stay safe */
+		memset(out->x, 0, sizeof *out->x * p->nx);
+		fill_admission(m, warm, out);
+	}
+	const char *mst = S->blocks_done == 0 ? "none"
+			  : done		 ? "optimal"
+						 : "feasible";
+	if (warm) {
+		wp_value vm, vw;
+		wp_evaluate(p, out, &vm);
+		wp_evaluate(p, warm, &vw);
+		if (mip_ok && S->blocks_done && wp_value_cmp(&vm, &vw) > 0) {
+			st->improved = true;
+			st->status = mst;
+		} else {
+			wp_sol_copy(p, out, warm);
+			st->status = "greedy";
+		}
+	} else {
+		st->status = mip_ok ? mst : "none";
+	}
+	st->objective = obj_of_x(m, out->x);
+	/* bound and gap in units of the single objective */
+	if (done) {
+		st->bound = st->objective;
+		st->gap = 0;
+	} else if (m->nblock == 1 && S->blocks_done == 1) {
+		st->bound = S->bound0 > st->objective ? S->bound0
+						      : st->objective;
+		st->gap = (st->bound - st->objective) /
+			  (fabs(st->objective) > 1e-9 ? fabs(st->objective)
+						      : 1e-9);
+	}
+	st->seconds = wasp_now() - t0;
+	wa_destroy(ar);
+	return WASP_OK;
+}
+
+/* -------------------------------------------------------------- export */
+
+/* A GMPL symbol: the name in single quotes, or a stand-in when too long
+ * for MathProg (100 characters). */
+static void dat_sym(FILE *f, const char *s, char kind, int idx)
+{
+	if (strlen(s) > WILP_SYM_MAX - 2) {
+		fprintf(f, "'~%c%d'", kind, idx);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void dat_group(FILE *f, const wp_problem *p, int g)
+{
+	char gb[600];
+	dat_sym(f, group_name(p, g, gb, sizeof gb), 'g', g);
+}
+
+static int write_dat(const wm *m, const char *path, wasp_error *err)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return werr(err, WASP_EIO, "cannot write %s", path);
+	int64_t vg = value_gcd(p);
+	fprintf(f, "# GMPL data for models/wasp.mod, written by wasp.\n");
+	fprintf(f, "# %d classes, %d nodes, %d groups; tier-1 unit: %s",
+		p->nclasses, p->nnodes, p->ngroups,
+		p->value_res < 0 ? "pods" : s->res[p->value_res]);
+	if (p->value_res >= 0)
+		fprintf(f, " (one unit = %lld milli)", (long long)vg);
+	fprintf(f, "\n");
+	if (m->nblock == 1)
+		fprintf(f, "# The single weighted objective is exact here "
+			"(largest coefficient %.0f <= 2^30):\n# wasp solves "
+			"this very objective.\n", m->maxcoef);
+	else
+		fprintf(f, "# The single weighted objective is NOT exact in "
+			"floating point here (largest\n# coefficient %.4g > "
+			"2^30): wasp solves %d blocks of tiers one after the "
+			"other.\n", m->maxcoef, m->nblock);
+	/* Requests and free capacity per resource in units of the gcd of
+	 * the requests (free rounded down: exact for integer counts), so
+	 * that no coefficient needs more digits than necessary; glpsol's
+	 * tolerances misjudge raw milli-byte coefficients. */
+	int64_t *unit = calloc((size_t)p->nres + 1, sizeof *unit);
+	if (!unit) {
+		fclose(f);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	for (int r = 0; r < p->nres; r++) {
+		for (int c = 0; c < p->nclasses; c++)
+			if (p->classes[c].req[r] > 0)
+				unit[r] = gcd64(unit[r], p->classes[c].req[r]);
+		if (!unit[r])
+			unit[r] = 1;
+		fprintf(f, "# %s: one unit = %lld milli\n", s->res[r],
+			(long long)unit[r]);
+	}
+	fprintf(f, "data;\n\nset R :=");
+	for (int r = 0; r < p->nres; r++) {
+		fputc(' ', f);
+		dat_sym(f, s->res[r], 'r', r);
+	}
+	fprintf(f, ";\nset N :=");
+	for (int n = 0; n < p->nnodes; n++) {
+		fprintf(f, n % 8 ? " " : "\n ");
+		dat_sym(f, s->nodes[n].name, 'n', n);
+	}
+	fprintf(f, ";\nset G :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		fprintf(f, "\n ");
+		dat_group(f, p, g);
+	}
+	fprintf(f, ";\nset C :=");
+	for (int c = 0; c < p->nclasses; c++)
+		fprintf(f, "%s'c%d'", c % 10 ? " " : "\n ", c);
+	fprintf(f, ";\nset E :=");
+	for (int c = 0; c < p->nclasses; c++)
+		for (int k = 0; k < p->classes[c].nelig; k++) {
+			fprintf(f, "\n ('c%d',", c);
+			dat_sym(f, s->nodes[p->classes[c].elig[k]].name, 'n',
+				p->classes[c].elig[k]);
+			fputc(')', f);
+		}
+	fprintf(f, ";\n\nparam grp :=");
+	for (int c = 0; c < p->nclasses; c++) {
+		fprintf(f, "\n 'c%d' ", c);
+		dat_group(f, p, p->classes[c].group);
+	}
+	fprintf(f, ";\nparam cnt :=");
+	for (int c = 0; c < p->nclasses; c++)
+		fprintf(f, "\n 'c%d' %d", c, p->classes[c].count);
+	fprintf(f, ";\nparam val :=");
+	for (int c = 0; c < p->nclasses; c++)
+		fprintf(f, "\n 'c%d' %lld", c,
+			(long long)class_value(p, c, vg));
+	fprintf(f, ";\nparam req :=");
+	for (int c = 0; c < p->nclasses; c++)
+		for (int r = 0; r < p->nres; r++) {
+			if (!p->classes[c].req[r])
+				continue;
+			fprintf(f, "\n 'c%d' ", c);
+			dat_sym(f, s->res[r], 'r', r);
+			fprintf(f, " %lld",
+				(long long)(p->classes[c].req[r] / unit[r]));
+		}
+	fprintf(f, ";\nparam free :=");
+	for (int n = 0; n < p->nnodes; n++)
+		for (int r = 0; r < p->nres; r++) {
+			int64_t v = p->free[(size_t)n * p->nres + r];
+			/* floor division, also for negative free */
+			v = v >= 0 ? v / unit[r]
+				   : -((-v + unit[r] - 1) / unit[r]);
+			if (!v)
+				continue;
+			fprintf(f, "\n ");
+			dat_sym(f, s->nodes[n].name, 'n', n);
+			fputc(' ', f);
+			dat_sym(f, s->res[r], 'r', r);
+			fprintf(f, " %lld", (long long)v);
+		}
+	fprintf(f, ";\nparam empty :=");
+	for (int n = 0; n < p->nnodes; n++) {
+		fprintf(f, "\n ");
+		dat_sym(f, s->nodes[n].name, 'n', n);
+		fprintf(f, " %d", node_empty(p, n));
+	}
+	fprintf(f, ";\nparam : gang min_need size prio usable :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *gr = &p->groups[g];
+		fprintf(f, "\n ");
+		dat_group(f, p, g);
+		fprintf(f, " %d %d %d %ld %d", gr->gang, gr->min_need,
+			gr->size, (long)gr->priority,
+			!gr->invalid && gr->fixed_dom != -2);
+	}
+	fprintf(f, ";\n");
+	/* topology: keys used by groups */
+	int nk = p->topo ? p->topo->nkeys : 0;
+	fprintf(f, "\nset K :=");
+	for (int k = 0; k < nk; k++) {
+		bool used = false;
+		for (int g = 0; g < p->ngroups; g++)
+			used |= p->groups[g].key == k;
+		if (!used)
+			continue;
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[k].label, 'k', k);
+	}
+	fprintf(f, ";\n");
+	for (int k = 0; k < nk; k++) {
+		const wtp_key *key = &p->topo->keys[k];
+		bool used = false;
+		for (int g = 0; g < p->ngroups; g++)
+			used |= p->groups[g].key == k;
+		if (!used)
+			continue;
+		fprintf(f, "set D[");
+		dat_sym(f, key->label, 'k', k);
+		fprintf(f, "] :=");
+		for (int d = 0; d < key->ndom; d++) {
+			fputc(' ', f);
+			dat_sym(f, key->dom_name[d], 'd', d);
+		}
+		fprintf(f, ";\n");
+		for (int d = 0; d < key->ndom; d++) {
+			fprintf(f, "set DN[");
+			dat_sym(f, key->label, 'k', k);
+			fputc(',', f);
+			dat_sym(f, key->dom_name[d], 'd', d);
+			fprintf(f, "] :=");
+			for (int i = 0; i < key->dom_nnodes[d]; i++) {
+				int n = key->dom_nodes[d][i];
+				fputc(' ', f);
+				dat_sym(f, s->nodes[n].name, 'n', n);
+			}
+			fprintf(f, ";\n");
+		}
+	}
+	fprintf(f, "set GK :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].key >= 0) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+		}
+	fprintf(f, ";\nparam gkey :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].key >= 0) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fputc(' ', f);
+			dat_sym(f, p->topo->keys[p->groups[g].key].label, 'k',
+				p->groups[g].key);
+		}
+	fprintf(f, ";\nparam fixed :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *gr = &p->groups[g];
+		if (gr->key < 0 || gr->fixed_dom < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_group(f, p, g);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[gr->key].dom_name[gr->fixed_dom],
+			'd', gr->fixed_dom);
+	}
+	fprintf(f, ";\n\nend;\n");
+	free(unit);
+	if (ferror(f) | fclose(f))
+		return werr(err, WASP_EIO, "cannot write %s", path);
+	return WASP_OK;
+}
+
+typedef struct export_state {
+	wm m;
+	wilp_run run;
+} export_state;
+
+static int export_glpk(export_state *X, int format, const char *path,
+		       wasp_error *err)
+{
+	wilp_run *r = &X->run;
+	glpk_begin(r);
+	if (setjmp(r->jb))
+		return glpk_fault(r, err);
+	r->P = glp_create_prob();
+	load_prob(&X->m, r->P, -1);
+	int rc = format == WASP_EXPORT_LP
+		     ? glp_write_lp(r->P, NULL, path)
+		     : glp_write_mps(r->P, GLP_MPS_FILE, NULL, path);
+	glpk_end(r);
+	if (rc)
+		return werr(err, WASP_EIO, "cannot write %s", path);
+	return WASP_OK;
 }
 
 int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		const char *path, wasp_error *err)
 {
-	return werr(err, WASP_ESOLVER, "the ILP export is not built yet");
+	if (format != WASP_EXPORT_LP && format != WASP_EXPORT_MPS &&
+	    format != WASP_EXPORT_DAT)
+		return werr(err, WASP_EINVAL, "unknown export format %d",
+			    format);
+	wa_arena *ar = wa_new();
+	export_state *X = ar ? wa_alloc(ar, sizeof *X) : NULL;
+	if (!X) {
+		wa_destroy(ar);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	int rc = wm_build(&X->m, p, ar, WILP_MAX_COEF, false, true, 0);
+	if (rc) {
+		wa_destroy(ar);
+		return werr(err, rc, "out of memory building the ILP");
+	}
+	if (format == WASP_EXPORT_DAT) {
+		rc = write_dat(&X->m, path, err);
+		wa_destroy(ar);
+		return rc;
+	}
+	X->run.o = o;
+	rc = export_glpk(X, format, path, err);
+	wa_destroy(ar);
+	return rc;
 }

@@ -32,6 +32,40 @@ int wilp_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	       const wp_sol *warm, wp_sol *out, wilp_stats *st,
 	       wasp_error *err);
 
+/* Tuning and test knobs (tests/check_ilp.c, measurements); the plain
+ * wilp_solve uses the defaults.  Fields named out_* are filled in. */
+enum {
+	WILP_CUT_GMI = 1,
+	WILP_CUT_MIR = 2,
+	WILP_CUT_COV = 4,
+	WILP_CUT_CLQ = 8
+};
+#define WILP_CUTS_DEFAULT (WILP_CUT_GMI | WILP_CUT_MIR | WILP_CUT_COV | \
+			   WILP_CUT_CLQ)
+
+typedef struct wilp_tune {
+	int cuts;           /* WILP_CUT_* mask; -1: WILP_CUTS_DEFAULT        */
+	double max_coef;    /* largest objective coefficient of one weighted
+			       solve; 0: the default (2^30).  1 forces one
+			       solve per tier                               */
+	int symmetry;       /* 0: no symmetry-breaking rows; -1: default on  */
+	int mem_limit_mb;   /* > 0: glp_mem_limit (to provoke a GLPK fault)  */
+	int fault;          /* 1: make a GLPK call fail (test of the hook)   */
+	bool names;         /* name rows and columns while solving too       */
+	int heuristic;      /* 0: no LP rounding heuristic; -1: default on   */
+	int out_blocks;     /* solves in sequence (1: one weighted solve)    */
+	double out_maxcoef; /* largest coefficient of the single objective   */
+	int out_symrows;    /* symmetry-breaking rows                        */
+	bool out_warm_ok;   /* the warm start passed every row               */
+	bool out_warm_injected; /* GLPK took it as an incumbent             */
+	int out_heur;       /* incumbents found by the LP rounding heuristic */
+} wilp_tune;
+
+void wilp_tune_init(wilp_tune *t);
+int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
+		     double deadline, const wp_sol *warm, wp_sol *out,
+		     wilp_stats *st, wilp_tune *tune, wasp_error *err);
+
 /* Write the model (LP, MPS) or GMPL data for models/wasp.mod (DAT). */
 int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		const char *path, wasp_error *err);

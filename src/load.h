@@ -16,6 +16,8 @@
 #ifndef WASP_LOAD_H
 #define WASP_LOAD_H
 
+#include <string.h>
+
 #include "tree.h"
 
 int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
@@ -30,5 +32,33 @@ int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err);
 int wl_load_json(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err);
+
+/* ---- shared by the two loaders (load.c); not for other modules ---- */
+
+/* A fixed-capacity set of key nodes (compared by bytes, NUL included),
+ * sized for `expect` insertions. */
+typedef struct wl_keyset {
+	const wt_node **slot;
+	size_t mask;
+} wl_keyset;
+int wl_keyset_init(wl_keyset *s, size_t expect); /* -1: no memory */
+/* The key equal to k already in the set, or NULL after inserting k. */
+const wt_node *wl_keyset_add(wl_keyset *s, const wt_node *k);
+void wl_keyset_free(wl_keyset *s);
+
+/* The first key of the map pairs items[0..2*npairs) (key, value, ...) that
+ * repeats an earlier one: returns 1 and sets *first and *second (pair
+ * indices), 0 when all keys differ, -1 when out of memory. */
+int wl_find_dup(wt_node *const *items, size_t npairs, size_t *first,
+		size_t *second);
+/* Key text for messages: at most about 60 bytes, control bytes as \xNN.
+ * Returns buf. */
+const char *wl_quote(char *buf, size_t size, const char *s, size_t n);
+/* Keys are WT_STR nodes; equal when their bytes are. */
+static inline int wl_key_eq(const wt_node *a, const wt_node *b)
+{
+	return a->len == b->len &&
+	       (a->len == 0 || memcmp(a->str, b->str, a->len) == 0);
+}
 
 #endif

@@ -1,2 +1,302 @@
-/* plan.c -- stub: being written. */
-#include "wasp.h"
+/*
+ * plan.c -- turning a solver's counts back into pods and nodes.
+ *
+ * Solvers speak in classes: x[c.off + k] pods of class c on node c.elig[k].
+ * Pods of a class are interchangeable, so the class's pods are dealt out in
+ * order: pods[0..] fill elig[0] first, then elig[1], and so on.  Every name
+ * is copied into the plan's own arena so the plan outlives the snapshot.
+ *
+ * Waiting entries: one per group that is not admitted (kind PodGroup), and
+ * one per unplaced lone pod (kind Pod).  An admitted gang whose extra pods
+ * above minCount did not fit gets no waiting entry; its admitted entry
+ * shows how many pods were placed.
+ */
+#include "plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+wasp_plan *wpl_new(void)
+{
+	wa_arena *a = wa_new();
+	if (!a)
+		return NULL;
+	wasp_plan *p = wa_alloc(a, sizeof *p);
+	if (!p) {
+		wa_destroy(a);
+		return NULL;
+	}
+	p->arena = a;
+	p->sum.mode = "greedy";
+	p->sum.status = "empty";
+	p->sum.domain_mode = "value";
+	p->sum.value = "pods";
+	p->sum.objective = NAN;
+	p->sum.bound = NAN;
+	p->sum.gap = NAN;
+	return p;
+}
+
+static int cmp_place(const void *va, const void *vb)
+{
+	const wpl_place *a = va, *b = vb;
+	int c = strcmp(a->ns, b->ns);
+	return c ? c : strcmp(a->pod, b->pod);
+}
+
+static int cmp_wait(const void *va, const void *vb)
+{
+	const wpl_wait *a = va, *b = vb;
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	int c = strcmp(a->ns, b->ns);
+	if (c)
+		return c;
+	c = strcmp(a->group, b->group);
+	return c ? c : strcmp(a->kind, b->kind);
+}
+
+static int cmp_admit(const void *va, const void *vb)
+{
+	const wpl_admit *a = va, *b = vb;
+	int c = strcmp(a->ns, b->ns);
+	return c ? c : strcmp(a->group, b->group);
+}
+
+/* Utilisation and whole free nodes, over schedulable nodes only (the rest
+ * can take no pods, so their capacity would only dilute the figures). */
+static int fill_usage(const wp_problem *p, wasp_plan *pl,
+		      const int64_t *placed, const unsigned char *got)
+{
+	const ws_snapshot *s = p->snap;
+	wpl_summary *sum = &pl->sum;
+	sum->util = wa_calloc(pl->arena, s->nres ? s->nres : 1,
+			      sizeof *sum->util);
+	if (!sum->util)
+		return -1;
+	sum->nutil = s->nres;
+	for (int r = 0; r < s->nres; r++) {
+		wpl_util *u = &sum->util[r];
+		u->resource = wa_strdup(pl->arena, s->res[r]);
+		if (!u->resource)
+			return -1;
+		/* Sum in milli-units as integers, convert once. */
+		long double al = 0, be = 0, af = 0;
+		for (int n = 0; n < s->nnodes; n++) {
+			const ws_node *nd = &s->nodes[n];
+			if (!ws_node_schedulable(nd, NULL))
+				continue;
+			al += nd->alloc[r];
+			be += nd->used[r];
+			af += nd->used[r] + placed[(size_t)n * s->nres + r];
+		}
+		u->alloc = (double)(al / 1000);
+		u->before = (double)(be / 1000);
+		u->after = (double)(af / 1000);
+	}
+	for (int n = 0; n < s->nnodes; n++) {
+		const ws_node *nd = &s->nodes[n];
+		if (!ws_node_schedulable(nd, NULL))
+			continue;
+		bool empty = true;
+		for (int r = 0; r < s->nres && empty; r++)
+			empty = nd->used[r] == 0;
+		if (!empty)
+			continue;
+		sum->free_nodes_before++;
+		if (!got[n])
+			sum->free_nodes_after++;
+	}
+	return 0;
+}
+
+static const char *lone_reason(const wp_problem *p, const wp_sol *sol,
+			       int g, const wp_class *c)
+{
+	if (sol->reason && sol->reason[g])
+		return sol->reason[g];
+	if (c->nelig == 0 && c->why_none)
+		return c->why_none;
+	if (p->groups[g].invalid)
+		return p->groups[g].invalid;
+	return "no eligible node has room for the pod";
+}
+
+/* Scratch shared by the helpers below. */
+typedef struct build {
+	const wp_problem *p;
+	const wp_sol *sol;
+	wasp_plan *pl;
+	size_t cap_place, cap_wait;
+	int64_t *placed;    /* nnodes * nres: requests the plan places */
+	unsigned char *got; /* nnodes: the plan places something there */
+} build;
+
+/* Deal the pods of class c out over its nodes; returns the count placed
+ * (the next pod of the class to deal) or -1 on NOMEM.  *first_node gets
+ * the first node used, if it is still -1. */
+static int deal_class(build *b, const wp_class *c, const ws_group *sg,
+		      int *first_node)
+{
+	const ws_snapshot *s = b->p->snap;
+	wa_arena *a = b->pl->arena;
+	int next = 0;
+	for (int k = 0; k < c->nelig; k++) {
+		int node = c->elig[k];
+		int cnt = b->sol->x[c->off + k];
+		for (int j = 0; j < cnt && next < c->count; j++) {
+			const ws_pod *pod = &s->pods[c->pods[next++]];
+			wpl_place pp = {
+			    .ns = wa_strdup(a, pod->ns),
+			    .pod = wa_strdup(a, pod->name),
+			    .node = wa_strdup(a, s->nodes[node].name),
+			    .group = sg ? wa_strdup(a, sg->name) : NULL};
+			if (!pp.ns || !pp.pod || !pp.node || (sg && !pp.group) ||
+			    WA_PUSH(a, b->pl->place, b->pl->nplace,
+				    b->cap_place, pp))
+				return -1;
+			int64_t *row = &b->placed[(size_t)node * s->nres];
+			for (int r = 0; r < s->nres; r++)
+				row[r] += pod->req[r];
+			b->got[node] = 1;
+			if (*first_node < 0)
+				*first_node = node;
+		}
+	}
+	return next;
+}
+
+/* One waiting entry per lone pod of class c from pods[from] on. */
+static int wait_lone(build *b, int g, const wp_class *c, int from)
+{
+	const ws_snapshot *s = b->p->snap;
+	wa_arena *a = b->pl->arena;
+	for (int i = from; i < c->count; i++) {
+		const ws_pod *pod = &s->pods[c->pods[i]];
+		wpl_wait w = {
+		    .ns = wa_strdup(a, pod->ns),
+		    .group = wa_strdup(a, pod->name),
+		    .kind = "Pod",
+		    .pods = 1,
+		    .priority = pod->priority,
+		    .reason = wa_strdup(a, lone_reason(b->p, b->sol, g, c))};
+		if (!w.ns || !w.group || !w.reason ||
+		    WA_PUSH(a, b->pl->wait, b->pl->nwait, b->cap_wait, w))
+			return -1;
+	}
+	return 0;
+}
+
+/* The admitted entry of group g, or its waiting entry. */
+static int group_entry(build *b, int g, int nplaced, int first_node)
+{
+	const wp_problem *p = b->p;
+	const wp_group *wg = &p->groups[g];
+	const ws_group *sg = &p->snap->groups[wg->sg];
+	wasp_plan *pl = b->pl;
+	wa_arena *a = pl->arena;
+	if (b->sol->admit[g]) {
+		wpl_admit ad = {.ns = wa_strdup(a, sg->ns),
+				.group = wa_strdup(a, sg->name),
+				.pods = nplaced,
+				.pending = wg->size,
+				.running = wg->nbound,
+				.priority = wg->priority};
+		if (!ad.ns || !ad.group)
+			return -1;
+		if (wg->key >= 0 && p->topo) {
+			const wtp_key *tk = &p->topo->keys[wg->key];
+			int d = first_node >= 0 ? tk->node_dom[first_node]
+						: wg->fixed_dom;
+			if (!(ad.key = wa_strdup(a, tk->label)))
+				return -1;
+			if (d >= 0 &&
+			    !(ad.domain = wa_strdup(a, tk->dom_name[d])))
+				return -1;
+		}
+		pl->admit[pl->nadmit++] = ad;
+		return 0;
+	}
+	if (wg->size == 0)
+		return 0;
+	const char *why = b->sol->reason && b->sol->reason[g]
+			      ? b->sol->reason[g]
+			  : wg->invalid ? wg->invalid
+					: "not placed";
+	wpl_wait w = {.ns = wa_strdup(a, sg->ns),
+		      .group = wa_strdup(a, sg->name),
+		      .kind = "PodGroup",
+		      .pods = wg->size,
+		      .priority = wg->priority,
+		      .reason = wa_strdup(a, why)};
+	if (!w.ns || !w.group || !w.reason ||
+	    WA_PUSH(a, pl->wait, pl->nwait, b->cap_wait, w))
+		return -1;
+	return 0;
+}
+
+int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
+		 wasp_error *err)
+{
+	const ws_snapshot *s = p->snap;
+	wasp_plan *pl = wpl_new();
+	if (!pl)
+		return werr(err, WASP_ENOMEM,
+			    "out of memory building the plan");
+	wa_arena *a = pl->arena;
+	build b = {.p = p, .sol = sol, .pl = pl};
+
+	/* Scratch in the plan arena too: one free for everything. */
+	size_t nres = s->nres ? s->nres : 1;
+	b.placed = wa_calloc(a, (size_t)s->nnodes * nres + 1,
+			     sizeof *b.placed);
+	b.got = wa_calloc(a, (size_t)s->nnodes + 1, 1);
+	pl->admit = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *pl->admit);
+	if (!b.placed || !b.got || !pl->admit)
+		goto nomem;
+
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		const ws_group *sg = wg->sg >= 0 ? &s->groups[wg->sg] : NULL;
+		int nplaced = 0, first_node = -1;
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			const wp_class *c = &p->classes[wg->classes[ci]];
+			int next = deal_class(&b, c, sg, &first_node);
+			if (next < 0)
+				goto nomem;
+			nplaced += next;
+			/* lone pods wait one by one */
+			if (!sg && wait_lone(&b, g, c, next))
+				goto nomem;
+		}
+		pl->sum.placed_pods += nplaced;
+		if (sg && group_entry(&b, g, nplaced, first_node))
+			goto nomem;
+	}
+	pl->sum.admitted_groups = pl->nadmit;
+	pl->sum.waiting_groups = pl->nwait;
+	if (s->nnodes && fill_usage(p, pl, b.placed, b.got))
+		goto nomem;
+
+	if (pl->nplace > 1)
+		qsort(pl->place, pl->nplace, sizeof *pl->place, cmp_place);
+	if (pl->nwait > 1)
+		qsort(pl->wait, pl->nwait, sizeof *pl->wait, cmp_wait);
+	if (pl->nadmit > 1)
+		qsort(pl->admit, pl->nadmit, sizeof *pl->admit, cmp_admit);
+	*out = pl;
+	return WASP_OK;
+nomem:
+	wa_destroy(pl->arena);
+	return werr(err, WASP_ENOMEM, "out of memory building the plan");
+}
+
+int wpl_add_warning(wasp_plan *pl, const char *text)
+{
+	const char *w = wa_strdup(pl->arena, text);
+	if (!w || WA_PUSH(pl->arena, pl->warnings, pl->nwarnings,
+			  pl->warnings_cap, w))
+		return -1;
+	return 0;
+}

@@ -24,6 +24,17 @@ typedef struct wpl_wait {
 	const char *reason;
 } wpl_wait;
 
+/* An admitted PodGroup (added for the report: where each gang went). */
+typedef struct wpl_admit {
+	const char *ns, *group;
+	int pods;          /* pods placed by this plan                     */
+	int pending;       /* pods of the group pending before the plan    */
+	int running;       /* pods already bound before the plan           */
+	int32_t priority;
+	const char *key;   /* topology key, NULL if the group has none     */
+	const char *domain; /* its domain (value, or path in path mode), NULL */
+} wpl_admit;
+
 typedef struct wpl_util {
 	const char *resource;
 	double alloc;        /* allocatable over schedulable nodes (units) */
@@ -59,6 +70,11 @@ struct wasp_plan {
 	int nwait;
 	const char **warnings;
 	int nwarnings;
+	/* Added (plan module): admitted PodGroups, sorted by ns/name, and
+	 * the capacity of `warnings` for wpl_add_warning. */
+	wpl_admit *admit;
+	int nadmit;
+	size_t warnings_cap;
 };
 
 /* Build the plan from a solution (placements in class/pod order). */
@@ -66,5 +82,7 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 		 wasp_error *err);
 /* An empty plan with its own arena. */
 wasp_plan *wpl_new(void);
+/* Append a copy of `text` to the plan's warnings; -1 on NOMEM. */
+int wpl_add_warning(wasp_plan *pl, const char *text);
 
 #endif

@@ -1,2 +1,837 @@
-/* problem.c -- stub: being written. */
-#include "wasp.h"
+/*
+ * problem.c -- the reduction: snapshot + topology -> wp_problem (see
+ * problem.h), and the solver-neutral pieces every solver shares: solution
+ * storage, the lexicographic objective and a feasibility check.
+ *
+ * Pending pods collapse into classes (same group, requests, selector,
+ * affinity, tolerations, priority).  Eligibility is computed once per
+ * distinct (selector, affinity, tolerations) and then filtered per distinct
+ * request vector, so thousands of gangs built from one pod template share
+ * one eligible-node array (classes may point at the same `elig`; it is
+ * read-only).  The parallel loops write only their own slots; arena
+ * allocation happens serially, so the result does not depend on the
+ * thread count.
+ */
+#include "problem.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Reasons listed in why_none (the commonest first). */
+#define WP_WHY_MAX 4
+
+/* ------------------------------------------------------------ hashing */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hstr(uint64_t h, const char *s)
+{
+	uint64_t x = 1469598103934665603ULL;
+	for (; s && *s; s++)
+		x = (x ^ (unsigned char)*s) * 1099511628211ULL;
+	return mix(h, x);
+}
+
+static bool streq(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static uint64_t hash_static(const ws_pod *p)
+{
+	uint64_t h = mix(0, (uint64_t)p->nselector);
+	for (int i = 0; i < p->nselector; i++)
+		h = hstr(hstr(h, p->selector[i].key), p->selector[i].val);
+	h = mix(h, (uint64_t)p->naffinity);
+	for (int t = 0; t < p->naffinity; t++) {
+		const ws_term *tm = &p->affinity[t];
+		h = mix(h, (uint64_t)tm->nexprs);
+		for (int e = 0; e < tm->nexprs; e++) {
+			const ws_expr *x = &tm->exprs[e];
+			h = mix(hstr(h, x->key), (uint64_t)x->op);
+			h = mix(mix(h, (uint64_t)x->num), x->field);
+			for (int v = 0; v < x->nvals; v++)
+				h = hstr(h, x->vals[v]);
+		}
+	}
+	h = mix(h, (uint64_t)p->ntolerations);
+	for (int i = 0; i < p->ntolerations; i++) {
+		const ws_toleration *t = &p->tolerations[i];
+		h = hstr(hstr(h, t->key), t->val);
+		h = mix(mix(h, t->exists), (uint64_t)t->effect);
+	}
+	return h;
+}
+
+static bool eq_static(const ws_pod *a, const ws_pod *b)
+{
+	if (a->nselector != b->nselector || a->naffinity != b->naffinity ||
+	    a->ntolerations != b->ntolerations)
+		return false;
+	for (int i = 0; i < a->nselector; i++)
+		if (!streq(a->selector[i].key, b->selector[i].key) ||
+		    !streq(a->selector[i].val, b->selector[i].val))
+			return false;
+	for (int t = 0; t < a->naffinity; t++) {
+		const ws_term *x = &a->affinity[t], *y = &b->affinity[t];
+		if (x->nexprs != y->nexprs)
+			return false;
+		for (int e = 0; e < x->nexprs; e++) {
+			const ws_expr *p = &x->exprs[e], *q = &y->exprs[e];
+			if (!streq(p->key, q->key) || p->op != q->op ||
+			    p->nvals != q->nvals || p->num != q->num ||
+			    p->field != q->field)
+				return false;
+			for (int v = 0; v < p->nvals; v++)
+				if (!streq(p->vals[v], q->vals[v]))
+					return false;
+		}
+	}
+	for (int i = 0; i < a->ntolerations; i++) {
+		const ws_toleration *p = &a->tolerations[i],
+				    *q = &b->tolerations[i];
+		if (!streq(p->key, q->key) || p->exists != q->exists ||
+		    !streq(p->val, q->val) || p->effect != q->effect)
+			return false;
+	}
+	return true;
+}
+
+static uint64_t hash_req(uint64_t h, const int64_t *req, int nres)
+{
+	for (int r = 0; r < nres; r++)
+		h = mix(h, (uint64_t)req[r]);
+	return h;
+}
+
+static bool eq_req(const int64_t *a, const int64_t *b, int nres)
+{
+	return !memcmp(a, b, (size_t)nres * sizeof *a);
+}
+
+/* An open-addressing table of item indices; the caller compares. */
+typedef struct itab {
+	uint64_t *hash;
+	int *idx; /* item + 1; 0 = empty */
+	size_t mask;
+} itab;
+
+static int itab_init(itab *t, wa_arena *a, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n + 16)
+		cap *= 2;
+	t->hash = wa_calloc(a, cap, sizeof *t->hash);
+	t->idx = wa_calloc(a, cap, sizeof *t->idx);
+	t->mask = cap - 1;
+	return t->hash && t->idx ? 0 : -1;
+}
+
+/* ------------------------------------------------------------ reduce */
+
+typedef struct proto {
+	int sg;       /* snapshot group, -1: lone pods */
+	int order;    /* input order                  */
+	int32_t prio;
+	int *pods;    /* pending pods, input order    */
+	int npods;
+	size_t cap;
+} proto;
+
+typedef struct red {
+	const ws_snapshot *s;
+	const wtp_topo *t;
+	wa_arena *a, *tmp;
+	wp_problem *p;
+	int nres;
+} red;
+
+static bool same_class(const ws_pod *x, const ws_pod *y, int nres)
+{
+	return x->priority == y->priority && eq_req(x->req, y->req, nres) &&
+	       eq_static(x, y);
+}
+
+static uint64_t hash_class(const ws_pod *x, int nres)
+{
+	return hash_req(mix(hash_static(x), (uint64_t)(uint32_t)x->priority),
+			x->req, nres);
+}
+
+static int cmp_proto(const void *va, const void *vb)
+{
+	const proto *a = va, *b = vb;
+	if (a->prio != b->prio)
+		return a->prio > b->prio ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* Groups: one per snapshot group with pending pods, one per distinct lone
+ * class; sorted by priority (desc) then input order. */
+static int make_protos(red *r, proto **out, int *nout)
+{
+	const ws_snapshot *s = r->s;
+	int np = 0;
+	proto *pr = wa_calloc(r->tmp, (size_t)s->ngroups + s->npods + 1,
+			      sizeof *pr);
+	if (!pr)
+		return -1;
+	for (int g = 0; g < s->ngroups; g++) {
+		const ws_group *sg = &s->groups[g];
+		int n = 0;
+		for (int i = 0; i < sg->npods; i++)
+			n += ws_pod_pending(&s->pods[sg->pods[i]]);
+		if (n == 0)
+			continue;
+		proto *q = &pr[np++];
+		q->sg = g;
+		q->order = g;
+		q->prio = sg->priority;
+		q->pods = wa_calloc(r->tmp, (size_t)n, sizeof(int));
+		if (!q->pods)
+			return -1;
+		for (int i = 0; i < sg->npods; i++)
+			if (ws_pod_pending(&s->pods[sg->pods[i]]))
+				q->pods[q->npods++] = sg->pods[i];
+	}
+	itab tab;
+	if (itab_init(&tab, r->tmp, (size_t)s->npods))
+		return -1;
+	for (int i = 0; i < s->npods; i++) {
+		const ws_pod *pod = &s->pods[i];
+		if (pod->group >= 0 || !ws_pod_pending(pod))
+			continue;
+		uint64_t h = hash_class(pod, r->nres);
+		size_t j = h & tab.mask;
+		proto *q = NULL;
+		while (tab.idx[j]) {
+			proto *c = &pr[tab.idx[j] - 1];
+			if (tab.hash[j] == h &&
+			    same_class(&s->pods[c->pods[0]], pod, r->nres)) {
+				q = c;
+				break;
+			}
+			j = (j + 1) & tab.mask;
+		}
+		if (!q) {
+			q = &pr[np];
+			tab.hash[j] = h;
+			tab.idx[j] = ++np;
+			q->sg = -1;
+			q->order = s->ngroups + i;
+			q->prio = pod->priority;
+		}
+		if (WA_PUSH(r->tmp, q->pods, q->npods, q->cap, i))
+			return -1;
+	}
+	*out = pr;
+	*nout = np;
+	return 0;
+}
+
+/* Classes of every group, in group order, then first appearance. */
+typedef struct cbuild {
+	int group;
+	int *pods;
+	int n;
+	size_t cap;
+} cbuild;
+
+static int make_classes(red *r, const proto *pr, int np, cbuild **out,
+			int *nout)
+{
+	const ws_snapshot *s = r->s;
+	int total = 0;
+	for (int g = 0; g < np; g++)
+		total += pr[g].npods;
+	cbuild *cb = wa_calloc(r->tmp, (size_t)total + 1, sizeof *cb);
+	itab tab;
+	if (!cb || itab_init(&tab, r->tmp, (size_t)total))
+		return -1;
+	int nc = 0;
+	for (int g = 0; g < np; g++) {
+		for (int i = 0; i < pr[g].npods; i++) {
+			int pi = pr[g].pods[i];
+			const ws_pod *pod = &s->pods[pi];
+			uint64_t h = mix(hash_class(pod, r->nres), (uint64_t)g);
+			size_t j = h & tab.mask;
+			cbuild *c = NULL;
+			while (tab.idx[j]) {
+				cbuild *x = &cb[tab.idx[j] - 1];
+				if (tab.hash[j] == h && x->group == g &&
+				    same_class(&s->pods[x->pods[0]], pod,
+					       r->nres)) {
+					c = x;
+					break;
+				}
+				j = (j + 1) & tab.mask;
+			}
+			if (!c) {
+				c = &cb[nc];
+				tab.hash[j] = h;
+				tab.idx[j] = ++nc;
+				c->group = g;
+			}
+			if (WA_PUSH(r->tmp, c->pods, c->n, c->cap, pi))
+				return -1;
+		}
+	}
+	*out = cb;
+	*nout = nc;
+	return 0;
+}
+
+/* One reason a node rejects a pod, counted over the nodes. */
+typedef struct whyc {
+	const char *what;
+	int n;
+	int first;
+} whyc;
+
+static int cmp_why(const void *va, const void *vb)
+{
+	const whyc *a = va, *b = vb;
+	if (a->n != b->n)
+		return a->n > b->n ? -1 : 1;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+/* Why no node is eligible for `pod`: the commonest rejections, in words
+ * with counts ("untolerated taint on 12 nodes; insufficient
+ * nvidia.com/gpu on 4 nodes"). */
+static const char *why_none(red *r, const ws_pod *pod)
+{
+	const ws_snapshot *s = r->s;
+	if (s->nnodes == 0)
+		return "the snapshot has no nodes";
+	whyc *w = wa_calloc(r->tmp, (size_t)s->nnodes + 1, sizeof *w);
+	if (!w)
+		return NULL;
+	int nw = 0;
+	for (int n = 0; n < s->nnodes; n++) {
+		const ws_node *nd = &s->nodes[n];
+		const char *why = NULL;
+		if (!ws_pod_fits_node_static(pod, nd, &why)) {
+			if (!why)
+				why = "not eligible";
+		} else {
+			for (int k = 0; k < r->nres; k++)
+				if (nd->alloc[k] < pod->req[k]) {
+					why = wa_printf(r->tmp,
+							"insufficient %s",
+							s->res[k]);
+					if (!why)
+						return NULL;
+					break;
+				}
+		}
+		if (!why)
+			continue; /* cannot happen: the node was rejected */
+		int i = 0;
+		while (i < nw && strcmp(w[i].what, why))
+			i++;
+		if (i == nw)
+			w[nw++] = (whyc){why, 0, n};
+		w[i].n++;
+	}
+	qsort(w, (size_t)nw, sizeof *w, cmp_why);
+	char *txt = "";
+	for (int i = 0; i < nw && i < WP_WHY_MAX; i++) {
+		txt = wa_printf(r->a, "%s%s%s on %d node%s", txt,
+				i ? "; " : "", w[i].what, w[i].n,
+				w[i].n == 1 ? "" : "s");
+		if (!txt)
+			return NULL;
+	}
+	if (nw > WP_WHY_MAX) {
+		int rest = 0;
+		for (int i = WP_WHY_MAX; i < nw; i++)
+			rest += w[i].n;
+		txt = wa_printf(r->a, "%s; other reasons on %d node%s", txt,
+				rest, rest == 1 ? "" : "s");
+	}
+	return txt;
+}
+
+/* Eligible nodes per class: static fit per distinct (selector, affinity,
+ * tolerations), then allocatable >= request per distinct request. */
+static int eligibility(red *r, const cbuild *cb, int nc, int threads)
+{
+	const ws_snapshot *s = r->s;
+	wp_problem *p = r->p;
+	int nn = s->nnodes, nres = r->nres;
+	int *sig_of = wa_calloc(r->tmp, (size_t)nc + 1, sizeof(int));
+	int *prof_of = wa_calloc(r->tmp, (size_t)nc + 1, sizeof(int));
+	int *sig_rep = wa_calloc(r->tmp, (size_t)nc + 1, sizeof(int));
+	int *prof_rep = wa_calloc(r->tmp, (size_t)nc + 1, sizeof(int));
+	itab st, pt;
+	if (!sig_of || !prof_of || !sig_rep || !prof_rep ||
+	    itab_init(&st, r->tmp, (size_t)nc) ||
+	    itab_init(&pt, r->tmp, (size_t)nc))
+		return -1;
+	int nsig = 0, nprof = 0;
+	for (int c = 0; c < nc; c++) {
+		const ws_pod *pod = &s->pods[cb[c].pods[0]];
+		uint64_t h = hash_static(pod);
+		size_t j = h & st.mask;
+		while (st.idx[j] &&
+		       !(st.hash[j] == h &&
+			 eq_static(&s->pods[sig_rep[st.idx[j] - 1]], pod)))
+			j = (j + 1) & st.mask;
+		if (!st.idx[j]) {
+			st.hash[j] = h;
+			sig_rep[nsig] = cb[c].pods[0];
+			st.idx[j] = ++nsig;
+		}
+		sig_of[c] = st.idx[j] - 1;
+		h = hash_req(mix(h, (uint64_t)sig_of[c]), pod->req, nres);
+		j = h & pt.mask;
+		while (pt.idx[j]) {
+			int q = pt.idx[j] - 1;
+			const ws_pod *rp = &s->pods[cb[prof_rep[q]].pods[0]];
+			if (pt.hash[j] == h && sig_of[prof_rep[q]] == sig_of[c] &&
+			    eq_req(rp->req, pod->req, nres))
+				break;
+			j = (j + 1) & pt.mask;
+		}
+		if (!pt.idx[j]) {
+			pt.hash[j] = h;
+			prof_rep[nprof] = c;
+			pt.idx[j] = ++nprof;
+		}
+		prof_of[c] = pt.idx[j] - 1;
+	}
+
+	/* Scratch from malloc: the parallel loops may not touch the arena. */
+	int **sig_nodes = calloc((size_t)nsig + 1, sizeof *sig_nodes);
+	int *sig_n = calloc((size_t)nsig + 1, sizeof *sig_n);
+	int **prof_nodes = calloc((size_t)nprof + 1, sizeof *prof_nodes);
+	int *prof_n = calloc((size_t)nprof + 1, sizeof *prof_n);
+	int fail = !sig_nodes || !sig_n || !prof_nodes || !prof_n;
+	if (!fail) {
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+		for (int i = 0; i < nsig; i++) {
+			int *buf = malloc(((size_t)nn + 1) * sizeof *buf);
+			if (!buf) {
+#pragma omp atomic write
+				fail = 1;
+				continue;
+			}
+			int k = 0;
+			const ws_pod *pod = &s->pods[sig_rep[i]];
+			for (int n = 0; n < nn; n++)
+				if (ws_pod_fits_node_static(pod, &s->nodes[n],
+							    NULL))
+					buf[k++] = n;
+			sig_nodes[i] = buf;
+			sig_n[i] = k;
+		}
+	}
+	if (!fail) {
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+		for (int i = 0; i < nprof; i++) {
+			int c = prof_rep[i], sg = sig_of[c];
+			int *buf = malloc(((size_t)sig_n[sg] + 1) * sizeof *buf);
+			if (!buf) {
+#pragma omp atomic write
+				fail = 1;
+				continue;
+			}
+			const int64_t *req = s->pods[cb[c].pods[0]].req;
+			int k = 0;
+			for (int j = 0; j < sig_n[sg]; j++) {
+				const int64_t *al =
+				    s->nodes[sig_nodes[sg][j]].alloc;
+				int rr = 0;
+				while (rr < nres && al[rr] >= req[rr])
+					rr++;
+				if (rr == nres)
+					buf[k++] = sig_nodes[sg][j];
+			}
+			prof_nodes[i] = buf;
+			prof_n[i] = k;
+		}
+	}
+
+	/* Serially: copy into the arena, explain empty profiles. */
+	int **elig = fail ? NULL : wa_calloc(r->tmp, (size_t)nprof + 1,
+					     sizeof *elig);
+	const char **why = fail ? NULL : wa_calloc(r->tmp, (size_t)nprof + 1,
+						   sizeof *why);
+	if (!elig || !why)
+		fail = 1;
+	for (int i = 0; !fail && i < nprof; i++) {
+		elig[i] = wa_calloc(r->a, (size_t)prof_n[i] + 1, sizeof(int));
+		if (!elig[i]) {
+			fail = 1;
+			break;
+		}
+		memcpy(elig[i], prof_nodes[i],
+		       (size_t)prof_n[i] * sizeof(int));
+		if (prof_n[i] == 0 &&
+		    !(why[i] = why_none(r, &s->pods[cb[prof_rep[i]].pods[0]])))
+			fail = 1;
+	}
+	for (int c = 0; !fail && c < nc; c++) {
+		wp_class *k = &p->classes[c];
+		int i = prof_of[c];
+		k->elig = elig[i];
+		k->nelig = prof_n[i];
+		k->why_none = why[i];
+	}
+	for (int i = 0; sig_nodes && i < nsig; i++)
+		free(sig_nodes[i]);
+	for (int i = 0; prof_nodes && i < nprof; i++)
+		free(prof_nodes[i]);
+	free(sig_nodes);
+	free(sig_n);
+	free(prof_nodes);
+	free(prof_n);
+	return fail ? -1 : 0;
+}
+
+/* Fill group g from snapshot group sg: bound pods, minimum, key, domain. */
+static int fill_group(red *r, wp_group *wg)
+{
+	const ws_snapshot *s = r->s;
+	const ws_group *sg = &s->groups[wg->sg];
+	int ntotal = 0;
+	wg->gang = sg->policy == WS_POLICY_GANG;
+	wg->fixed_dom = -1;
+	wg->key = -1;
+	for (int i = 0; i < sg->npods; i++) {
+		const ws_pod *pod = &s->pods[sg->pods[i]];
+		if (pod->terminal)
+			continue;
+		ntotal++;
+		if (!ws_pod_pending(pod))
+			wg->nbound++;
+	}
+	if (sg->invalid)
+		wg->invalid = sg->invalid;
+	else if (wg->gang && sg->min_count > ntotal &&
+		 !(wg->invalid = wa_printf(r->a, "gang needs minCount %d but "
+					   "has only %d pod%s", sg->min_count,
+					   ntotal, ntotal == 1 ? "" : "s")))
+		return -1;
+	if (wg->gang) {
+		int need = sg->min_count - wg->nbound;
+		wg->min_need = need > 0 ? need : 0;
+		if (wg->min_need > wg->size)
+			wg->min_need = wg->size;
+	}
+	if (!sg->topo_key || !sg->topo_key[0])
+		return 0;
+	wg->key = wtp_key_index(r->t, sg->topo_key);
+	if (wg->key < 0) {
+		if (!wg->invalid &&
+		    !(wg->invalid = wa_printf(r->a, "topology key %s is not "
+					      "known to the topology",
+					      sg->topo_key)))
+			return -1;
+		return 0;
+	}
+	/* Bound pods pin the domain (pods on a node missing from the
+	 * snapshot say nothing about it). */
+	const wtp_key *k = &r->t->keys[wg->key];
+	for (int i = 0; i < sg->npods; i++) {
+		const ws_pod *pod = &s->pods[sg->pods[i]];
+		if (pod->terminal || ws_pod_pending(pod) || pod->node < 0)
+			continue;
+		int d = k->node_dom[pod->node];
+		if (d < 0 || (wg->fixed_dom >= 0 && wg->fixed_dom != d))
+			wg->fixed_dom = -2;
+		else if (wg->fixed_dom == -1)
+			wg->fixed_dom = d;
+	}
+	return 0;
+}
+
+static int reduce(red *r, const wasp_options *o)
+{
+	const ws_snapshot *s = r->s;
+	wp_problem *p = r->p;
+	proto *pr;
+	int np, nc;
+	cbuild *cb;
+	if (make_protos(r, &pr, &np))
+		return -1;
+	qsort(pr, (size_t)np, sizeof *pr, cmp_proto);
+	if (make_classes(r, pr, np, &cb, &nc))
+		return -1;
+
+	p->ngroups = np;
+	p->nclasses = nc;
+	p->groups = wa_calloc(r->a, (size_t)np + 1, sizeof *p->groups);
+	p->classes = wa_calloc(r->a, (size_t)nc + 1, sizeof *p->classes);
+	if (!p->groups || !p->classes)
+		return -1;
+	for (int g = 0; g < np; g++) {
+		wp_group *wg = &p->groups[g];
+		wg->sg = pr[g].sg;
+		wg->size = pr[g].npods;
+		wg->priority = pr[g].prio;
+		wg->key = -1;
+		wg->fixed_dom = -1;
+		if (wg->sg >= 0 && fill_group(r, wg))
+			return -1;
+	}
+	for (int c = 0; c < nc; c++) {
+		wp_class *k = &p->classes[c];
+		k->group = cb[c].group;
+		k->count = cb[c].n;
+		k->pods = wa_calloc(r->a, (size_t)cb[c].n, sizeof(int));
+		if (!k->pods)
+			return -1;
+		memcpy(k->pods, cb[c].pods, (size_t)cb[c].n * sizeof(int));
+		k->req = s->pods[cb[c].pods[0]].req;
+		p->groups[k->group].nclasses++;
+	}
+	for (int g = 0; g < np; g++) {
+		wp_group *wg = &p->groups[g];
+		wg->classes = wa_calloc(r->a, (size_t)wg->nclasses + 1,
+					sizeof(int));
+		if (!wg->classes)
+			return -1;
+		wg->nclasses = 0;
+	}
+	for (int c = 0; c < nc; c++) {
+		wp_group *wg = &p->groups[p->classes[c].group];
+		wg->classes[wg->nclasses++] = c;
+	}
+	int threads = 1;
+#ifdef _OPENMP
+	threads = o->threads > 0 ? o->threads : omp_get_max_threads();
+#endif
+	if (eligibility(r, cb, nc, threads))
+		return -1;
+	int off = 0;
+	for (int c = 0; c < nc; c++) {
+		p->classes[c].off = off;
+		off += p->classes[c].nelig;
+	}
+	p->nx = off;
+	return 0;
+}
+
+int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
+	      wa_arena *a, wp_problem **out, wasp_error *err)
+{
+	*out = NULL;
+	int value_res = -1;
+	if (o && o->value_resource && strcmp(o->value_resource, "pods")) {
+		value_res = ws_res_index(s, o->value_resource);
+		if (value_res < 0) {
+			char list[256] = "";
+			size_t len = 0;
+			for (int k = 0; k < s->nres && len < sizeof list - 1;
+			     k++) {
+				int w = snprintf(list + len, sizeof list - len,
+						 "%s%s", k ? ", " : "",
+						 s->res[k]);
+				if (w < 0)
+					break;
+				len += (size_t)w;
+			}
+			return werr(err, WASP_EINVAL,
+				    "unknown value resource '%s': no pod "
+				    "requests it (resources: %s)",
+				    o->value_resource, list);
+		}
+	}
+	wp_problem *p = wa_alloc(a, sizeof *p);
+	wa_arena *tmp = wa_new();
+	if (!p || !tmp) {
+		wa_destroy(tmp);
+		return werr(err, WASP_ENOMEM, "out of memory in the reduction");
+	}
+	p->snap = s;
+	p->topo = t;
+	p->nres = s->nres;
+	p->nnodes = s->nnodes;
+	p->value_res = value_res;
+	p->arena = a;
+	p->free = wa_calloc(a, (size_t)s->nnodes * s->nres + 1,
+			    sizeof *p->free);
+	int rc = p->free ? 0 : -1;
+	for (int n = 0; !rc && n < s->nnodes; n++)
+		for (int k = 0; k < s->nres; k++)
+			p->free[(size_t)n * s->nres + k] =
+			    s->nodes[n].alloc[k] - s->nodes[n].used[k];
+	red r = {.s = s, .t = t, .a = a, .tmp = tmp, .p = p, .nres = s->nres};
+	wasp_options def;
+	if (!o) {
+		memset(&def, 0, sizeof def); /* threads 0: runtime default */
+		o = &def;
+	}
+	if (!rc)
+		rc = reduce(&r, o);
+	wa_destroy(tmp);
+	if (rc)
+		return werr(err, WASP_ENOMEM, "out of memory in the reduction");
+	*out = p;
+	return WASP_OK;
+}
+
+/* --------------------------------------------------------- solutions */
+
+wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a)
+{
+	wp_sol *s = wa_alloc(a, sizeof *s);
+	if (!s)
+		return NULL;
+	s->x = wa_calloc(a, (size_t)p->nx + 1, sizeof *s->x);
+	s->admit = wa_calloc(a, (size_t)p->ngroups + 1, 1);
+	s->reason = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *s->reason);
+	if (!s->x || !s->admit || !s->reason)
+		return NULL;
+	return s;
+}
+
+void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
+{
+	memcpy(dst->x, src->x, (size_t)p->nx * sizeof *dst->x);
+	memcpy(dst->admit, src->admit, (size_t)p->ngroups);
+	memcpy(dst->reason, src->reason,
+	       (size_t)p->ngroups * sizeof *dst->reason);
+}
+
+void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
+{
+	memset(v, 0, sizeof *v);
+	/* groups are sorted by priority, highest first */
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		int t = v->nprio - 1;
+		if (t < 0 || (v->prio[t] != wg->priority &&
+			      v->nprio < WP_MAX_TIERS)) {
+			/* past WP_MAX_TIERS levels the lowest share a tier */
+			t = v->nprio++;
+			v->prio[t] = wg->priority;
+		}
+		if (!s->admit[g])
+			continue;
+		double w = 0;
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			const wp_class *c = &p->classes[wg->classes[ci]];
+			long n = 0;
+			for (int k = 0; k < c->nelig; k++)
+				n += s->x[c->off + k];
+			w += p->value_res < 0
+				 ? (double)n
+				 : (double)n * c->req[p->value_res] / 1000.0;
+		}
+		v->work[t] += w;
+	}
+	/* packing: nodes with neither bound nor placed pods */
+	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
+	if (!busy) {
+		v->packing = -1;
+		return;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		busy[n] = p->snap->nodes[n].used[WS_RES_PODS] > 0;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *k = &p->classes[c];
+		for (int j = 0; j < k->nelig; j++)
+			if (s->x[k->off + j] > 0)
+				busy[k->elig[j]] = 1;
+	}
+	int nfree = 0;
+	for (int n = 0; n < p->nnodes; n++)
+		nfree += !busy[n];
+	free(busy);
+	v->packing = nfree;
+}
+
+int wp_value_cmp(const wp_value *a, const wp_value *b)
+{
+	int n = a->nprio > b->nprio ? a->nprio : b->nprio;
+	for (int i = 0; i < n; i++) {
+		double x = i < a->nprio ? a->work[i] : 0;
+		double y = i < b->nprio ? b->work[i] : 0;
+		if (x != y)
+			return x > y ? 1 : -1;
+	}
+	if (a->evictions != b->evictions)
+		return a->evictions < b->evictions ? 1 : -1;
+	if (a->moves != b->moves)
+		return a->moves < b->moves ? 1 : -1;
+	if (a->packing != b->packing)
+		return a->packing > b->packing ? 1 : -1;
+	return 0;
+}
+
+int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
+{
+	const char *w = NULL;
+	int nres = p->nres;
+	int64_t *use = calloc((size_t)p->nnodes * nres + 1, sizeof *use);
+	if (!use) {
+		if (why)
+			*why = "out of memory checking the solution";
+		return -1;
+	}
+	for (int g = 0; g < p->ngroups && !w; g++) {
+		const wp_group *wg = &p->groups[g];
+		const wtp_key *k = wg->key >= 0 && p->topo
+				       ? &p->topo->keys[wg->key] : NULL;
+		long placed = 0;
+		int dom = wg->fixed_dom;
+		for (int ci = 0; ci < wg->nclasses && !w; ci++) {
+			const wp_class *c = &p->classes[wg->classes[ci]];
+			long n = 0;
+			for (int j = 0; j < c->nelig && !w; j++) {
+				int x = s->x[c->off + j], node = c->elig[j];
+				if (x < 0) {
+					w = "negative pod count";
+					break;
+				}
+				if (x == 0)
+					continue;
+				n += x;
+				for (int r = 0; r < nres; r++)
+					use[(size_t)node * nres + r] +=
+					    (int64_t)x * c->req[r];
+				if (!k)
+					continue;
+				int d = k->node_dom[node];
+				if (d < 0 || dom == -2 ||
+				    (dom >= 0 && d != dom))
+					w = "a group spans several domains of "
+					    "its topology key";
+				dom = d;
+			}
+			if (!w && n > c->count)
+				w = "more pods placed than the class has";
+			placed += n;
+		}
+		if (w)
+			break;
+		if (!s->admit[g] && placed > 0)
+			w = "a group that is not admitted has placed pods";
+		else if (s->admit[g] && wg->invalid)
+			w = "an invalid group is admitted";
+		else if (s->admit[g] && placed < wg->min_need)
+			w = "an admitted gang is placed below its minimum";
+		else if (placed > wg->size)
+			w = "a group places more pods than it has";
+	}
+	for (size_t i = 0; !w && i < (size_t)p->nnodes * nres; i++)
+		if (use[i] > p->free[i])
+			w = "a node is over capacity";
+	free(use);
+	if (why)
+		*why = w;
+	return w ? -1 : 0;
+}

@@ -21,7 +21,9 @@ typedef struct wp_class {
 	int count;          /* pending pods in the class                */
 	int *pods;          /* count snapshot pod indices, input order  */
 	const int64_t *req; /* nres requests (of the first pod)          */
-	int *elig;          /* eligible node indices, ascending          */
+	int *elig;          /* eligible node indices, ascending; classes
+			       with the same eligibility share one array
+			       (read-only)                               */
 	int nelig;
 	int off;            /* this class's first slot in wp_sol.x        */
 	const char *why_none; /* nelig == 0: the commonest rejection, in

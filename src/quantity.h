@@ -28,8 +28,9 @@ int wq_parse(const char *s, size_t len, int64_t *milli, const char **why);
 
 /* Format milli-units canonically into buf: whole numbers plain ("8"),
  * fractions as milli ("1500m"); for resource names that are byte counts
- * (memory, ephemeral-storage, hugepages-*) binary suffixes when exact
- * ("64Gi").  Returns buf. */
+ * (memory, ephemeral-storage, hugepages-*) the shortest exact spelling,
+ * binary suffix first ("64Gi", "1T" for 10^12, "1536").  wq_parse reads
+ * every output back to the same value.  Returns buf. */
 char *wq_format(int64_t milli, int bytes_like, char *buf, size_t size);
 
 /* True for memory, ephemeral-storage, hugepages-* and the like. */

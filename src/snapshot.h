@@ -125,6 +125,10 @@ typedef struct ws_group {
 	const char *invalid; /* non-NULL: the group cannot be scheduled,
 				and this says why (e.g. pods disagree on
 				priority); it waits with this reason     */
+	/* addition: spec.parentCompositePodGroupName, NULL for a root group.
+	 * CompositePodGroup trees are not modelled yet: such a group is
+	 * decoded as a flat group (with a warning). */
+	const char *parent;
 } ws_group;
 
 typedef struct ws_priority_class {
@@ -160,6 +164,11 @@ struct wasp_snapshot {
 	const char **warnings;
 	int nwarnings;
 	double t_load;       /* seconds spent loading + decoding (api.c) */
+	/* additions: name indexes, built at the end of wd_decode (or by
+	 * ws_snapshot_index for snapshots built by hand) and never changed
+	 * afterwards, so lookups stay thread-safe.  NULL: the ws_*_index
+	 * lookups scan the arrays. */
+	struct ws_map *node_idx, *pod_idx, *group_idx;
 };
 
 /* Pending: to be placed by the solvers. */
@@ -187,6 +196,30 @@ bool ws_affinity_matches(const ws_pod *p, const ws_node *n, const char **why);
 bool ws_pod_fits_node_static(const ws_pod *p, const ws_node *n,
 			     const char **why);
 
+/* Frees the arena, and with it everything, including the struct itself
+ * when it was allocated there (wd_decode does so).  NULL is fine. */
 void ws_snapshot_free(ws_snapshot *s);
+
+/* ---- additions ---- */
+
+/* A string-keyed hash table living in an arena (open addressing, grows by
+ * rehashing).  Keys are not copied: they must outlive the table (keep them
+ * in the same arena).  Used for the snapshot's indexes and by decode.c. */
+typedef struct ws_map ws_map;
+ws_map *ws_map_new(wa_arena *a);
+/* Insert key -> val (val >= 0).  Returns -1 when inserted, the existing
+ * value when the key was already there (nothing changes), -2 on NOMEM. */
+int ws_map_put(ws_map *m, const char *key, int val);
+int ws_map_get(const ws_map *m, const char *key); /* -1: absent */
+size_t ws_map_count(const ws_map *m);
+
+/* Build node_idx / pod_idx / group_idx (keys "name" and "ns/name") for a
+ * snapshot built by hand; wd_decode calls it.  WASP_OK or WASP_ENOMEM. */
+int ws_snapshot_index(ws_snapshot *s);
+
+/* The single-expression and single-toleration rules, for tests and the
+ * reduction's explanations. */
+bool ws_expr_matches(const ws_expr *e, const ws_node *n);
+bool ws_toleration_tolerates(const ws_toleration *t, const ws_taint *taint);
 
 #endif

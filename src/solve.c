@@ -1,2 +1,266 @@
-/* solve.c -- stub: being written. */
-#include "wasp.h"
+/*
+ * solve.c -- one run under one deadline: topology -> reduce -> greedy ->
+ * (ILP) -> plan.
+ *
+ * Greedy always runs first, so an answer exists however the rest goes.  The
+ * ILP runs when asked for, or in auto mode when its estimated size fits the
+ * remaining budget; its answer replaces greedy's only when it is better in
+ * the lexicographic objective.  Every decision is recorded in the summary
+ * (mode_reason) so a person can see why the plan looks as it does.
+ */
+#include "solve.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "greedy.h"
+#include "ilp.h"
+
+/* Auto mode: the ILP is tried up to this size and with this much time
+ * left; larger models go greedy-only (GLPK's branch and bound would not
+ * finish, and building the model alone costs time). */
+#define WSV_AUTO_MAX_COLS 20000
+#define WSV_AUTO_MAX_NONZEROS 400000L
+#define WSV_AUTO_MIN_SECONDS 0.5
+
+int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
+		wp_problem **out, wasp_error *err)
+{
+	wtp_topo *t = NULL;
+	int rc = wtp_build(s, o->domain_mode, a, &t, err);
+	if (rc)
+		return rc;
+	return wp_reduce(s, t, o, a, out, err);
+}
+
+static bool cancelled(const wasp_options *o)
+{
+	return o->cancel && *o->cancel;
+}
+
+static int check_options(const wasp_options *o, wasp_error *err)
+{
+	if (o->mode < WASP_MODE_AUTO || o->mode > WASP_MODE_BESTFIT)
+		return werr(err, WASP_EINVAL, "unknown mode %d", o->mode);
+	if (o->domain_mode != WASP_DOMAIN_VALUE &&
+	    o->domain_mode != WASP_DOMAIN_PATH)
+		return werr(err, WASP_EINVAL, "unknown domain mode %d",
+			    o->domain_mode);
+	if (!(o->gap >= 0) || o->gap > 1)
+		return werr(err, WASP_EINVAL, "gap must be within 0..1");
+	if (isnan(o->time_limit_s))
+		return werr(err, WASP_EINVAL, "time limit is not a number");
+	return WASP_OK;
+}
+
+/* Snapshot warnings, then topology warnings, then the solve's own. */
+static int merge_warnings(wasp_plan *pl, const ws_snapshot *s,
+			  const wtp_topo *t, const char **mine, int nmine)
+{
+	for (int i = 0; i < s->nwarnings; i++)
+		if (wpl_add_warning(pl, s->warnings[i]))
+			return -1;
+	for (int i = 0; t && i < t->nwarnings; i++)
+		if (wpl_add_warning(pl, t->warnings[i]))
+			return -1;
+	for (int i = 0; i < nmine; i++)
+		if (mine[i] && wpl_add_warning(pl, mine[i]))
+			return -1;
+	return 0;
+}
+
+int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
+	      wasp_error *err)
+{
+	double t0 = wasp_now();
+	double start = o->start_time > 0 ? o->start_time : t0;
+	/* wilp_solve takes an absolute deadline; "none" is +inf. */
+	double deadline = o->time_limit_s > 0 ? start + o->time_limit_s
+					      : INFINITY;
+	int rc = check_options(o, err);
+	if (rc)
+		return rc;
+
+	wa_arena *a = wa_new();
+	if (!a)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	const char *mine[4] = {0};
+	int nmine = 0;
+	wasp_plan *pl = NULL;
+	wp_problem *p = NULL;
+
+	rc = wsv_problem(s, o, a, &p, err);
+	if (rc)
+		goto out;
+	double t1 = wasp_now();
+	if (cancelled(o)) {
+		rc = werr(err, WASP_ECANCELED, "cancelled before any plan");
+		goto out;
+	}
+
+	wp_sol *gsol = wp_sol_new(p, a);
+	if (!gsol) {
+		rc = werr(err, WASP_ENOMEM, "out of memory");
+		goto out;
+	}
+	/* The benchmark baselines stand in for greedy and end there. */
+	bool baseline = o->mode == WASP_MODE_PODWISE ||
+			o->mode == WASP_MODE_BESTFIT;
+	rc = baseline ? wbl_solve(p, o->mode, o, gsol, err)
+		      : wgr_solve(p, o, gsol, err);
+	if (rc)
+		goto out;
+	double t2 = wasp_now();
+
+	/* Decide on the ILP. */
+	const wp_sol *best = gsol;
+	const char *mode = "greedy", *status = "greedy", *reason = NULL;
+	bool try_ilp = false;
+	int rows = 0, cols = 0;
+	long nz = 0;
+	if (baseline) {
+		mode = o->mode == WASP_MODE_PODWISE ? "podwise" : "bestfit";
+		status = p->ngroups ? "baseline" : "empty";
+		reason = o->mode == WASP_MODE_PODWISE
+			     ? "baseline: podwise requested (no gangs or "
+			       "topology; for benchmarks)"
+			     : "baseline: bestfit requested (Kueue TAS "
+			       "BestFit; for benchmarks)";
+	} else if (p->ngroups == 0) {
+		status = "empty";
+		reason = o->mode == WASP_MODE_GREEDY
+			     ? "greedy: requested"
+			     : "nothing pending; greedy only";
+	} else if (cancelled(o)) {
+		reason = "cancelled after greedy; greedy only";
+	} else if (o->mode == WASP_MODE_GREEDY) {
+		reason = "greedy: requested";
+	} else if (o->mode == WASP_MODE_ILP) {
+		try_ilp = true;
+		reason = "ilp: requested";
+	} else {
+		wilp_estimate(p, &rows, &cols, &nz);
+		double left = deadline - wasp_now();
+		if (cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS)
+			reason = wa_printf(a, "auto: model too large for the "
+					      "budget (%d columns and %ld "
+					      "nonzeros); greedy only",
+					   cols, nz);
+		else if (left < WSV_AUTO_MIN_SECONDS)
+			reason = wa_printf(a, "auto: %.2f s left after "
+					      "greedy; greedy only",
+					   left > 0 ? left : 0.0);
+		else {
+			try_ilp = true;
+			reason = wa_printf(a, "auto: model has %d columns; ILP "
+					      "within budget",
+					   cols);
+		}
+	}
+
+	wilp_stats st;
+	memset(&st, 0, sizeof st);
+	st.objective = st.bound = st.gap = NAN;
+	bool ilp_ran = false;
+	if (try_ilp) {
+		wp_sol *isol = wp_sol_new(p, a);
+		if (!isol) {
+			rc = werr(err, WASP_ENOMEM, "out of memory");
+			goto out;
+		}
+		wasp_error ie;
+		werr_clear(&ie);
+		rc = wilp_solve(p, o, deadline, gsol, isol, &st, &ie);
+		if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
+			/* The greedy answer stands. */
+			const char *what = rc == WASP_ESOLVER
+					       ? "ILP unavailable"
+					       : "ILP cancelled";
+			reason = wa_printf(a, "%s; %s (%s); greedy only",
+					   reason ? reason : "ilp", what,
+					   ie.msg);
+			if (o->mode == WASP_MODE_ILP)
+				mine[nmine++] = wa_printf(
+				    a, "ILP mode requested but the ILP did not "
+				       "run: %s; the plan is greedy's", ie.msg);
+			rc = WASP_OK;
+		} else if (rc) {
+			if (err)
+				*err = ie;
+			goto out;
+		} else {
+			ilp_ran = true;
+			mode = "ilp";
+			status = st.status ? st.status : "feasible";
+			/* The ILP keeps the warm start when it finds nothing
+			 * better; a zero gap then proves greedy optimal. */
+			if (!strcmp(status, "greedy") && st.gap == 0)
+				status = "optimal";
+			if (!strcmp(status, "none"))
+				status = "greedy";
+			wp_value gv, iv;
+			wp_evaluate(p, gsol, &gv);
+			wp_evaluate(p, isol, &iv);
+			int c = wp_value_cmp(&iv, &gv);
+			if (c > 0)
+				best = isol;
+			else if (c < 0) {
+				status = "greedy";
+				mine[nmine++] = "the ILP answer was worse than "
+						"greedy's; kept greedy's";
+			}
+		}
+	}
+	double t3 = wasp_now();
+
+	rc = wpl_from_sol(p, best, &pl, err);
+	if (rc)
+		goto out;
+	wa_arena *pa = pl->arena;
+	wpl_summary *sum = &pl->sum;
+	sum->mode = mode;
+	sum->status = status;
+	if (reason && !(sum->mode_reason = wa_strdup(pa, reason)))
+		goto nomem;
+	sum->domain_mode = o->domain_mode == WASP_DOMAIN_PATH ? "path"
+							       : "value";
+	if (o->value_resource &&
+	    !(sum->value = wa_strdup(pa, o->value_resource)))
+		goto nomem;
+	if (ilp_ran) {
+		sum->objective = st.objective;
+		sum->bound = st.bound;
+		sum->gap = st.gap;
+		sum->rows = st.rows;
+		sum->cols = st.cols;
+		sum->ints = st.ints;
+		sum->nonzeros = st.nonzeros;
+		/* Strings from the ILP module may live in its arena. */
+		if (!(sum->status = wa_strdup(pa, status)))
+			goto nomem;
+	}
+	wp_evaluate(p, best, &sum->tiers);
+	if (merge_warnings(pl, s, p->topo, mine, nmine))
+		goto nomem;
+
+	double t4 = wasp_now();
+	sum->t_load = s->t_load;
+	sum->t_reduce = t1 - t0;
+	sum->t_greedy = t2 - t1;
+	sum->t_ilp = try_ilp ? t3 - t2 : 0;
+	sum->t_total = o->start_time > 0 ? t4 - o->start_time
+					 : s->t_load + (t4 - t0);
+	*out = pl;
+	pl = NULL;
+	rc = WASP_OK;
+	goto out;
+nomem:
+	rc = werr(err, WASP_ENOMEM, "out of memory");
+out:
+	if (pl)
+		wasp_plan_free(pl);
+	wa_destroy(a);
+	return rc;
+}

@@ -1,2 +1,582 @@
-/* verify.c -- stub: being written. */
-#include "wasp.h"
+/*
+ * verify.c -- the independent checker: a plan against the snapshot.
+ *
+ * Deliberately shares nothing with the reduction or the solvers: pods,
+ * nodes and groups are looked up by name in hash tables built here; node
+ * fit uses the snapshot's static predicates plus capacity summed here;
+ * topology domains are read from node labels here (in path mode the level
+ * order comes from the kueue Topology object or, for keys it does not
+ * list, from a small nesting test of our own), never from topology.c.
+ * A bug in the reduction, the greedy core or the ILP thus shows up as a
+ * violation.
+ *
+ * Violations are lines of text, in a fixed order: placements (in plan
+ * order), capacity (by node), groups (by snapshot order), waiting entries.
+ */
+#include "verify.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantity.h"
+
+/* --------------------------------------------------------- name tables */
+
+typedef struct hent {
+	const char *a, *b; /* namespace (or ""), name */
+	int v;
+} hent;
+
+typedef struct htab {
+	hent *e;
+	size_t mask;
+} htab;
+
+static uint64_t hash2(const char *a, const char *b)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *a; a++)
+		h = (h ^ (unsigned char)*a) * 1099511628211ULL;
+	h = (h ^ 0xff) * 1099511628211ULL;
+	for (; *b; b++)
+		h = (h ^ (unsigned char)*b) * 1099511628211ULL;
+	return h ^ (h >> 29);
+}
+
+static int ht_init(htab *t, wa_arena *a, size_t n)
+{
+	size_t cap = 16;
+	while (cap < 2 * n + 1)
+		cap *= 2;
+	t->e = wa_calloc(a, cap, sizeof *t->e);
+	t->mask = cap - 1;
+	return t->e ? 0 : -1;
+}
+
+/* Keeps the first entry of a duplicated key. */
+static void ht_put(htab *t, const char *a, const char *b, int v)
+{
+	a = a ? a : "";
+	b = b ? b : "";
+	for (size_t i = hash2(a, b) & t->mask;; i = (i + 1) & t->mask) {
+		hent *e = &t->e[i];
+		if (!e->b) {
+			*e = (hent){a, b, v};
+			return;
+		}
+		if (!strcmp(e->a, a) && !strcmp(e->b, b))
+			return;
+	}
+}
+
+static int ht_get(const htab *t, const char *a, const char *b)
+{
+	a = a ? a : "";
+	b = b ? b : "";
+	for (size_t i = hash2(a, b) & t->mask;; i = (i + 1) & t->mask) {
+		const hent *e = &t->e[i];
+		if (!e->b)
+			return -1;
+		if (!strcmp(e->a, a) && !strcmp(e->b, b))
+			return e->v;
+	}
+}
+
+/* ------------------------------------------------------------- report */
+
+typedef struct vctx {
+	const ws_snapshot *s;
+	const wasp_plan *p;
+	wa_arena *a;
+	char *buf;
+	size_t len, cap;
+	size_t nviol;
+	bool nomem;
+	bool path;         /* domain mode of the plan */
+	htab pods, nodes, groups;
+	int *pod_node;     /* npods: node the plan puts the pod on, -1     */
+	int *pod_place;    /* npods: placement index, -1                   */
+	int64_t *placed;   /* nnodes * nres: placed requests                */
+	int *g_placed;     /* ngroups: valid placements per group          */
+	/* path mode: level lists already worked out, per key */
+	const char **lv_key;
+	const char ***lv_list;
+	int *lv_n;
+	int nlv;
+} vctx;
+
+__attribute__((format(printf, 2, 3)))
+static void viol(vctx *v, const char *fmt, ...)
+{
+	v->nviol++;
+	if (v->nomem)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	size_t need = v->len + (size_t)n + 2;
+	if (need > v->cap) {
+		size_t nc = v->cap ? v->cap : 1024;
+		while (nc < need)
+			nc *= 2;
+		char *nb = wa_alloc(v->a, nc);
+		if (!nb) {
+			v->nomem = true;
+			return;
+		}
+		if (v->len)
+			memcpy(nb, v->buf, v->len);
+		v->buf = nb;
+		v->cap = nc;
+	}
+	va_start(ap, fmt);
+	vsnprintf(v->buf + v->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	v->len += n;
+	v->buf[v->len++] = '\n';
+	v->buf[v->len] = 0;
+}
+
+static const char *nz(const char *s)
+{
+	return s ? s : "";
+}
+
+static char *qty(const vctx *v, int r, int64_t milli, char *buf, size_t n)
+{
+	return wq_format(milli, wq_is_bytes_resource(v->s->res[r]), buf, n);
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t c;
+	if (__builtin_add_overflow(a, b, &c))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return c;
+}
+
+/* ---------------------------------------------------------- placements */
+
+static void check_placements(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const wasp_plan *p = v->p;
+	for (int i = 0; i < p->nplace; i++) {
+		const wpl_place *x = &p->place[i];
+		int pi = ht_get(&v->pods, x->ns, x->pod);
+		int ni = ht_get(&v->nodes, "", x->node);
+		if (pi < 0) {
+			viol(v, "pod %s/%s: no such pod in the snapshot",
+			     nz(x->ns), nz(x->pod));
+			continue;
+		}
+		const ws_pod *pod = &s->pods[pi];
+		if (ni < 0) {
+			viol(v, "pod %s/%s: placed on node %s, which is not in "
+				"the snapshot",
+			     pod->ns, pod->name, nz(x->node));
+			continue;
+		}
+		const ws_node *node = &s->nodes[ni];
+		if (v->pod_place[pi] >= 0) {
+			viol(v, "pod %s/%s: placed twice (on %s and on %s)",
+			     pod->ns, pod->name,
+			     nz(p->place[v->pod_place[pi]].node), node->name);
+			continue;
+		}
+		if (pod->terminal) {
+			viol(v, "pod %s/%s: placed but it has terminated",
+			     pod->ns, pod->name);
+			continue;
+		}
+		if (!ws_pod_pending(pod)) {
+			viol(v, "pod %s/%s: placed on %s but already bound to "
+				"%s",
+			     pod->ns, pod->name, node->name,
+			     nz(pod->node_name));
+			continue;
+		}
+		if (x->group) {
+			const char *real = pod->group >= 0
+					       ? s->groups[pod->group].name
+					       : NULL;
+			if (!real || strcmp(real, x->group))
+				viol(v, "pod %s/%s: the plan says group %s, "
+					"the snapshot says %s",
+				     pod->ns, pod->name, x->group,
+				     real ? real : "none");
+		}
+		const char *why = NULL;
+		if (!ws_pod_fits_node_static(pod, node, &why))
+			viol(v, "pod %s/%s on node %s: %s", pod->ns, pod->name,
+			     node->name, why ? why : "does not fit");
+		/* Count it for capacity, gang and topology whatever the
+		 * static verdict, so every problem is reported once. */
+		v->pod_place[pi] = i;
+		v->pod_node[pi] = ni;
+		for (int r = 0; r < s->nres; r++) {
+			int64_t *c = &v->placed[(size_t)ni * s->nres + r];
+			*c = sat_add(*c, pod->req[r]);
+		}
+		if (pod->group >= 0)
+			v->g_placed[pod->group]++;
+	}
+}
+
+static void check_capacity(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	char b1[48], b2[48], b3[48], b4[48];
+	for (int n = 0; n < s->nnodes; n++) {
+		const ws_node *node = &s->nodes[n];
+		for (int r = 0; r < s->nres; r++) {
+			int64_t pl = v->placed[(size_t)n * s->nres + r];
+			if (!pl)
+				continue; /* over-commit before the plan is
+					     not the plan's doing */
+			int64_t tot = sat_add(node->used[r], pl);
+			if (tot <= node->alloc[r])
+				continue;
+			viol(v, "node %s: %s over allocatable: %s > %s (bound "
+				"%s + placed %s)",
+			     node->name, s->res[r],
+			     qty(v, r, tot, b1, sizeof b1),
+			     qty(v, r, node->alloc[r], b2, sizeof b2),
+			     qty(v, r, node->used[r], b3, sizeof b3),
+			     qty(v, r, pl, b4, sizeof b4));
+		}
+	}
+}
+
+/* ------------------------------------------------------------ topology */
+
+/* True when the nodes of each value of `fine` all share one value of
+ * `coarse` (a missing coarse label counts as a value of its own). */
+static bool nests_in(const vctx *v, const char *fine, const char *coarse)
+{
+	const ws_snapshot *s = v->s;
+	htab t;
+	if (ht_init(&t, v->a, s->nnodes))
+		return false;
+	/* value of fine -> first node seen with it */
+	for (int n = 0; n < s->nnodes; n++) {
+		const char *f = ws_label(&s->nodes[n], fine);
+		if (!f)
+			continue;
+		const char *c = ws_label(&s->nodes[n], coarse);
+		int first = ht_get(&t, "", f);
+		if (first < 0) {
+			ht_put(&t, "", f, n);
+			continue;
+		}
+		const char *c0 = ws_label(&s->nodes[first], coarse);
+		if ((c == NULL) != (c0 == NULL) || (c && strcmp(c, c0)))
+			return false;
+	}
+	return true;
+}
+
+static int count_values(const vctx *v, const char *key)
+{
+	const ws_snapshot *s = v->s;
+	htab t;
+	if (ht_init(&t, v->a, s->nnodes))
+		return 0;
+	int k = 0;
+	for (int n = 0; n < s->nnodes; n++) {
+		const char *val = ws_label(&s->nodes[n], key);
+		if (val && ht_get(&t, "", val) < 0)
+			ht_put(&t, "", val, k++);
+	}
+	return k;
+}
+
+/* The labels whose values make up a domain of `key` in path mode, coarse
+ * to fine, ending with `key` itself: the levels above it in the (first)
+ * kueue Topology object; for a key that object does not list, the other
+ * keys (its levels and every constraint key) that `key` nests in and that
+ * have fewer values (equal partitions: the smaller name is the coarser),
+ * coarsest first. */
+static int path_levels(vctx *v, const char *key, const char ***out)
+{
+	const ws_snapshot *s = v->s;
+	const ws_levels *lv = s->ntopologies ? &s->topologies[0] : NULL;
+	for (int i = 0; lv && i < lv->nlabels; i++)
+		if (!strcmp(lv->labels[i], key)) {
+			*out = lv->labels;
+			return i + 1;
+		}
+	int maxc = s->ngroups + (lv ? lv->nlabels : 0) + 1;
+	const char **all = wa_calloc(v->a, maxc, sizeof *all);
+	const char **cand = wa_calloc(v->a, maxc, sizeof *cand);
+	int *nval = wa_calloc(v->a, maxc, sizeof *nval);
+	if (!all || !cand || !nval) {
+		v->nomem = true;
+		return 0;
+	}
+	int nall = 0, ncand = 0;
+	for (int i = 0; lv && i < lv->nlabels; i++)
+		all[nall++] = lv->labels[i];
+	for (int g = 0; g < s->ngroups; g++)
+		if (s->groups[g].topo_key && s->groups[g].topo_key[0])
+			all[nall++] = s->groups[g].topo_key;
+	int kv = count_values(v, key);
+	for (int i = 0; i < nall; i++) {
+		const char *k = all[i];
+		bool dup = !strcmp(k, key);
+		for (int j = 0; j < ncand && !dup; j++)
+			dup = !strcmp(cand[j], k);
+		if (dup || !nests_in(v, key, k))
+			continue;
+		int kc = count_values(v, k);
+		if (kc > kv || (kc == kv && strcmp(key, k) < 0))
+			continue;
+		nval[ncand] = kc;
+		cand[ncand++] = k;
+	}
+	/* coarsest (fewest values) first; insertion sort, few keys */
+	for (int i = 1; i < ncand; i++)
+		for (int j = i; j > 0 && (nval[j] < nval[j - 1] ||
+					  (nval[j] == nval[j - 1] &&
+					   strcmp(cand[j], cand[j - 1]) < 0));
+		     j--) {
+			const char *tk = cand[j];
+			cand[j] = cand[j - 1];
+			cand[j - 1] = tk;
+			int tn = nval[j];
+			nval[j] = nval[j - 1];
+			nval[j - 1] = tn;
+		}
+	cand[ncand++] = key;
+	*out = cand;
+	return ncand;
+}
+
+/* The domain of node n for the levels: "v0/v1/.../vk" (a missing coarser
+ * label reads ""), or NULL when the node lacks the key's own label. */
+static const char *domain_of(vctx *v, int n, const char *const *lv, int nl)
+{
+	const ws_node *node = &v->s->nodes[n];
+	const char *own = ws_label(node, lv[nl - 1]);
+	if (!own || nl == 1)
+		return own;
+	size_t len = 0;
+	for (int i = 0; i < nl; i++) {
+		const char *val = ws_label(node, lv[i]);
+		len += (val ? strlen(val) : 0) + 1;
+	}
+	char *d = wa_alloc(v->a, len);
+	if (!d) {
+		v->nomem = true;
+		return own;
+	}
+	char *w = d;
+	for (int i = 0; i < nl; i++) {
+		const char *val = ws_label(node, lv[i]);
+		size_t l = val ? strlen(val) : 0;
+		memcpy(w, val ? val : "", l);
+		w += l;
+		*w++ = i + 1 < nl ? '/' : 0;
+	}
+	return d;
+}
+
+static void check_topology(vctx *v, int g)
+{
+	const ws_snapshot *s = v->s;
+	const ws_group *grp = &s->groups[g];
+	const char *key = grp->topo_key;
+	const char *one = key;
+	const char *const *lv = &one;
+	int nl = 1;
+	if (v->path) {
+		int c = 0;
+		while (c < v->nlv && strcmp(v->lv_key[c], key))
+			c++;
+		if (c == v->nlv) {
+			const char **l = NULL;
+			v->lv_n[c] = path_levels(v, key, &l);
+			v->lv_list[c] = l;
+			v->lv_key[c] = key;
+			v->nlv++;
+		}
+		nl = v->lv_n[c];
+		if (nl <= 0)
+			return;
+		lv = v->lv_list[c];
+	}
+	const char *dom0 = NULL;
+	int node0 = -1;
+	for (int k = 0; k < grp->npods; k++) {
+		int pi = grp->pods[k];
+		const ws_pod *pod = &s->pods[pi];
+		int n = v->pod_node[pi];
+		if (n < 0 && !pod->terminal && !ws_pod_pending(pod))
+			n = pod->node; /* running; -1 if its node is unknown */
+		if (n < 0)
+			continue;
+		const char *d = domain_of(v, n, lv, nl);
+		if (!d) {
+			viol(v, "group %s/%s: pod %s on node %s, which lacks "
+				"topology label %s",
+			     grp->ns, grp->name, pod->name, s->nodes[n].name,
+			     key);
+			return;
+		}
+		if (!dom0) {
+			dom0 = d;
+			node0 = n;
+		} else if (strcmp(d, dom0)) {
+			viol(v, "group %s/%s: pods span more than one %s "
+				"domain: %s (node %s) and %s (node %s, pod "
+				"%s)",
+			     grp->ns, grp->name, key, dom0,
+			     s->nodes[node0].name, d, s->nodes[n].name,
+			     pod->name);
+			return;
+		}
+	}
+}
+
+/* -------------------------------------------------------------- groups */
+
+static void check_groups(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	for (int g = 0; g < s->ngroups; g++) {
+		const ws_group *grp = &s->groups[g];
+		int placed = v->g_placed[g];
+		if (!placed)
+			continue;
+		if (grp->invalid)
+			viol(v, "group %s/%s: cannot be scheduled (%s) but %d "
+				"pods are placed",
+			     grp->ns, grp->name, grp->invalid, placed);
+		if (grp->policy == WS_POLICY_GANG) {
+			int running = 0, pending = 0;
+			for (int k = 0; k < grp->npods; k++) {
+				const ws_pod *pod = &s->pods[grp->pods[k]];
+				if (pod->terminal)
+					continue;
+				if (ws_pod_pending(pod))
+					pending++;
+				else
+					running++;
+			}
+			if (placed + running < grp->min_count)
+				viol(v, "gang %s/%s: %d pods placed + %d "
+					"running < minCount %d",
+				     grp->ns, grp->name, placed, running,
+				     grp->min_count);
+			if (placed > pending)
+				viol(v, "gang %s/%s: %d pods placed but only "
+					"%d pending",
+				     grp->ns, grp->name, placed, pending);
+		}
+		if (grp->topo_key)
+			check_topology(v, g);
+	}
+}
+
+static void check_waiting(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const wasp_plan *p = v->p;
+	htab seen;
+	if (ht_init(&seen, v->a, p->nwait)) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < p->nwait; i++) {
+		const wpl_wait *w = &p->wait[i];
+		bool pod = w->kind && !strcmp(w->kind, "Pod");
+		/* the kind goes into the key: a Pod and a PodGroup may share
+		 * a name */
+		const char *k = wa_printf(v->a, "%s\x1f%s", nz(w->kind),
+					  nz(w->group));
+		if (!k) {
+			v->nomem = true;
+			return;
+		}
+		if (ht_get(&seen, w->ns, k) >= 0) {
+			viol(v, "%s %s/%s: listed as waiting twice",
+			     pod ? "pod" : "group", nz(w->ns), nz(w->group));
+			continue;
+		}
+		ht_put(&seen, w->ns, k, i);
+		if (pod) {
+			int pi = ht_get(&v->pods, w->ns, w->group);
+			if (pi < 0)
+				viol(v, "waiting pod %s/%s: no such pod in the "
+					"snapshot",
+				     nz(w->ns), nz(w->group));
+			else if (!ws_pod_pending(&s->pods[pi]))
+				viol(v, "waiting pod %s/%s: is not pending",
+				     nz(w->ns), nz(w->group));
+			else if (v->pod_node[pi] >= 0)
+				viol(v, "pod %s/%s: listed as waiting but "
+					"placed on %s",
+				     nz(w->ns), nz(w->group),
+				     s->nodes[v->pod_node[pi]].name);
+			continue;
+		}
+		int g = ht_get(&v->groups, w->ns, w->group);
+		if (g < 0)
+			viol(v, "waiting group %s/%s: no such PodGroup in the "
+				"snapshot",
+			     nz(w->ns), nz(w->group));
+		else if (v->g_placed[g])
+			viol(v, "group %s/%s: listed as waiting but %d of its "
+				"pods are placed",
+			     nz(w->ns), nz(w->group), v->g_placed[g]);
+	}
+}
+
+int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
+	     size_t *nviol, char **report, wasp_error *err)
+{
+	vctx v;
+	memset(&v, 0, sizeof v);
+	v.s = s;
+	v.p = p;
+	v.a = a;
+	v.path = p->sum.domain_mode && !strcmp(p->sum.domain_mode, "path");
+	size_t nres = s->nres ? s->nres : 1;
+	if (ht_init(&v.pods, a, s->npods) || ht_init(&v.nodes, a, s->nnodes) ||
+	    ht_init(&v.groups, a, s->ngroups) ||
+	    !(v.pod_node = wa_calloc(a, s->npods + 1, sizeof(int))) ||
+	    !(v.pod_place = wa_calloc(a, s->npods + 1, sizeof(int))) ||
+	    !(v.placed = wa_calloc(a, (size_t)(s->nnodes + 1) * nres,
+				   sizeof(int64_t))) ||
+	    !(v.g_placed = wa_calloc(a, s->ngroups + 1, sizeof(int))) ||
+	    !(v.lv_key = wa_calloc(a, s->ngroups + 1, sizeof(char *))) ||
+	    !(v.lv_list = wa_calloc(a, s->ngroups + 1, sizeof(char **))) ||
+	    !(v.lv_n = wa_calloc(a, s->ngroups + 1, sizeof(int))))
+		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
+	for (int i = 0; i < s->npods; i++) {
+		ht_put(&v.pods, s->pods[i].ns, s->pods[i].name, i);
+		v.pod_node[i] = v.pod_place[i] = -1;
+	}
+	for (int i = 0; i < s->nnodes; i++)
+		ht_put(&v.nodes, "", s->nodes[i].name, i);
+	for (int i = 0; i < s->ngroups; i++)
+		ht_put(&v.groups, s->groups[i].ns, s->groups[i].name, i);
+
+	check_placements(&v);
+	check_capacity(&v);
+	check_groups(&v);
+	check_waiting(&v);
+	if (v.nomem)
+		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
+	*nviol = v.nviol;
+	if (report)
+		*report = v.buf ? v.buf : wa_strdup(a, "");
+	if (report && !*report)
+		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
+	return WASP_OK;
+}

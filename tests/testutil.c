@@ -1,4 +1,142 @@
-/* testutil.c -- stub */
+/*
+ * testutil.c -- helpers shared by the Check suites (see testutil.h).
+ *
+ * tu_solve is the gate every test plan passes: solve, then wasp_check, and
+ * fail the test with the verifier's report if a single violation shows.
+ */
 #include "testutil.h"
+
+#include <stdio.h>
 #include <stdlib.h>
-int tu_run(Suite *s){SRunner *r=srunner_create(s);srunner_run_all(r,CK_ENV);int f=srunner_ntests_failed(r);srunner_free(r);return f?EXIT_FAILURE:EXIT_SUCCESS;}
+#include <string.h>
+
+static const char *fmt_err(const wasp_error *e, char *buf, size_t n)
+{
+	return wasp_error_format(e, buf, n);
+}
+
+wasp_snapshot *tu_load(const char *text)
+{
+	wasp_snapshot *s = NULL;
+	wasp_error e;
+	char buf[1024];
+	memset(&e, 0, sizeof e);
+	int rc = wasp_snapshot_from_text(&s, text, strlen(text), "test.yaml",
+					 &e);
+	ck_assert_msg(rc == WASP_OK, "snapshot does not load: %s",
+		      fmt_err(&e, buf, sizeof buf));
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+wasp_error tu_load_fail(const char *text)
+{
+	wasp_snapshot *s = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	int rc = wasp_snapshot_from_text(&s, text, strlen(text), "test.yaml",
+					 &e);
+	if (rc == WASP_OK)
+		wasp_snapshot_free(s);
+	ck_assert_msg(rc != WASP_OK, "snapshot loaded but should not have");
+	ck_assert_int_eq(e.code, rc);
+	ck_assert_ptr_null(s);
+	return e;
+}
+
+const char *tu_src_path(const char *relpath)
+{
+	static char buf[4096];
+	const char *dir = getenv("WASP_SRCDIR");
+	snprintf(buf, sizeof buf, "%s/%s", dir && *dir ? dir : ".", relpath);
+	return buf;
+}
+
+wasp_snapshot *tu_load_file(const char *relpath)
+{
+	const char *path = tu_src_path(relpath);
+	wasp_snapshot *s = NULL;
+	wasp_error e;
+	char buf[1024];
+	memset(&e, 0, sizeof e);
+	int rc = wasp_snapshot_load(&s, &path, 1, &e);
+	ck_assert_msg(rc == WASP_OK, "%s does not load: %s", path,
+		      fmt_err(&e, buf, sizeof buf));
+	return s;
+}
+
+wasp_plan *tu_solve(const wasp_snapshot *s, const wasp_options *o)
+{
+	wasp_options def;
+	if (!o) {
+		wasp_options_init(&def);
+		def.mode = WASP_MODE_GREEDY;
+		o = &def;
+	}
+	wasp_plan *p = NULL;
+	wasp_error e;
+	char buf[1024];
+	memset(&e, 0, sizeof e);
+	int rc = wasp_solve(s, o, &p, &e);
+	ck_assert_msg(rc == WASP_OK, "solve failed: %s",
+		      fmt_err(&e, buf, sizeof buf));
+	ck_assert_ptr_nonnull(p);
+
+	size_t nv = 0;
+	char *report = NULL;
+	rc = wasp_check(s, p, &nv, &report, &e);
+	ck_assert_msg(rc == WASP_OK, "check failed: %s",
+		      fmt_err(&e, buf, sizeof buf));
+	if (nv) {
+		char *json = wasp_plan_render(p, WASP_FORMAT_TEXT, NULL);
+		ck_assert_msg(nv == 0, "the plan has %zu violations:\n%s\n%s",
+			      nv, report, json ? json : "");
+	}
+	wasp_free(report);
+	return p;
+}
+
+wasp_plan *tu_solve_mode(const wasp_snapshot *s, int mode)
+{
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = mode;
+	return tu_solve(s, &o);
+}
+
+const char *tu_node_of(const wasp_plan *p, const char *ns, const char *pod)
+{
+	for (int i = 0; i < p->nplace; i++)
+		if (!strcmp(p->place[i].ns, ns) && !strcmp(p->place[i].pod, pod))
+			return p->place[i].node;
+	return NULL;
+}
+
+int tu_placed_in_group(const wasp_plan *p, const char *ns, const char *group)
+{
+	int n = 0;
+	for (int i = 0; i < p->nplace; i++)
+		if (p->place[i].group && !strcmp(p->place[i].ns, ns) &&
+		    !strcmp(p->place[i].group, group))
+			n++;
+	return n;
+}
+
+const char *tu_wait_reason(const wasp_plan *p, const char *ns,
+			   const char *group)
+{
+	for (int i = 0; i < p->nwait; i++)
+		if (!strcmp(p->wait[i].ns, ns) &&
+		    !strcmp(p->wait[i].group, group))
+			return p->wait[i].reason ? p->wait[i].reason : "";
+	return NULL;
+}
+
+int tu_run(Suite *s)
+{
+	SRunner *r = srunner_create(s);
+	srunner_run_all(r, CK_ENV);
+	int f = srunner_ntests_failed(r);
+	srunner_free(r);
+	return f ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -6,5 +6,7 @@
 
 /* `wasp bench SUITE [options]` (bench.c); returns the exit status. */
 int cmd_bench(int argc, char **argv);
+/* Its --help text (for `wasp help bench`). */
+extern const char bench_help[];
 
 #endif

@@ -1,3 +1,942 @@
-/* wasp command -- stub */
+/*
+ * wasp.c -- the wasp command: plan, check, gen, export.
+ *
+ * A thin shell over the public API (wasp.h) and nothing else: argument
+ * parsing, messages, exit statuses, atomic output files and SIGINT.
+ * `wasp bench` lives in bench.c (cli.h).
+ *
+ * Exit statuses (also in doc/wasp.1):
+ *   0  success (check: the plan is valid)
+ *   1  check only: the plan violates the snapshot
+ *   2  bad input or usage; the first line on stderr is then
+ *      "file:line:col: message" when the input has a position
+ *   3  internal, solver or I/O error
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
 #include "wasp.h"
-int main(void){return 0;}
+
+enum {
+	EXIT_VALID = 0,
+	EXIT_VIOLATIONS = 1,
+	EXIT_INPUT = 2,
+	EXIT_INTERNAL = 3
+};
+
+/* Set by SIGINT/SIGTERM, read by the solver through wasp_options.cancel.
+ * A plain volatile int (sig_atomic_t is int on every platform we build
+ * on, and the options field is an int pointer). */
+static volatile int cancel_flag;
+
+static double start_time; /* wasp_now() at program start */
+static mode_t file_mode;  /* 0666 & ~umask, for files we create */
+
+/* ------------------------------------------------------------ messages */
+
+static int exit_for(int code)
+{
+	switch (code) {
+	case WASP_OK:
+		return EXIT_VALID;
+	case WASP_EINPUT:
+	case WASP_ELIMIT:
+	case WASP_ENOTFOUND:
+	case WASP_EINVAL:
+		return EXIT_INPUT;
+	default:
+		return EXIT_INTERNAL;
+	}
+}
+
+/* Print an error as "file:line:col: message" (positions from the
+ * library), else "wasp: message"; return the exit status for it. */
+static int report(const wasp_error *e)
+{
+	char buf[1024];
+
+	if (e->file[0])
+		fprintf(stderr, "%s\n", wasp_error_format(e, buf, sizeof buf));
+	else
+		fprintf(stderr, "wasp: %s\n",
+			e->msg[0] ? e->msg : wasp_code_name(e->code));
+	return exit_for(e->code);
+}
+
+static int try_help(const char *cmd)
+{
+	fprintf(stderr, "Try 'wasp %s%s--help' for more information.\n",
+		cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_INPUT;
+}
+
+/* "wasp plan: message" and a hint; returns the usage exit status. */
+static int usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "wasp%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return try_help(cmd);
+}
+
+static void print_warnings(const wasp_snapshot *s, int quiet)
+{
+	const char *w;
+
+	if (quiet)
+		return;
+	for (size_t i = 0; (w = wasp_snapshot_warning(s, i)); i++)
+		fprintf(stderr, "wasp: warning: %s\n", w);
+}
+
+/* ------------------------------------------------------------ help */
+
+static const char main_help[] =
+"Usage: wasp COMMAND [OPTIONS] [FILE...]\n"
+"\n"
+"wasp, the Workload-Aware Scheduling Planner, reads a Kubernetes cluster\n"
+"snapshot (Nodes, Pods, PodGroups, PriorityClasses, a Kueue Topology; YAML\n"
+"or JSON as kubectl prints them), places the pending PodGroups as gangs\n"
+"under their topology constraints, and writes a plan.\n"
+"\n"
+"Commands:\n"
+"  plan     place the pending pods of a snapshot and print the plan\n"
+"  check    verify a plan against a snapshot\n"
+"  gen      generate a synthetic GPU cluster snapshot\n"
+"  export   write the integer program as LP, MPS or GMPL data\n"
+"  bench    run a benchmark suite (bench/README.md)\n"
+"  help     show help for a command\n"
+"\n"
+"Options:\n"
+"  -h, --help      show this help\n"
+"      --version   show the version\n"
+"\n"
+"Run 'wasp COMMAND --help' for the options of a command.\n"
+"Exit status: 0 success, 1 plan violations (check), 2 bad input or usage,\n"
+"3 internal, solver or I/O error.\n";
+
+#define PLAN_OPTIONS_HELP                                                    \
+"  -m, --mode MODE         auto (default), greedy or ilp\n"                \
+"  -t, --time-limit SECS   budget for the whole run, reading included\n"   \
+"                          (default: none)\n"                              \
+"      --gap G             stop the ILP at relative gap G, e.g. 0.01\n"    \
+"                          (default 0: prove optimality)\n"                \
+"  -j, --threads N         worker threads (default 0: the OpenMP default)\n" \
+"      --domain MODE       topology domains: value (default; nodes sharing\n" \
+"                          one label value) or path (Kueue: the values of\n" \
+"                          all coarser levels too)\n"                      \
+"      --value RESOURCE    count admitted work in RESOURCE (for example\n" \
+"                          nvidia.com/gpu) instead of pods\n"              \
+"  -q, --quiet             no warnings on standard error\n"                \
+"  -h, --help              show this help\n"
+
+static const char plan_help[] =
+"Usage: wasp plan [OPTIONS] FILE...\n"
+"\n"
+"Place the pending pods and PodGroups of a cluster snapshot and print the\n"
+"plan: which pod goes to which node, and why each waiting group waits.\n"
+"FILE is YAML (one or more documents) or JSON, objects or a kind: List;\n"
+"\"-\" reads standard input.  Several files form one snapshot.\n"
+"\n"
+"Options:\n"
+"  -f, --format FORMAT     json (default), yaml or text (a report)\n"
+"  -o, --output FILE       write the plan to FILE atomically (default:\n"
+"                          standard output); on error no file is written\n"
+PLAN_OPTIONS_HELP
+"\n"
+"SIGINT (Ctrl-C) or SIGTERM stops the search early; the best plan found\n"
+"so far is still written.  A second SIGINT kills the command.\n"
+"\n"
+"Exit status: 0 plan written, 2 bad input or usage, 3 internal, solver\n"
+"or I/O error.\n";
+
+static const char check_help[] =
+"Usage: wasp check [OPTIONS] --plan PLAN FILE...\n"
+"\n"
+"Check a plan (JSON or YAML, as 'wasp plan' writes it) against the\n"
+"snapshot FILE...: every placed pod is pending and lands on a schedulable\n"
+"node it tolerates and selects, every node's resources suffice, every gang\n"
+"gets at least minCount pods or none, and topology constraints hold.\n"
+"The check is independent of the solvers.\n"
+"\n"
+"Options:\n"
+"  -p, --plan PLAN   the plan to check (required; \"-\" for standard input)\n"
+"  -q, --quiet       no warnings on standard error\n"
+"  -h, --help        show this help\n"
+"\n"
+"Exit status: 0 the plan is valid, 1 violations (listed on standard\n"
+"output), 2 bad input or usage, 3 internal or I/O error.\n";
+
+static const char gen_help[] =
+"Usage: wasp gen [OPTIONS]\n"
+"\n"
+"Print a synthetic GPU cluster snapshot: a Kueue Topology, PriorityClasses,\n"
+"Nodes labelled with up to three topology levels (example.com/superblock,\n"
+"example.com/block, example.com/rack) and kubernetes.io/hostname, running\n"
+"pods that hold about BUSY of the GPUs, scattered so racks are fragmented,\n"
+"and pending gangs (scheduling.k8s.io/v1beta1 PodGroups and their pods).\n"
+"The same options give the same bytes on every machine.\n"
+"\n"
+"Options:\n"
+"  -s, --seed N          random seed (default 1)\n"
+"      --levels L        topology levels above the host, 1..3 (default 2)\n"
+"      --fanout F        children per domain at each level (default 4)\n"
+"      --nodes N         nodes, rounded up to fill the racks (default 64)\n"
+"      --gpus G          nvidia.com/gpu per node (default 8)\n"
+"      --busy F          fraction of GPUs held by running pods (default 0.5)\n"
+"      --gangs N         pending gangs (default 8)\n"
+"      --max-gang N      largest gang, in pods (default 16)\n"
+"      --priorities N    priority classes, 1..16 (default 3)\n"
+"      --json            a kubectl-style JSON List instead of YAML\n"
+"  -o, --output FILE     write to FILE atomically (default: standard output)\n"
+"  -h, --help            show this help\n"
+"\n"
+"Exit status: 0 success, 2 bad option, 3 internal or I/O error.\n";
+
+static const char export_help[] =
+"Usage: wasp export (--lp FILE | --mps FILE | --dat FILE) [OPTIONS] FILE...\n"
+"\n"
+"Write the integer program that 'wasp plan' would solve for the snapshot\n"
+"FILE... instead of solving it: CPLEX LP or free MPS (for other solvers,\n"
+"e.g. cbc), or GMPL data for models/wasp.mod (for glpsol).\n"
+"\n"
+"Options:\n"
+"      --lp FILE           write CPLEX LP format\n"
+"      --mps FILE          write free MPS format\n"
+"      --dat FILE          write GMPL data for models/wasp.mod\n"
+PLAN_OPTIONS_HELP
+"\n"
+"Exit status: 0 written, 2 bad input or usage, 3 internal or I/O error.\n";
+
+static void print_version(void)
+{
+	printf("wasp %s\n"
+	       "License GPL-3.0-or-later: GNU GPL version 3 or later "
+	       "<https://gnu.org/licenses/gpl.html>.\n"
+	       "This is free software: you are free to change and "
+	       "redistribute it.\n"
+	       "There is NO WARRANTY, to the extent permitted by law.\n",
+	       wasp_version());
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static int parse_double(const char *cmd, const char *opt, const char *s,
+			double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(v) || v < lo || v > hi) {
+		return usage_error(cmd, "invalid %s value '%s' (expected a "
+				   "number from %g to %g)", opt, s, lo, hi);
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_int(const char *cmd, const char *opt, const char *s,
+		     long lo, long hi, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (end == s || *end || errno || v < lo || v > hi) {
+		return usage_error(cmd, "invalid %s value '%s' (expected an "
+				   "integer from %ld to %ld)", opt, s, lo, hi);
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_u64(const char *cmd, const char *opt, const char *s,
+		     uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (end == s || *end || errno || *s == '-') {
+		return usage_error(cmd, "invalid %s value '%s' (expected a "
+				   "non-negative integer)", opt, s);
+	}
+	*out = v;
+	return 0;
+}
+
+/* Options shared by plan and export. */
+enum {
+	OPT_GAP = 256,
+	OPT_DOMAIN,
+	OPT_VALUE,
+	OPT_VERSION,
+	OPT_LP,
+	OPT_MPS,
+	OPT_DAT,
+	OPT_LEVELS,
+	OPT_FANOUT,
+	OPT_NODES,
+	OPT_GPUS,
+	OPT_BUSY,
+	OPT_GANGS,
+	OPT_MAX_GANG,
+	OPT_PRIORITIES,
+	OPT_JSON
+};
+
+/* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
+ * bad value. */
+static int plan_option(const char *cmd, int c, const char *arg,
+		       wasp_options *o, int *quiet)
+{
+	int rc = 0;
+
+	switch (c) {
+	case 'm':
+		if (!strcmp(arg, "auto"))
+			o->mode = WASP_MODE_AUTO;
+		else if (!strcmp(arg, "greedy"))
+			o->mode = WASP_MODE_GREEDY;
+		else if (!strcmp(arg, "ilp"))
+			o->mode = WASP_MODE_ILP;
+		else
+			rc = usage_error(cmd, "invalid --mode '%s' (expected "
+					 "auto, greedy or ilp)", arg);
+		break;
+	case 't':
+		rc = parse_double(cmd, "--time-limit", arg, 0, 1e9,
+				  &o->time_limit_s);
+		break;
+	case OPT_GAP:
+		rc = parse_double(cmd, "--gap", arg, 0, 1, &o->gap);
+		break;
+	case 'j':
+		rc = parse_int(cmd, "--threads", arg, 0, 4096, &o->threads);
+		break;
+	case OPT_DOMAIN:
+		if (!strcmp(arg, "value"))
+			o->domain_mode = WASP_DOMAIN_VALUE;
+		else if (!strcmp(arg, "path"))
+			o->domain_mode = WASP_DOMAIN_PATH;
+		else
+			rc = usage_error(cmd, "invalid --domain '%s' (expected "
+					 "value or path)", arg);
+		break;
+	case OPT_VALUE:
+		if (!*arg)
+			rc = usage_error(cmd, "empty --value");
+		else
+			o->value_resource = arg;
+		break;
+	case 'q':
+		*quiet = 1;
+		break;
+	default:
+		return 0;
+	}
+	return rc ? -rc : 1;
+}
+
+#define PLAN_LONG_OPTIONS                                                    \
+	{"mode", required_argument, NULL, 'm'},                              \
+	{"time-limit", required_argument, NULL, 't'},                        \
+	{"gap", required_argument, NULL, OPT_GAP},                           \
+	{"threads", required_argument, NULL, 'j'},                           \
+	{"domain", required_argument, NULL, OPT_DOMAIN},                     \
+	{"value", required_argument, NULL, OPT_VALUE},                       \
+	{"quiet", no_argument, NULL, 'q'},                                   \
+	{"help", no_argument, NULL, 'h'}
+#define PLAN_SHORT_OPTIONS "m:t:j:qh"
+
+/* getopt_long over argv[0..argc) where argv[0] is the command name; the
+ * messages getopt prints then read "wasp plan: unrecognized option". */
+static void getopt_reset(void)
+{
+	optind = 1;
+	opterr = 1;
+}
+
+/* "-" may name standard input once. */
+static int check_stdin_once(const char *cmd, char **paths, int n,
+			    const char *also)
+{
+	int k = also && !strcmp(also, "-");
+	for (int i = 0; i < n; i++)
+		k += !strcmp(paths[i], "-");
+	if (k > 1)
+		return usage_error(cmd, "standard input (\"-\") can be read "
+				   "only once");
+	return 0;
+}
+
+/* ------------------------------------------------------------ output */
+
+/*
+ * Write data to path atomically: a temporary file in the same directory,
+ * fsync, rename over the target, fsync the directory.  On any failure the
+ * temporary file is removed and the target is untouched.  "-" is stdout.
+ */
+static int write_output(const char *path, const char *data, size_t len)
+{
+	if (!path || !strcmp(path, "-")) {
+		if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
+			fprintf(stderr, "wasp: cannot write standard output: "
+				"%s\n", strerror(errno));
+			return EXIT_INTERNAL;
+		}
+		return 0;
+	}
+
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int dirlen = slash ? (int)(slash - path) : 0;
+	if (!*base) {
+		fprintf(stderr, "wasp: %s: is a directory\n", path);
+		return EXIT_INTERNAL;
+	}
+	size_t tsize = strlen(path) + 16;
+	char *tmp = malloc(tsize);
+	char *dir = malloc((size_t)dirlen + 2);
+	if (!tmp || !dir) {
+		free(tmp), free(dir);
+		fprintf(stderr, "wasp: out of memory\n");
+		return EXIT_INTERNAL;
+	}
+	if (slash) {
+		snprintf(tmp, tsize, "%.*s/.%s.XXXXXX", dirlen, path, base);
+		snprintf(dir, (size_t)dirlen + 2, "%.*s", dirlen ? dirlen : 1,
+			 dirlen ? path : "/");
+	} else {
+		snprintf(tmp, tsize, ".%s.XXXXXX", base);
+		snprintf(dir, 2, ".");
+	}
+
+	const char *what = "cannot create a temporary file";
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "wasp: %s: %s in %s: %s\n", path, what, dir,
+			strerror(errno));
+		free(tmp), free(dir);
+		return EXIT_INTERNAL;
+	}
+	int ok = fchmod(fd, file_mode) == 0;
+	what = "cannot set permissions";
+	for (size_t off = 0; ok && off < len;) {
+		ssize_t w = write(fd, data + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			ok = 0;
+			what = "cannot write";
+			break;
+		}
+		off += (size_t)w;
+	}
+	if (ok && fsync(fd)) {
+		ok = 0;
+		what = "cannot sync";
+	}
+	int saved = errno;
+	if (close(fd) && ok) {
+		saved = errno;
+		ok = 0;
+		what = "cannot write";
+	}
+	if (ok && rename(tmp, path)) {
+		saved = errno;
+		ok = 0;
+		what = "cannot rename the temporary file over it";
+	}
+	if (!ok) {
+		unlink(tmp);
+		fprintf(stderr, "wasp: %s: %s: %s\n", path, what,
+			strerror(saved));
+		free(tmp), free(dir);
+		return EXIT_INTERNAL;
+	}
+	/* Make the rename itself durable; failure here loses nothing. */
+	int dfd = open(dir, O_RDONLY);
+	if (dfd >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
+	}
+	free(tmp), free(dir);
+	return 0;
+}
+
+/* Fail before a long solve, not after it, when -o cannot be written: the
+ * directory must exist and be writable, and the target not a directory.
+ * (write_output still handles every error; this is only early.) */
+static int check_output_path(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return 0;
+	const char *slash = strrchr(path, '/');
+	char dir[4096];
+	struct stat st;
+	if (slash)
+		snprintf(dir, sizeof dir, "%.*s",
+			 slash == path ? 1 : (int)(slash - path), path);
+	else
+		snprintf(dir, sizeof dir, ".");
+	if ((slash && !slash[1]) ||
+	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "wasp: %s: is a directory\n", path);
+		return EXIT_INTERNAL;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		fprintf(stderr, "wasp: %s: cannot write in %s: %s\n", path,
+			dir, strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ signals */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	cancel_flag = 1;
+}
+
+/* The first SIGINT/SIGTERM asks the solver to stop and keep its best
+ * plan; SA_RESETHAND makes a second one kill us as usual. */
+static void install_cancel_handler(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* ------------------------------------------------------------ commands */
+
+static int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
+{
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	if (wasp_snapshot_load(s, (const char *const *)paths, (size_t)n,
+			       &err) != WASP_OK) {
+		*s = NULL;
+		return report(&err);
+	}
+	print_warnings(*s, quiet);
+	return 0;
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	static const struct option longs[] = {
+	    {"format", required_argument, NULL, 'f'},
+	    {"output", required_argument, NULL, 'o'},
+	    PLAN_LONG_OPTIONS,
+	    {NULL, 0, NULL, 0}};
+	const char *cmd = "plan";
+	wasp_options o;
+	int format = WASP_FORMAT_JSON, quiet = 0, c, rc;
+	const char *out = NULL;
+
+	wasp_options_init(&o);
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, "f:o:" PLAN_SHORT_OPTIONS, longs,
+				NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				format = WASP_FORMAT_JSON;
+			else if (!strcmp(optarg, "yaml"))
+				format = WASP_FORMAT_YAML;
+			else if (!strcmp(optarg, "text"))
+				format = WASP_FORMAT_TEXT;
+			else
+				return usage_error(cmd, "invalid --format '%s' "
+						   "(expected json, yaml or "
+						   "text)", optarg);
+			continue;
+		case 'o':
+			out = optarg;
+			continue;
+		case 'h':
+			fputs(plan_help, stdout);
+			return 0;
+		case '?':
+			return try_help(cmd);
+		}
+		rc = plan_option(cmd, c, optarg, &o, &quiet);
+		if (rc < 0)
+			return -rc;
+		if (rc == 0)
+			return try_help(cmd);
+	}
+	if (optind >= argc)
+		return usage_error(cmd, "no snapshot FILE given (use \"-\" "
+				   "for standard input)");
+	if ((rc = check_stdin_once(cmd, argv + optind, argc - optind, NULL)))
+		return rc;
+
+	if ((rc = check_output_path(out)))
+		return rc;
+	o.start_time = start_time;
+	o.cancel = &cancel_flag;
+	install_cancel_handler();
+
+	wasp_snapshot *s;
+	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+		return rc;
+
+	wasp_error err;
+	wasp_plan *p = NULL;
+	memset(&err, 0, sizeof err);
+	rc = wasp_solve(s, &o, &p, &err);
+	if (rc == WASP_ECANCELED && !p) {
+		/* Interrupted before even the greedy answer existed (while
+		 * reading, say).  The promise is a plan anyway: finish the
+		 * greedy pass, which is fast; a second signal kills us. */
+		wasp_options g = o;
+		g.mode = WASP_MODE_GREEDY;
+		g.cancel = NULL;
+		memset(&err, 0, sizeof err);
+		rc = wasp_solve(s, &g, &p, &err);
+	}
+	if (rc != WASP_OK && !(rc == WASP_ECANCELED && p)) {
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		return report(&err);
+	}
+	char *text = wasp_plan_render(p, format, &err);
+	if (!text) {
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		return report(&err);
+	}
+	rc = write_output(out, text, strlen(text));
+	if (!rc && !quiet && out && strcmp(out, "-")) {
+		wasp_plan_stats st;
+		wasp_plan_stats_get(p, &st);
+		fprintf(stderr, "wasp: wrote %s: %zu pods placed, %zu groups "
+			"admitted, %zu waiting (%s)\n", out, st.placed_pods,
+			st.admitted_groups, st.waiting_groups,
+			st.status ? st.status : "?");
+	}
+	if (!rc && cancel_flag && !quiet)
+		fprintf(stderr, "wasp: interrupted: wrote the best plan found "
+			"so far\n");
+	wasp_free(text);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	return rc;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const struct option longs[] = {
+	    {"plan", required_argument, NULL, 'p'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0}};
+	const char *cmd = "check", *plan_path = NULL;
+	int quiet = 0, c, rc;
+
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, "p:qh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			plan_path = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fputs(check_help, stdout);
+			return 0;
+		default:
+			return try_help(cmd);
+		}
+	}
+	if (!plan_path)
+		return usage_error(cmd, "no --plan PLAN given");
+	if (optind >= argc)
+		return usage_error(cmd, "no snapshot FILE given");
+	if ((rc = check_stdin_once(cmd, argv + optind, argc - optind,
+				   plan_path)))
+		return rc;
+
+	wasp_snapshot *s;
+	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+		return rc;
+	wasp_error err;
+	wasp_plan *p = NULL;
+	memset(&err, 0, sizeof err);
+	if (wasp_plan_load(&p, plan_path, &err) != WASP_OK) {
+		wasp_snapshot_free(s);
+		return report(&err);
+	}
+	size_t nviol = 0;
+	char *rep = NULL;
+	if (wasp_check(s, p, &nviol, &rep, &err) != WASP_OK) {
+		wasp_free(rep);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		return report(&err);
+	}
+	wasp_plan_stats st;
+	wasp_plan_stats_get(p, &st);
+	if (nviol == 0) {
+		printf("plan is valid: %zu placements checked\n",
+		       st.placed_pods);
+		rc = EXIT_VALID;
+	} else {
+		if (rep && *rep) {
+			fputs(rep, stdout);
+			if (rep[strlen(rep) - 1] != '\n')
+				putchar('\n');
+		}
+		printf("plan is invalid: %zu violation%s\n", nviol,
+		       nviol == 1 ? "" : "s");
+		rc = EXIT_VIOLATIONS;
+	}
+	if (fflush(stdout)) {
+		fprintf(stderr, "wasp: cannot write standard output: %s\n",
+			strerror(errno));
+		rc = EXIT_INTERNAL;
+	}
+	wasp_free(rep);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	return rc;
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+	static const struct option longs[] = {
+	    {"seed", required_argument, NULL, 's'},
+	    {"levels", required_argument, NULL, OPT_LEVELS},
+	    {"fanout", required_argument, NULL, OPT_FANOUT},
+	    {"nodes", required_argument, NULL, OPT_NODES},
+	    {"gpus", required_argument, NULL, OPT_GPUS},
+	    {"busy", required_argument, NULL, OPT_BUSY},
+	    {"gangs", required_argument, NULL, OPT_GANGS},
+	    {"max-gang", required_argument, NULL, OPT_MAX_GANG},
+	    {"priorities", required_argument, NULL, OPT_PRIORITIES},
+	    {"json", no_argument, NULL, OPT_JSON},
+	    {"output", required_argument, NULL, 'o'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0}};
+	const char *cmd = "gen", *out = NULL;
+	wasp_gen_options g;
+	int c, rc = 0;
+
+	wasp_gen_options_init(&g);
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, "s:o:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			rc = parse_u64(cmd, "--seed", optarg, &g.seed);
+			break;
+		case OPT_LEVELS:
+			rc = parse_int(cmd, "--levels", optarg, 1, 3,
+				       &g.levels);
+			break;
+		case OPT_FANOUT:
+			rc = parse_int(cmd, "--fanout", optarg, 1, 1024,
+				       &g.fanout);
+			break;
+		case OPT_NODES:
+			rc = parse_int(cmd, "--nodes", optarg, 1, 1000000,
+				       &g.nodes);
+			break;
+		case OPT_GPUS:
+			rc = parse_int(cmd, "--gpus", optarg, 0, 1024,
+				       &g.gpus_per_node);
+			break;
+		case OPT_BUSY:
+			rc = parse_double(cmd, "--busy", optarg, 0, 1, &g.busy);
+			break;
+		case OPT_GANGS:
+			rc = parse_int(cmd, "--gangs", optarg, 0, 1000000,
+				       &g.gangs);
+			break;
+		case OPT_MAX_GANG:
+			rc = parse_int(cmd, "--max-gang", optarg, 1, 100000,
+				       &g.max_gang);
+			break;
+		case OPT_PRIORITIES:
+			rc = parse_int(cmd, "--priorities", optarg, 1, 16,
+				       &g.priorities);
+			break;
+		case OPT_JSON:
+			g.json = 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(gen_help, stdout);
+			return 0;
+		default:
+			return try_help(cmd);
+		}
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return usage_error(cmd, "unexpected argument '%s'",
+				   argv[optind]);
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	char *text = wasp_gen(&g, &err);
+	if (!text)
+		return report(&err);
+	rc = write_output(out, text, strlen(text));
+	wasp_free(text);
+	return rc;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+	static const struct option longs[] = {
+	    {"lp", required_argument, NULL, OPT_LP},
+	    {"mps", required_argument, NULL, OPT_MPS},
+	    {"dat", required_argument, NULL, OPT_DAT},
+	    PLAN_LONG_OPTIONS,
+	    {NULL, 0, NULL, 0}};
+	const char *cmd = "export", *path = NULL;
+	wasp_options o;
+	int quiet = 0, format = -1, c, rc;
+
+	wasp_options_init(&o);
+	getopt_reset();
+	while ((c = getopt_long(argc, argv, PLAN_SHORT_OPTIONS, longs,
+				NULL)) != -1) {
+		switch (c) {
+		case OPT_LP:
+		case OPT_MPS:
+		case OPT_DAT:
+			if (path)
+				return usage_error(cmd, "give only one of "
+						   "--lp, --mps and --dat");
+			path = optarg;
+			format = c == OPT_LP    ? WASP_EXPORT_LP
+				 : c == OPT_MPS ? WASP_EXPORT_MPS
+						: WASP_EXPORT_DAT;
+			continue;
+		case 'h':
+			fputs(export_help, stdout);
+			return 0;
+		case '?':
+			return try_help(cmd);
+		}
+		rc = plan_option(cmd, c, optarg, &o, &quiet);
+		if (rc < 0)
+			return -rc;
+		if (rc == 0)
+			return try_help(cmd);
+	}
+	if (!path)
+		return usage_error(cmd, "give one of --lp FILE, --mps FILE or "
+				   "--dat FILE");
+	if (optind >= argc)
+		return usage_error(cmd, "no snapshot FILE given");
+	if ((rc = check_stdin_once(cmd, argv + optind, argc - optind, NULL)))
+		return rc;
+	o.start_time = start_time;
+
+	wasp_snapshot *s;
+	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+		return rc;
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	rc = wasp_export(s, &o, format, path, &err);
+	wasp_snapshot_free(s);
+	return rc == WASP_OK ? 0 : report(&err);
+}
+
+/* ------------------------------------------------------------ main */
+
+static const struct {
+	const char *name;
+	int (*run)(int, char **);
+	const char *help;
+} commands[] = {
+    {"plan", cmd_plan, plan_help},
+    {"check", cmd_check, check_help},
+    {"gen", cmd_gen, gen_help},
+    {"export", cmd_export, export_help},
+    {"bench", cmd_bench, bench_help},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static int find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	start_time = wasp_now();
+	mode_t mask = umask(0);
+	umask(mask);
+	file_mode = 0666 & ~mask;
+
+	if (argc < 2) {
+		fputs(main_help, stderr);
+		return EXIT_INPUT;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		fputs(main_help, stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		print_version();
+		return 0;
+	}
+	if (!strcmp(name, "help")) {
+		if (argc < 3) {
+			fputs(main_help, stdout);
+			return 0;
+		}
+		int k = find_command(argv[2]);
+		if (k < 0)
+			return usage_error(NULL, "unknown command '%s'",
+					   argv[2]);
+		fputs(commands[k].help, stdout);
+		return 0;
+	}
+	if (name[0] == '-')
+		return usage_error(NULL, "unrecognized option '%s' (options "
+				   "follow the command)", name);
+	int k = find_command(name);
+	if (k < 0)
+		return usage_error(NULL, "unknown command '%s'", name);
+
+	/* argv[0] of the sub-vector names the command in getopt's messages */
+	char prog[32];
+	snprintf(prog, sizeof prog, "wasp %s", name);
+	argv[1] = prog;
+	return commands[k].run(argc - 1, argv + 1);
+}
