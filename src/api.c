@@ -42,7 +42,7 @@ void wasp_options_init(wasp_options *o)
 	if (!o)
 		return;
 	memset(o, 0, sizeof *o);
-	o->time_limit_s = 0;
+	o->time_limit_s = WASP_DEFAULT_TIME_LIMIT_S;
 	o->gap = 0;
 	o->threads = 0;
 	o->mode = WASP_MODE_AUTO;

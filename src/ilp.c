@@ -1174,6 +1174,10 @@ typedef struct wilp_run {
 	double *inject;     /* warm vector for the first GLP_IHEUR, or NULL */
 	bool injected, inject_ok;
 	bool stopped;       /* terminated by deadline or cancel */
+	bool int_obj;       /* this block's objective coefficients are all
+			       integers, so a bound within 1 of the
+			       incumbent proves it optimal                 */
+	bool int_opt;       /* terminated because of that proof          */
 	double bound;
 	bool have_bound;
 	double last;        /* time of the last callback                  */
@@ -1445,6 +1449,19 @@ static void callback(glp_tree *T, void *info)
 		glp_ios_terminate(T);
 		return;
 	}
+	/* With integer objective coefficients no solution lies strictly
+	 * between the incumbent and incumbent + 1: once the bound is below
+	 * that, the incumbent is optimal and GLPK would only grind through
+	 * nodes to shave the fractional part of the bound. */
+	if (r->int_obj && r->have_bound) {
+		glp_prob *Q = glp_ios_get_prob(T);
+		if (glp_mip_status(Q) == GLP_FEAS &&
+		    r->bound < glp_mip_obj_val(Q) + 1 - 1e-6) {
+			r->int_opt = true;
+			glp_ios_terminate(T);
+			return;
+		}
+	}
 	if (reason == GLP_IHEUR && r->inject && !r->injected) {
 		r->injected = true;
 		r->inject_ok = glp_ios_heur_sol(T, r->inject) == 0;
@@ -1669,6 +1686,12 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		r->block = b;
 		r->injected = r->inject_ok = false;
 		r->have_bound = false;
+		r->int_opt = false;
+		r->int_obj = true;
+		for (int j = 1; j <= m->ncols && r->int_obj; j++) {
+			double c = coef_of(m, b, j);
+			r->int_obj = c == floor(c);
+		}
 		rc = glp_intopt(P, &ip);
 		int st = glp_mip_status(P);
 		if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP &&
@@ -1690,7 +1713,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		if (!S->have_best || obj_at(m, b, vbuf) >= obj_at(m, b, S->best))
 			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
 		S->have_best = true;
-		bool opt = rc == 0 && st == GLP_OPT;
+		bool opt = (rc == 0 && st == GLP_OPT) ||
+			   (rc == GLP_ESTOP && r->int_opt);
 		double zb = (double)obj_at(m, b, S->best);
 		if (b == 0)
 			S->bound0 = opt ? zb : r->have_bound ? r->bound : NAN;

@@ -94,11 +94,9 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	rc = wsv_problem(s, o, a, &p, err);
 	if (rc)
 		goto out;
+	/* A cancel is honoured after greedy, never before: greedy is fast
+	 * and the promise is that an interrupted run still has a plan. */
 	double t1 = wasp_now();
-	if (cancelled(o)) {
-		rc = werr(err, WASP_ECANCELED, "cancelled before any plan");
-		goto out;
-	}
 
 	wp_sol *gsol = wp_sol_new(p, a);
 	if (!gsol) {

@@ -64,6 +64,10 @@ const char *wasp_code_name(int code);
 #define WASP_MAX_OBJECTS      (4L * 1024 * 1024)    /* objects per snapshot  */
 #define WASP_MAX_NAME         253                   /* a Kubernetes name     */
 
+/* Default whole-run budget (wasp_options.time_limit_s): the ILP stops at
+ * this point with its best plan and an honest gap. */
+#define WASP_DEFAULT_TIME_LIMIT_S 60.0
+
 /* -------------------------------------------------------------- snapshot */
 
 typedef struct wasp_snapshot wasp_snapshot; /* immutable once built */
@@ -105,7 +109,8 @@ enum wasp_mode {
 };
 
 typedef struct wasp_options {
-	double time_limit_s;     /* whole run budget; <= 0: none            */
+	double time_limit_s;     /* whole run budget, seconds; default
+				    WASP_DEFAULT_TIME_LIMIT_S; <= 0: none  */
 	double gap;              /* relative MIP gap to stop at (0: prove)   */
 	int threads;             /* OpenMP threads; 0: the runtime default   */
 	int mode;                /* enum wasp_mode                           */
@@ -146,7 +151,8 @@ void wasp_plan_free(wasp_plan *p);
 typedef struct wasp_plan_stats {
 	size_t placed_pods, admitted_groups, waiting_groups, evicted_pods,
 	    moved_pods;
-	const char *status; /* "optimal", "feasible", "greedy", "empty" */
+	const char *status; /* "optimal", "feasible", "greedy", "baseline",
+			       "empty" */
 } wasp_plan_stats;
 void wasp_plan_stats_get(const wasp_plan *p, wasp_plan_stats *st);
 

@@ -387,13 +387,18 @@ START_TEST(solve_cancel_and_options)
 	wasp_options_init(&o);
 	ck_assert_int_eq(o.mode, WASP_MODE_AUTO);
 	ck_assert_int_eq(o.domain_mode, WASP_DOMAIN_VALUE);
-	ck_assert(o.time_limit_s == 0 && o.gap == 0 && !o.cancel);
+	ck_assert(o.time_limit_s == WASP_DEFAULT_TIME_LIMIT_S && o.gap == 0 &&
+		  !o.cancel);
+	/* cancelled before the solve: still a (valid, empty) plan, every
+	 * group waiting with the reason */
 	int stop = 1;
 	o.cancel = &stop;
-	wasp_plan *p = (wasp_plan *)1;
+	wasp_plan *p = tu_solve(s, &o);
+	ck_assert_int_eq(p->nplace, 0);
+	ck_assert_int_gt(p->nwait, 0);
+	ck_assert_ptr_nonnull(strstr(p->wait[0].reason, "cancelled"));
+	wasp_plan_free(p);
 	wasp_error e;
-	ck_assert_int_eq(wasp_solve(s, &o, &p, &e), WASP_ECANCELED);
-	ck_assert_ptr_null(p);
 	wasp_options_init(&o);
 	o.mode = 9;
 	ck_assert_int_eq(wasp_solve(s, &o, &p, &e), WASP_EINVAL);

@@ -136,7 +136,7 @@ static const char main_help[] =
 #define PLAN_OPTIONS_HELP                                                    \
 "  -m, --mode MODE         auto (default), greedy or ilp\n"                \
 "  -t, --time-limit SECS   budget for the whole run, reading included\n"   \
-"                          (default: none)\n"                              \
+"                          (default 60; 0: no limit)\n"                    \
 "      --gap G             stop the ILP at relative gap G, e.g. 0.01\n"    \
 "                          (default 0: prove optimality)\n"                \
 "  -j, --threads N         worker threads (default 0: the OpenMP default)\n" \
@@ -609,16 +609,6 @@ static int cmd_plan(int argc, char **argv)
 	wasp_plan *p = NULL;
 	memset(&err, 0, sizeof err);
 	rc = wasp_solve(s, &o, &p, &err);
-	if (rc == WASP_ECANCELED && !p) {
-		/* Interrupted before even the greedy answer existed (while
-		 * reading, say).  The promise is a plan anyway: finish the
-		 * greedy pass, which is fast; a second signal kills us. */
-		wasp_options g = o;
-		g.mode = WASP_MODE_GREEDY;
-		g.cancel = NULL;
-		memset(&err, 0, sizeof err);
-		rc = wasp_solve(s, &g, &p, &err);
-	}
 	if (rc != WASP_OK && !(rc == WASP_ECANCELED && p)) {
 		wasp_plan_free(p);
 		wasp_snapshot_free(s);
