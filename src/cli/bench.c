@@ -804,48 +804,30 @@ static int s_solvers(yparse *y, const jv *v, int *out, int *n)
 	return 0;
 }
 
+/* `gen:` takes exactly the options of `wasp gen`, by the same names and
+ * with the same range checks (wasp_gen_option_set). */
 static int s_gen(yparse *y, const jv *g, wasp_gen_options *o)
 {
-	static const struct {
-		const char *key;
-		double lo, hi;
-		int integer;
-	} opt[] = {
-	    {"seed", 0, 9007199254740992.0, 1}, {"levels", 1, 3, 1},
-	    {"fanout", 1, 1024, 1},     {"nodes", 1, 1000000, 1},
-	    {"gpus", 0, 1024, 1},       {"busy", 0, 1, 0},
-	    {"gangs", 0, 1000000, 1},   {"max-gang", 1, 100000, 1},
-	    {"priorities", 1, 16, 1},
-	};
 	if (g->t != J_OBJ)
 		return yerr(y, g->line, g->col, "gen: expected a map of "
-			    "generator options (seed, levels, fanout, nodes, "
-			    "gpus, busy, gangs, max-gang, priorities)");
+			    "`wasp gen` options (seed, levels, nodes, ...)");
 	wasp_gen_options_init(o);
 	for (size_t i = 0; i < g->n; i++) {
-		size_t k;
-		double d;
-		for (k = 0; k < sizeof opt / sizeof opt[0]; k++)
-			if (!strcmp(g->k[i], opt[k].key))
-				break;
-		if (k == sizeof opt / sizeof opt[0])
-			return yerr(y, g->kline[i], g->kcol[i], "unknown gen "
-				    "option '%s' (seed, levels, fanout, nodes, "
-				    "gpus, busy, gangs, max-gang, priorities)",
-				    g->k[i]);
-		if (s_num(y, g->v[i], g->k[i], opt[k].lo, opt[k].hi,
-			  opt[k].integer, &d))
-			return -1;
-		switch (k) {
-		case 0: o->seed = (uint64_t)d; break;
-		case 1: o->levels = (int)d; break;
-		case 2: o->fanout = (int)d; break;
-		case 3: o->nodes = (int)d; break;
-		case 4: o->gpus_per_node = (int)d; break;
-		case 5: o->busy = d; break;
-		case 6: o->gangs = (int)d; break;
-		case 7: o->max_gang = (int)d; break;
-		case 8: o->priorities = (int)d; break;
+		const jv *v = g->v[i];
+		wasp_error e;
+		if (!v || v->t != J_STR)
+			return yerr(y, g->kline[i], g->kcol[i], "gen option "
+				    "'%s': expected a scalar value", g->k[i]);
+		if (!strcmp(g->k[i], "json"))
+			return yerr(y, g->kline[i], g->kcol[i], "gen option "
+				    "'json' is fixed by the harness");
+		if (wasp_gen_option_set(o, g->k[i], v->s, &e)) {
+			/* an unknown name points at the key, a bad value at
+			 * the value */
+			int at_key = strstr(e.msg, "unknown") != NULL;
+			return yerr(y, at_key ? g->kline[i] : v->line,
+				    at_key ? g->kcol[i] : v->col, "gen: %s",
+				    e.msg);
 		}
 	}
 	o->json = 1; /* the harness reads the manifests back as JSON */
