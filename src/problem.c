@@ -557,6 +557,131 @@ static int fill_group(red *r, wp_group *wg)
 	return 0;
 }
 
+/* ------------------------------------------- CompositePodGroups */
+
+/* Domain of key k holding every bound pod of snapshot group sg, merged
+ * into *dom (-1 none yet, -2 several). */
+static void pin_dom(const ws_snapshot *s, const wtp_key *k, int sg, int *dom)
+{
+	const ws_group *g = &s->groups[sg];
+	for (int i = 0; i < g->npods; i++) {
+		const ws_pod *pod = &s->pods[g->pods[i]];
+		if (pod->terminal || ws_pod_pending(pod) || pod->node < 0)
+			continue;
+		int d = k->node_dom[pod->node];
+		if (d < 0 || (*dom >= 0 && *dom != d))
+			*dom = -2;
+		else if (*dom == -1)
+			*dom = d;
+	}
+}
+
+static void pin_tree(const ws_snapshot *s, const wtp_key *k, int sc,
+		     int *dom)
+{
+	const ws_composite *h = &s->comps[sc];
+	for (int i = 0; i < h->nkids; i++) {
+		int kid = h->kids[i];
+		if (kid >= 0)
+			pin_dom(s, k, kid, dom);
+		else
+			pin_tree(s, k, -1 - kid, dom);
+	}
+}
+
+static int build_comps(red *r)
+{
+	const ws_snapshot *s = r->s;
+	wp_problem *p = r->p;
+	p->ncomps = s->ncomps;
+	if (!s->ncomps)
+		return 0;
+	p->comps = wa_calloc(r->a, (size_t)s->ncomps + 1, sizeof *p->comps);
+	int *pg = wa_calloc(r->tmp, (size_t)s->ngroups + 1, sizeof *pg);
+	if (!p->comps || !pg)
+		return -1;
+	for (int g = 0; g < s->ngroups; g++)
+		pg[g] = -1;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].sg >= 0) {
+			pg[p->groups[g].sg] = g;
+			p->groups[g].pcomp = s->groups[p->groups[g].sg].pcomp;
+		}
+	for (int i = 0; i < s->ncomps; i++) {
+		const ws_composite *sh = &s->comps[i];
+		wp_comp *h = &p->comps[i];
+		h->parent = sh->pcomp - 1;
+		h->root = i;
+		while (s->comps[h->root].pcomp)
+			h->root = s->comps[h->root].pcomp - 1;
+		h->min_groups = sh->min_groups;
+		h->priority = sh->priority;
+		h->key = -1;
+		h->fixed_dom = -1;
+		h->kids = wa_calloc(r->a, (size_t)sh->nkids + 1, sizeof(int));
+		if (!h->kids)
+			return -1;
+		for (int j = 0; j < sh->nkids; j++) {
+			int kid = sh->kids[j];
+			if (kid < 0) {
+				h->kids[h->nkids++] = kid;
+				continue;
+			}
+			if (pg[kid] >= 0) {
+				h->kids[h->nkids++] = pg[kid];
+				continue;
+			}
+			/* no pending pods: admitted if running enough */
+			const ws_group *g = &s->groups[kid];
+			int run = 0;
+			for (int q = 0; q < g->npods; q++) {
+				const ws_pod *pod = &s->pods[g->pods[q]];
+				run += !pod->terminal && !ws_pod_pending(pod);
+			}
+			if (run > 0 && run >= g->min_count)
+				h->nrunning++;
+		}
+		if (sh->nkids < sh->min_groups &&
+		    !(h->invalid = wa_printf(r->a, "CompositePodGroup %s/%s "
+					     "needs minGroupCount %d but has "
+					     "only %d child group%s", sh->ns,
+					     sh->name, sh->min_groups,
+					     sh->nkids,
+					     sh->nkids == 1 ? "" : "s")))
+			return -1;
+		if (!sh->topo_key)
+			continue;
+		h->key = wtp_key_index(r->t, sh->topo_key);
+		if (h->key < 0) {
+			if (!h->invalid &&
+			    !(h->invalid = wa_printf(r->a, "topology key %s "
+						     "is not known to the "
+						     "topology",
+						     sh->topo_key)))
+				return -1;
+			continue;
+		}
+		pin_tree(s, &r->t->keys[h->key], i, &h->fixed_dom);
+	}
+	return 0;
+}
+
+int wp_group_need(const wp_group *wg)
+{
+	return wg->gang ? wg->min_need : 1;
+}
+
+bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h)
+{
+	const wp_comp *c = &p->comps[h];
+	int n = c->nrunning;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		n += k >= 0 ? s->admit[k] != 0 : wp_comp_admitted(p, s, -1 - k);
+	}
+	return n >= c->min_groups && n > 0;
+}
+
 static int reduce(red *r, const wasp_options *o)
 {
 	const ws_snapshot *s = r->s;
@@ -621,7 +746,7 @@ static int reduce(red *r, const wasp_options *o)
 		off += p->classes[c].nelig;
 	}
 	p->nx = off;
-	return 0;
+	return build_comps(r);
 }
 
 int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
@@ -772,6 +897,64 @@ int wp_value_cmp(const wp_value *a, const wp_value *b)
 	return 0;
 }
 
+/* The domain of comp h's key that the placed pods of its descendants use
+ * (merged into *dom as in pin_dom). */
+static void sol_dom(const wp_problem *p, const wp_sol *s, const wtp_key *k,
+		    int h, int *dom)
+{
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int kid = c->kids[i];
+		if (kid < 0) {
+			sol_dom(p, s, k, -1 - kid, dom);
+			continue;
+		}
+		const wp_group *wg = &p->groups[kid];
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			const wp_class *cl = &p->classes[wg->classes[ci]];
+			for (int j = 0; j < cl->nelig; j++) {
+				if (!s->x[cl->off + j])
+					continue;
+				int d = k->node_dom[cl->elig[j]];
+				if (d < 0 || (*dom >= 0 && *dom != d))
+					*dom = -2;
+				else if (*dom == -1)
+					*dom = d;
+			}
+		}
+	}
+}
+
+static const char *tree_infeasible(const wp_problem *p, const wp_sol *s)
+{
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (s->admit[g] && wg->pcomp &&
+		    !wp_comp_admitted(p, s, wg->pcomp - 1))
+			return "a group is admitted but its CompositePodGroup "
+			       "is not";
+	}
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		if (!wp_comp_admitted(p, s, h))
+			continue;
+		if (c->invalid)
+			return "an invalid CompositePodGroup is admitted";
+		if (c->parent >= 0 && !wp_comp_admitted(p, s, c->parent))
+			return "a CompositePodGroup is admitted but its "
+			       "parent is not";
+		if (c->key < 0 || !p->topo)
+			continue;
+		int dom = -1;
+		sol_dom(p, s, &p->topo->keys[c->key], h, &dom);
+		if (dom == -2 || (dom >= 0 && c->fixed_dom != -1 &&
+				  c->fixed_dom != dom))
+			return "a CompositePodGroup spans several domains of "
+			       "its topology key";
+	}
+	return NULL;
+}
+
 int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 {
 	const char *w = NULL;
@@ -831,6 +1014,8 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 		if (use[i] > p->free[i])
 			w = "a node is over capacity";
 	free(use);
+	if (!w)
+		w = tree_infeasible(p, s);
 	if (why)
 		*why = w;
 	return w ? -1 : 0;
