@@ -32,7 +32,7 @@
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 
-enum { WM_X, WM_A, WM_T, WM_U };
+enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S }; /* H, S: composites */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -85,6 +85,9 @@ typedef struct wm {
 	int *symnode;       /* nodes sorted by signature                     */
 	int *symrun, *symend; /* runs of interchangeable nodes (>= 2)        */
 	int nsymrun;
+	/* CompositePodGroups (issue 5): a[h] and t[h,d] columns */
+	int *hcol;          /* ncomps */
+	int *hbeg, *hn;     /* ncomps: t[h,d] columns are contiguous         */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -292,11 +295,31 @@ static int x_bound(const wp_problem *p, int c, int n)
 	return (int)ub;
 }
 
+/* Inside a tree, node n must lie in a domain of every ancestor's key
+ * (the one its running pods pin, if any), and no ancestor may be
+ * invalid. */
+static bool tree_slot_ok(const wp_problem *p, const wp_group *g, int n)
+{
+	for (int h = g->pcomp - 1; h >= 0; h = p->comps[h].parent) {
+		const wp_comp *c = &p->comps[h];
+		if (c->invalid || c->fixed_dom == -2)
+			return false;
+		if (c->key < 0)
+			continue;
+		int d = p->topo->keys[c->key].node_dom[n];
+		if (d < 0 || (c->fixed_dom >= 0 && d != c->fixed_dom))
+			return false;
+	}
+	return true;
+}
+
 /* Whether slot (c, k) may hold pods at all: the group is placeable, the
  * node lies in an allowed domain of the group's key. */
 static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
 {
 	if (g->invalid || g->fixed_dom == -2)
+		return false;
+	if (g->pcomp && !tree_slot_ok(p, g, n))
 		return false;
 	if (g->key < 0)
 		return true;
@@ -401,7 +424,8 @@ static void cols_a(wm *m)
 	char gb[600];
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
-		if (!g->gang)
+		/* basic groups in a tree need one too (issue 5) */
+		if (!g->gang && !g->pcomp)
 			continue;
 		int room = group_room(m, g);
 		if (room == 0)
@@ -507,7 +531,6 @@ static void rows_class(wm *m)
 	const wp_problem *p = m->p;
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
-		const wp_group *g = &p->groups[cl->group];
 		long room = 0;
 		wm_row_begin(m);
 		for (int k = 0; k < cl->nelig; k++) {
@@ -518,7 +541,7 @@ static void rows_class(wm *m)
 			room += m->xub[cl->off + k];
 		}
 		const char *nm = wm_name(m, "cls[c%d]", c);
-		if (g->gang && m->acol[cl->group]) {
+		if (m->acol[cl->group]) {
 			wm_coef(m, m->acol[cl->group], -cl->count);
 			wm_row_end(m, GLP_UP, 0, 0, nm);
 		} else if (room > cl->count) {
@@ -537,7 +560,8 @@ static void rows_gang(wm *m)
 	char gb[600];
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
-		if (!g->gang || !m->acol[gi] || g->min_need <= 0)
+		int need = g->gang ? g->min_need : 1; /* basic: tree groups */
+		if (!m->acol[gi] || need <= 0)
 			continue;
 		wm_row_begin(m);
 		for (int i = 0; i < g->nclasses; i++) {
@@ -545,7 +569,7 @@ static void rows_gang(wm *m)
 			for (int k = 0; k < cl->nelig; k++)
 				wm_coef(m, m->xcol[cl->off + k], 1);
 		}
-		wm_coef(m, m->acol[gi], -g->min_need);
+		wm_coef(m, m->acol[gi], -need);
 		wm_row_end(m, GLP_LO, 0, 0,
 		    wm_name(m, "gmin[%s]", group_name(p, gi, gb, sizeof gb)));
 	}
@@ -579,7 +603,7 @@ static void rows_topo(wm *m)
 		wm_row_begin(m);
 		for (int i = 0; i < nt; i++)
 			wm_coef(m, m->tbeg[gi] + i, 1);
-		if (g->gang && m->acol[gi]) {
+		if (m->acol[gi]) {
 			wm_coef(m, m->acol[gi], -1);
 			wm_row_end(m, GLP_FX, 0, 0,
 				   wm_name(m, "dsel[%s]", gb));
@@ -645,6 +669,215 @@ static void rows_topo(wm *m)
 		}
 		for (int i = 0; i < nt; i++)
 			tidx[m->cdom[m->tbeg[gi] + i]] = 0;
+	}
+}
+
+/* ------------------------------------------- CompositePodGroup trees */
+
+static const char *comp_name(const wp_problem *p, int h, char *buf,
+			     size_t n)
+{
+	const ws_composite *c = &p->snap->comps[h];
+	snprintf(buf, n, "%s/%s", c->ns, c->name);
+	return buf;
+}
+
+/* Calls f on every x column (slot) of the groups below comp h. */
+static void subtree_slots(const wm *m, int h, void (*f)(void *, int),
+			  void *arg)
+{
+	const wp_problem *p = m->p;
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			subtree_slots(m, -1 - k, f, arg);
+			continue;
+		}
+		const wp_group *g = &p->groups[k];
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int q = 0; q < cl->nelig; q++)
+				if (m->xcol[cl->off + q])
+					f(arg, cl->off + q);
+		}
+	}
+}
+
+typedef struct hacc {
+	const wm *m;
+	const wtp_key *key;
+	unsigned char *has;  /* per domain: a slot there */
+	int dom;             /* tdom rows: the domain collected */
+	long room;
+	int size;
+	const int *x;        /* vec_tree: the counts */
+} hacc;
+
+static void mark_dom(void *arg, int s)
+{
+	hacc *a = arg;
+	const wp_problem *p = a->m->p;
+	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	int n = cl->elig[s - cl->off];
+	int d = a->key->node_dom[n];
+	if (d >= 0)
+		a->has[d] = 1;
+}
+
+static int subtree_size(const wp_problem *p, int h)
+{
+	const wp_comp *c = &p->comps[h];
+	int n = 0;
+	for (int i = 0; i < c->nkids; i++)
+		n += c->kids[i] >= 0 ? p->groups[c->kids[i]].size
+				     : subtree_size(p, -1 - c->kids[i]);
+	return n;
+}
+
+/* a[h] per composite (fixed at 0 when it cannot be admitted) and t[h,d]
+ * per domain of its key where some descendant has a column. */
+static void cols_h(wm *m)
+{
+	const wp_problem *p = m->p;
+	char hb[600];
+	for (int h = 0; h < p->ncomps && !m->nomem; h++) {
+		const wp_comp *c = &p->comps[h];
+		comp_name(p, h, hb, sizeof hb);
+		bool dead = c->invalid || c->fixed_dom == -2;
+		m->hcol[h] = wm_col(m, WM_H, h, -1, 0, dead ? 0 : 1,
+				    wm_name(m, "a[%s]", hb));
+		if (c->key < 0)
+			continue;
+		const wtp_key *key = &p->topo->keys[c->key];
+		hacc a = {m, key, wa_calloc(m->ar, key->ndom + 1, 1), -1, 0,
+			  0, NULL};
+		if (!a.has) {
+			m->nomem = true;
+			return;
+		}
+		subtree_slots(m, h, mark_dom, &a);
+		m->hbeg[h] = m->ncols + 1;
+		for (int d = 0; d < key->ndom; d++) {
+			if (!a.has[d])
+				continue;
+			wm_col(m, WM_S, h, d, 0, 1,
+			       wm_name(m, "t[%s,%s]", hb, key->dom_name[d]));
+			m->hn[h]++;
+		}
+	}
+}
+
+static void coef_dom(void *arg, int s)
+{
+	hacc *a = arg;
+	const wp_problem *p = a->m->p;
+	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	if (a->key->node_dom[cl->elig[s - cl->off]] != a->dom)
+		return;
+	wm_coef((wm *)a->m, a->m->xcol[s], 1);
+	a->room += a->m->xub[s];
+}
+
+/* tup: a child admitted only with its parent; tmin: an admitted
+ * composite admits minGroupCount children (running ones count);
+ * tsel / tdom: one domain of its key holds every descendant pod. */
+static void rows_tree(wm *m)
+{
+	const wp_problem *p = m->p;
+	char hb[600], gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->pcomp || !m->acol[gi])
+			continue;
+		wm_row_begin(m);
+		wm_coef(m, m->acol[gi], 1);
+		wm_coef(m, m->hcol[g->pcomp - 1], -1);
+		wm_row_end(m, GLP_UP, 0, 0, wm_name(m, "tup[%s]",
+			   group_name(p, gi, gb, sizeof gb)));
+	}
+	for (int h = 0; h < p->ncomps && !m->nomem; h++) {
+		const wp_comp *c = &p->comps[h];
+		comp_name(p, h, hb, sizeof hb);
+		if (c->parent >= 0) {
+			wm_row_begin(m);
+			wm_coef(m, m->hcol[h], 1);
+			wm_coef(m, m->hcol[c->parent], -1);
+			wm_row_end(m, GLP_UP, 0, 0,
+				   wm_name(m, "tup[%s]", hb));
+		}
+		wm_row_begin(m);
+		for (int i = 0; i < c->nkids; i++) {
+			int k = c->kids[i];
+			wm_coef(m, k >= 0 ? m->acol[k] : m->hcol[-1 - k], 1);
+		}
+		int need = c->min_groups > 0 ? c->min_groups : 1;
+		wm_coef(m, m->hcol[h], -need);
+		wm_row_end(m, GLP_LO, -c->nrunning, 0,
+			   wm_name(m, "tmin[%s]", hb));
+		if (c->key < 0 || !m->hn[h])
+			continue;
+		const wtp_key *key = &p->topo->keys[c->key];
+		wm_row_begin(m);
+		for (int i = 0; i < m->hn[h]; i++)
+			wm_coef(m, m->hbeg[h] + i, 1);
+		wm_coef(m, m->hcol[h], -1);
+		wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "tsel[%s]", hb));
+		int size = subtree_size(p, h);
+		for (int i = 0; i < m->hn[h] && !m->nomem; i++) {
+			int j = m->hbeg[h] + i;
+			hacc a = {m, key, NULL, m->cdom[j], 0, size, NULL};
+			wm_row_begin(m);
+			subtree_slots(m, h, coef_dom, &a);
+			long room = a.room < size ? a.room : size;
+			wm_coef(m, j, -(double)room);
+			wm_row_end(m, GLP_UP, 0, 0,
+			    wm_name(m, "tdom[%s,%s]", hb,
+				    key->dom_name[m->cdom[j]]));
+		}
+	}
+}
+
+/* Tree columns from the group admissions in v (vec_from_x). */
+static bool h_adm(const wm *m, const double *v, int h)
+{
+	const wp_comp *c = &m->p->comps[h];
+	int n = c->nrunning;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k >= 0)
+			n += m->acol[k] && v[m->acol[k]] > 0.5;
+		else
+			n += h_adm(m, v, -1 - k);
+	}
+	return n > 0 && n >= c->min_groups;
+}
+
+static void dom_of_slot(void *arg, int s)
+{
+	hacc *a = arg;
+	const wp_problem *p = a->m->p;
+	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	if (a->room == 0 && a->x[s] > 0) {
+		a->dom = a->key->node_dom[cl->elig[s - cl->off]];
+		a->room = 1;
+	}
+}
+
+static void vec_tree(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int h = 0; h < p->ncomps; h++) {
+		bool on = h_adm(m, v, h);
+		v[m->hcol[h]] = on;
+		if (!on || !m->hn[h])
+			continue;
+		hacc a = {m, &p->topo->keys[p->comps[h].key], NULL, -1, 0, 0,
+			  x};
+		subtree_slots(m, h, dom_of_slot, &a);
+		for (int i = 0; i < m->hn[h]; i++)
+			if (m->cdom[m->hbeg[h] + i] == a.dom)
+				v[m->hbeg[h] + i] = 1;
 	}
 }
 
@@ -798,6 +1031,8 @@ static void sym_runs(wm *m)
 		bool used = false;
 		for (int g = 0; g < p->ngroups && !used; g++)
 			used = p->groups[g].key == k && m->tn[g];
+		for (int h = 0; h < p->ncomps && !used; h++)
+			used = p->comps[h].key == k && m->hn[h];
 		if (used)
 			keys[nkeys++] = k;
 	}
@@ -1014,6 +1249,11 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	m->tn = wa_calloc(ar, p->ngroups + 1, sizeof *m->tn);
 	m->ucol = wa_calloc(ar, p->nnodes + 1, sizeof *m->ucol);
 	m->nxbeg = wa_calloc(ar, p->nnodes + 2, sizeof *m->nxbeg);
+	m->hcol = wa_calloc(ar, p->ncomps + 1, sizeof *m->hcol);
+	m->hbeg = wa_calloc(ar, p->ncomps + 1, sizeof *m->hbeg);
+	m->hn = wa_calloc(ar, p->ncomps + 1, sizeof *m->hn);
+	if (!m->hcol || !m->hbeg || !m->hn)
+		return WASP_ENOMEM;
 	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
@@ -1026,6 +1266,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!wm_late(m))
 		cols_t(m);
 	if (!wm_late(m))
+		cols_h(m);
+	if (!wm_late(m))
 		cols_u(m);
 	if (!wm_late(m)) {
 		rows_class(m);
@@ -1033,6 +1275,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	}
 	if (!wm_late(m))
 		rows_topo(m);
+	if (!wm_late(m))
+		rows_tree(m);
 	if (!wm_late(m))
 		rows_cap(m);
 	if (sym && !wm_late(m))
@@ -1107,6 +1351,7 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 				if (m->cdom[m->tbeg[gi] + i] == dom)
 					v[m->tbeg[gi] + i] = 1;
 	}
+	vec_tree(m, x, v);
 	for (int n = 0; n < p->nnodes; n++) {
 		if (!m->ucol[n])
 			continue;
@@ -1340,7 +1585,9 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 	int ng = 0;
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
-		if (!group_has_cols(m, g))
+		/* the rounding knows no trees: it leaves them out, so its
+		 * answers stay feasible */
+		if (!group_has_cols(m, g) || wg->pcomp)
 			continue;
 		double mass = 0;
 		for (int ci = 0; ci < wg->nclasses; ci++) {

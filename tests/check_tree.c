@@ -131,7 +131,13 @@ static const char *group_dom(const wasp_snapshot *s, const wasp_plan *p,
 
 static wasp_plan *solve(const wasp_snapshot *s, int mode)
 {
-	return tu_solve_mode(s, mode);
+	wasp_plan *p = tu_solve_mode(s, mode);
+	if (mode == WASP_MODE_ILP) {
+		/* the ILP ran and proved its answer */
+		ck_assert_str_eq(p->sum.mode, "ilp");
+		ck_assert_str_eq(p->sum.status, "optimal");
+	}
+	return p;
 }
 
 /* ---------------------------------------------------------- decoding */
@@ -487,6 +493,18 @@ START_TEST(greedy_nested)
 }
 END_TEST
 
+/* --------------------------------------------------------------- ILP */
+
+START_TEST(ilp_scenarios)
+{
+	strand_check(WASP_MODE_ILP);
+	taint_check(WASP_MODE_ILP);
+	mgc_check(WASP_MODE_ILP);
+	parent_wait_check(WASP_MODE_ILP);
+	nested_check(WASP_MODE_ILP);
+}
+END_TEST
+
 /* ---------------------------------------------------------- verifier */
 
 static size_t vcheck(const char *cluster, const char *places, char **rep)
@@ -562,6 +580,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, greedy_mgc);
 	tcase_add_test(tc, greedy_parent_wait);
 	tcase_add_test(tc, greedy_nested);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ilp");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, ilp_scenarios);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("verify");
 	tcase_add_test(tc, verify_tree);
