@@ -428,7 +428,9 @@ static void cols_a(wm *m)
 		if (!g->gang && !g->pcomp)
 			continue;
 		int room = group_room(m, g);
-		if (room == 0)
+		/* a tree gang already at minCount counts as admitted even
+		 * when it cannot grow */
+		if (room == 0 && !(g->pcomp && g->gang && g->min_need == 0))
 			continue;
 		m->acol[gi] = wm_col(m, WM_A, gi, -1, 0,
 		    room >= g->min_need ? 1 : 0,
@@ -2308,6 +2310,97 @@ static void dat_group(FILE *f, const wp_problem *p, int g)
 	dat_sym(f, group_name(p, g, gb, sizeof gb), 'g', g);
 }
 
+static void dat_comp(FILE *f, const wp_problem *p, int h)
+{
+	char hb[600];
+	/* a prefix keeps composite names apart from group names */
+	char nb[620];
+	snprintf(nb, sizeof nb, "H:%s", comp_name(p, h, hb, sizeof hb));
+	dat_sym(f, nb, 'h', h);
+}
+
+static void dat_under(FILE *f, const wp_problem *p, int h, int top)
+{
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			dat_under(f, p, -1 - k, top);
+			continue;
+		}
+		fprintf(f, "\n (");
+		dat_group(f, p, k);
+		fputc(',', f);
+		dat_comp(f, p, top);
+		fputc(')', f);
+	}
+}
+
+/* CompositePodGroups (issue 5): H, parents, minimum, running children,
+ * keys and the group-below-composite relation. */
+static void dat_trees(FILE *f, const wp_problem *p)
+{
+	fprintf(f, "\nset H :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+	}
+	fprintf(f, ";\nparam : hmin hrun husable :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+		fprintf(f, " %d %d %d", c->min_groups > 0 ? c->min_groups : 1,
+			c->nrunning, !c->invalid && c->fixed_dom != -2);
+	}
+	fprintf(f, ";\nparam hpar :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].parent >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+			fputc(' ', f);
+			dat_comp(f, p, p->comps[h].parent);
+		}
+	fprintf(f, ";\nparam gpar :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].pcomp) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fputc(' ', f);
+			dat_comp(f, p, p->groups[g].pcomp - 1);
+		}
+	fprintf(f, ";\nset HK :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].key >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+		}
+	fprintf(f, ";\nparam hkey :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].key >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+			fputc(' ', f);
+			dat_sym(f, p->topo->keys[p->comps[h].key].label, 'k',
+				p->comps[h].key);
+		}
+	fprintf(f, ";\nparam hfixed :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		if (c->key < 0 || c->fixed_dom < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[c->key].dom_name[c->fixed_dom], 'd',
+			c->fixed_dom);
+	}
+	fprintf(f, ";\nset UNDER :=");
+	for (int h = 0; h < p->ncomps; h++)
+		dat_under(f, p, h, h);
+	fprintf(f, ";\n");
+}
+
 static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
@@ -2436,6 +2529,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		bool used = false;
 		for (int g = 0; g < p->ngroups; g++)
 			used |= p->groups[g].key == k;
+		for (int h = 0; h < p->ncomps; h++)
+			used |= p->comps[h].key == k;
 		if (!used)
 			continue;
 		fputc(' ', f);
@@ -2447,6 +2542,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		bool used = false;
 		for (int g = 0; g < p->ngroups; g++)
 			used |= p->groups[g].key == k;
+		for (int h = 0; h < p->ncomps; h++)
+			used |= p->comps[h].key == k;
 		if (!used)
 			continue;
 		fprintf(f, "set D[");
@@ -2497,7 +2594,10 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		dat_sym(f, p->topo->keys[gr->key].dom_name[gr->fixed_dom],
 			'd', gr->fixed_dom);
 	}
-	fprintf(f, ";\n\nend;\n");
+	fprintf(f, ";\n");
+	if (p->ncomps)
+		dat_trees(f, p);
+	fprintf(f, "\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))
 		return werr(err, WASP_EIO, "cannot write %s", path);
