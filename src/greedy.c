@@ -1046,7 +1046,8 @@ static int tree_cands(gs *G, int g, int h, int key, int fixed, int need,
 	if (!ds)
 		return -1;
 	tcons c2[WGR_MAX_CONS];
-	memcpy(c2, cs, (size_t)ncs * sizeof *cs);
+	if (ncs)
+		memcpy(c2, cs, (size_t)ncs * sizeof *cs);
 	c2[ncs].key = key;
 	int n = 0;
 	for (int i = 0; i < nd; i++) {
@@ -1100,7 +1101,8 @@ static int tree_group(gs *G, int g, const tcons *cs, int ncs, int *opt)
 		corder[j] = c;
 	}
 	tcons c2[WGR_MAX_CONS];
-	memcpy(c2, cs, (size_t)ncs * sizeof *cs);
+	if (ncs)
+		memcpy(c2, cs, (size_t)ncs * sizeof *cs);
 	int nopt = 1;
 	dsort *ds = NULL;
 	if (wg->key >= 0) {
@@ -1199,7 +1201,8 @@ static int tree_comp(gs *G, int h, const tcons *cs, int ncs, bool root,
 	int need = hc->min_groups - hc->nrunning;
 	int size = subtree_size(p, h);
 	tcons c2[WGR_MAX_CONS];
-	memcpy(c2, cs, (size_t)ncs * sizeof *cs);
+	if (ncs)
+		memcpy(c2, cs, (size_t)ncs * sizeof *cs);
 	int nopt = 1;
 	dsort *ds = NULL;
 	if (hc->key >= 0) {

@@ -727,16 +727,6 @@ static void mark_dom(void *arg, int s)
 		a->has[d] = 1;
 }
 
-static int subtree_size(const wp_problem *p, int h)
-{
-	const wp_comp *c = &p->comps[h];
-	int n = 0;
-	for (int i = 0; i < c->nkids; i++)
-		n += c->kids[i] >= 0 ? p->groups[c->kids[i]].size
-				     : subtree_size(p, -1 - c->kids[i]);
-	return n;
-}
-
 /* a[h] per composite (fixed at 0 when it cannot be admitted) and t[h,d]
  * per domain of its key where some descendant has a column. */
 static void cols_h(wm *m)
@@ -770,15 +760,13 @@ static void cols_h(wm *m)
 	}
 }
 
-static void coef_dom(void *arg, int s)
+/* Does problem group g lie below comp h? */
+static bool below(const wp_problem *p, int g, int h)
 {
-	hacc *a = arg;
-	const wp_problem *p = a->m->p;
-	const wp_class *cl = &p->classes[class_of_slot(p, s)];
-	if (a->key->node_dom[cl->elig[s - cl->off]] != a->dom)
-		return;
-	wm_coef((wm *)a->m, a->m->xcol[s], 1);
-	a->room += a->m->xub[s];
+	for (int c = p->groups[g].pcomp - 1; c >= 0; c = p->comps[c].parent)
+		if (c == h)
+			return true;
+	return false;
 }
 
 /* tup: a child admitted only with its parent; tmin: an admitted
@@ -825,17 +813,39 @@ static void rows_tree(wm *m)
 			wm_coef(m, m->hbeg[h] + i, 1);
 		wm_coef(m, m->hcol[h], -1);
 		wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "tsel[%s]", hb));
-		int size = subtree_size(p, h);
-		for (int i = 0; i < m->hn[h] && !m->nomem; i++) {
-			int j = m->hbeg[h] + i;
-			hacc a = {m, key, NULL, m->cdom[j], 0, size, NULL};
-			wm_row_begin(m);
-			subtree_slots(m, h, coef_dom, &a);
-			long room = a.room < size ? a.room : size;
-			wm_coef(m, j, -(double)room);
-			wm_row_end(m, GLP_UP, 0, 0,
-			    wm_name(m, "tdom[%s,%s]", hb,
-				    key->dom_name[m->cdom[j]]));
+		/* one row per descendant group and domain: tighter LP than
+		 * one row per subtree (the big-M is the group's own room) */
+		for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+			if (!below(p, gi, h))
+				continue;
+			const wp_group *g = &p->groups[gi];
+			group_name(p, gi, gb, sizeof gb);
+			for (int i = 0; i < m->hn[h] && !m->nomem; i++) {
+				int j = m->hbeg[h] + i, d = m->cdom[j];
+				long room = 0;
+				wm_row_begin(m);
+				for (int ci = 0; ci < g->nclasses; ci++) {
+					const wp_class *cl =
+					    &p->classes[g->classes[ci]];
+					long rc = 0;
+					for (int q = 0; q < cl->nelig; q++) {
+						int sl = cl->off + q;
+						if (!m->xcol[sl] ||
+						    key->node_dom[cl->elig[q]] !=
+							d)
+							continue;
+						wm_coef(m, m->xcol[sl], 1);
+						rc += m->xub[sl];
+					}
+					room += rc < cl->count ? rc : cl->count;
+				}
+				if (room > g->size)
+					room = g->size;
+				wm_coef(m, j, -(double)room);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "tdom[%s,%s,%s]", hb, gb,
+					    key->dom_name[d]));
+			}
 		}
 	}
 }

@@ -188,6 +188,8 @@ typedef struct wasp_gen_options {
 	int max_gang;      /* largest gang, in pods                       */
 	int priorities;    /* distinct priority classes                   */
 	int json;          /* 1: kubectl JSON List; 0: YAML documents      */
+	int trees;         /* added (issue 5): pending CompositePodGroup
+			      trees, depth 2-3, 2-8 children each         */
 } wasp_gen_options;
 void wasp_gen_options_init(wasp_gen_options *g);
 /* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */
