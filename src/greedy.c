@@ -836,6 +836,8 @@ typedef struct gtree {
 	int *stamp;            /* per domain of a key: last visit */
 	int stampv;
 	long steps;
+	int **xtaken;          /* per exclusive key, per domain: problem
+				  group + 1 placed there by this run */
 	int best;              /* most children admitted at the root */
 	const char *best_dom;
 	int tried;
@@ -1068,22 +1070,261 @@ static int tree_cands(gs *G, int g, int h, int key, int fixed, int need,
 
 static int tree_comp(gs *G, int h, const tcons *cs, int ncs, bool root,
 		     int *opt);
+static void untake(gs *G, int g);
 
 static void clear_tadm(gs *G, int h)
 {
 	const wp_comp *hc = &G->p->comps[h];
 	for (int i = 0; i < hc->nkids; i++) {
 		int k = hc->kids[i];
-		if (k >= 0)
+		if (k >= 0) {
 			G->tr->tadm[k] = 0;
-		else
+			untake(G, k);
+		} else {
 			clear_tadm(G, -1 - k);
+		}
 	}
 }
 
-/* Place group g inside cs (and a domain of its own key), trying its
- * options from *opt on (the option used is left in *opt): 1 placed, 0 not
- * (nothing left behind), -1 NOMEM. */
+/* ------------------------------------------------ topology annotations */
+
+/* Slices (issue 5): place up to `want` pods of the group's classes (the
+ * counts left in rem[], in corder) as whole slices of layer `layer`, each
+ * inside one domain of its key (tightest first), inner layers inside.
+ * Returns the pods placed (a multiple of the slice size), -1 on NOMEM. */
+#define WGR_SLICE_TRIES 8
+
+static int place_rem(gs *G, const int *corder, int nco, int *rem,
+		     const tcons *cs, int ncs, int want)
+{
+	int placed = 0;
+	for (int i = 0; i < nco && placed < want; i++) {
+		int m = rem[i] < want - placed ? rem[i] : want - placed;
+		int got = place_cons(G, corder[i], cs, ncs, m);
+		if (got < 0)
+			return -1;
+		rem[i] -= got;
+		placed += got;
+	}
+	return placed;
+}
+
+static int place_slices(gs *G, const wp_tas *ta, const int *corder, int nco,
+			int *rem, const tcons *cs, int ncs, int layer, int want)
+{
+	int sz = ta->slice_size[layer], key = ta->slice_key[layer];
+	int *doms, saved[64];
+	int nd = cons_domains(G, key, -1, cs, ncs, &doms);
+	if (nd < 0)
+		return -1;
+	int64_t *slots = wa_calloc(G->tmp, (size_t)nd + 1, sizeof *slots);
+	if (!slots)
+		return -1;
+	tcons c2[WGR_MAX_CONS + WS_MAX_SLICE_LAYERS];
+	if (ncs)
+		memcpy(c2, cs, (size_t)ncs * sizeof *cs);
+	int placed = 0;
+	while (placed + sz <= want) {
+		/* slots per domain for what is left */
+		for (int i = 0; i < nd; i++) {
+			c2[ncs] = (tcons){key, doms[i]};
+			slots[i] = 0;
+			for (int q = 0; q < nco; q++) {
+				int64_t x = cons_slots(G, corder[q], c2,
+						       ncs + 1);
+				slots[i] += x < rem[q] ? x : rem[q];
+			}
+		}
+		bool ok = false;
+		for (int t = 0; t < WGR_SLICE_TRIES && !ok; t++) {
+			int bi = -1; /* tightest untried domain that holds a
+					slice */
+			for (int i = 0; i < nd; i++)
+				if (slots[i] >= sz &&
+				    (bi < 0 || slots[i] < slots[bi]))
+					bi = i;
+			if (bi < 0)
+				break;
+			slots[bi] = -1;
+			c2[ncs] = (tcons){key, doms[bi]};
+			int mark = G->nlog;
+			memcpy(saved, rem, (size_t)nco * sizeof *rem);
+			int got = layer + 1 < ta->nslices
+				      ? place_slices(G, ta, corder, nco, rem,
+						     c2, ncs + 1, layer + 1, sz)
+				      : place_rem(G, corder, nco, rem, c2,
+						  ncs + 1, sz);
+			if (got < 0)
+				return -1;
+			if (got == sz) {
+				ok = true;
+				placed += sz;
+			} else {
+				rollback_to(G, mark);
+				memcpy(rem, saved, (size_t)nco * sizeof *rem);
+			}
+		}
+		if (!ok)
+			break;
+	}
+	return placed;
+}
+
+/* Place group wg inside cs: as slices when it has them, else every class
+ * up to its count.  Pods placed, or -1 on NOMEM. */
+static int place_in(gs *G, const wp_group *wg, const int *corder, int nco,
+		    const tcons *cs, int ncs)
+{
+	int rem[64];
+	for (int i = 0; i < nco; i++)
+		rem[i] = G->p->classes[corder[i]].count;
+	if (wg->tas && wg->tas->nslices)
+		return place_slices(G, wg->tas, corder, nco, rem, cs, ncs, 0,
+				    wg->size);
+	return place_rem(G, corder, nco, rem, cs, ncs, wg->size);
+}
+
+/* An option of a group: up to three more constraints (own key,
+ * exclusive key, preferred level). */
+typedef struct gopt {
+	int n;
+	tcons c[3];
+} gopt;
+
+#define WGR_MAX_OPTS 64
+
+/* Is domain d of exclusive key k free for problem group g? */
+static bool excl_free(const gs *G, int g, int k, int d)
+{
+	const wp_group *wg = &G->p->groups[g];
+	int own = G->p->excl_owner[k][d];
+	if (own != -1 && own != wg->sg)
+		return false;
+	int t = G->tr->xtaken[k] ? G->tr->xtaken[k][d] : 0;
+	return t == 0 || t == g + 1;
+}
+
+/* Domains of key `key` meeting cs that hold the whole group, tightest
+ * first (at most lim).  -1 on NOMEM. */
+static int full_doms(gs *G, const wp_group *wg, int key, const tcons *cs,
+		     int ncs, int lim, int *out)
+{
+	int *doms;
+	int nd = cons_domains(G, key, -1, cs, ncs, &doms);
+	if (nd < 0)
+		return -1;
+	tcons c2[WGR_MAX_CONS + 3];
+	if (ncs)
+		memcpy(c2, cs, (size_t)ncs * sizeof *cs);
+	int n = 0;
+	int64_t sl[WGR_MAX_OPTS];
+	for (int i = 0; i < nd; i++) {
+		int64_t b, s;
+		c2[ncs] = (tcons){key, doms[i]};
+		group_bound(G, wg, c2, ncs + 1, &b, &s);
+		if (b < wg->size)
+			continue;
+		/* insertion by slots, keep the lim tightest */
+		int j = n < lim ? n++ : lim;
+		if (j == lim && (lim == 0 || s >= sl[lim - 1]))
+			continue;
+		if (j == lim)
+			j = lim - 1;
+		while (j > 0 && sl[j - 1] > s) {
+			sl[j] = sl[j - 1];
+			out[j] = out[j - 1];
+			j--;
+		}
+		sl[j] = s;
+		out[j] = doms[i];
+	}
+	return n;
+}
+
+/* The options of group g inside cs, most wanted first: its own key's
+ * domains (tightest first), each with a free domain of its exclusive key,
+ * each first inside one domain of the preferred level, then of each
+ * coarser level, then spread.  Returns the count, -1 on NOMEM. */
+static int group_opts(gs *G, int g, const tcons *cs, int ncs, gopt *op)
+{
+	const wp_group *wg = &G->p->groups[g];
+	const wp_tas *ta = wg->tas;
+	const wtp_topo *t = G->p->topo;
+	int need = group_need(wg), nb = 1, n = 0;
+	gopt base[WGR_MAX_OPTS];
+	base[0].n = 0;
+	if (wg->key >= 0) {
+		dsort *ds;
+		nb = tree_cands(G, g, -1, wg->key, wg->fixed_dom, need,
+				wg->size, cs, ncs, WGR_TREE_KID_DOMS, &ds);
+		if (nb < 0)
+			return -1;
+		for (int i = 0; i < nb; i++)
+			base[i] = (gopt){1, {{wg->key, ds[i].c.d}}};
+	}
+	gopt mid[WGR_MAX_OPTS];
+	int nm = 0;
+	tcons c2[WGR_MAX_CONS + 3];
+	if (ncs)
+		memcpy(c2, cs, (size_t)ncs * sizeof *cs);
+	for (int b = 0; b < nb && nm < WGR_MAX_OPTS; b++) {
+		if (!ta || ta->excl < 0) {
+			mid[nm++] = base[b];
+			continue;
+		}
+		int k = ta->excl, *doms;
+		memcpy(c2 + ncs, base[b].c, (size_t)base[b].n * sizeof(tcons));
+		int nd = cons_domains(G, k, ta->excl_fixed, c2,
+				      ncs + base[b].n, &doms);
+		if (nd < 0)
+			return -1;
+		for (int i = 0; i < nd && nm < WGR_MAX_OPTS; i++) {
+			if (!excl_free(G, g, k, doms[i]))
+				continue;
+			mid[nm] = base[b];
+			mid[nm].c[mid[nm].n++] = (tcons){k, doms[i]};
+			nm++;
+		}
+	}
+	for (int b = 0; b < nm && n < WGR_MAX_OPTS; b++) {
+		if (ta && ta->pref >= 0) {
+			memcpy(c2 + ncs, mid[b].c,
+			       (size_t)mid[b].n * sizeof(tcons));
+			for (int k = ta->pref; k >= 0 && n < WGR_MAX_OPTS;
+			     k = t->keys[k].parent) {
+				int doms[4];
+				int nd = full_doms(G, wg, k, c2,
+						   ncs + mid[b].n, 4, doms);
+				if (nd < 0)
+					return -1;
+				for (int i = 0; i < nd && n < WGR_MAX_OPTS;
+				     i++) {
+					op[n] = mid[b];
+					op[n].c[op[n].n++] = (tcons){k, doms[i]};
+					n++;
+				}
+			}
+		}
+		if (n < WGR_MAX_OPTS)
+			op[n++] = mid[b];
+	}
+	return n;
+}
+
+static void untake(gs *G, int g)
+{
+	const wp_tas *ta = G->p->groups[g].tas;
+	if (!ta || ta->excl < 0 || !G->tr->xtaken[ta->excl])
+		return;
+	const wtp_key *k = &G->p->topo->keys[ta->excl];
+	for (int d = 0; d < k->ndom; d++)
+		if (G->tr->xtaken[ta->excl][d] == g + 1)
+			G->tr->xtaken[ta->excl][d] = 0;
+}
+
+/* Place group g inside cs (and its options: own key, exclusive domain,
+ * preferred level), trying its options from *opt on (the option used is
+ * left in *opt): 1 placed, 0 not (nothing left behind), -1 NOMEM. */
 static int tree_group(gs *G, int g, const tcons *cs, int ncs, int *opt)
 {
 	const wp_group *wg = &G->p->groups[g];
@@ -1100,39 +1341,88 @@ static int tree_group(gs *G, int g, const tcons *cs, int ncs, int *opt)
 		}
 		corder[j] = c;
 	}
-	tcons c2[WGR_MAX_CONS];
+	tcons c2[WGR_MAX_CONS + 3];
 	if (ncs)
 		memcpy(c2, cs, (size_t)ncs * sizeof *cs);
-	int nopt = 1;
-	dsort *ds = NULL;
-	if (wg->key >= 0) {
-		nopt = tree_cands(G, g, -1, wg->key, wg->fixed_dom, need,
-				  wg->size, cs, ncs, WGR_TREE_KID_DOMS, &ds);
-		if (nopt < 0)
-			return -1;
-	}
+	gopt *op = wa_calloc(G->tmp, WGR_MAX_OPTS, sizeof *op);
+	if (!op)
+		return -1;
+	int nopt = group_opts(G, g, cs, ncs, op);
+	if (nopt < 0)
+		return -1;
 	for (int o = *opt; o < nopt; o++) {
 		if (G->tr->steps++ >= WGR_TREE_STEPS)
 			return 0;
-		int nc2 = ncs;
-		if (wg->key >= 0)
-			c2[nc2++] = (tcons){wg->key, ds[o].c.d};
-		int mark = G->nlog, placed = 0;
-		for (int i = 0; i < nco; i++) {
-			int c = corder[i];
-			int got = place_cons(G, c, c2, nc2,
-					     G->p->classes[c].count);
-			if (got < 0)
-				return -1;
-			placed += got;
-		}
+		memcpy(c2 + ncs, op[o].c, (size_t)op[o].n * sizeof(tcons));
+		int nc2 = ncs + op[o].n;
+		int mark = G->nlog;
+		int placed = place_in(G, wg, corder, nco, c2, nc2);
+		if (placed < 0)
+			return -1;
 		if (placed >= need && (placed > 0 || need == 0)) {
 			G->tr->tadm[g] = 1;
+			const wp_tas *ta = wg->tas;
+			if (ta && ta->excl >= 0) {
+				/* the exclusive domain is the option's last
+				 * exclusive constraint */
+				for (int i = 0; i < op[o].n; i++)
+					if (op[o].c[i].key == ta->excl)
+						G->tr->xtaken[ta->excl]
+							     [op[o].c[i].dom] =
+						    g + 1;
+			}
 			*opt = o;
 			return 1;
 		}
 		rollback_to(G, mark);
 	}
+	return 0;
+}
+
+/* A group outside any tree with annotations: its options in order. */
+static int annotated_solve(gs *G, int g)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	const wp_tas *ta = wg->tas;
+	G->tr->steps = 0;
+	G->nlog = 0;
+	int opt = 0;
+	int r = wg->invalid ? 0 : tree_group(G, g, NULL, 0, &opt);
+	G->nlog = 0;
+	if (r < 0)
+		return -1;
+	if (r > 0) {
+		G->sol->admit[g] = 1;
+		return 0;
+	}
+	const char *why = NULL;
+	if (wg->invalid) {
+		why = wg->invalid;
+	} else if (ta->excl >= 0) {
+		const wtp_key *k = &p->topo->keys[ta->excl];
+		int nfree = 0;
+		for (int d = 0; d < k->ndom; d++)
+			nfree += excl_free(G, g, ta->excl, d);
+		if (!nfree)
+			why = wa_printf(p->arena, "every %s domain is held by "
+					"another group with that exclusive "
+					"topology", k->label);
+	}
+	if (!why && ta->nslices)
+		why = wa_printf(p->arena, "its %d pods do not fit as slices "
+				"of %d, each inside one %s domain", wg->size,
+				ta->slice_size[ta->nslices - 1],
+				p->topo->keys[ta->slice_key[ta->nslices - 1]]
+				    .label);
+	if (!why)
+		why = wa_printf(p->arena, "no room for %d pod%s within the "
+				"domains its topology annotations allow",
+				group_need(wg), plural(group_need(wg), "",
+						       "s"));
+	if (!why)
+		return -1;
+	G->sol->reason[g] = why;
 	return 0;
 }
 
@@ -1179,10 +1469,12 @@ static int tree_kids(gs *G, const tkid *ks, int nk, int i, int got,
 		if (rr != 0)
 			return rr;
 		rollback_to(G, mark);
-		if (k >= 0)
+		if (k >= 0) {
 			G->tr->tadm[k] = 0;
-		else
+			untake(G, k);
+		} else {
 			clear_tadm(G, -1 - k);
+		}
 	}
 	return tree_kids(G, ks, nk, i + 1, got, need, cs, ncs, best);
 }
@@ -1405,7 +1697,10 @@ static int tree_solve(gs *G, int h)
 static int tree_setup(gs *G)
 {
 	const wp_problem *p = G->p;
-	if (!p->ncomps)
+	bool any = p->ncomps > 0;
+	for (int g = 0; g < p->ngroups && !any; g++)
+		any = p->groups[g].tas != NULL;
+	if (!any)
 		return 0;
 	G->tr = wa_calloc(G->tmp, 1, sizeof *G->tr);
 	if (!G->tr)
@@ -1417,7 +1712,18 @@ static int tree_setup(gs *G)
 	G->tr->done = wa_calloc(G->tmp, (size_t)p->ncomps + 1, 1);
 	G->tr->tadm = wa_calloc(G->tmp, (size_t)p->ngroups + 1, 1);
 	G->tr->stamp = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof(int));
-	return G->tr->done && G->tr->tadm && G->tr->stamp ? 0 : -1;
+	int nk = p->topo ? p->topo->nkeys : 0;
+	G->tr->xtaken = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(int *));
+	if (!G->tr->done || !G->tr->tadm || !G->tr->stamp || !G->tr->xtaken)
+		return -1;
+	for (int k = 0; k < nk; k++)
+		if (p->excl_owner && p->excl_owner[k] &&
+		    !(G->tr->xtaken[k] = wa_calloc(G->tmp,
+						   (size_t)p->topo->keys[k]
+							   .ndom + 1,
+						   sizeof(int))))
+			return -1;
+	return 0;
 }
 
 /* ------------------------------------------------------------- solve */
@@ -1494,6 +1800,12 @@ static int run(gs *G, const wasp_options *o)
 		if (wg->pcomp) {
 			/* the whole tree, once (issue 5) */
 			if (tree_solve(G, wg->pcomp - 1))
+				return -1;
+			continue;
+		}
+		if (wg->tas) {
+			/* exclusive, preferred, slices (issue 5) */
+			if (annotated_solve(G, g))
 				return -1;
 			continue;
 		}

@@ -32,7 +32,8 @@
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 
-enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S }; /* H, S: composites */
+enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K };
+/* H, S: composites; E: exclusive domain; K: slice count (issue 5) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -88,6 +89,9 @@ typedef struct wm {
 	/* CompositePodGroups (issue 5): a[h] and t[h,d] columns */
 	int *hcol;          /* ncomps */
 	int *hbeg, *hn;     /* ncomps: t[h,d] columns are contiguous         */
+	/* annotations (issue 5): e[g,d] and k[g,l,d] columns */
+	int *ebeg, *en;     /* ngroups                                       */
+	int *kbeg, *kn;     /* ngroups * WS_MAX_SLICE_LAYERS                 */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -321,6 +325,21 @@ static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
 		return false;
 	if (g->pcomp && !tree_slot_ok(p, g, n))
 		return false;
+	if (g->tas) {
+		const wp_tas *ta = g->tas;
+		for (int l = 0; l < ta->nslices; l++)
+			if (p->topo->keys[ta->slice_key[l]].node_dom[n] < 0)
+				return false;
+		if (ta->excl >= 0) {
+			int d = p->topo->keys[ta->excl].node_dom[n];
+			if (d < 0 || (ta->excl_fixed >= 0 &&
+				      d != ta->excl_fixed))
+				return false;
+			int own = p->excl_owner[ta->excl][d];
+			if (own != -1 && own != g->sg)
+				return false;
+		}
+	}
 	if (g->key < 0)
 		return true;
 	int d = p->topo->keys[g->key].node_dom[n];
@@ -424,8 +443,9 @@ static void cols_a(wm *m)
 	char gb[600];
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
-		/* basic groups in a tree need one too (issue 5) */
-		if (!g->gang && !g->pcomp)
+		/* basic groups in a tree or with annotations need one too
+		 * (issue 5) */
+		if (!g->gang && !g->pcomp && !g->tas)
 			continue;
 		int room = group_room(m, g);
 		/* a tree gang already at minCount counts as admitted even
@@ -760,6 +780,193 @@ static void cols_h(wm *m)
 	}
 }
 
+/* e[g,d]: the exclusive domain of group g; k[g,l,d]: slices of layer l
+ * in domain d.  One column per domain where g has columns. */
+static void cols_tas(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		for (int l = -1; l < ta->nslices; l++) {
+			int key = l < 0 ? ta->excl : ta->slice_key[l];
+			if (key < 0)
+				continue;
+			const wtp_key *k = &p->topo->keys[key];
+			long *room = wa_calloc(m->ar, k->ndom + 1, sizeof *room);
+			if (!room) {
+				m->nomem = true;
+				return;
+			}
+			for (int ci = 0; ci < g->nclasses; ci++) {
+				const wp_class *cl = &p->classes[g->classes[ci]];
+				for (int q = 0; q < cl->nelig; q++)
+					if (m->xcol[cl->off + q])
+						room[k->node_dom[cl->elig[q]]] +=
+						    m->xub[cl->off + q];
+			}
+			int *beg = l < 0 ? &m->ebeg[gi]
+					 : &m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int *cnt = l < 0 ? &m->en[gi]
+					 : &m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			*beg = m->ncols + 1;
+			for (int d = 0; d < k->ndom; d++) {
+				if (!room[d])
+					continue;
+				if (l < 0)
+					wm_col(m, WM_E, gi, d, 0, 1,
+					    wm_name(m, "e[%s,%s]", gb,
+						    k->dom_name[d]));
+				else
+					wm_col(m, WM_K, gi, d, 0,
+					    (double)((room[d] < g->size
+						      ? room[d] : g->size) /
+						     ta->slice_size[l]),
+					    wm_name(m, "k%d[%s,%s]", l, gb,
+						    k->dom_name[d]));
+				(*cnt)++;
+			}
+		}
+	}
+}
+
+/* The x columns of group g on nodes of domain d of key k, into the row
+ * begun; returns their summed bounds. */
+static long coef_group_dom(wm *m, const wp_group *g, const wtp_key *k, int d)
+{
+	const wp_problem *p = m->p;
+	long room = 0;
+	for (int ci = 0; ci < g->nclasses; ci++) {
+		const wp_class *cl = &p->classes[g->classes[ci]];
+		for (int q = 0; q < cl->nelig; q++) {
+			int sl = cl->off + q;
+			if (!m->xcol[sl] || k->node_dom[cl->elig[q]] != d)
+				continue;
+			wm_coef(m, m->xcol[sl], 1);
+			room += m->xub[sl];
+		}
+	}
+	return room;
+}
+
+/* esel[g]: one exclusive domain per admitted group; edom[g,d]: pods only
+ * there; excl[k,d]: at most one group per domain (domains held by running
+ * groups have no columns for the others); slice[g,l,d]: the pods of g in
+ * d are slice_size[l] * k[g,l,d]. */
+static void rows_tas(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	int nk = p->topo ? p->topo->nkeys : 0;
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		if (ta->excl >= 0 && m->acol[gi]) {
+			const wtp_key *k = &p->topo->keys[ta->excl];
+			wm_row_begin(m);
+			for (int i = 0; i < m->en[gi]; i++)
+				wm_coef(m, m->ebeg[gi] + i, 1);
+			wm_coef(m, m->acol[gi], -1);
+			wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "esel[%s]", gb));
+			for (int i = 0; i < m->en[gi]; i++) {
+				int j = m->ebeg[gi] + i, d = m->cdom[j];
+				wm_row_begin(m);
+				long room = coef_group_dom(m, g, k, d);
+				if (room > g->size)
+					room = g->size;
+				wm_coef(m, j, -(double)room);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "edom[%s,%s]", gb,
+					    k->dom_name[d]));
+			}
+		}
+		for (int l = 0; l < ta->nslices; l++) {
+			const wtp_key *k = &p->topo->keys[ta->slice_key[l]];
+			int b = m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int n = m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			for (int i = 0; i < n; i++) {
+				int j = b + i, d = m->cdom[j];
+				wm_row_begin(m);
+				coef_group_dom(m, g, k, d);
+				wm_coef(m, j, -(double)ta->slice_size[l]);
+				wm_row_end(m, GLP_FX, 0, 0,
+				    wm_name(m, "slice%d[%s,%s]", l, gb,
+					    k->dom_name[d]));
+			}
+		}
+	}
+	for (int key = 0; key < nk && !m->nomem; key++) {
+		if (!p->excl_owner || !p->excl_owner[key])
+			continue;
+		const wtp_key *k = &p->topo->keys[key];
+		for (int d = 0; d < k->ndom; d++) {
+			int cnt = 0;
+			wm_row_begin(m);
+			for (int gi = 0; gi < p->ngroups; gi++) {
+				const wp_tas *ta = p->groups[gi].tas;
+				if (!ta || ta->excl != key)
+					continue;
+				for (int i = 0; i < m->en[gi]; i++)
+					if (m->cdom[m->ebeg[gi] + i] == d) {
+						wm_coef(m, m->ebeg[gi] + i, 1);
+						cnt++;
+					}
+			}
+			if (cnt < 2) {
+				wm_row_drop(m);
+				continue;
+			}
+			wm_row_end(m, GLP_UP, 0, 1,
+			    wm_name(m, "excl[%s,%s]", k->label,
+				    k->dom_name[d]));
+		}
+	}
+}
+
+/* e and k columns from the x counts (vec_from_x). */
+static void vec_tas(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		for (int l = -1; l < ta->nslices; l++) {
+			int key = l < 0 ? ta->excl : ta->slice_key[l];
+			if (key < 0)
+				continue;
+			const wtp_key *k = &p->topo->keys[key];
+			int b = l < 0 ? m->ebeg[gi]
+				      : m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int n = l < 0 ? m->en[gi]
+				      : m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			for (int i = 0; i < n; i++) {
+				int d = m->cdom[b + i];
+				long cnt = 0;
+				for (int ci = 0; ci < g->nclasses; ci++) {
+					const wp_class *cl =
+					    &p->classes[g->classes[ci]];
+					for (int q = 0; q < cl->nelig; q++)
+						if (k->node_dom[cl->elig[q]] ==
+						    d)
+							cnt += x[cl->off + q];
+				}
+				v[b + i] = l < 0 ? cnt > 0
+						 : (double)(cnt /
+							    ta->slice_size[l]);
+			}
+		}
+	}
+}
+
 /* Does problem group g lie below comp h? */
 static bool below(const wp_problem *p, int g, int h)
 {
@@ -1045,6 +1252,12 @@ static void sym_runs(wm *m)
 			used = p->groups[g].key == k && m->tn[g];
 		for (int h = 0; h < p->ncomps && !used; h++)
 			used = p->comps[h].key == k && m->hn[h];
+		for (int g = 0; g < p->ngroups && !used; g++) {
+			const wp_tas *ta = p->groups[g].tas;
+			for (int l = 0; ta && l < ta->nslices; l++)
+				used |= ta->slice_key[l] == k;
+			used |= ta && ta->excl == k;
+		}
 		if (used)
 			keys[nkeys++] = k;
 	}
@@ -1264,7 +1477,14 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	m->hcol = wa_calloc(ar, p->ncomps + 1, sizeof *m->hcol);
 	m->hbeg = wa_calloc(ar, p->ncomps + 1, sizeof *m->hbeg);
 	m->hn = wa_calloc(ar, p->ncomps + 1, sizeof *m->hn);
-	if (!m->hcol || !m->hbeg || !m->hn)
+	m->ebeg = wa_calloc(ar, p->ngroups + 1, sizeof *m->ebeg);
+	m->en = wa_calloc(ar, p->ngroups + 1, sizeof *m->en);
+	m->kbeg = wa_calloc(ar, (size_t)(p->ngroups + 1) * WS_MAX_SLICE_LAYERS,
+			    sizeof *m->kbeg);
+	m->kn = wa_calloc(ar, (size_t)(p->ngroups + 1) * WS_MAX_SLICE_LAYERS,
+			  sizeof *m->kn);
+	if (!m->hcol || !m->hbeg || !m->hn || !m->ebeg || !m->en ||
+	    !m->kbeg || !m->kn)
 		return WASP_ENOMEM;
 	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
 	    !m->ucol || !m->nxbeg)
@@ -1280,6 +1500,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!wm_late(m))
 		cols_h(m);
 	if (!wm_late(m))
+		cols_tas(m);
+	if (!wm_late(m))
 		cols_u(m);
 	if (!wm_late(m)) {
 		rows_class(m);
@@ -1289,6 +1511,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		rows_topo(m);
 	if (!wm_late(m))
 		rows_tree(m);
+	if (!wm_late(m))
+		rows_tas(m);
 	if (!wm_late(m))
 		rows_cap(m);
 	if (sym && !wm_late(m))
@@ -1364,6 +1588,7 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 					v[m->tbeg[gi] + i] = 1;
 	}
 	vec_tree(m, x, v);
+	vec_tas(m, x, v);
 	for (int n = 0; n < p->nnodes; n++) {
 		if (!m->ucol[n])
 			continue;
@@ -1599,7 +1824,7 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 		const wp_group *wg = &p->groups[g];
 		/* the rounding knows no trees: it leaves them out, so its
 		 * answers stay feasible */
-		if (!group_has_cols(m, g) || wg->pcomp)
+		if (!group_has_cols(m, g) || wg->pcomp || wg->tas)
 			continue;
 		double mass = 0;
 		for (int ci = 0; ci < wg->nclasses; ci++) {

@@ -666,6 +666,123 @@ static int build_comps(red *r)
 	return 0;
 }
 
+/* Annotations of group wg (snapshot sg) as key indices; a key the
+ * topology does not know, or slices the group cannot be cut into, make
+ * the group invalid. */
+static int build_tas(red *r, wp_group *wg)
+{
+	const ws_snapshot *s = r->s;
+	const ws_group *sg = &s->groups[wg->sg];
+	const ws_tas *ta = sg->tas;
+	wp_problem *p = r->p;
+	if (!ta)
+		return 0;
+	wp_tas *t = wa_calloc(r->a, 1, sizeof *t);
+	if (!t)
+		return -1;
+	wg->tas = t;
+	t->excl = t->pref = t->excl_fixed = -1;
+	const char *bad = NULL;
+	if (ta->exclusive && (t->excl = wtp_key_index(r->t, ta->exclusive)) < 0)
+		bad = ta->exclusive;
+	if (ta->preferred && (t->pref = wtp_key_index(r->t, ta->preferred)) < 0)
+		bad = ta->preferred;
+	t->nslices = ta->nslices;
+	for (int l = 0; l < ta->nslices; l++) {
+		t->slice_size[l] = ta->slice_size[l];
+		if ((t->slice_key[l] = wtp_key_index(r->t, ta->slice_key[l])) < 0)
+			bad = ta->slice_key[l];
+	}
+	if (bad && !wg->invalid &&
+	    !(wg->invalid = wa_printf(r->a, "topology key %s is not known "
+				      "to the topology", bad)))
+		return -1;
+	if (ta->nslices && !wg->invalid) {
+		int s0 = ta->slice_size[0];
+		if (wg->nbound)
+			wg->invalid = wa_printf(r->a, "a sliced group cannot "
+						"grow: %d of its pods already "
+						"run", wg->nbound);
+		else if (wg->size % s0)
+			wg->invalid = wa_printf(r->a, "%d pods cannot be cut "
+						"into slices of %d", wg->size,
+						s0);
+		else if (wg->gang && wg->min_need % s0)
+			/* a gang admits whole slices: round its minimum up */
+			wg->min_need += s0 - wg->min_need % s0;
+		if (!wg->invalid && !wg->gang)
+			wg->min_need = 0;
+		if (wg->nbound || wg->size % s0) {
+			if (!wg->invalid)
+				return -1; /* wa_printf failed */
+		}
+	}
+	if (t->excl < 0)
+		return 0;
+	/* running pods of the group pin its exclusive domain */
+	const wtp_key *k = &r->t->keys[t->excl];
+	pin_dom(s, k, wg->sg, &t->excl_fixed);
+	if (t->excl_fixed == -2 && !wg->invalid &&
+	    !(wg->invalid = wa_printf(r->a, "its running pods already span "
+				      "several %s domains", k->label)))
+		return -1;
+	if (!p->excl_owner[t->excl]) {
+		int *o = wa_calloc(r->a, (size_t)k->ndom + 1, sizeof *o);
+		if (!o)
+			return -1;
+		for (int d = 0; d < k->ndom; d++)
+			o[d] = -1;
+		p->excl_owner[t->excl] = o;
+	}
+	return 0;
+}
+
+/* Domains held by running pods of groups with an exclusive key (pending
+ * or not). */
+static int build_excl(red *r)
+{
+	const ws_snapshot *s = r->s;
+	wp_problem *p = r->p;
+	int nk = r->t ? r->t->nkeys : 0;
+	p->excl_owner = wa_calloc(r->a, (size_t)nk + 1, sizeof *p->excl_owner);
+	if (!p->excl_owner)
+		return -1;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].sg >= 0 && build_tas(r, &p->groups[g]))
+			return -1;
+	for (int g = 0; g < s->ngroups; g++) {
+		const ws_tas *ta = s->groups[g].tas;
+		if (!ta || !ta->exclusive)
+			continue;
+		int key = wtp_key_index(r->t, ta->exclusive);
+		if (key < 0)
+			continue;
+		const wtp_key *k = &r->t->keys[key];
+		if (!p->excl_owner[key]) {
+			int *o = wa_calloc(r->a, (size_t)k->ndom + 1,
+					   sizeof *o);
+			if (!o)
+				return -1;
+			for (int d = 0; d < k->ndom; d++)
+				o[d] = -1;
+			p->excl_owner[key] = o;
+		}
+		int *o = p->excl_owner[key];
+		const ws_group *sg = &s->groups[g];
+		for (int i = 0; i < sg->npods; i++) {
+			const ws_pod *pod = &s->pods[sg->pods[i]];
+			if (pod->terminal || ws_pod_pending(pod) ||
+			    pod->node < 0)
+				continue;
+			int d = k->node_dom[pod->node];
+			if (d < 0)
+				continue;
+			o[d] = o[d] == -1 || o[d] == g ? g : -2;
+		}
+	}
+	return 0;
+}
+
 int wp_group_need(const wp_group *wg)
 {
 	return wg->gang ? wg->min_need : 1;
@@ -746,6 +863,8 @@ static int reduce(red *r, const wasp_options *o)
 		off += p->classes[c].nelig;
 	}
 	p->nx = off;
+	if (build_excl(r))
+		return -1;
 	return build_comps(r);
 }
 

@@ -48,7 +48,22 @@ typedef struct wp_group {
 	/* addition (issue 5): parent CompositePodGroup, index + 1 into
 	 * wp_problem.comps (0: not in a tree) */
 	int pcomp;
+	const struct wp_tas *tas; /* annotations, NULL: none (issue 5) */
 } wp_group;
+
+/* A PodGroup's topology annotations as key indices (issue 5):
+ * exclusive: the group sits in one domain of `excl` that no other group
+ * with the same exclusive key uses (running ones included); preferred:
+ * fewest domains of `pref`, then of each coarser key; slices: the pods
+ * in each domain of slice_key[l] are a multiple of slice_size[l]. */
+typedef struct wp_tas {
+	int excl;           /* key index, -1: none                        */
+	int excl_fixed;     /* domain its own running pods hold, -1       */
+	int pref;           /* key index, -1: none                        */
+	int nslices;
+	int slice_key[WS_MAX_SLICE_LAYERS];
+	int slice_size[WS_MAX_SLICE_LAYERS];
+} wp_tas;
 
 /* A CompositePodGroup (issue 5): comps[i] is snapshot composite i.  It is
  * admitted when at least min_groups children are (running children count
@@ -83,6 +98,10 @@ typedef struct wp_problem {
 	/* addition (issue 5): CompositePodGroups, as in the snapshot */
 	wp_comp *comps;
 	int ncomps;
+	/* per key (NULL when no group is exclusive on it), per domain: the
+	 * snapshot group whose running pods hold it exclusively, -1 none,
+	 * -2 several */
+	int **excl_owner;
 } wp_problem;
 
 

@@ -625,6 +625,100 @@ static void check_trees(vctx *v)
 	}
 }
 
+/* Annotations (issue 5): an exclusive group sits in one domain of its
+ * exclusive key that no other group with that key uses; a sliced group
+ * has a multiple of the slice size in every domain of each slice key. */
+typedef struct xdom {
+	const char *dom;
+	int g;
+} xdom;
+
+static void check_annotations(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	htab held; /* (key, domain) -> group */
+	if (ht_init(&held, v->a, (size_t)s->npods + 1)) {
+		v->nomem = true;
+		return;
+	}
+	for (int g = 0; g < s->ngroups; g++) {
+		const ws_group *grp = &s->groups[g];
+		const ws_tas *ta = grp->tas;
+		if (!ta)
+			continue;
+		for (int l = -1; l < ta->nslices; l++) {
+			const char *key = l < 0 ? ta->exclusive
+						: ta->slice_key[l];
+			if (!key)
+				continue;
+			const char *one;
+			const char *const *lv;
+			int nl = levels_for(v, key, &lv, &one);
+			if (nl <= 0)
+				continue;
+			/* pods per domain, in first-seen order */
+			const char **dn = wa_calloc(v->a, grp->npods + 1,
+						    sizeof *dn);
+			int *cnt = wa_calloc(v->a, grp->npods + 1, sizeof *cnt);
+			if (!dn || !cnt) {
+				v->nomem = true;
+				return;
+			}
+			int nd = 0;
+			for (int k = 0; k < grp->npods; k++) {
+				int pi = grp->pods[k];
+				const ws_pod *pod = &s->pods[pi];
+				int n = v->pod_node[pi];
+				if (n < 0 && !pod->terminal &&
+				    !ws_pod_pending(pod))
+					n = pod->node;
+				if (n < 0)
+					continue;
+				const char *d = domain_of(v, n, lv, nl);
+				if (!d) {
+					viol(v, "group %s/%s: pod %s on node %s, "
+						"which lacks topology label %s",
+					     grp->ns, grp->name, pod->name,
+					     s->nodes[n].name, key);
+					continue;
+				}
+				int i = 0;
+				while (i < nd && strcmp(dn[i], d))
+					i++;
+				if (i == nd)
+					dn[nd++] = d;
+				cnt[i]++;
+			}
+			if (l >= 0) {
+				for (int i = 0; i < nd; i++)
+					if (cnt[i] % ta->slice_size[l])
+						viol(v, "group %s/%s: %d pods in %s "
+							"%s, not a multiple of the "
+							"slice size %d",
+						     grp->ns, grp->name, cnt[i],
+						     key, dn[i],
+						     ta->slice_size[l]);
+				continue;
+			}
+			if (nd > 1)
+				viol(v, "group %s/%s: exclusive topology %s but "
+					"its pods span %s and %s",
+				     grp->ns, grp->name, key, dn[0], dn[1]);
+			for (int i = 0; i < nd; i++) {
+				int other = ht_get(&held, key, dn[i]);
+				if (other >= 0 && other != g)
+					viol(v, "exclusive topology %s: domain %s "
+						"holds both %s/%s and %s/%s",
+					     key, dn[i], s->groups[other].ns,
+					     s->groups[other].name, grp->ns,
+					     grp->name);
+				else
+					ht_put(&held, key, dn[i], g);
+			}
+		}
+	}
+}
+
 static void check_waiting(vctx *v)
 {
 	const ws_snapshot *s = v->s;
@@ -716,6 +810,7 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	check_capacity(&v);
 	check_groups(&v);
 	check_trees(&v);
+	check_annotations(&v);
 	check_waiting(&v);
 	if (v.nomem)
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
