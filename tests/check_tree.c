@@ -505,6 +505,216 @@ START_TEST(ilp_scenarios)
 }
 END_TEST
 
+/* ------------------------------------------------------- annotations */
+
+static size_t vcheck(const char *cluster, const char *places, char **rep);
+#define PL(pod, node) "{\"namespace\":\"ml\",\"pod\":\"" pod "\",\"node\":\"" node "\"}"
+
+#define EXCL "alpha.jobset.sigs.k8s.io/exclusive-topology: " RACK
+#define PREF "kueue.x-k8s.io/podset-preferred-topology: " RACK
+#define SLICE "kueue.x-k8s.io/podset-slice-required-topology: " RACK \
+	      ", kueue.x-k8s.io/podset-slice-size: \"4\""
+
+/* Three racks; a running exclusive group holds r1; three pending
+ * exclusive groups of one pod: two get r2 and r3, the third waits. */
+static void excl_check(int mode)
+{
+	yb b = {0};
+	y_node(&b, "n1", "b1", "r1", 8, "");
+	y_node(&b, "n2", "b1", "r2", 8, "");
+	y_node(&b, "n3", "b2", "r3", 8, "");
+	y_pg(&b, "x1", NULL, 1, 1, 1, NULL, EXCL, false);
+	y_pg(&b, "x2", NULL, 1, 1, 1, NULL, EXCL, false);
+	y_pg(&b, "x3", NULL, 1, 1, 1, NULL, EXCL, false);
+	/* the running one: a group with a pod bound to n1 */
+	y_pg(&b, "old", NULL, 1, 0, 1, NULL, EXCL, false);
+	y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: old-0, "
+	      "namespace: ml}\nspec:\n  nodeName: n1\n  schedulingGroup: "
+	      "{podGroupName: old}\n  containers: []\n");
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *p = solve(s, mode);
+	ck_assert_int_eq(p->nplace, 2);
+	const char *r1 = group_dom(s, p, "x1", RACK);
+	const char *r2 = group_dom(s, p, "x2", RACK);
+	ck_assert_str_eq(r1, "r2");
+	ck_assert_str_eq(r2, "r3");
+	const char *why = tu_wait_reason(p, "ml", "x3");
+	ck_assert_ptr_nonnull(why);
+	if (mode == WASP_MODE_GREEDY)
+		ck_assert_str_eq(why, "every example.com/rack domain is held "
+				 "by another group with that exclusive "
+				 "topology");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+
+START_TEST(annot_exclusive)
+{
+	excl_check(WASP_MODE_GREEDY);
+	excl_check(WASP_MODE_ILP);
+}
+END_TEST
+
+/* Preferred rack: no rack holds the 4 pods; block b2 does (racks of 3
+ * and 1), block b1 has only 3: the pods stay inside b2. */
+#define TOPOLOGY                                                             \
+	"---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"        \
+	"metadata: {name: t}\nspec:\n  levels:\n"                          \
+	"  - nodeLabel: " BLOCK "\n  - nodeLabel: " RACK "\n"
+
+static void pref_check(int mode)
+{
+	yb b = {0};
+	y(&b, TOPOLOGY);
+	y_node(&b, "n1", "b1", "r1", 2, "");
+	y_node(&b, "n2", "b1", "r4", 1, "");
+	y_node(&b, "n3", "b2", "r2", 3, "");
+	y_node(&b, "n4", "b2", "r3", 1, "");
+	y_pg(&b, "p", NULL, 4, 4, 1, NULL, PREF, false);
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *p = solve(s, mode);
+	ck_assert_int_eq(p->nplace, 4);
+	if (mode == WASP_MODE_GREEDY)
+		ck_assert_str_eq(group_dom(s, p, "p", BLOCK), "b2");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+
+	/* a rack that holds them all: one rack */
+	b = (yb){0};
+	y(&b, TOPOLOGY);
+	y_node(&b, "n1", "b1", "r1", 2, "");
+	y_node(&b, "n2", "b1", "r1", 2, "");
+	y_node(&b, "n3", "b2", "r2", 3, "");
+	y_node(&b, "n4", "b2", "r3", 8, "");
+	y_pg(&b, "p", NULL, 4, 4, 1, NULL, PREF, false);
+	s = tu_load(b.buf);
+	p = solve(s, mode);
+	ck_assert_int_eq(p->nplace, 4);
+	if (mode == WASP_MODE_GREEDY)
+		ck_assert_str_eq(group_dom(s, p, "p", RACK), "r1");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+
+START_TEST(annot_preferred)
+{
+	pref_check(WASP_MODE_GREEDY);
+	pref_check(WASP_MODE_ILP);
+}
+END_TEST
+
+/* 8 pods in slices of 4 per rack, the whole group in one block: b1 has
+ * 8 GPUs (racks of 3 and 5: one slice), b2 has 8 (4 and 4: two).  Raw
+ * capacity fits in both; only b2 holds the slices.  Without b2 the group
+ * waits. */
+static void slice_check(int mode)
+{
+	for (int with_b2 = 1; with_b2 >= 0; with_b2--) {
+		yb b = {0};
+		y_node(&b, "n1", "b1", "r1", 3, "");
+		y_node(&b, "n2", "b1", "r2", 5, "");
+		if (with_b2) {
+			y_node(&b, "n3", "b2", "r3", 4, "");
+			y_node(&b, "n4", "b2", "r4", 4, "");
+		}
+		y_pg(&b, "s", NULL, 8, 8, 1, BLOCK, SLICE, false);
+		wasp_snapshot *s = tu_load(b.buf);
+		wasp_plan *p = solve(s, mode);
+		if (with_b2) {
+			ck_assert_int_eq(p->nplace, 8);
+			ck_assert_str_eq(group_dom(s, p, "s", BLOCK), "b2");
+		} else {
+			ck_assert_int_eq(p->nplace, 0);
+			if (mode == WASP_MODE_GREEDY)
+				ck_assert_str_eq(tu_wait_reason(p, "ml", "s"),
+						 "its 8 pods do not fit as "
+						 "slices of 4, each inside "
+						 "one example.com/rack "
+						 "domain");
+		}
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		free(b.buf);
+	}
+}
+
+START_TEST(annot_slices)
+{
+	slice_check(WASP_MODE_GREEDY);
+	slice_check(WASP_MODE_ILP);
+}
+END_TEST
+
+/* Two layers: slices of 4 per block, of 2 per rack.  b1: racks of 3 and
+ * 1 (4 GPUs, but only one 2-slice); b2: racks of 2 and 2. */
+START_TEST(annot_layers)
+{
+	yb b = {0};
+	y_node(&b, "n1", "b1", "r1", 3, "");
+	y_node(&b, "n2", "b1", "r2", 1, "");
+	y_node(&b, "n3", "b2", "r3", 2, "");
+	y_node(&b, "n4", "b2", "r4", 2, "");
+	y_pg(&b, "s", NULL, 4, 4, 1, NULL,
+	     "kueue.x-k8s.io/podset-slice-required-topology-constraints: "
+	     "'[{\"topology\": \"" BLOCK "\", \"size\": 4}, "
+	     "{\"topology\": \"" RACK "\", \"size\": 2}]'", false);
+	wasp_snapshot *s = tu_load(b.buf);
+	ck_assert_int_eq(s->groups[0].tas->nslices, 2);
+	ck_assert_int_eq(s->groups[0].tas->slice_size[1], 2);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_plan *p = solve(s, mode);
+		ck_assert_int_eq(p->nplace, 4);
+		ck_assert_str_eq(group_dom(s, p, "s", BLOCK), "b2");
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+	free(b.buf);
+
+	/* inner size must divide the outer one */
+	wasp_error e = tu_load_fail(
+	    "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata:\n  name: a\n  annotations:\n"
+	    "    kueue.x-k8s.io/podset-slice-required-topology-constraints: "
+	    "'[{\"topology\": \"x\", \"size\": 4}, {\"topology\": \"y\","
+	    " \"size\": 3}]'\n"
+	    "spec: {schedulingPolicy: {basic: {}}}\n");
+	ck_assert_int_eq(e.code, WASP_EINPUT);
+	ck_assert_int_eq(e.line, 6);
+	ck_assert_str_eq(e.msg, "metadata.annotations.kueue.x-k8s.io/"
+			 "podset-slice-required-topology-constraints: size 3 "
+			 "of layer 2 does not divide the outer size 4");
+}
+END_TEST
+
+START_TEST(verify_annotations)
+{
+	yb b = {0};
+	y_node(&b, "n1", "b1", "r1", 8, "");
+	y_node(&b, "n2", "b1", "r2", 8, "");
+	y_pg(&b, "x1", NULL, 1, 1, 1, NULL, EXCL, false);
+	y_pg(&b, "x2", NULL, 1, 1, 1, NULL, EXCL, false);
+	y_pg(&b, "s", NULL, 8, 8, 1, NULL, SLICE, false);
+	char *rep = NULL;
+	size_t nv = vcheck(b.buf, PL("x1-0", "n1") "," PL("x2-0", "n1") ","
+			   PL("s-0", "n1") "," PL("s-1", "n1") ","
+			   PL("s-2", "n1") "," PL("s-3", "n2") ","
+			   PL("s-4", "n2") "," PL("s-5", "n2") ","
+			   PL("s-6", "n2") "," PL("s-7", "n2"), &rep);
+	ck_assert_int_eq(nv, 3);
+	ck_assert_str_eq(rep, "exclusive topology example.com/rack: domain r1 "
+			 "holds both ml/x1 and ml/x2\n"
+			 "group ml/s: 3 pods in example.com/rack r1, not a "
+			 "multiple of the slice size 4\n"
+			 "group ml/s: 5 pods in example.com/rack r2, not a "
+			 "multiple of the slice size 4\n");
+	wasp_free(rep);
+	free(b.buf);
+}
+END_TEST
+
 /* ---------------------------------------------------------- verifier */
 
 static size_t vcheck(const char *cluster, const char *places, char **rep)
@@ -528,8 +738,6 @@ static size_t vcheck(const char *cluster, const char *places, char **rep)
 	free(text);
 	return nv;
 }
-
-#define PL(pod, node) "{\"namespace\":\"ml\",\"pod\":\"" pod "\",\"node\":\"" node "\"}"
 
 START_TEST(verify_tree)
 {
@@ -584,6 +792,14 @@ static Suite *suite(void)
 	tc = tcase_create("ilp");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, ilp_scenarios);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("annotations");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, annot_exclusive);
+	tcase_add_test(tc, annot_preferred);
+	tcase_add_test(tc, annot_slices);
+	tcase_add_test(tc, annot_layers);
+	tcase_add_test(tc, verify_annotations);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("verify");
 	tcase_add_test(tc, verify_tree);
