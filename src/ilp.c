@@ -32,8 +32,9 @@
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 
-enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K };
-/* H, S: composites; E: exclusive domain; K: slice count (issue 5) */
+enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W };
+/* H, S: composites; E: exclusive domain; K: slice count; W: preferred
+ * level domain left unused (issue 5) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -92,6 +93,7 @@ typedef struct wm {
 	/* annotations (issue 5): e[g,d] and k[g,l,d] columns */
 	int *ebeg, *en;     /* ngroups                                       */
 	int *kbeg, *kn;     /* ngroups * WS_MAX_SLICE_LAYERS                 */
+	int nwcol;          /* w[g,k,d] columns (compactness tiers)          */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -930,6 +932,65 @@ static void rows_tas(wm *m)
 	}
 }
 
+/* w[g,k,d] for a group with a preferred level: domain d of level k (the
+ * preferred one and every coarser one) holds none of its pods; the
+ * compactness tiers maximise them.  unused[g,k,d]: sum x + room w <=
+ * room. */
+static void cols_rows_pref(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->tas || g->tas->pref < 0)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		for (int k = g->tas->pref; k >= 0 && k < 64;
+		     k = p->topo->keys[k].parent) {
+			const wtp_key *key = &p->topo->keys[k];
+			for (int d = 0; d < key->ndom && !m->nomem; d++) {
+				wm_row_begin(m);
+				long room = coef_group_dom(m, g, key, d);
+				if (!room) {
+					wm_row_drop(m);
+					continue;
+				}
+				if (room > g->size)
+					room = g->size;
+				int j = wm_col(m, WM_W, gi, d, 0, 1,
+				    wm_name(m, "w[%s,%s,%s]", gb, key->label,
+					    key->dom_name[d]));
+				/* group and key (< 64) in one reference */
+				m->cref[j] = gi * 64 + k;
+				wm_coef(m, j, (double)room);
+				wm_row_end(m, GLP_UP, 0, (double)room,
+				    wm_name(m, "unused[%s,%s,%s]", gb,
+					    key->label, key->dom_name[d]));
+				m->nwcol++;
+			}
+		}
+	}
+}
+
+static void vec_pref(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_W)
+			continue;
+		const wp_group *g = &p->groups[m->cref[j] / 64];
+		const wtp_key *key = &p->topo->keys[m->cref[j] % 64];
+		long cnt = 0;
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int q = 0; q < cl->nelig; q++)
+				if (key->node_dom[cl->elig[q]] == m->cdom[j])
+					cnt += x[cl->off + q];
+		}
+		v[j] = cnt == 0;
+	}
+}
+
 /* e and k columns from the x counts (vec_from_x). */
 static void vec_tas(const wm *m, const int *x, double *v)
 {
@@ -1355,12 +1416,15 @@ static void objective(wm *m, double max_coef)
 {
 	const wp_problem *p = m->p;
 	int nt = 0;
-	m->tprio = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tprio);
-	m->tM = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tM);
-	m->tmaxval = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tmaxval);
-	m->wfull = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wfull);
-	m->wblock = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wblock);
-	m->bfirst = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->bfirst);
+	/* room for the compactness tiers (one per key, issue 5) */
+	int nk = p->topo ? p->topo->nkeys : 0;
+	size_t ntmax = (size_t)p->nclasses + 2 + nk;
+	m->tprio = wa_calloc(m->ar, ntmax, sizeof *m->tprio);
+	m->tM = wa_calloc(m->ar, ntmax, sizeof *m->tM);
+	m->tmaxval = wa_calloc(m->ar, ntmax, sizeof *m->tmaxval);
+	m->wfull = wa_calloc(m->ar, ntmax, sizeof *m->wfull);
+	m->wblock = wa_calloc(m->ar, ntmax, sizeof *m->wblock);
+	m->bfirst = wa_calloc(m->ar, ntmax + 1, sizeof *m->bfirst);
 	m->ctier = wa_calloc(m->ar, m->ncols + 1, sizeof *m->ctier);
 	m->cval = wa_calloc(m->ar, m->ncols + 1, sizeof *m->cval);
 	int *ctier_c = wa_calloc(m->ar, p->nclasses + 1, sizeof *ctier_c);
@@ -1392,6 +1456,24 @@ static void objective(wm *m, double max_coef)
 		if (v > m->tmaxval[t])
 			m->tmaxval[t] = v;
 	}
+	/* compactness tiers (issue 5): one per key with w columns,
+	 * coarse to fine, between the work tiers and packing */
+	int *ktier = wa_calloc(m->ar, (size_t)nk + 1, sizeof *ktier);
+	if (!ktier) {
+		m->nomem = true;
+		return;
+	}
+	for (int k = 0; k < nk; k++)
+		ktier[k] = -1;
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_W)
+			ktier[m->cref[j] % 64] = 0;
+	for (int k = 0; k < nk; k++)
+		if (ktier[k] == 0) {
+			ktier[k] = nt;
+			m->tmaxval[nt] = 1;
+			nt++;
+		}
 	int np = 0;
 	for (int n = 0; n < p->nnodes; n++)
 		np += m->ucol[n] != 0;
@@ -1407,6 +1489,11 @@ static void objective(wm *m, double max_coef)
 		} else if (m->ckind[j] == WM_U) {
 			m->ctier[j] = nt;
 			m->cval[j] = 1;
+		} else if (m->ckind[j] == WM_W) {
+			int t = ktier[m->cref[j] % 64];
+			m->ctier[j] = t;
+			m->cval[j] = 1;
+			m->tM[t] += 1;
 		}
 	}
 	m->maxcoef = block_coef(m, 0, m->ntier - 1, m->wfull);
@@ -1514,6 +1601,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!wm_late(m))
 		rows_tas(m);
 	if (!wm_late(m))
+		cols_rows_pref(m);
+	if (!wm_late(m))
 		rows_cap(m);
 	if (sym && !wm_late(m))
 		sym_runs(m);
@@ -1589,6 +1678,7 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 	}
 	vec_tree(m, x, v);
 	vec_tas(m, x, v);
+	vec_pref(m, x, v);
 	for (int n = 0; n < p->nnodes; n++) {
 		if (!m->ucol[n])
 			continue;

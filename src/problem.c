@@ -996,6 +996,47 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		nfree += !busy[n];
 	free(busy);
 	v->packing = nfree;
+	wp_compactness(p, s, v);
+}
+
+/* Preferred levels (issue 5): the levels are the topology keys, coarse to
+ * fine (at most 8 counted); per level, the domains where a group with a
+ * preferred level at or below it has eligible nodes but no pod. */
+void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v)
+{
+	const wtp_topo *t = p->topo;
+	int nk = t ? t->nkeys : 0;
+	if (nk > 8)
+		nk = 8;
+	v->ncompact = nk;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (!wg->tas || wg->tas->pref < 0)
+			continue;
+		for (int k = wg->tas->pref; k >= 0; k = t->keys[k].parent) {
+			if (k >= nk)
+				continue;
+			const wtp_key *key = &t->keys[k];
+			unsigned char *st = calloc((size_t)key->ndom + 1, 1);
+			if (!st)
+				return;
+			for (int ci = 0; ci < wg->nclasses; ci++) {
+				const wp_class *cl = &p->classes[wg->classes[ci]];
+				for (int j = 0; j < cl->nelig; j++) {
+					int d = key->node_dom[cl->elig[j]];
+					if (d < 0)
+						continue;
+					if (!st[d])
+						st[d] = 1; /* eligible */
+					if (s->x[cl->off + j])
+						st[d] = 2; /* used */
+				}
+			}
+			for (int d = 0; d < key->ndom; d++)
+				v->compact[k] += st[d] == 1;
+			free(st);
+		}
+	}
 }
 
 int wp_value_cmp(const wp_value *a, const wp_value *b)
@@ -1011,6 +1052,9 @@ int wp_value_cmp(const wp_value *a, const wp_value *b)
 		return a->evictions < b->evictions ? 1 : -1;
 	if (a->moves != b->moves)
 		return a->moves < b->moves ? 1 : -1;
+	for (int i = 0; i < a->ncompact && i < b->ncompact; i++)
+		if (a->compact[i] != b->compact[i])
+			return a->compact[i] > b->compact[i] ? 1 : -1;
 	if (a->packing != b->packing)
 		return a->packing > b->packing ? 1 : -1;
 	return 0;

@@ -129,6 +129,11 @@ typedef struct wp_value {
 	double moves;              /* tier 3 (0 until rebalancing lands)    */
 	double packing;            /* tier 4: higher is better (whole free
 				      nodes, then domains)                */
+	/* addition (issue 5): preferred-topology compactness, compared
+	 * before packing: per level, coarsest first, the domains that groups
+	 * with a preferred level leave unused (higher is better) */
+	int ncompact;
+	double compact[8];
 } wp_value;
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
 /* <0: a worse than b, 0 equal, >0 better (lexicographic). */
@@ -143,6 +148,8 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
 /* Pods group g needs placed to count as admitted (gang min_need, else 1
  * when it has pending pods). */
 int wp_group_need(const wp_group *wg);
+/* Fill v->compact (wp_evaluate does). */
+void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
 /* Is problem comp h admitted in s (enough children admitted)? */
 bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
 
