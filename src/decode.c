@@ -2126,6 +2126,13 @@ static int resolve_trees(dctx *c, ws_group *out)
 		h->disruption = sp->has_disrupt ? sp->disruption
 						: WS_DISRUPT_SINGLE;
 		h->tas = d->tas;
+		if (d->tas)
+			return bad(c, mget(mget(d->obj, "metadata"),
+					   "annotations"),
+				   "metadata.annotations", "preferred, slice "
+				   "and exclusive topology annotations are "
+				   "not supported on a CompositePodGroup yet; "
+				   "put them on its PodGroups");
 		if (resolve_prio(c, sp->has_prio, sp->prio, sp->pcname,
 				 sp->pcname_node, "priorityClassName",
 				 sp->has_preempt, sp->preempt, &h->priority,

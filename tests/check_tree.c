@@ -16,6 +16,7 @@
 #define GPU "nvidia.com/gpu"
 #define BLOCK "example.com/block"
 #define RACK "example.com/rack"
+#define EXCL "alpha.jobset.sigs.k8s.io/exclusive-topology: " RACK
 
 typedef struct yb {
 	char *buf;
@@ -267,6 +268,27 @@ START_TEST(decode_errors)
 	ck_assert_int_eq(e.line, 5);
 	ck_assert_str_eq(e.msg, "spec.schedulingPolicy.gang: gang needs "
 			 "minGroupCount");
+	/* annotations other than the required key: PodGroups only */
+	e = tu_load_fail(CPG("a", "") "  schedulingConstraints: {}\n"
+			 "---\n"
+			 "apiVersion: scheduling.k8s.io/v1alpha3\n"
+			 "kind: CompositePodGroup\nmetadata:\n  name: b\n"
+			 "  annotations: {" EXCL "}\n"
+			 "spec: {schedulingPolicy: {basic: {}}}\n");
+	ck_assert_int_eq(e.code, WASP_EINPUT);
+	ck_assert_int_eq(e.line, 12);
+	ck_assert_str_eq(e.msg, "metadata.annotations: preferred, slice and "
+			 "exclusive topology annotations are not supported "
+			 "on a CompositePodGroup yet; put them on its "
+			 "PodGroups");
+	/* the required-topology annotation is a key, also on composites */
+	wasp_snapshot *s0 = tu_load(
+	    "apiVersion: scheduling.k8s.io/v1alpha3\n"
+	    "kind: CompositePodGroup\nmetadata:\n  name: b\n"
+	    "  annotations: {kueue.x-k8s.io/podset-required-topology: "
+	    BLOCK "}\nspec: {schedulingPolicy: {basic: {}}}\n");
+	ck_assert_str_eq(s0->comps[0].topo_key, BLOCK);
+	wasp_snapshot_free(s0);
 	/* the API fixture sets both basic and gang */
 	wasp_snapshot *s = NULL;
 	wasp_error e2;
@@ -510,7 +532,6 @@ END_TEST
 static size_t vcheck(const char *cluster, const char *places, char **rep);
 #define PL(pod, node) "{\"namespace\":\"ml\",\"pod\":\"" pod "\",\"node\":\"" node "\"}"
 
-#define EXCL "alpha.jobset.sigs.k8s.io/exclusive-topology: " RACK
 #define PREF "kueue.x-k8s.io/podset-preferred-topology: " RACK
 #define SLICE "kueue.x-k8s.io/podset-slice-required-topology: " RACK \
 	      ", kueue.x-k8s.io/podset-slice-size: \"4\""
