@@ -1768,6 +1768,10 @@ typedef struct wilp_run {
 	double *dval;       /* their sort keys                              */
 	double *hbest;      /* best heuristic vector of a call              */
 	int block;          /* block being solved                           */
+	/* trees in the rounding (issue 5): (key, domain) pairs every
+	 * placement must meet, and the roots already placed this pass */
+	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
+	unsigned char *hroot; /* ncomps */
 } wilp_run;
 
 static int term_hook(void *info, const char *s)
@@ -1837,6 +1841,12 @@ static int heur_place(wilp_run *r, int g, int d, int *nlog)
 					continue;
 				if (d >= 0 && key->node_dom[n] != d)
 					continue;
+				bool out = false;
+				for (int i = 0; i < r->nhc && !out; i++)
+					out = p->topo->keys[r->hck[i]]
+						  .node_dom[n] != r->hcd[i];
+				if (out)
+					continue;
 				bool fits = true;
 				for (int q = 0; q < p->nres && fits; q++)
 					fits = cl->req[q] <= 0 ||
@@ -1903,6 +1913,94 @@ static uint64_t heur_rand(uint64_t *st)
 /* One rounding pass: groups by priority, then by their LP admission
  * (perturbed by `noise` after the first pass), each put whole into the
  * first domain, in LP order, that takes it.  Leaves the counts in r->hx. */
+/* Trees in the rounding: composite h inside the constraints in r->hc*:
+ * its domains by their LP value (at most 3 tried), its children by their
+ * LP admission, each placed in its own domains by LP value; kept when at
+ * least minGroupCount children are in, else undone.  1: admitted. */
+static int heur_tree(wilp_run *r, int h, int *nlog)
+{
+	const wm *m = r->m;
+	const wp_problem *p = m->p;
+	const wp_comp *c = &p->comps[h];
+	if (c->invalid || c->fixed_dom == -2 || !m->hcol[h] ||
+	    r->nhc >= WS_MAX_TREE_DEPTH + 2)
+		return 0;
+	int dom[3] = {-1, -1, -1}, nd = 1;
+	if (c->key >= 0) {
+		nd = 0;
+		double dv[3] = {-1, -1, -1};
+		for (int i = 0; i < m->hn[h]; i++) {
+			int j = m->hbeg[h] + i, k = nd < 3 ? nd++ : 3;
+			double v = r->lp[j];
+			if (k == 3 && v <= dv[2])
+				continue;
+			if (k == 3)
+				k = 2;
+			while (k > 0 && dv[k - 1] < v) {
+				dv[k] = dv[k - 1];
+				dom[k] = dom[k - 1];
+				k--;
+			}
+			dv[k] = v;
+			dom[k] = m->cdom[j];
+		}
+	}
+	int need = c->min_groups > 0 ? c->min_groups : 1;
+	for (int o = 0; o < nd; o++) {
+		int from = *nlog, got = c->nrunning, nhc = r->nhc;
+		if (c->key >= 0) {
+			r->hck[r->nhc] = c->key;
+			r->hcd[r->nhc++] = dom[o];
+		}
+		/* children, largest LP admission first (insertion order) */
+		int ord[64], no = 0;
+		for (int i = 0; i < c->nkids && no < 64; i++) {
+			int k = c->kids[i], col = k >= 0 ? m->acol[k]
+							 : m->hcol[-1 - k];
+			double v = col ? r->lp[col] : 0;
+			int q = no++;
+			while (q > 0) {
+				int kk = ord[q - 1];
+				int cc = kk >= 0 ? m->acol[kk] : m->hcol[-1 - kk];
+				if ((cc ? r->lp[cc] : 0) >= v)
+					break;
+				ord[q] = ord[q - 1];
+				q--;
+			}
+			ord[q] = k;
+		}
+		for (int i = 0; i < no; i++) {
+			int k = ord[i];
+			if (k < 0) {
+				got += heur_tree(r, -1 - k, nlog);
+				continue;
+			}
+			const wp_group *wg = &p->groups[k];
+			if (wg->tas || !m->acol[k])
+				continue;
+			int gneed = wg->gang ? (wg->min_need > 0 ? wg->min_need
+								 : 1)
+					     : 1;
+			int nt = m->tn[k];
+			bool ok = false;
+			for (int t = 0; t < (nt ? nt : 1) && !ok; t++) {
+				int kf = *nlog;
+				int d = nt ? m->cdom[m->tbeg[k] + t] : -1;
+				if (heur_place(r, k, d, nlog) >= gneed)
+					ok = true;
+				else
+					heur_undo(r, kf, nlog);
+			}
+			got += ok;
+		}
+		r->nhc = nhc;
+		if (got >= need && got > 0)
+			return 1;
+		heur_undo(r, from, nlog);
+	}
+	return 0;
+}
+
 static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 {
 	const wm *m = r->m;
@@ -1912,9 +2010,9 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 	int ng = 0;
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
-		/* the rounding knows no trees: it leaves them out, so its
-		 * answers stay feasible */
-		if (!group_has_cols(m, g) || wg->pcomp || wg->tas)
+		/* annotated groups are left out (the rounding does not know
+		 * them); trees are placed whole by heur_tree */
+		if (!group_has_cols(m, g) || wg->tas)
 			continue;
 		double mass = 0;
 		for (int ci = 0; ci < wg->nclasses; ci++) {
@@ -1942,9 +2040,20 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 		r->gord[i] = g;
 	}
 	int nlog = 0;
+	if (r->hroot)
+		memset(r->hroot, 0, (size_t)p->ncomps + 1);
 	for (int oi = 0; oi < ng; oi++) {
 		int g = r->gord[oi];
 		const wp_group *wg = &p->groups[g];
+		if (wg->pcomp) {
+			int root = p->comps[wg->pcomp - 1].root;
+			if (r->hroot && !r->hroot[root]) {
+				r->hroot[root] = 1;
+				r->nhc = 0;
+				heur_tree(r, root, &nlog);
+			}
+			continue;
+		}
 		int need = wg->gang ? (wg->min_need > 0 ? wg->min_need : 1) : 1;
 		int nd = m->tn[g];
 		for (int i = 0; i < nd; i++) {
@@ -2183,8 +2292,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		r->dord = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dord);
 		r->dval = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dval);
 		r->hbest = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hbest);
+		r->hroot = wa_calloc(m->ar, p->ncomps + 1, 1);
 		if (!r->lp || !r->hv || !r->hx || !r->hlog || !r->rem ||
-		    !r->gord || !r->gkey || !r->dord || !r->dval || !r->hbest)
+		    !r->gord || !r->gkey || !r->dord || !r->dval ||
+		    !r->hbest || !r->hroot)
 			return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	for (int b = 0; b < m->nblock; b++) {
