@@ -797,6 +797,40 @@ START_TEST(verify_tree)
 }
 END_TEST
 
+/* wasp gen --trees: deterministic, decodes into trees, plans verify. */
+START_TEST(gen_trees)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.levels = 3;
+	g.fanout = 2;
+	g.nodes = 32;
+	g.gangs = 2;
+	g.trees = 6;
+	wasp_error e;
+	char *a = wasp_gen(&g, &e), *b = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a, b);
+	wasp_snapshot *s = tu_load(a);
+	ck_assert_int_ge(s->ncomps, 6);
+	int roots = 0;
+	for (int h = 0; h < s->ncomps; h++)
+		roots += s->comps[h].pcomp == 0;
+	ck_assert_int_eq(roots, 6);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_gt(p->nplace, 0);
+	wasp_plan_free(p);
+	p = tu_solve_mode(s, WASP_MODE_ILP);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	wasp_free(a);
+	wasp_free(b);
+	g.trees = -1;
+	ck_assert_ptr_null(wasp_gen(&g, &e));
+	ck_assert_int_eq(e.code, WASP_EINVAL);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("tree");
@@ -824,6 +858,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, annot_slices);
 	tcase_add_test(tc, annot_layers);
 	tcase_add_test(tc, verify_annotations);
+	tcase_add_test(tc, gen_trees);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("verify");
 	tcase_add_test(tc, verify_tree);
