@@ -515,6 +515,34 @@ START_TEST(greedy_nested)
 }
 END_TEST
 
+/* Path domains (Kueue's reading): rack r1 under b1 and under b2 are two
+ * domains; the tree (block key) and its rack-confined child follow. */
+START_TEST(greedy_path_mode)
+{
+	yb b = {0};
+	y_node(&b, "n1", "b1", "r1", 2, "");
+	y_node(&b, "n2", "b2", "r1", 4, "");
+	y_node(&b, "n3", "b2", "r2", 4, "");
+	y_cpg(&b, "root", NULL, 2, BLOCK, NULL);
+	y_pg(&b, "a", "root", 4, 4, 1, RACK, NULL, false);
+	y_pg(&b, "c", "root", 2, 2, 2, NULL, NULL, false);
+	wasp_snapshot *s = tu_load(b.buf);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_options o;
+		wasp_options_init(&o);
+		o.mode = mode;
+		o.domain_mode = WASP_DOMAIN_PATH;
+		wasp_plan *p = tu_solve(s, &o);
+		ck_assert_int_eq(p->nplace, 6);
+		ck_assert_str_eq(group_dom(s, p, "a", BLOCK), "b2");
+		ck_assert_str_eq(group_dom(s, p, "c", BLOCK), "b2");
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
 /* --------------------------------------------------------------- ILP */
 
 START_TEST(ilp_scenarios)
@@ -846,6 +874,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, greedy_mgc);
 	tcase_add_test(tc, greedy_parent_wait);
 	tcase_add_test(tc, greedy_nested);
+	tcase_add_test(tc, greedy_path_mode);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ilp");
 	tcase_set_timeout(tc, 60);
