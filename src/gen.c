@@ -351,6 +351,7 @@ typedef struct gen {
 	int npc;
 	char pc_name[WGEN_MAX_PRIORITIES][16];
 	int pc_value[WGEN_MAX_PRIORITIES];
+	const char *parent; /* emit_podgroup: the parent composite, or NULL */
 } gen;
 
 static void node_name(const gen *g, int i, char *buf, size_t size)
@@ -518,6 +519,8 @@ static void emit_podgroup(gen *g, const char *ns, const char *name,
 	em_int(e, "minCount", min_count);
 	em_end(e);
 	em_end(e);
+	if (g->parent)
+		em_str(e, "parentCompositePodGroupName", g->parent);
 	if (topo_key) {
 		em_map(e, "schedulingConstraints");
 		em_seq(e, "topology");
@@ -1253,6 +1256,109 @@ static int emit_family(gen *g)
 	return rc;
 }
 
+/*
+ * Pending CompositePodGroup trees (issue 5).  Depth 2: a root confined to
+ * a block (or the coarsest level) with 2..8 PodGroup children, some
+ * confined to a rack.  Depth 3 (when there are at least three levels):
+ * a root confined to a superblock with 2..4 middle composites, each
+ * confined to a block, with 2..4 leaves.  minGroupCount is the number of
+ * children or a little less; each tree has one priority.
+ */
+static void emit_cpg(gen *g, const char *name, const char *parent, int mgc,
+		     const char *key, int pc)
+{
+	emitter *e = &g->em;
+	em_doc(e);
+	em_str(e, "apiVersion", "scheduling.k8s.io/v1alpha3");
+	em_str(e, "kind", "CompositePodGroup");
+	em_map(e, "metadata");
+	em_str(e, "name", name);
+	em_str(e, "namespace", "train");
+	em_end(e);
+	em_map(e, "spec");
+	if (parent)
+		em_str(e, "parentCompositePodGroupName", parent);
+	em_map(e, "schedulingPolicy");
+	em_map(e, "gang");
+	em_int(e, "minGroupCount", mgc);
+	em_end(e);
+	em_end(e);
+	if (key) {
+		em_map(e, "schedulingConstraints");
+		em_seq(e, "topology");
+		em_map(e, NULL);
+		em_str(e, "key", key);
+		em_end(e);
+		em_end(e);
+		em_end(e);
+	}
+	em_str(e, "priorityClassName", g->pc_name[pc]);
+	em_int(e, "priority", g->pc_value[pc]);
+	em_end(e);
+	em_end(e);
+}
+
+/* A leaf gang of 1..4 pods of k slots under g->parent. */
+static void emit_leaf(gen *g, const char *name, const char *key, int pc)
+{
+	int S = g->slots;
+	int shapes[3] = {S / 2, S / 4, 1};
+	int k = shapes[rnd_below(&g->rng, 3)];
+	if (k < 1)
+		k = 1;
+	int size = 1 + (int)rnd_below(&g->rng, 4);
+	char pod[96];
+	emit_podgroup(g, "train", name, size, key, pc);
+	for (int j = 0; j < size; j++) {
+		snprintf(pod, sizeof pod, "%s-%d", name, j);
+		emit_pod(g, "train", pod, name, pc, k, NULL);
+	}
+}
+
+static void emit_trees(gen *g)
+{
+	const wasp_gen_options *o = g->o;
+	char name[64], mid[80], leaf[96];
+	const char *rack = level_key[2];
+	const char *block = g->levels >= 2 ? level_key[1] : level_key[2];
+	for (int i = 0; i < o->trees; i++) {
+		int pc = (int)rnd_below(&g->rng, (uint64_t)g->npc);
+		snprintf(name, sizeof name, "tree-%05d", i);
+		int deep = g->levels >= 3 && rnd_unit(&g->rng) < 0.4;
+		if (!deep) {
+			int nk = 2 + (int)rnd_below(&g->rng, 7);
+			int mgc = nk - (int)rnd_below(&g->rng, 2);
+			emit_cpg(g, name, NULL, mgc, block, pc);
+			for (int j = 0; j < nk; j++) {
+				snprintf(leaf, sizeof leaf, "%s-g%d", name, j);
+				g->parent = name;
+				emit_leaf(g, leaf,
+					  rnd_unit(&g->rng) < 0.5 ? rack
+								  : NULL, pc);
+				g->parent = NULL;
+			}
+			continue;
+		}
+		int nm = 2 + (int)rnd_below(&g->rng, 3);
+		emit_cpg(g, name, NULL, nm - (int)rnd_below(&g->rng, 2),
+			 level_key[0], pc);
+		for (int m = 0; m < nm; m++) {
+			snprintf(mid, sizeof mid, "%s-m%d", name, m);
+			int nk = 2 + (int)rnd_below(&g->rng, 3);
+			emit_cpg(g, mid, name, nk - (int)rnd_below(&g->rng, 2),
+				 block, pc);
+			for (int j = 0; j < nk; j++) {
+				snprintf(leaf, sizeof leaf, "%s-g%d", mid, j);
+				g->parent = mid;
+				emit_leaf(g, leaf,
+					  rnd_unit(&g->rng) < 0.5 ? rack
+								  : NULL, pc);
+				g->parent = NULL;
+			}
+		}
+	}
+}
+
 /* ------------------------------------------------------------ API */
 
 void wgen_options_default(wasp_gen_options *g)
@@ -1314,6 +1420,7 @@ static const struct gen_opt {
      offsetof(wasp_gen_options, services)},
     {"lone-pods", OT_INT, 0, WGEN_MAX_GANGS,
      offsetof(wasp_gen_options, lone_pods)},
+    {"trees", OT_INT, 0, WGEN_MAX_GANGS, offsetof(wasp_gen_options, trees)},
 };
 #define NOPTS (sizeof gen_opts / sizeof gen_opts[0])
 #define GIVEN_GPUS (1u << 4) /* bit of "gpus" in gen_opts */
@@ -1336,7 +1443,7 @@ int wasp_gen_option_set(wasp_gen_options *g, const char *name,
 		return werr(err, WASP_EINVAL, "unknown generator option '%s' "
 			    "(seed, levels, fanout, nodes, gpus, busy, gangs, "
 			    "max-gang, priorities, json, family, rack-nodes, "
-			    "cpu-nodes, services, lone-pods)", name);
+			    "cpu-nodes, services, lone-pods, trees)", name);
 	char *field = (char *)g + o->off;
 	errno = 0;
 	switch (o->type) {
@@ -1426,6 +1533,9 @@ static int check_options(const wasp_gen_options *o, wasp_error *err)
 	if (!(o->busy >= 0 && o->busy <= 1))
 		return werr(err, WASP_EINVAL, "busy must be a fraction in "
 			    "0..1 (got %g)", o->busy);
+	if (o->trees < 0 || o->trees > WGEN_MAX_GANGS)
+		return werr(err, WASP_EINVAL, "trees must be 0..%d (got %d)",
+			    WGEN_MAX_GANGS, o->trees);
 	if (o->gangs < 0 || o->gangs > WGEN_MAX_GANGS)
 		return werr(err, WASP_EINVAL, "gangs must be 0..%d (got %d)",
 			    WGEN_MAX_GANGS, o->gangs);
@@ -1538,6 +1648,11 @@ char *wgen_generate(const wasp_gen_options *in, wasp_error *err)
 				 " --family mixed --cpu-nodes %g --services %d"
 				 " --lone-pods %d", o->cpu_nodes, o->services,
 				 o->lone_pods);
+		if (o->trees > 0) {
+			size_t hn = strlen(head);
+			snprintf(head + hn, sizeof head - hn, " --trees %d",
+				 o->trees);
+		}
 		gb_puts(&g.em.b, head);
 		gb_puts(&g.em.b, "\n");
 	}
@@ -1551,6 +1666,7 @@ char *wgen_generate(const wasp_gen_options *in, wasp_error *err)
 	} else if (emit_family(&g)) {
 		g.em.b.oom = 1;
 	}
+	emit_trees(&g);
 	em_finish(&g.em);
 	if (g.em.b.oom || !g.em.b.p) {
 		free(g.em.b.p);

@@ -32,7 +32,9 @@
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 
-enum { WM_X, WM_A, WM_T, WM_U };
+enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W };
+/* H, S: composites; E: exclusive domain; K: slice count; W: preferred
+ * level domain left unused (issue 5) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -85,6 +87,13 @@ typedef struct wm {
 	int *symnode;       /* nodes sorted by signature                     */
 	int *symrun, *symend; /* runs of interchangeable nodes (>= 2)        */
 	int nsymrun;
+	/* CompositePodGroups (issue 5): a[h] and t[h,d] columns */
+	int *hcol;          /* ncomps */
+	int *hbeg, *hn;     /* ncomps: t[h,d] columns are contiguous         */
+	/* annotations (issue 5): e[g,d] and k[g,l,d] columns */
+	int *ebeg, *en;     /* ngroups                                       */
+	int *kbeg, *kn;     /* ngroups * WS_MAX_SLICE_LAYERS                 */
+	int nwcol;          /* w[g,k,d] columns (compactness tiers)          */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -292,12 +301,47 @@ static int x_bound(const wp_problem *p, int c, int n)
 	return (int)ub;
 }
 
+/* Inside a tree, node n must lie in a domain of every ancestor's key
+ * (the one its running pods pin, if any), and no ancestor may be
+ * invalid. */
+static bool tree_slot_ok(const wp_problem *p, const wp_group *g, int n)
+{
+	for (int h = g->pcomp - 1; h >= 0; h = p->comps[h].parent) {
+		const wp_comp *c = &p->comps[h];
+		if (c->invalid || c->fixed_dom == -2)
+			return false;
+		if (c->key < 0)
+			continue;
+		int d = p->topo->keys[c->key].node_dom[n];
+		if (d < 0 || (c->fixed_dom >= 0 && d != c->fixed_dom))
+			return false;
+	}
+	return true;
+}
+
 /* Whether slot (c, k) may hold pods at all: the group is placeable, the
  * node lies in an allowed domain of the group's key. */
 static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
 {
 	if (g->invalid || g->fixed_dom == -2)
 		return false;
+	if (g->pcomp && !tree_slot_ok(p, g, n))
+		return false;
+	if (g->tas) {
+		const wp_tas *ta = g->tas;
+		for (int l = 0; l < ta->nslices; l++)
+			if (p->topo->keys[ta->slice_key[l]].node_dom[n] < 0)
+				return false;
+		if (ta->excl >= 0) {
+			int d = p->topo->keys[ta->excl].node_dom[n];
+			if (d < 0 || (ta->excl_fixed >= 0 &&
+				      d != ta->excl_fixed))
+				return false;
+			int own = p->excl_owner[ta->excl][d];
+			if (own != -1 && own != g->sg)
+				return false;
+		}
+	}
 	if (g->key < 0)
 		return true;
 	int d = p->topo->keys[g->key].node_dom[n];
@@ -401,10 +445,14 @@ static void cols_a(wm *m)
 	char gb[600];
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
-		if (!g->gang)
+		/* basic groups in a tree or with annotations need one too
+		 * (issue 5) */
+		if (!g->gang && !g->pcomp && !g->tas)
 			continue;
 		int room = group_room(m, g);
-		if (room == 0)
+		/* a tree gang already at minCount counts as admitted even
+		 * when it cannot grow */
+		if (room == 0 && !(g->pcomp && g->gang && g->min_need == 0))
 			continue;
 		m->acol[gi] = wm_col(m, WM_A, gi, -1, 0,
 		    room >= g->min_need ? 1 : 0,
@@ -507,7 +555,6 @@ static void rows_class(wm *m)
 	const wp_problem *p = m->p;
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
-		const wp_group *g = &p->groups[cl->group];
 		long room = 0;
 		wm_row_begin(m);
 		for (int k = 0; k < cl->nelig; k++) {
@@ -518,7 +565,7 @@ static void rows_class(wm *m)
 			room += m->xub[cl->off + k];
 		}
 		const char *nm = wm_name(m, "cls[c%d]", c);
-		if (g->gang && m->acol[cl->group]) {
+		if (m->acol[cl->group]) {
 			wm_coef(m, m->acol[cl->group], -cl->count);
 			wm_row_end(m, GLP_UP, 0, 0, nm);
 		} else if (room > cl->count) {
@@ -537,7 +584,8 @@ static void rows_gang(wm *m)
 	char gb[600];
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
-		if (!g->gang || !m->acol[gi] || g->min_need <= 0)
+		int need = g->gang ? g->min_need : 1; /* basic: tree groups */
+		if (!m->acol[gi] || need <= 0)
 			continue;
 		wm_row_begin(m);
 		for (int i = 0; i < g->nclasses; i++) {
@@ -545,7 +593,7 @@ static void rows_gang(wm *m)
 			for (int k = 0; k < cl->nelig; k++)
 				wm_coef(m, m->xcol[cl->off + k], 1);
 		}
-		wm_coef(m, m->acol[gi], -g->min_need);
+		wm_coef(m, m->acol[gi], -need);
 		wm_row_end(m, GLP_LO, 0, 0,
 		    wm_name(m, "gmin[%s]", group_name(p, gi, gb, sizeof gb)));
 	}
@@ -579,7 +627,7 @@ static void rows_topo(wm *m)
 		wm_row_begin(m);
 		for (int i = 0; i < nt; i++)
 			wm_coef(m, m->tbeg[gi] + i, 1);
-		if (g->gang && m->acol[gi]) {
+		if (m->acol[gi]) {
 			wm_coef(m, m->acol[gi], -1);
 			wm_row_end(m, GLP_FX, 0, 0,
 				   wm_name(m, "dsel[%s]", gb));
@@ -645,6 +693,471 @@ static void rows_topo(wm *m)
 		}
 		for (int i = 0; i < nt; i++)
 			tidx[m->cdom[m->tbeg[gi] + i]] = 0;
+	}
+}
+
+/* ------------------------------------------- CompositePodGroup trees */
+
+static const char *comp_name(const wp_problem *p, int h, char *buf,
+			     size_t n)
+{
+	const ws_composite *c = &p->snap->comps[h];
+	snprintf(buf, n, "%s/%s", c->ns, c->name);
+	return buf;
+}
+
+/* Calls f on every x column (slot) of the groups below comp h. */
+static void subtree_slots(const wm *m, int h, void (*f)(void *, int),
+			  void *arg)
+{
+	const wp_problem *p = m->p;
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			subtree_slots(m, -1 - k, f, arg);
+			continue;
+		}
+		const wp_group *g = &p->groups[k];
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int q = 0; q < cl->nelig; q++)
+				if (m->xcol[cl->off + q])
+					f(arg, cl->off + q);
+		}
+	}
+}
+
+typedef struct hacc {
+	const wm *m;
+	const wtp_key *key;
+	unsigned char *has;  /* per domain: a slot there */
+	int dom;             /* tdom rows: the domain collected */
+	long room;
+	int size;
+	const int *x;        /* vec_tree: the counts */
+} hacc;
+
+static void mark_dom(void *arg, int s)
+{
+	hacc *a = arg;
+	const wp_problem *p = a->m->p;
+	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	int n = cl->elig[s - cl->off];
+	int d = a->key->node_dom[n];
+	if (d >= 0)
+		a->has[d] = 1;
+}
+
+/* a[h] per composite (fixed at 0 when it cannot be admitted) and t[h,d]
+ * per domain of its key where some descendant has a column. */
+static void cols_h(wm *m)
+{
+	const wp_problem *p = m->p;
+	char hb[600];
+	for (int h = 0; h < p->ncomps && !m->nomem; h++) {
+		const wp_comp *c = &p->comps[h];
+		comp_name(p, h, hb, sizeof hb);
+		bool dead = c->invalid || c->fixed_dom == -2;
+		m->hcol[h] = wm_col(m, WM_H, h, -1, 0, dead ? 0 : 1,
+				    wm_name(m, "a[%s]", hb));
+		if (c->key < 0)
+			continue;
+		const wtp_key *key = &p->topo->keys[c->key];
+		hacc a = {m, key, wa_calloc(m->ar, key->ndom + 1, 1), -1, 0,
+			  0, NULL};
+		if (!a.has) {
+			m->nomem = true;
+			return;
+		}
+		subtree_slots(m, h, mark_dom, &a);
+		m->hbeg[h] = m->ncols + 1;
+		for (int d = 0; d < key->ndom; d++) {
+			if (!a.has[d])
+				continue;
+			wm_col(m, WM_S, h, d, 0, 1,
+			       wm_name(m, "t[%s,%s]", hb, key->dom_name[d]));
+			m->hn[h]++;
+		}
+	}
+}
+
+/* e[g,d]: the exclusive domain of group g; k[g,l,d]: slices of layer l
+ * in domain d.  One column per domain where g has columns. */
+static void cols_tas(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		for (int l = -1; l < ta->nslices; l++) {
+			int key = l < 0 ? ta->excl : ta->slice_key[l];
+			if (key < 0)
+				continue;
+			const wtp_key *k = &p->topo->keys[key];
+			long *room = wa_calloc(m->ar, k->ndom + 1, sizeof *room);
+			if (!room) {
+				m->nomem = true;
+				return;
+			}
+			for (int ci = 0; ci < g->nclasses; ci++) {
+				const wp_class *cl = &p->classes[g->classes[ci]];
+				for (int q = 0; q < cl->nelig; q++)
+					if (m->xcol[cl->off + q])
+						room[k->node_dom[cl->elig[q]]] +=
+						    m->xub[cl->off + q];
+			}
+			int *beg = l < 0 ? &m->ebeg[gi]
+					 : &m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int *cnt = l < 0 ? &m->en[gi]
+					 : &m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			*beg = m->ncols + 1;
+			for (int d = 0; d < k->ndom; d++) {
+				if (!room[d])
+					continue;
+				if (l < 0)
+					wm_col(m, WM_E, gi, d, 0, 1,
+					    wm_name(m, "e[%s,%s]", gb,
+						    k->dom_name[d]));
+				else
+					wm_col(m, WM_K, gi, d, 0,
+					    (double)((room[d] < g->size
+						      ? room[d] : g->size) /
+						     ta->slice_size[l]),
+					    wm_name(m, "k%d[%s,%s]", l, gb,
+						    k->dom_name[d]));
+				(*cnt)++;
+			}
+		}
+	}
+}
+
+/* The x columns of group g on nodes of domain d of key k, into the row
+ * begun; returns their summed bounds. */
+static long coef_group_dom(wm *m, const wp_group *g, const wtp_key *k, int d)
+{
+	const wp_problem *p = m->p;
+	long room = 0;
+	for (int ci = 0; ci < g->nclasses; ci++) {
+		const wp_class *cl = &p->classes[g->classes[ci]];
+		for (int q = 0; q < cl->nelig; q++) {
+			int sl = cl->off + q;
+			if (!m->xcol[sl] || k->node_dom[cl->elig[q]] != d)
+				continue;
+			wm_coef(m, m->xcol[sl], 1);
+			room += m->xub[sl];
+		}
+	}
+	return room;
+}
+
+/* esel[g]: one exclusive domain per admitted group; edom[g,d]: pods only
+ * there; excl[k,d]: at most one group per domain (domains held by running
+ * groups have no columns for the others); slice[g,l,d]: the pods of g in
+ * d are slice_size[l] * k[g,l,d]. */
+static void rows_tas(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	int nk = p->topo ? p->topo->nkeys : 0;
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		if (ta->excl >= 0 && m->acol[gi]) {
+			const wtp_key *k = &p->topo->keys[ta->excl];
+			wm_row_begin(m);
+			for (int i = 0; i < m->en[gi]; i++)
+				wm_coef(m, m->ebeg[gi] + i, 1);
+			wm_coef(m, m->acol[gi], -1);
+			wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "esel[%s]", gb));
+			for (int i = 0; i < m->en[gi]; i++) {
+				int j = m->ebeg[gi] + i, d = m->cdom[j];
+				wm_row_begin(m);
+				long room = coef_group_dom(m, g, k, d);
+				if (room > g->size)
+					room = g->size;
+				wm_coef(m, j, -(double)room);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "edom[%s,%s]", gb,
+					    k->dom_name[d]));
+			}
+		}
+		for (int l = 0; l < ta->nslices; l++) {
+			const wtp_key *k = &p->topo->keys[ta->slice_key[l]];
+			int b = m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int n = m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			for (int i = 0; i < n; i++) {
+				int j = b + i, d = m->cdom[j];
+				wm_row_begin(m);
+				coef_group_dom(m, g, k, d);
+				wm_coef(m, j, -(double)ta->slice_size[l]);
+				wm_row_end(m, GLP_FX, 0, 0,
+				    wm_name(m, "slice%d[%s,%s]", l, gb,
+					    k->dom_name[d]));
+			}
+		}
+	}
+	for (int key = 0; key < nk && !m->nomem; key++) {
+		if (!p->excl_owner || !p->excl_owner[key])
+			continue;
+		const wtp_key *k = &p->topo->keys[key];
+		for (int d = 0; d < k->ndom; d++) {
+			int cnt = 0;
+			wm_row_begin(m);
+			for (int gi = 0; gi < p->ngroups; gi++) {
+				const wp_tas *ta = p->groups[gi].tas;
+				if (!ta || ta->excl != key)
+					continue;
+				for (int i = 0; i < m->en[gi]; i++)
+					if (m->cdom[m->ebeg[gi] + i] == d) {
+						wm_coef(m, m->ebeg[gi] + i, 1);
+						cnt++;
+					}
+			}
+			if (cnt < 2) {
+				wm_row_drop(m);
+				continue;
+			}
+			wm_row_end(m, GLP_UP, 0, 1,
+			    wm_name(m, "excl[%s,%s]", k->label,
+				    k->dom_name[d]));
+		}
+	}
+}
+
+/* w[g,k,d] for a group with a preferred level: domain d of level k (the
+ * preferred one and every coarser one) holds none of its pods; the
+ * compactness tiers maximise them.  unused[g,k,d]: sum x + room w <=
+ * room. */
+static void cols_rows_pref(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->tas || g->tas->pref < 0)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		for (int k = g->tas->pref; k >= 0 && k < 64;
+		     k = p->topo->keys[k].parent) {
+			const wtp_key *key = &p->topo->keys[k];
+			for (int d = 0; d < key->ndom && !m->nomem; d++) {
+				wm_row_begin(m);
+				long room = coef_group_dom(m, g, key, d);
+				if (!room) {
+					wm_row_drop(m);
+					continue;
+				}
+				if (room > g->size)
+					room = g->size;
+				int j = wm_col(m, WM_W, gi, d, 0, 1,
+				    wm_name(m, "w[%s,%s,%s]", gb, key->label,
+					    key->dom_name[d]));
+				/* group and key (< 64) in one reference */
+				m->cref[j] = gi * 64 + k;
+				wm_coef(m, j, (double)room);
+				wm_row_end(m, GLP_UP, 0, (double)room,
+				    wm_name(m, "unused[%s,%s,%s]", gb,
+					    key->label, key->dom_name[d]));
+				m->nwcol++;
+			}
+		}
+	}
+}
+
+static void vec_pref(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_W)
+			continue;
+		const wp_group *g = &p->groups[m->cref[j] / 64];
+		const wtp_key *key = &p->topo->keys[m->cref[j] % 64];
+		long cnt = 0;
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int q = 0; q < cl->nelig; q++)
+				if (key->node_dom[cl->elig[q]] == m->cdom[j])
+					cnt += x[cl->off + q];
+		}
+		v[j] = cnt == 0;
+	}
+}
+
+/* e and k columns from the x counts (vec_from_x). */
+static void vec_tas(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		for (int l = -1; l < ta->nslices; l++) {
+			int key = l < 0 ? ta->excl : ta->slice_key[l];
+			if (key < 0)
+				continue;
+			const wtp_key *k = &p->topo->keys[key];
+			int b = l < 0 ? m->ebeg[gi]
+				      : m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int n = l < 0 ? m->en[gi]
+				      : m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			for (int i = 0; i < n; i++) {
+				int d = m->cdom[b + i];
+				long cnt = 0;
+				for (int ci = 0; ci < g->nclasses; ci++) {
+					const wp_class *cl =
+					    &p->classes[g->classes[ci]];
+					for (int q = 0; q < cl->nelig; q++)
+						if (k->node_dom[cl->elig[q]] ==
+						    d)
+							cnt += x[cl->off + q];
+				}
+				v[b + i] = l < 0 ? cnt > 0
+						 : (double)(cnt /
+							    ta->slice_size[l]);
+			}
+		}
+	}
+}
+
+/* Does problem group g lie below comp h? */
+static bool below(const wp_problem *p, int g, int h)
+{
+	for (int c = p->groups[g].pcomp - 1; c >= 0; c = p->comps[c].parent)
+		if (c == h)
+			return true;
+	return false;
+}
+
+/* tup: a child admitted only with its parent; tmin: an admitted
+ * composite admits minGroupCount children (running ones count);
+ * tsel / tdom: one domain of its key holds every descendant pod. */
+static void rows_tree(wm *m)
+{
+	const wp_problem *p = m->p;
+	char hb[600], gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->pcomp || !m->acol[gi])
+			continue;
+		wm_row_begin(m);
+		wm_coef(m, m->acol[gi], 1);
+		wm_coef(m, m->hcol[g->pcomp - 1], -1);
+		wm_row_end(m, GLP_UP, 0, 0, wm_name(m, "tup[%s]",
+			   group_name(p, gi, gb, sizeof gb)));
+	}
+	for (int h = 0; h < p->ncomps && !m->nomem; h++) {
+		const wp_comp *c = &p->comps[h];
+		comp_name(p, h, hb, sizeof hb);
+		if (c->parent >= 0) {
+			wm_row_begin(m);
+			wm_coef(m, m->hcol[h], 1);
+			wm_coef(m, m->hcol[c->parent], -1);
+			wm_row_end(m, GLP_UP, 0, 0,
+				   wm_name(m, "tup[%s]", hb));
+		}
+		wm_row_begin(m);
+		for (int i = 0; i < c->nkids; i++) {
+			int k = c->kids[i];
+			wm_coef(m, k >= 0 ? m->acol[k] : m->hcol[-1 - k], 1);
+		}
+		int need = c->min_groups > 0 ? c->min_groups : 1;
+		wm_coef(m, m->hcol[h], -need);
+		wm_row_end(m, GLP_LO, -c->nrunning, 0,
+			   wm_name(m, "tmin[%s]", hb));
+		if (c->key < 0 || !m->hn[h])
+			continue;
+		const wtp_key *key = &p->topo->keys[c->key];
+		wm_row_begin(m);
+		for (int i = 0; i < m->hn[h]; i++)
+			wm_coef(m, m->hbeg[h] + i, 1);
+		wm_coef(m, m->hcol[h], -1);
+		wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "tsel[%s]", hb));
+		/* one row per descendant group and domain: tighter LP than
+		 * one row per subtree (the big-M is the group's own room) */
+		for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+			if (!below(p, gi, h))
+				continue;
+			const wp_group *g = &p->groups[gi];
+			group_name(p, gi, gb, sizeof gb);
+			for (int i = 0; i < m->hn[h] && !m->nomem; i++) {
+				int j = m->hbeg[h] + i, d = m->cdom[j];
+				long room = 0;
+				wm_row_begin(m);
+				for (int ci = 0; ci < g->nclasses; ci++) {
+					const wp_class *cl =
+					    &p->classes[g->classes[ci]];
+					long rc = 0;
+					for (int q = 0; q < cl->nelig; q++) {
+						int sl = cl->off + q;
+						if (!m->xcol[sl] ||
+						    key->node_dom[cl->elig[q]] !=
+							d)
+							continue;
+						wm_coef(m, m->xcol[sl], 1);
+						rc += m->xub[sl];
+					}
+					room += rc < cl->count ? rc : cl->count;
+				}
+				if (room > g->size)
+					room = g->size;
+				wm_coef(m, j, -(double)room);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "tdom[%s,%s,%s]", hb, gb,
+					    key->dom_name[d]));
+			}
+		}
+	}
+}
+
+/* Tree columns from the group admissions in v (vec_from_x). */
+static bool h_adm(const wm *m, const double *v, int h)
+{
+	const wp_comp *c = &m->p->comps[h];
+	int n = c->nrunning;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k >= 0)
+			n += m->acol[k] && v[m->acol[k]] > 0.5;
+		else
+			n += h_adm(m, v, -1 - k);
+	}
+	return n > 0 && n >= c->min_groups;
+}
+
+static void dom_of_slot(void *arg, int s)
+{
+	hacc *a = arg;
+	const wp_problem *p = a->m->p;
+	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	if (a->room == 0 && a->x[s] > 0) {
+		a->dom = a->key->node_dom[cl->elig[s - cl->off]];
+		a->room = 1;
+	}
+}
+
+static void vec_tree(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int h = 0; h < p->ncomps; h++) {
+		bool on = h_adm(m, v, h);
+		v[m->hcol[h]] = on;
+		if (!on || !m->hn[h])
+			continue;
+		hacc a = {m, &p->topo->keys[p->comps[h].key], NULL, -1, 0, 0,
+			  x};
+		subtree_slots(m, h, dom_of_slot, &a);
+		for (int i = 0; i < m->hn[h]; i++)
+			if (m->cdom[m->hbeg[h] + i] == a.dom)
+				v[m->hbeg[h] + i] = 1;
 	}
 }
 
@@ -798,6 +1311,14 @@ static void sym_runs(wm *m)
 		bool used = false;
 		for (int g = 0; g < p->ngroups && !used; g++)
 			used = p->groups[g].key == k && m->tn[g];
+		for (int h = 0; h < p->ncomps && !used; h++)
+			used = p->comps[h].key == k && m->hn[h];
+		for (int g = 0; g < p->ngroups && !used; g++) {
+			const wp_tas *ta = p->groups[g].tas;
+			for (int l = 0; ta && l < ta->nslices; l++)
+				used |= ta->slice_key[l] == k;
+			used |= ta && ta->excl == k;
+		}
 		if (used)
 			keys[nkeys++] = k;
 	}
@@ -895,12 +1416,15 @@ static void objective(wm *m, double max_coef)
 {
 	const wp_problem *p = m->p;
 	int nt = 0;
-	m->tprio = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tprio);
-	m->tM = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tM);
-	m->tmaxval = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tmaxval);
-	m->wfull = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wfull);
-	m->wblock = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wblock);
-	m->bfirst = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->bfirst);
+	/* room for the compactness tiers (one per key, issue 5) */
+	int nk = p->topo ? p->topo->nkeys : 0;
+	size_t ntmax = (size_t)p->nclasses + 2 + nk;
+	m->tprio = wa_calloc(m->ar, ntmax, sizeof *m->tprio);
+	m->tM = wa_calloc(m->ar, ntmax, sizeof *m->tM);
+	m->tmaxval = wa_calloc(m->ar, ntmax, sizeof *m->tmaxval);
+	m->wfull = wa_calloc(m->ar, ntmax, sizeof *m->wfull);
+	m->wblock = wa_calloc(m->ar, ntmax, sizeof *m->wblock);
+	m->bfirst = wa_calloc(m->ar, ntmax + 1, sizeof *m->bfirst);
 	m->ctier = wa_calloc(m->ar, m->ncols + 1, sizeof *m->ctier);
 	m->cval = wa_calloc(m->ar, m->ncols + 1, sizeof *m->cval);
 	int *ctier_c = wa_calloc(m->ar, p->nclasses + 1, sizeof *ctier_c);
@@ -932,6 +1456,24 @@ static void objective(wm *m, double max_coef)
 		if (v > m->tmaxval[t])
 			m->tmaxval[t] = v;
 	}
+	/* compactness tiers (issue 5): one per key with w columns,
+	 * coarse to fine, between the work tiers and packing */
+	int *ktier = wa_calloc(m->ar, (size_t)nk + 1, sizeof *ktier);
+	if (!ktier) {
+		m->nomem = true;
+		return;
+	}
+	for (int k = 0; k < nk; k++)
+		ktier[k] = -1;
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_W)
+			ktier[m->cref[j] % 64] = 0;
+	for (int k = 0; k < nk; k++)
+		if (ktier[k] == 0) {
+			ktier[k] = nt;
+			m->tmaxval[nt] = 1;
+			nt++;
+		}
 	int np = 0;
 	for (int n = 0; n < p->nnodes; n++)
 		np += m->ucol[n] != 0;
@@ -947,6 +1489,11 @@ static void objective(wm *m, double max_coef)
 		} else if (m->ckind[j] == WM_U) {
 			m->ctier[j] = nt;
 			m->cval[j] = 1;
+		} else if (m->ckind[j] == WM_W) {
+			int t = ktier[m->cref[j] % 64];
+			m->ctier[j] = t;
+			m->cval[j] = 1;
+			m->tM[t] += 1;
 		}
 	}
 	m->maxcoef = block_coef(m, 0, m->ntier - 1, m->wfull);
@@ -1014,6 +1561,18 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	m->tn = wa_calloc(ar, p->ngroups + 1, sizeof *m->tn);
 	m->ucol = wa_calloc(ar, p->nnodes + 1, sizeof *m->ucol);
 	m->nxbeg = wa_calloc(ar, p->nnodes + 2, sizeof *m->nxbeg);
+	m->hcol = wa_calloc(ar, p->ncomps + 1, sizeof *m->hcol);
+	m->hbeg = wa_calloc(ar, p->ncomps + 1, sizeof *m->hbeg);
+	m->hn = wa_calloc(ar, p->ncomps + 1, sizeof *m->hn);
+	m->ebeg = wa_calloc(ar, p->ngroups + 1, sizeof *m->ebeg);
+	m->en = wa_calloc(ar, p->ngroups + 1, sizeof *m->en);
+	m->kbeg = wa_calloc(ar, (size_t)(p->ngroups + 1) * WS_MAX_SLICE_LAYERS,
+			    sizeof *m->kbeg);
+	m->kn = wa_calloc(ar, (size_t)(p->ngroups + 1) * WS_MAX_SLICE_LAYERS,
+			  sizeof *m->kn);
+	if (!m->hcol || !m->hbeg || !m->hn || !m->ebeg || !m->en ||
+	    !m->kbeg || !m->kn)
+		return WASP_ENOMEM;
 	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
@@ -1026,6 +1585,10 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!wm_late(m))
 		cols_t(m);
 	if (!wm_late(m))
+		cols_h(m);
+	if (!wm_late(m))
+		cols_tas(m);
+	if (!wm_late(m))
 		cols_u(m);
 	if (!wm_late(m)) {
 		rows_class(m);
@@ -1033,6 +1596,12 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	}
 	if (!wm_late(m))
 		rows_topo(m);
+	if (!wm_late(m))
+		rows_tree(m);
+	if (!wm_late(m))
+		rows_tas(m);
+	if (!wm_late(m))
+		cols_rows_pref(m);
 	if (!wm_late(m))
 		rows_cap(m);
 	if (sym && !wm_late(m))
@@ -1107,6 +1676,9 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 				if (m->cdom[m->tbeg[gi] + i] == dom)
 					v[m->tbeg[gi] + i] = 1;
 	}
+	vec_tree(m, x, v);
+	vec_tas(m, x, v);
+	vec_pref(m, x, v);
 	for (int n = 0; n < p->nnodes; n++) {
 		if (!m->ucol[n])
 			continue;
@@ -1196,6 +1768,10 @@ typedef struct wilp_run {
 	double *dval;       /* their sort keys                              */
 	double *hbest;      /* best heuristic vector of a call              */
 	int block;          /* block being solved                           */
+	/* trees in the rounding (issue 5): (key, domain) pairs every
+	 * placement must meet, and the roots already placed this pass */
+	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
+	unsigned char *hroot; /* ncomps */
 } wilp_run;
 
 static int term_hook(void *info, const char *s)
@@ -1265,6 +1841,12 @@ static int heur_place(wilp_run *r, int g, int d, int *nlog)
 					continue;
 				if (d >= 0 && key->node_dom[n] != d)
 					continue;
+				bool out = false;
+				for (int i = 0; i < r->nhc && !out; i++)
+					out = p->topo->keys[r->hck[i]]
+						  .node_dom[n] != r->hcd[i];
+				if (out)
+					continue;
 				bool fits = true;
 				for (int q = 0; q < p->nres && fits; q++)
 					fits = cl->req[q] <= 0 ||
@@ -1331,6 +1913,94 @@ static uint64_t heur_rand(uint64_t *st)
 /* One rounding pass: groups by priority, then by their LP admission
  * (perturbed by `noise` after the first pass), each put whole into the
  * first domain, in LP order, that takes it.  Leaves the counts in r->hx. */
+/* Trees in the rounding: composite h inside the constraints in r->hc*:
+ * its domains by their LP value (at most 3 tried), its children by their
+ * LP admission, each placed in its own domains by LP value; kept when at
+ * least minGroupCount children are in, else undone.  1: admitted. */
+static int heur_tree(wilp_run *r, int h, int *nlog)
+{
+	const wm *m = r->m;
+	const wp_problem *p = m->p;
+	const wp_comp *c = &p->comps[h];
+	if (c->invalid || c->fixed_dom == -2 || !m->hcol[h] ||
+	    r->nhc >= WS_MAX_TREE_DEPTH + 2)
+		return 0;
+	int dom[3] = {-1, -1, -1}, nd = 1;
+	if (c->key >= 0) {
+		nd = 0;
+		double dv[3] = {-1, -1, -1};
+		for (int i = 0; i < m->hn[h]; i++) {
+			int j = m->hbeg[h] + i, k = nd < 3 ? nd++ : 3;
+			double v = r->lp[j];
+			if (k == 3 && v <= dv[2])
+				continue;
+			if (k == 3)
+				k = 2;
+			while (k > 0 && dv[k - 1] < v) {
+				dv[k] = dv[k - 1];
+				dom[k] = dom[k - 1];
+				k--;
+			}
+			dv[k] = v;
+			dom[k] = m->cdom[j];
+		}
+	}
+	int need = c->min_groups > 0 ? c->min_groups : 1;
+	for (int o = 0; o < nd; o++) {
+		int from = *nlog, got = c->nrunning, nhc = r->nhc;
+		if (c->key >= 0) {
+			r->hck[r->nhc] = c->key;
+			r->hcd[r->nhc++] = dom[o];
+		}
+		/* children, largest LP admission first (insertion order) */
+		int ord[64], no = 0;
+		for (int i = 0; i < c->nkids && no < 64; i++) {
+			int k = c->kids[i], col = k >= 0 ? m->acol[k]
+							 : m->hcol[-1 - k];
+			double v = col ? r->lp[col] : 0;
+			int q = no++;
+			while (q > 0) {
+				int kk = ord[q - 1];
+				int cc = kk >= 0 ? m->acol[kk] : m->hcol[-1 - kk];
+				if ((cc ? r->lp[cc] : 0) >= v)
+					break;
+				ord[q] = ord[q - 1];
+				q--;
+			}
+			ord[q] = k;
+		}
+		for (int i = 0; i < no; i++) {
+			int k = ord[i];
+			if (k < 0) {
+				got += heur_tree(r, -1 - k, nlog);
+				continue;
+			}
+			const wp_group *wg = &p->groups[k];
+			if (wg->tas || !m->acol[k])
+				continue;
+			int gneed = wg->gang ? (wg->min_need > 0 ? wg->min_need
+								 : 1)
+					     : 1;
+			int nt = m->tn[k];
+			bool ok = false;
+			for (int t = 0; t < (nt ? nt : 1) && !ok; t++) {
+				int kf = *nlog;
+				int d = nt ? m->cdom[m->tbeg[k] + t] : -1;
+				if (heur_place(r, k, d, nlog) >= gneed)
+					ok = true;
+				else
+					heur_undo(r, kf, nlog);
+			}
+			got += ok;
+		}
+		r->nhc = nhc;
+		if (got >= need && got > 0)
+			return 1;
+		heur_undo(r, from, nlog);
+	}
+	return 0;
+}
+
 static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 {
 	const wm *m = r->m;
@@ -1340,7 +2010,9 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 	int ng = 0;
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
-		if (!group_has_cols(m, g))
+		/* annotated groups are left out (the rounding does not know
+		 * them); trees are placed whole by heur_tree */
+		if (!group_has_cols(m, g) || wg->tas)
 			continue;
 		double mass = 0;
 		for (int ci = 0; ci < wg->nclasses; ci++) {
@@ -1368,9 +2040,20 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 		r->gord[i] = g;
 	}
 	int nlog = 0;
+	if (r->hroot)
+		memset(r->hroot, 0, (size_t)p->ncomps + 1);
 	for (int oi = 0; oi < ng; oi++) {
 		int g = r->gord[oi];
 		const wp_group *wg = &p->groups[g];
+		if (wg->pcomp) {
+			int root = p->comps[wg->pcomp - 1].root;
+			if (r->hroot && !r->hroot[root]) {
+				r->hroot[root] = 1;
+				r->nhc = 0;
+				heur_tree(r, root, &nlog);
+			}
+			continue;
+		}
 		int need = wg->gang ? (wg->min_need > 0 ? wg->min_need : 1) : 1;
 		int nd = m->tn[g];
 		for (int i = 0; i < nd; i++) {
@@ -1609,8 +2292,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		r->dord = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dord);
 		r->dval = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dval);
 		r->hbest = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hbest);
+		r->hroot = wa_calloc(m->ar, p->ncomps + 1, 1);
 		if (!r->lp || !r->hv || !r->hx || !r->hlog || !r->rem ||
-		    !r->gord || !r->gkey || !r->dord || !r->dval || !r->hbest)
+		    !r->gord || !r->gkey || !r->dord || !r->dval ||
+		    !r->hbest || !r->hroot)
 			return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	for (int b = 0; b < m->nblock; b++) {
@@ -2061,6 +2746,97 @@ static void dat_group(FILE *f, const wp_problem *p, int g)
 	dat_sym(f, group_name(p, g, gb, sizeof gb), 'g', g);
 }
 
+static void dat_comp(FILE *f, const wp_problem *p, int h)
+{
+	char hb[600];
+	/* a prefix keeps composite names apart from group names */
+	char nb[620];
+	snprintf(nb, sizeof nb, "H:%s", comp_name(p, h, hb, sizeof hb));
+	dat_sym(f, nb, 'h', h);
+}
+
+static void dat_under(FILE *f, const wp_problem *p, int h, int top)
+{
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			dat_under(f, p, -1 - k, top);
+			continue;
+		}
+		fprintf(f, "\n (");
+		dat_group(f, p, k);
+		fputc(',', f);
+		dat_comp(f, p, top);
+		fputc(')', f);
+	}
+}
+
+/* CompositePodGroups (issue 5): H, parents, minimum, running children,
+ * keys and the group-below-composite relation. */
+static void dat_trees(FILE *f, const wp_problem *p)
+{
+	fprintf(f, "\nset H :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+	}
+	fprintf(f, ";\nparam : hmin hrun husable :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+		fprintf(f, " %d %d %d", c->min_groups > 0 ? c->min_groups : 1,
+			c->nrunning, !c->invalid && c->fixed_dom != -2);
+	}
+	fprintf(f, ";\nparam hpar :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].parent >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+			fputc(' ', f);
+			dat_comp(f, p, p->comps[h].parent);
+		}
+	fprintf(f, ";\nparam gpar :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].pcomp) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fputc(' ', f);
+			dat_comp(f, p, p->groups[g].pcomp - 1);
+		}
+	fprintf(f, ";\nset HK :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].key >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+		}
+	fprintf(f, ";\nparam hkey :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].key >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+			fputc(' ', f);
+			dat_sym(f, p->topo->keys[p->comps[h].key].label, 'k',
+				p->comps[h].key);
+		}
+	fprintf(f, ";\nparam hfixed :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		if (c->key < 0 || c->fixed_dom < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[c->key].dom_name[c->fixed_dom], 'd',
+			c->fixed_dom);
+	}
+	fprintf(f, ";\nset UNDER :=");
+	for (int h = 0; h < p->ncomps; h++)
+		dat_under(f, p, h, h);
+	fprintf(f, ";\n");
+}
+
 static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
@@ -2189,6 +2965,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		bool used = false;
 		for (int g = 0; g < p->ngroups; g++)
 			used |= p->groups[g].key == k;
+		for (int h = 0; h < p->ncomps; h++)
+			used |= p->comps[h].key == k;
 		if (!used)
 			continue;
 		fputc(' ', f);
@@ -2200,6 +2978,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		bool used = false;
 		for (int g = 0; g < p->ngroups; g++)
 			used |= p->groups[g].key == k;
+		for (int h = 0; h < p->ncomps; h++)
+			used |= p->comps[h].key == k;
 		if (!used)
 			continue;
 		fprintf(f, "set D[");
@@ -2250,7 +3030,10 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		dat_sym(f, p->topo->keys[gr->key].dom_name[gr->fixed_dom],
 			'd', gr->fixed_dom);
 	}
-	fprintf(f, ";\n\nend;\n");
+	fprintf(f, ";\n");
+	if (p->ncomps)
+		dat_trees(f, p);
+	fprintf(f, "\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))
 		return werr(err, WASP_EIO, "cannot write %s", path);

@@ -115,7 +115,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	 * milliseconds, and the better feasible one becomes the answer and
 	 * the ILP's warm start. */
 	const char *pass = NULL;
-	if (!baseline && !cancelled(o) && p->ngroups) {
+	if (!baseline && !cancelled(o) && p->ngroups && wbl_models(p)) {
 		wp_sol *bsol = wp_sol_new(p, a);
 		wasp_error be;
 		const char *why;

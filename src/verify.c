@@ -311,7 +311,7 @@ static int path_levels(vctx *v, const char *key, const char ***out)
 			*out = lv->labels;
 			return i + 1;
 		}
-	int maxc = s->ngroups + (lv ? lv->nlabels : 0) + 1;
+	int maxc = s->ngroups + s->ncomps + (lv ? lv->nlabels : 0) + 1;
 	const char **all = wa_calloc(v->a, maxc, sizeof *all);
 	const char **cand = wa_calloc(v->a, maxc, sizeof *cand);
 	int *nval = wa_calloc(v->a, maxc, sizeof *nval);
@@ -325,6 +325,9 @@ static int path_levels(vctx *v, const char *key, const char ***out)
 	for (int g = 0; g < s->ngroups; g++)
 		if (s->groups[g].topo_key && s->groups[g].topo_key[0])
 			all[nall++] = s->groups[g].topo_key;
+	for (int h = 0; h < s->ncomps; h++)
+		if (s->comps[h].topo_key)
+			all[nall++] = s->comps[h].topo_key;
 	int kv = count_values(v, key);
 	for (int i = 0; i < nall; i++) {
 		const char *k = all[i];
@@ -483,6 +486,239 @@ static void check_groups(vctx *v)
 	}
 }
 
+/* ------------------------------------------- CompositePodGroup trees */
+
+/* The level list for key (path mode) or the key alone; 0 on NOMEM. */
+static int levels_for(vctx *v, const char *key, const char *const **lv,
+		      const char **one)
+{
+	*one = key;
+	*lv = one;
+	if (!v->path)
+		return 1;
+	int c = 0;
+	while (c < v->nlv && strcmp(v->lv_key[c], key))
+		c++;
+	if (c == v->nlv) {
+		const char **l = NULL;
+		v->lv_n[c] = path_levels(v, key, &l);
+		v->lv_list[c] = l;
+		v->lv_key[c] = key;
+		v->nlv++;
+	}
+	*lv = v->lv_list[c];
+	return v->lv_n[c];
+}
+
+/* After the plan: is group g admitted (pods placed or running, gangs at
+ * minCount)? */
+static bool group_on(const vctx *v, int g)
+{
+	const ws_snapshot *s = v->s;
+	const ws_group *grp = &s->groups[g];
+	int n = v->g_placed[g];
+	for (int k = 0; k < grp->npods; k++) {
+		const ws_pod *pod = &s->pods[grp->pods[k]];
+		n += !pod->terminal && !ws_pod_pending(pod);
+	}
+	return n > 0 && (grp->policy != WS_POLICY_GANG || n >= grp->min_count);
+}
+
+static int comp_kids_on(const vctx *v, int h)
+{
+	const ws_composite *c = &v->s->comps[h];
+	int n = 0;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k >= 0)
+			n += group_on(v, k);
+		else
+			n += comp_kids_on(v, -1 - k) >=
+			     v->s->comps[-1 - k].min_groups &&
+			     comp_kids_on(v, -1 - k) > 0;
+	}
+	return n;
+}
+
+static int comp_placed(const vctx *v, int h)
+{
+	const ws_composite *c = &v->s->comps[h];
+	int n = 0;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		n += k >= 0 ? v->g_placed[k] : comp_placed(v, -1 - k);
+	}
+	return n;
+}
+
+typedef struct tdom {
+	const char *dom, *pod;
+	int node;
+	bool bad;
+} tdom;
+
+/* Every pod (placed or running) below comp h in one domain of lv. */
+static void comp_dom(vctx *v, int h, const char *const *lv, int nl,
+		     tdom *t)
+{
+	const ws_snapshot *s = v->s;
+	const ws_composite *c = &s->comps[h];
+	for (int i = 0; i < c->nkids && !t->bad; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			comp_dom(v, -1 - k, lv, nl, t);
+			continue;
+		}
+		const ws_group *grp = &s->groups[k];
+		for (int j = 0; j < grp->npods && !t->bad; j++) {
+			int pi = grp->pods[j];
+			const ws_pod *pod = &s->pods[pi];
+			int n = v->pod_node[pi];
+			if (n < 0 && !pod->terminal && !ws_pod_pending(pod))
+				n = pod->node;
+			if (n < 0)
+				continue;
+			const char *d = domain_of(v, n, lv, nl);
+			if (!d) {
+				viol(v, "CompositePodGroup %s/%s: pod %s/%s on "
+					"node %s, which lacks topology label "
+					"%s", c->ns, c->name, pod->ns,
+				     pod->name, s->nodes[n].name, lv[nl - 1]);
+				t->bad = true;
+			} else if (!t->dom) {
+				*t = (tdom){d, pod->name, n, false};
+			} else if (strcmp(d, t->dom)) {
+				viol(v, "CompositePodGroup %s/%s: pods span "
+					"more than one %s domain: %s (pod %s "
+					"on %s) and %s (pod %s on %s)",
+				     c->ns, c->name, lv[nl - 1], t->dom,
+				     t->pod, s->nodes[t->node].name, d,
+				     pod->name, s->nodes[n].name);
+				t->bad = true;
+			}
+		}
+	}
+}
+
+static void check_trees(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	for (int h = 0; h < s->ncomps; h++) {
+		const ws_composite *c = &s->comps[h];
+		int placed = comp_placed(v, h);
+		if (!placed)
+			continue;
+		int on = comp_kids_on(v, h);
+		if (on < c->min_groups)
+			viol(v, "CompositePodGroup %s/%s: %d pods placed below "
+				"it but only %d of minGroupCount %d child "
+				"groups admitted",
+			     c->ns, c->name, placed, on, c->min_groups);
+		if (c->topo_key) {
+			const char *one;
+			const char *const *lv;
+			int nl = levels_for(v, c->topo_key, &lv, &one);
+			tdom t = {0};
+			if (nl > 0)
+				comp_dom(v, h, lv, nl, &t);
+		}
+	}
+}
+
+/* Annotations (issue 5): an exclusive group sits in one domain of its
+ * exclusive key that no other group with that key uses; a sliced group
+ * has a multiple of the slice size in every domain of each slice key. */
+typedef struct xdom {
+	const char *dom;
+	int g;
+} xdom;
+
+static void check_annotations(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	htab held; /* (key, domain) -> group */
+	if (ht_init(&held, v->a, (size_t)s->npods + 1)) {
+		v->nomem = true;
+		return;
+	}
+	for (int g = 0; g < s->ngroups; g++) {
+		const ws_group *grp = &s->groups[g];
+		const ws_tas *ta = grp->tas;
+		if (!ta)
+			continue;
+		for (int l = -1; l < ta->nslices; l++) {
+			const char *key = l < 0 ? ta->exclusive
+						: ta->slice_key[l];
+			if (!key)
+				continue;
+			const char *one;
+			const char *const *lv;
+			int nl = levels_for(v, key, &lv, &one);
+			if (nl <= 0)
+				continue;
+			/* pods per domain, in first-seen order */
+			const char **dn = wa_calloc(v->a, grp->npods + 1,
+						    sizeof *dn);
+			int *cnt = wa_calloc(v->a, grp->npods + 1, sizeof *cnt);
+			if (!dn || !cnt) {
+				v->nomem = true;
+				return;
+			}
+			int nd = 0;
+			for (int k = 0; k < grp->npods; k++) {
+				int pi = grp->pods[k];
+				const ws_pod *pod = &s->pods[pi];
+				int n = v->pod_node[pi];
+				if (n < 0 && !pod->terminal &&
+				    !ws_pod_pending(pod))
+					n = pod->node;
+				if (n < 0)
+					continue;
+				const char *d = domain_of(v, n, lv, nl);
+				if (!d) {
+					viol(v, "group %s/%s: pod %s on node %s, "
+						"which lacks topology label %s",
+					     grp->ns, grp->name, pod->name,
+					     s->nodes[n].name, key);
+					continue;
+				}
+				int i = 0;
+				while (i < nd && strcmp(dn[i], d))
+					i++;
+				if (i == nd)
+					dn[nd++] = d;
+				cnt[i]++;
+			}
+			if (l >= 0) {
+				for (int i = 0; i < nd; i++)
+					if (cnt[i] % ta->slice_size[l])
+						viol(v, "group %s/%s: %d pods in %s "
+							"%s, not a multiple of the "
+							"slice size %d",
+						     grp->ns, grp->name, cnt[i],
+						     key, dn[i],
+						     ta->slice_size[l]);
+				continue;
+			}
+			if (nd > 1)
+				viol(v, "group %s/%s: exclusive topology %s but "
+					"its pods span %s and %s",
+				     grp->ns, grp->name, key, dn[0], dn[1]);
+			for (int i = 0; i < nd; i++) {
+				int other = ht_get(&held, key, dn[i]);
+				if (other >= 0 && other != g)
+					viol(v, "exclusive topology %s: domain %s "
+						"holds both %s/%s and %s/%s",
+					     key, dn[i], s->groups[other].ns,
+					     s->groups[other].name, grp->ns,
+					     grp->name);
+				else
+					ht_put(&held, key, dn[i], g);
+			}
+		}
+	}
+}
+
 static void check_waiting(vctx *v)
 {
 	const ws_snapshot *s = v->s;
@@ -554,9 +790,12 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	    !(v.placed = wa_calloc(a, (size_t)(s->nnodes + 1) * nres,
 				   sizeof(int64_t))) ||
 	    !(v.g_placed = wa_calloc(a, s->ngroups + 1, sizeof(int))) ||
-	    !(v.lv_key = wa_calloc(a, s->ngroups + 1, sizeof(char *))) ||
-	    !(v.lv_list = wa_calloc(a, s->ngroups + 1, sizeof(char **))) ||
-	    !(v.lv_n = wa_calloc(a, s->ngroups + 1, sizeof(int))))
+	    !(v.lv_key = wa_calloc(a, s->ngroups + s->ncomps + 1,
+				   sizeof(char *))) ||
+	    !(v.lv_list = wa_calloc(a, s->ngroups + s->ncomps + 1,
+				    sizeof(char **))) ||
+	    !(v.lv_n = wa_calloc(a, s->ngroups + s->ncomps + 1,
+				 sizeof(int))))
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
 	for (int i = 0; i < s->npods; i++) {
 		ht_put(&v.pods, s->pods[i].ns, s->pods[i].name, i);
@@ -570,6 +809,8 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	check_placements(&v);
 	check_capacity(&v);
 	check_groups(&v);
+	check_trees(&v);
+	check_annotations(&v);
 	check_waiting(&v);
 	if (v.nomem)
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");

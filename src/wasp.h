@@ -199,6 +199,8 @@ typedef struct wasp_gen_options {
 	unsigned given;    /* options set through wasp_gen_option_set, one
 			      bit each; a family's own defaults (nvlink: 4
 			      GPUs per node) apply only to options not given */
+	int trees;         /* added (issue 5): pending CompositePodGroup
+			      trees, depth 2-3, 2-8 children each         */
 } wasp_gen_options;
 void wasp_gen_options_init(wasp_gen_options *g);
 /* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */

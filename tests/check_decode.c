@@ -866,19 +866,16 @@ START_TEST(composite_warnings)
 	ck_assert_int_eq(s->ngroups, 1);
 	ck_assert_int_eq(s->groups[0].min_count, 3);
 	ck_assert_str_eq(s->groups[0].parent, "root-0");
-	ck_assert_int_eq(s->nwarnings, 3);
-	ck_assert_str_eq(s->warnings[0],
-			 "1 PodGroup names a parentCompositePodGroupName "
-			 "(first: default/leaf-0, parent root-0); "
-			 "CompositePodGroup trees are not yet supported, so "
-			 "it is placed as flat groups");
-	ck_assert_str_eq(s->warnings[1],
-			 "1 Workload has compositePodGroupTemplates (first: "
-			 "default/w), which are not yet supported; only their"
-			 " PodGroups are used, as flat groups");
-	ck_assert_str_eq(s->warnings[2],
-			 "skipped 1 object of kind CompositePodGroup "
-			 "(scheduling.k8s.io/v1alpha3): not yet supported");
+	/* the tree is decoded (issue 5): no warnings any more */
+	ck_assert_int_eq(s->nwarnings, 0);
+	ck_assert_int_eq(s->ncomps, 1);
+	ck_assert_str_eq(s->comps[0].name, "root-0");
+	ck_assert_int_eq(s->comps[0].policy, WS_POLICY_GANG);
+	ck_assert_int_eq(s->comps[0].min_groups, 2);
+	ck_assert_int_eq(s->comps[0].depth, 1);
+	ck_assert_int_eq(s->comps[0].nkids, 1);
+	ck_assert_int_eq(s->comps[0].kids[0], 0);
+	ck_assert_int_eq(s->groups[0].pcomp, 1);
 	ws_snapshot_free(s);
 }
 END_TEST

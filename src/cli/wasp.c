@@ -225,6 +225,8 @@ static const char gen_help[] =
 "                        (default 0.25)\n"
 "      --services N      mixed: basic-policy services (default 4)\n"
 "      --lone-pods N     mixed: pending pods without a group (default 8)\n"
+"      --trees N         pending CompositePodGroup trees, depth 2-3 with\n"
+"                        2-8 children each (default 0)\n"
 "      --json            a kubectl-style JSON List instead of YAML\n"
 "  -o, --output FILE     write to FILE atomically (default: standard output)\n"
 "  -h, --help            show this help\n"
@@ -722,7 +724,7 @@ static int cmd_gen(int argc, char **argv)
 	static const char *const names[] = {
 	    "seed", "levels", "fanout", "nodes", "gpus", "busy", "gangs",
 	    "max-gang", "priorities", "family", "rack-nodes", "cpu-nodes",
-	    "services", "lone-pods"};
+	    "services", "lone-pods", "trees"};
 	enum { NNAMES = sizeof names / sizeof names[0], OPT_GEN = 512 };
 	struct option longs[NNAMES + 4];
 	const char *cmd = "gen", *out = NULL;
