@@ -169,6 +169,9 @@ struct wasp_snapshot {
 	 * afterwards, so lookups stay thread-safe.  NULL: the ws_*_index
 	 * lookups scan the arrays. */
 	struct ws_map *node_idx, *pod_idx, *group_idx;
+	/* addition (DRA, dra.h): devices, classes and claims; NULL when no
+	 * pod or group has resourceClaims. */
+	struct ws_dra *dra;
 };
 
 /* Pending: to be placed by the solvers. */
