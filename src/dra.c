@@ -148,12 +148,12 @@ static int qualify(dx *c, const char *q, const char *driver,
 	const char *sl = strchr(q, '/');
 	if (!sl) {
 		*dom = driver;
-		*name = q;
-		return 0;
+		*name = wa_strdup(c->a, q);
+		return *name ? 0 : nomem(c);
 	}
 	*dom = wa_strndup(c->a, q, (size_t)(sl - q));
-	*name = sl + 1;
-	return *dom ? 0 : nomem(c);
+	*name = wa_strdup(c->a, sl + 1);
+	return *dom && *name ? 0 : nomem(c);
 }
 
 /* ------------------------------------------------------- node selector */

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dra.h"
 #include "quantity.h"
 
 #ifdef _OPENMP
@@ -102,6 +103,11 @@ typedef struct gs {
 	int32_t **pfit;  /* per profile (class index): cached fit
 			    per node, at pver; NULL: not cached    */
 	uint32_t **pver;
+	/* DRA: device allocation state (NULL without claims) and, per
+	 * class, its pods' claim list (NULL: none) */
+	wdr_state *dra;
+	const wdr_podc **cpc;
+	int dra_mark;    /* allocations before the current try       */
 } gs;
 
 /* ------------------------------------------------------------ fitting */
@@ -126,6 +132,10 @@ static inline int64_t node_fit(const gs *G, int c, int n)
 		if (q < best)
 			best = q;
 	}
+	/* Exact device fit: claims allocated one pod after another. */
+	if (G->cpc && G->cpc[c])
+		best = wdr_fit(G->dra, G->cpc[c], n, (int)(best < 4096 ? best
+							    : 4096));
 	return best;
 }
 
@@ -359,6 +369,17 @@ static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
 		int pos = elig_pos(cl, top.n);
 		if (pos < 0)
 			continue; /* cannot happen: candidates are eligible */
+		if (G->cpc && G->cpc[c]) {
+			/* Devices, pod by pod: the fit is an estimate for
+			 * shared claims, this is exact. */
+			int ok = 0;
+			while (ok < cnt &&
+			       wdr_place(G->dra, cl->pods[0], c, top.n))
+				ok++;
+			if (ok == 0)
+				continue;
+			cnt = ok;
+		}
 		logent e = {c, pos, cnt};
 		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
 			return -1;
@@ -374,6 +395,8 @@ static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
 
 static void rollback(gs *G)
 {
+	if (G->dra)
+		wdr_undo(G->dra, G->dra_mark);
 	while (G->nlog > 0) {
 		logent e = G->log[--G->nlog];
 		const wp_class *cl = &G->p->classes[e.c];
@@ -392,6 +415,8 @@ static int try_group(gs *G, const wp_group *wg, const int *corder,
 		     const wtp_key *k, int d, int need)
 {
 	G->nlog = 0;
+	if (G->dra)
+		G->dra_mark = G->dra->nallocs;
 	int placed = 0;
 	for (int i = 0; i < wg->nclasses; i++) {
 		int c = corder[i];
@@ -609,7 +634,9 @@ static int setup_classes(gs *G)
 			int o = tab[j] - 1;
 			const wp_class *oc = &p->classes[o];
 			if (oc->elig == cl->elig &&
-			    !memcmp(oc->req, cl->req, (size_t)nres * sizeof *cl->req)) {
+			    !memcmp(oc->req, cl->req, (size_t)nres * sizeof *cl->req) &&
+			    (!G->cpc || (G->cpc[o] ? G->cpc[o]->sig : 0) ==
+					(G->cpc[c] ? G->cpc[c]->sig : 0))) {
 				ci->prof = o;
 				break;
 			}
@@ -813,6 +840,36 @@ static int setup_pairs(gs *G)
 
 /* ------------------------------------------------------------- solve */
 
+/* A group with device claims that could not be placed: when the devices
+ * (not cpu or memory) are what is short, say so in device terms. */
+static const char *device_reason(gs *G, const wp_group *wg,
+				 const wtp_key *k, int need)
+{
+	const wp_problem *p = G->p;
+	const wp_class *dc = NULL;
+	int c0 = -1;
+	for (int i = 0; i < wg->nclasses && !dc; i++)
+		if (G->cpc[wg->classes[i]]) {
+			c0 = wg->classes[i];
+			dc = &p->classes[c0];
+		}
+	if (!dc)
+		return NULL;
+	/* Pods the devices alone would admit, node by node. */
+	int64_t fit = 0;
+	for (int j = 0; j < dc->nelig && fit < need; j++)
+		fit += wdr_fit(G->dra, G->cpc[c0], dc->elig[j], need);
+	if (fit >= need && !G->cpc[c0]->why && need > 0)
+		return NULL;
+	const char *where = k ? wa_printf(G->tmp, "in any %s domain",
+					  k->label)
+			      : "in the cluster";
+	if (!where)
+		return NULL;
+	return wdr_explain(G->dra, dc->pods, dc->count, dc->elig, dc->nelig,
+			   where, p->arena);
+}
+
 static int run(gs *G, const wasp_options *o)
 {
 	const wp_problem *p = G->p;
@@ -943,6 +1000,10 @@ static int run(gs *G, const wasp_options *o)
 							 ncd, 1, 0);
 				if (!sol->reason[g])
 					return -1;
+				const char *dr = G->cpc
+				    ? device_reason(G, wg, k, 1) : NULL;
+				if (dr)
+					sol->reason[g] = dr;
 			}
 			continue;
 		}
@@ -952,6 +1013,11 @@ static int run(gs *G, const wasp_options *o)
 					 tried);
 		if (!sol->reason[g])
 			return -1;
+		if (G->cpc) {
+			const char *dr = device_reason(G, wg, k, need);
+			if (dr)
+				sol->reason[g] = dr;
+		}
 	}
 	return 0;
 }
@@ -973,6 +1039,23 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		return werr(err, WASP_ENOMEM, "out of memory in greedy");
 	}
 	memcpy(G.fr, p->free, (size_t)p->nnodes * p->nres * sizeof *G.fr);
+	if (p->snap->dra) {
+		/* In the problem's arena: the plan reads the allocations. */
+		G.dra = wa_alloc(p->arena, sizeof *G.dra);
+		G.cpc = wa_calloc(G.tmp, (size_t)p->nclasses + 1,
+				  sizeof *G.cpc);
+		if (!G.dra || !G.cpc ||
+		    wdr_state_init(G.dra, p->snap, p->arena)) {
+			wa_destroy(G.tmp);
+			return werr(err, WASP_ENOMEM, "out of memory in greedy");
+		}
+		for (int c = 0; c < p->nclasses; c++) {
+			const wdr_podc *pc =
+			    &p->snap->dra->pods[p->classes[c].pods[0]];
+			G.cpc[c] = pc->n ? pc : NULL;
+		}
+		sol->dra = G.dra;
+	}
 	int rc = run(&G, o);
 	wa_destroy(G.tmp);
 	if (rc)

@@ -133,6 +133,11 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 			     : "nothing pending; greedy only";
 	} else if (cancelled(o)) {
 		reason = "cancelled after greedy; greedy only";
+	} else if (p->snap->dra) {
+		/* The ILP has no device rows yet: its counts could not be
+		 * turned into device allocations. */
+		reason = "greedy: the snapshot has DRA device claims, which "
+			 "only the greedy core allocates";
 	} else if (o->mode == WASP_MODE_GREEDY) {
 		reason = "greedy: requested";
 	} else if (o->mode == WASP_MODE_ILP) {

@@ -3,6 +3,7 @@
  * matching, claim allocation on a node, and plans with device claims
  * (every plan goes through the verifier via tu_solve).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "decode.h"
 #include "dra.h"
 #include "load.h"
+#include "verify.h"
 
 static const char *corpus(char *buf, size_t n, const char *file)
 {
@@ -77,11 +79,459 @@ START_TEST(corpus_files)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------ builders */
+
+typedef struct tb {
+	char *s;
+	size_t n, cap;
+} tb;
+
+__attribute__((format(printf, 2, 3)))
+static void add(tb *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+		ck_assert_ptr_nonnull(b->s);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, n + 1, fmt, ap);
+	va_end(ap);
+	b->n += n;
+}
+
+static void node(tb *b, const char *name, int cpu, const char *rack)
+{
+	add(b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n"
+	    "  labels: {rack: %s}\nstatus:\n  allocatable: {cpu: %d, "
+	    "pods: 110}\n", name, rack, cpu);
+}
+
+/* A node-local slice with n GPUs; attrs: per device "model,root,mem". */
+static void slice(tb *b, const char *nodename, int n, const char *const *attrs)
+{
+	add(b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: %s-gpus}\nspec:\n  driver: gpu.example.com\n"
+	    "  nodeName: %s\n  pool: {name: %s, generation: 1, "
+	    "resourceSliceCount: 1}\n  devices:\n", nodename, nodename,
+	    nodename);
+	for (int i = 0; i < n; i++) {
+		char model[32] = "H100", root[32] = "r0", mem[32] = "80Gi";
+		if (attrs && attrs[i])
+			sscanf(attrs[i], "%31[^,],%31[^,],%31s", model, root,
+			       mem);
+		add(b, "  - name: gpu-%d\n    attributes:\n      model: "
+		    "{string: %s}\n      index: {int: %d}\n"
+		    "      resource.kubernetes.io/pcieRoot: {string: %s}\n"
+		    "    capacity:\n      memory: {value: %s}\n", i, model, i,
+		    root, mem);
+	}
+}
+
+static const char *const gpu_class =
+    "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+    "metadata: {name: gpu}\nspec:\n  selectors:\n"
+    "  - cel: {expression: \"device.driver == 'gpu.example.com'\"}\n";
+
+static void pod(tb *b, const char *name, const char *group, int cpu,
+		const char *claims)
+{
+	add(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
+	    "spec:\n", name);
+	if (group)
+		add(b, "  schedulingGroup: {podGroupName: %s}\n", group);
+	add(b, "  containers:\n  - name: c\n    resources: {requests: "
+	    "{cpu: %d}}\n", cpu);
+	if (claims)
+		add(b, "  resourceClaims:\n%s", claims);
+}
+
+static const wpl_claim *claim_of(const wasp_plan *p, const char *name)
+{
+	for (int i = 0; i < p->nclaims; i++)
+		if (!strcmp(p->claims[i].name, name))
+			return &p->claims[i];
+	return NULL;
+}
+
+/* Pods each take 2 of 4 GPUs per node: exact device fit, not cpu. */
+START_TEST(exact_count_per_node)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	slice(&b, "n1", 4, NULL);
+	slice(&b, "n2", 4, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: two}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpus\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n");
+	for (int i = 0; i < 5; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "p%d", i);
+		pod(&b, nm, NULL, 1,
+		    "  - {name: g, resourceClaimTemplateName: two}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 4);
+	ck_assert_int_eq(p->nclaims, 4);
+	ck_assert_int_eq(p->nwait, 1);
+	ck_assert_str_eq(p->wait[0].reason,
+			 "no node in the cluster has 2 free devices of class "
+			 "gpu; best has 0");
+	const wpl_claim *c = claim_of(p, "p0-g");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[0].request, "gpus");
+	ck_assert_str_eq(c->results[0].driver, "gpu.example.com");
+	ck_assert_str_eq(c->results[0].pool, c->node);
+	/* the text and JSON renderers show the results */
+	char *txt = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
+	ck_assert_ptr_nonnull(txt);
+	ck_assert_ptr_nonnull(strstr(txt, "\"podClaimName\": \"g\""));
+	ck_assert_ptr_nonnull(strstr(txt, "\"device\": \"gpu-1\""));
+	free(txt);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* matchAttribute: root r0 has one free GPU (the other is allocated to an
+ * existing claim), r1 has two: only r1 fits a pair. */
+START_TEST(match_attribute_partition)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "H100,r0,80Gi",
+					 "H100,r1,80Gi", "H100,r1,80Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	    "metadata: {name: old}\nspec:\n  devices:\n    requests:\n"
+	    "    - name: g\n      exactly: {deviceClassName: gpu}\n"
+	    "status:\n  allocation:\n    devices:\n      results:\n"
+	    "      - {request: g, driver: gpu.example.com, pool: n1, "
+	    "device: gpu-1}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: a\n        exactly: {deviceClassName: gpu}\n"
+	    "      - name: b\n        exactly: {deviceClassName: gpu}\n"
+	    "      constraints:\n      - requests: [a, b]\n"
+	    "        matchAttribute: resource.kubernetes.io/pcieRoot\n");
+	pod(&b, "p", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pair}\n");
+	pod(&b, "q", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pair}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 1);
+	const wpl_claim *c = claim_of(p, "p-x");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[0].device, "gpu-2");
+	ck_assert_str_eq(c->results[1].device, "gpu-3");
+	ck_assert_str_eq(tu_wait_reason(p, "default", "q"),
+			 "no node in the cluster has 1 free device of class "
+			 "gpu sharing one pcieRoot; best has 1");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* firstAvailable: no 1Ti GPU anywhere, so the second alternative. */
+START_TEST(first_available_fallback)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 2, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: huge\n          deviceClassName: gpu\n"
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "capacity['gpu.example.com'].memory.compareTo(quantity('1Ti')) "
+	    ">= 0\"}\n"
+	    "        - name: any\n          deviceClassName: gpu\n");
+	pod(&b, "p", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pref}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 1);
+	const wpl_claim *c = claim_of(p, "p-x");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->nresults, 1);
+	ck_assert_str_eq(c->results[0].request, "gpu/any");
+	ck_assert_str_eq(c->results[0].device, "gpu-0");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* A PodGroup claim on a node-local device pins the gang to that node;
+ * a pod whose entry differs from the group's gets its own claim. */
+START_TEST(group_claim_colocates)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	node(&b, "n3", 64, "r1");
+	slice(&b, "n2", 1, NULL);
+	slice(&b, "n3", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 3}\n  resourceClaims:\n"
+	    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	for (int i = 0; i < 3; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "w%d", i);
+		pod(&b, nm, "team", 20,
+		    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 3);
+	const char *n0 = tu_node_of(p, "default", "w0");
+	ck_assert_ptr_nonnull(n0);
+	ck_assert_str_eq(tu_node_of(p, "default", "w1"), n0);
+	ck_assert_str_eq(tu_node_of(p, "default", "w2"), n0);
+	ck_assert_int_eq(p->nclaims, 1);
+	const wpl_claim *c = claim_of(p, "team-shared");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(c->group, "team");
+	ck_assert_str_eq(c->node, n0);
+	ck_assert_str_eq(c->results[0].pool, n0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* The gang needs 3 x 20 cpu on the one node its claim reaches; that
+ * node has 50: it waits, and the reason speaks of the shared claim. */
+START_TEST(group_claim_too_big_waits)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 50, "r1");
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 3}\n  resourceClaims:\n"
+	    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	for (int i = 0; i < 3; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "w%d", i);
+		pod(&b, nm, "team", 20,
+		    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 0);
+	ck_assert_int_eq(p->nclaims, 0);
+	ck_assert_ptr_nonnull(tu_wait_reason(p, "default", "team"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* An existing allocation takes its device: the pod goes elsewhere. */
+START_TEST(existing_allocation_blocks)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 8, "r1");
+	slice(&b, "n1", 1, NULL);
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	    "metadata: {name: old}\nspec:\n  devices:\n    requests:\n"
+	    "    - name: g\n      exactly: {deviceClassName: gpu}\n"
+	    "status:\n  allocation:\n    devices:\n      results:\n"
+	    "      - {request: g, driver: gpu.example.com, pool: n1, "
+	    "device: gpu-0}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	pod(&b, "p", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: one}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n2");
+	ck_assert_str_eq(claim_of(p, "p-x")->results[0].pool, "n2");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* The verifier catches a device given twice and a wrong count. */
+START_TEST(verifier_catches_device_errors)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
+	pod(&b, "q", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nclaims, 2);
+	/* tamper: q's claim gets p's device */
+	wpl_claim *cq = (wpl_claim *)claim_of(p, "q-x");
+	const wpl_claim *cp = claim_of(p, "p-x");
+	cq->results[0].device = cp->results[0].device;
+	size_t nv = 0;
+	char *rep = NULL;
+	wa_arena *a = wa_new();
+	ck_assert_int_eq(wv_check(s, p, a, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 1);
+	ck_assert_ptr_nonnull(strstr(rep, "is already allocated"));
+	/* and a claim with no result for its request */
+	cq->nresults = 0;
+	ck_assert_int_eq(wv_check(s, p, a, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 1);
+	ck_assert_ptr_nonnull(strstr(rep, "request g has no device"));
+	wa_destroy(a);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* Decoding errors point at the value; v1beta1 shapes read; a missing
+ * DeviceClass is a waiting reason. */
+START_TEST(decode_errors_and_v1beta1)
+{
+	wasp_error e = tu_load_fail(
+	    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	    "metadata: {name: c}\nspec:\n  selectors:\n"
+	    "  - cel: {expression: \"device.driver = 'x'\"}\n");
+	ck_assert_str_eq(e.msg, "CEL: unexpected '=' (use '==') at offset 14");
+	ck_assert_int_eq(e.line, 6);
+	e = tu_load_fail(
+	    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\n"
+	    "metadata: {name: t}\nspec:\n  spec:\n    devices:\n"
+	    "      requests:\n      - name: g\n        deviceClassName: c\n");
+	ck_assert_ptr_nonnull(strstr(e.msg, "under exactly:"));
+	ck_assert_int_eq(e.line, 8);
+	/* v1beta1: devices under basic:, request fields inline */
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	add(&b, "---\napiVersion: resource.k8s.io/v1beta1\n"
+	    "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n"
+	    "  driver: gpu.example.com\n  nodeName: n1\n  pool: {name: n1}\n"
+	    "  devices:\n  - name: d0\n    basic:\n      attributes:\n"
+	    "        model: {string: L4}\n      capacity:\n"
+	    "        memory: {value: 24Gi}\n");
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1beta1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: t}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        deviceClassName: gpu\n"
+	    "        selectors:\n        - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'L4'\"}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: nocls}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: nope}\n");
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: t}\n");
+	pod(&b, "q", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: nocls}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n1");
+	ck_assert_str_eq(claim_of(p, "p-x")->results[0].device, "d0");
+	ck_assert_str_eq(tu_wait_reason(p, "default", "q"),
+			 "DeviceClass nope does not exist (claim default/nocls)");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* Pool generations: only the newest counts; node selectors reach. */
+START_TEST(pools_and_reach)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r2");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: old}\nspec:\n  driver: net.example.com\n"
+	    "  allNodes: true\n  pool: {name: fabric, generation: 1}\n"
+	    "  devices:\n  - name: ch0\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: new}\nspec:\n  driver: net.example.com\n"
+	    "  nodeSelector:\n    nodeSelectorTerms:\n    - matchExpressions:"
+	    "\n      - {key: rack, operator: In, values: [r2]}\n"
+	    "  pool: {name: fabric, generation: 2, resourceSliceCount: 2}\n"
+	    "  devices:\n  - name: ch1\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	    "metadata: {name: net}\nspec: {}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: ch}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: c\n        exactly: {deviceClassName: net}\n");
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: ch}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	const ws_dra *d = s->dra;
+	ck_assert_int_eq(d->ndevs, 1);
+	ck_assert_str_eq(d->devs[0].name, "ch1");
+	ck_assert_str_eq(wasp_snapshot_warning(s, 0),
+			 "1 DRA pool is incomplete (first: net.example.com/"
+			 "fabric has 1 of 2 slices); their devices are used "
+			 "as listed");
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n2");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dra");
 	TCase *t = tcase_create("decode");
 	tcase_add_test(t, corpus_files);
+	tcase_add_test(t, decode_errors_and_v1beta1);
+	tcase_add_test(t, pools_and_reach);
+	tcase_add_test(t, exact_count_per_node);
+	tcase_add_test(t, match_attribute_partition);
+	tcase_add_test(t, first_available_fallback);
+	tcase_add_test(t, group_claim_colocates);
+	tcase_add_test(t, group_claim_too_big_waits);
+	tcase_add_test(t, existing_allocation_blocks);
+	tcase_add_test(t, verifier_catches_device_errors);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
