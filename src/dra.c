@@ -1278,20 +1278,46 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 		return 0;
 	st->taken = wa_calloc(a, (size_t)d->ndevs + 1, sizeof *st->taken);
 	st->inst_alloc = wa_calloc(a, (size_t)d->ninsts + 1, sizeof(int));
-	size_t cells = (size_t)d->nsubs * (size_t)d->ndevs;
-	st->match = wa_calloc(a, cells + 1, 1);
-	if (!st->taken || !st->inst_alloc || !st->match)
+	st->match = wa_calloc(a, (size_t)d->nsubs + 1, sizeof *st->match);
+	signed char *zero = wa_calloc(a, (size_t)d->ndevs + 1, 1);
+	bool *need = wa_calloc(a, (size_t)d->nspecs + 1, sizeof *need);
+	if (!st->taken || !st->inst_alloc || !st->match || !zero || !need)
 		return -1;
+	/* Only the specs pending pods still need allocated (the claims of
+	 * running pods are many and already allocated). */
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wdr_podc *pc = &d->pods[pi];
+		if (!ws_pod_pending(&s->pods[pi]))
+			continue;
+		for (int k = 0; k < pc->n; k++)
+			if (pc->c[k].spec >= 0 &&
+			    !d->specs[pc->c[k].spec].allocated)
+				need[pc->c[k].spec] = true;
+	}
+	for (int sb = 0; sb < d->nsubs; sb++)
+		st->match[sb] = zero;
 	memcpy(st->taken, d->taken0, (size_t)d->ndevs * sizeof *st->taken);
 	for (int i = 0; i < d->ninsts; i++)
 		st->inst_alloc[i] = -1;
 	/* Every selector once per device, up front: evaluation is then a
 	 * table look-up, and the table is read-only while solving. */
 	wasp_error ce = {0};
-	for (int sb = 0; sb < d->nsubs; sb++)
-		for (int dv = 0; dv < d->ndevs; dv++)
-			st->match[(size_t)sb * d->ndevs + dv] =
-			    wdr_matches(d, d->subs[sb], dv, &ce);
+	for (int i = 0; i < d->nspecs; i++) {
+		if (!need[i])
+			continue;
+		const wdr_spec *sp = &d->specs[i];
+		for (int r = 0; r < sp->nreqs; r++)
+			for (int k = 0; k < sp->reqs[r].nalts; k++) {
+				const wdr_sub *sb = &sp->reqs[r].alts[k];
+				signed char *row = wa_alloc(a,
+							    (size_t)d->ndevs + 1);
+				if (!row)
+					return -1;
+				for (int dv = 0; dv < d->ndevs; dv++)
+					row[dv] = wdr_matches(d, sb, dv, &ce);
+				st->match[sb->id] = row;
+			}
+	}
 	if (ce.code) {
 		char buf[800];
 		st->cel_error = wa_strdup(a, wasp_error_format(&ce, buf,
@@ -1380,7 +1406,8 @@ static bool pick(srch *S, int r, const wdr_sub *sb, int left, int from)
 	if (left == 0)
 		return search_req(S, r + 1);
 	const ws_dra *d = S->st->d;
-	const signed char *m = S->st->match + (size_t)sb->id * d->ndevs;
+	const signed char *m = S->st->match[sb->id];
+	(void)d;
 	for (int i = from; i < S->ncand; i++) {
 		if (++S->steps > WDR_MAX_STEPS)
 			return false;
@@ -1403,7 +1430,6 @@ static bool search_req(srch *S, int r)
 	if (r == S->sp->nreqs)
 		return true;
 	const wdr_req *rq = &S->sp->reqs[r];
-	const ws_dra *d = S->st->d;
 	for (int k = 0; k < rq->nalts; k++) {
 		const wdr_sub *sb = &rq->alts[k];
 		if (sb->cls < 0)
@@ -1416,7 +1442,7 @@ static bool search_req(srch *S, int r)
 			continue;
 		}
 		/* All: every matching reachable device, all free. */
-		const signed char *m = S->st->match + (size_t)sb->id * d->ndevs;
+		const signed char *m = S->st->match[sb->id];
 		bool ok = true;
 		int got = 0;
 		for (int i = 0; i < S->ncand && ok; i++) {
@@ -1473,10 +1499,72 @@ int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
 	return search_req(&S, 0) ? S.n : -1;
 }
 
+/* The common shape -- one own claim, one request, one way to meet it,
+ * ExactCount, at most matchAttribute constraints -- is counted directly:
+ * per attribute value (partition), free matching devices / count.
+ * Returns -2 when the claim list has another shape. */
+static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
+		      int cap)
+{
+	const ws_dra *d = st->d;
+	if (pc->n != 1 || pc->c[0].inst >= 0)
+		return -2;
+	const wdr_spec *sp = &d->specs[pc->c[0].spec];
+	if (sp->nreqs != 1 || sp->reqs[0].nalts != 1 ||
+	    sp->reqs[0].alts[0].all || sp->ncons > 1 ||
+	    (sp->ncons == 1 && sp->cons[0].distinct))
+		return -2;
+	const wdr_sub *sb = &sp->reqs[0].alts[0];
+	if (sb->cls < 0)
+		return 0;
+	const wdr_cons *cn = sp->ncons ? &sp->cons[0] : NULL;
+	const signed char *m = st->match[sb->id];
+	int cand[WDR_MAX_CANDS];
+	int nc = node_cands(st, node, cand, WDR_MAX_CANDS);
+	const wcel_attr *pv[64];
+	int pn[64], np = 0, free_n = 0;
+	for (int i = 0; i < nc; i++) {
+		int dev = cand[i];
+		if (!m[dev])
+			continue;
+		if (d->devs[dev].multi)
+			return -2; /* shareable devices: use the search */
+		if (st->taken[dev])
+			continue;
+		if (!cn) {
+			free_n++;
+			continue;
+		}
+		const wcel_attr *a = wdr_attr(&d->devs[dev], cn->domain,
+					      cn->attr);
+		if (!a)
+			continue;
+		int j;
+		for (j = 0; j < np && !wdr_attr_equal(pv[j], a); j++)
+			;
+		if (j == np) {
+			if (np == 64)
+				return -2;
+			pv[np] = a;
+			pn[np++] = 0;
+		}
+		pn[j]++;
+	}
+	int fit = 0;
+	if (!cn)
+		fit = free_n / sb->count;
+	for (int j = 0; j < np; j++)
+		fit += pn[j] / sb->count;
+	return fit < cap ? fit : cap;
+}
+
 int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
 {
 	if (pc->why)
 		return 0;
+	int quick = fit_simple(st, pc, node, cap);
+	if (quick != -2)
+		return quick;
 	int extra[WDR_MAX_RESULTS];
 	wdr_result out[WDR_MAX_RESULTS];
 	int nextra = 0, fit = 0;
@@ -1587,7 +1675,7 @@ fail:
 /* Most devices one node could give the first unmet request. */
 const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			const int *nodes, int nnodes, const char *where,
-			wa_arena *a)
+			long long fit, int need, wa_arena *a)
 {
 	const ws_dra *d = st->d;
 	const wdr_podc *pc = NULL;
@@ -1620,7 +1708,7 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			if (!sp->cons[j].distinct &&
 			    cons_has(&sp->cons[j], sp->reqs[0].name))
 				cn = &sp->cons[j];
-		const signed char *m = st->match + (size_t)sb->id * d->ndevs;
+		const signed char *m = st->match[sb->id];
 		int best = 0;
 		int cand[WDR_MAX_CANDS];
 		for (int i = 0; i < nnodes; i++) {
@@ -1661,15 +1749,33 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		if (cn)
 			snprintf(share, sizeof share, " sharing one %s",
 				 cn->attr);
+		/* devices one pod needs together: the requests the
+		 * constraint ties (same class assumed, as in the message) */
+		int per = sb->count;
+		if (cn) {
+			per = 0;
+			for (int r = 0; r < sp->nreqs; r++)
+				if (cons_has(cn, sp->reqs[r].name) &&
+				    !sp->reqs[r].alts[0].all)
+					per += sp->reqs[r].alts[0].count;
+		}
 		const char *cel = st->cel_error ? "; a selector failed: " : "";
+		if (!sb->all && best >= per && fit < need)
+			return wa_printf(a, "free devices of class %s%s admit "
+					 "%lld of the %d pods needed (%d "
+					 "device%s per pod%s)%s%s", sb->class_name,
+					 sb->nsel ? " matching the selectors"
+						  : "", fit, need, per,
+					 per == 1 ? "" : "s", share, cel,
+					 st->cel_error ? st->cel_error : "");
 		if (sb->all)
 			return wa_printf(a, "no node %s has all devices of "
 					 "class %s free%s%s%s", where,
 					 sb->class_name, share, cel,
 					 st->cel_error ? st->cel_error : "");
 		return wa_printf(a, "no node %s has %d free device%s of class "
-				 "%s%s%s; best has %d%s%s", where, sb->count,
-				 sb->count == 1 ? "" : "s", sb->class_name,
+				 "%s%s%s; best has %d%s%s", where, per,
+				 per == 1 ? "" : "s", sb->class_name,
 				 sb->nsel ? " matching the selectors" : "",
 				 share, best, cel,
 				 st->cel_error ? st->cel_error : "");

@@ -191,7 +191,9 @@ typedef struct wdr_state {
 	const ws_snapshot *s;
 	const ws_dra *d;
 	uint16_t *taken;         /* per device                            */
-	signed char *match;      /* nsubs * ndevs: 1 match, 0 not          */
+	signed char **match;     /* per sub: per device 1 match, 0 not; a
+				    shared zero row for subs no pending
+				    claim needs                           */
 	int *inst_alloc;         /* per instance: alloc index, -1          */
 	wdr_alloc *allocs;
 	int nallocs;
@@ -216,7 +218,7 @@ void wdr_undo(wdr_state *st, int mark);
 /* Reason text for a group whose pods could not get devices (arena). */
 const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			const int *nodes, int nnodes, const char *where,
-			wa_arena *a);
+			long long fit, int need, wa_arena *a);
 
 /* Allocate one claim spec on node n against `taken`; picks go to out
  * (sub id, device).  Returns the number of results, or -1 when it does

@@ -108,6 +108,14 @@ typedef struct gs {
 	wdr_state *dra;
 	const wdr_podc **cpc;
 	int dra_mark;    /* allocations before the current try       */
+	/* device reasons per (claim list, key): valid while no group has
+	 * been admitted since (failed tries leave the state as it was) */
+	uint32_t dra_commit;
+	const char **dr_text;
+	uint32_t *dr_ver;
+	int64_t *dr_fit;
+	const int **dr_elig;
+	int dr_nk, dr_nsig;
 } gs;
 
 /* ------------------------------------------------------------ fitting */
@@ -841,7 +849,10 @@ static int setup_pairs(gs *G)
 /* ------------------------------------------------------------- solve */
 
 /* A group with device claims that could not be placed: when the devices
- * (not cpu or memory) are what is short, say so in device terms. */
+ * (not cpu or memory) are what is short, say so in device terms.  The
+ * device fit over the nodes and the text are cached per (claim list, key,
+ * eligible nodes) until a group is admitted: a failed try leaves the
+ * allocation state as it was. */
 static const char *device_reason(gs *G, const wp_group *wg,
 				 const wtp_key *k, int need)
 {
@@ -855,19 +866,42 @@ static const char *device_reason(gs *G, const wp_group *wg,
 		}
 	if (!dc)
 		return NULL;
-	/* Pods the devices alone would admit, node by node. */
-	int64_t fit = 0;
-	for (int j = 0; j < dc->nelig && fit < need; j++)
-		fit += wdr_fit(G->dra, G->cpc[c0], dc->elig[j], need);
-	if (fit >= need && !G->cpc[c0]->why && need > 0)
+	const wdr_podc *pc = G->cpc[c0];
+	size_t slot = (size_t)pc->sig * G->dr_nk + (size_t)(wg->key + 1);
+	bool cache = G->dr_text && pc->sig < G->dr_nsig &&
+		     wg->key + 1 < G->dr_nk;
+	bool valid = cache && G->dr_ver[slot] == G->dra_commit + 1 &&
+		     G->dr_elig[slot] == dc->elig;
+	int64_t fit;
+	if (valid) {
+		fit = G->dr_fit[slot];
+	} else {
+		/* Pods the devices alone would admit, node by node. */
+		fit = 0;
+		for (int j = 0; j < dc->nelig; j++)
+			fit += wdr_fit(G->dra, pc, dc->elig[j], 4096);
+		if (cache) {
+			G->dr_fit[slot] = fit;
+			G->dr_elig[slot] = dc->elig;
+			G->dr_text[slot] = NULL;
+			G->dr_ver[slot] = G->dra_commit + 1;
+		}
+	}
+	if (fit >= need && !pc->why && need > 0)
 		return NULL;
+	if (cache && G->dr_text[slot])
+		return G->dr_text[slot];
 	const char *where = k ? wa_printf(G->tmp, "in any %s domain",
 					  k->label)
 			      : "in the cluster";
 	if (!where)
 		return NULL;
-	return wdr_explain(G->dra, dc->pods, dc->count, dc->elig, dc->nelig,
-			   where, p->arena);
+	const char *text = wdr_explain(G->dra, dc->pods, dc->count, dc->elig,
+				       dc->nelig, where, (long long)fit, need,
+				       p->arena);
+	if (cache)
+		G->dr_text[slot] = text;
+	return text;
 }
 
 static int run(gs *G, const wasp_options *o)
@@ -992,6 +1026,7 @@ static int run(gs *G, const wasp_options *o)
 			placed = 0; /* a gang already at its minimum */
 		if (placed >= 0 && (placed > 0 || need == 0)) {
 			sol->admit[g] = 1;
+			G->dra_commit++;
 			/* lone pods that did not fit wait one by one: say why */
 			if (wg->sg < 0 && placed < wg->size) {
 				if (!k)
@@ -1049,11 +1084,26 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 			wa_destroy(G.tmp);
 			return werr(err, WASP_ENOMEM, "out of memory in greedy");
 		}
+		int maxsig = 0;
 		for (int c = 0; c < p->nclasses; c++) {
 			const wdr_podc *pc =
 			    &p->snap->dra->pods[p->classes[c].pods[0]];
 			G.cpc[c] = pc->n ? pc : NULL;
+			if (pc->sig > maxsig)
+				maxsig = pc->sig;
 		}
+		G.dr_nk = (p->topo ? p->topo->nkeys : 0) + 1;
+		G.dr_nsig = maxsig + 1;
+		G.dr_text = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				      sizeof *G.dr_text);
+		G.dr_ver = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				     sizeof *G.dr_ver);
+		G.dr_fit = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				     sizeof *G.dr_fit);
+		G.dr_elig = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				      sizeof *G.dr_elig);
+		if (!G.dr_text || !G.dr_ver || !G.dr_fit || !G.dr_elig)
+			G.dr_text = NULL; /* no cache: slower, same text */
 		sol->dra = G.dra;
 	}
 	int rc = run(&G, o);

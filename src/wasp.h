@@ -188,6 +188,10 @@ typedef struct wasp_gen_options {
 	int max_gang;      /* largest gang, in pods                       */
 	int priorities;    /* distinct priority classes                   */
 	int json;          /* 1: kubectl JSON List; 0: YAML documents      */
+	/* added (DRA): 1: GPUs are DRA devices (a ResourceSlice per node, a
+	 * DeviceClass, claim templates per pod shape, allocated claims for
+	 * the running pods) instead of the nvidia.com/gpu resource */
+	int dra;
 } wasp_gen_options;
 void wasp_gen_options_init(wasp_gen_options *g);
 /* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */

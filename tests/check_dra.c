@@ -241,7 +241,7 @@ START_TEST(match_attribute_partition)
 	ck_assert_str_eq(c->results[0].device, "gpu-2");
 	ck_assert_str_eq(c->results[1].device, "gpu-3");
 	ck_assert_str_eq(tu_wait_reason(p, "default", "q"),
-			 "no node in the cluster has 1 free device of class "
+			 "no node in the cluster has 2 free devices of class "
 			 "gpu sharing one pcieRoot; best has 1");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);

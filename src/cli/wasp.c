@@ -206,6 +206,8 @@ static const char gen_help[] =
 "      --max-gang N      largest gang, in pods (default 16)\n"
 "      --priorities N    priority classes, 1..16 (default 3)\n"
 "      --json            a kubectl-style JSON List instead of YAML\n"
+"      --dra             GPUs as DRA devices: ResourceSlices, a DeviceClass,\n"
+"                        claim templates, allocated claims for running pods\n"
 "  -o, --output FILE     write to FILE atomically (default: standard output)\n"
 "  -h, --help            show this help\n"
 "\n"
@@ -298,7 +300,8 @@ enum {
 	OPT_GANGS,
 	OPT_MAX_GANG,
 	OPT_PRIORITIES,
-	OPT_JSON
+	OPT_JSON,
+	OPT_DRA
 };
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
@@ -730,6 +733,7 @@ static int cmd_gen(int argc, char **argv)
 	    {"max-gang", required_argument, NULL, OPT_MAX_GANG},
 	    {"priorities", required_argument, NULL, OPT_PRIORITIES},
 	    {"json", no_argument, NULL, OPT_JSON},
+	    {"dra", no_argument, NULL, OPT_DRA},
 	    {"output", required_argument, NULL, 'o'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -777,6 +781,9 @@ static int cmd_gen(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			g.json = 1;
+			break;
+		case OPT_DRA:
+			g.dra = 1;
 			break;
 		case 'o':
 			out = optarg;
