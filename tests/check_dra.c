@@ -518,6 +518,153 @@ START_TEST(pools_and_reach)
 }
 END_TEST
 
+static const char *const one_tpl =
+    "---\napiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+    "spec:\n  spec:\n    devices:\n      requests:\n"
+    "      - name: g\n        exactly: {deviceClassName: gpu}\n";
+
+/* distinctAttribute: two GPUs on different roots; All takes every
+ * matching device; firstAvailable prefers its first way when it fits. */
+START_TEST(distinct_all_and_preference)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "H100,r0,80Gi",
+					 "A100,r1,40Gi", "A100,r1,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: spread}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n      constraints:\n"
+	    "      - distinctAttribute: resource.kubernetes.io/pcieRoot\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: a100\n          deviceClassName: gpu\n"
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'A100'\"}\n"
+	    "        - name: any\n          deviceClassName: gpu\n");
+	pod(&b, "s", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: spread}\n");
+	pod(&b, "t", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pref}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 2);
+	const wpl_claim *c = claim_of(p, "s-x");
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[0].device, "gpu-0");
+	ck_assert_str_eq(c->results[1].device, "gpu-2");
+	c = claim_of(p, "t-x");
+	ck_assert_str_eq(c->results[0].request, "gpu/a100");
+	ck_assert_str_eq(c->results[0].device, "gpu-3");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+
+	/* All: every H100 of the node; a second such claim waits */
+	memset(&b, 0, sizeof b);
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: all}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly:\n          deviceClassName: gpu\n"
+	    "          allocationMode: All\n          selectors:\n"
+	    "          - cel: {expression: \"device.attributes["
+	    "'gpu.example.com'].model.startsWith('H1')\"}\n");
+	pod(&b, "u", NULL, 1, "  - {name: x, resourceClaimTemplateName: all}\n");
+	pod(&b, "v", NULL, 1, "  - {name: x, resourceClaimTemplateName: all}\n");
+	s = tu_load(b.s);
+	p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 1);
+	c = claim_of(p, "u-x");
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[1].device, "gpu-1");
+	ck_assert_str_eq(tu_wait_reason(p, "default", "v"),
+			 "no node in the cluster has all devices of class "
+			 "gpu free");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* A ResourceClaim named by two pods is allocated once and both pods run
+ * where its device is; a selector that errors is a reason, not a crash. */
+START_TEST(shared_resourceclaim_and_cel_error)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	    "metadata: {name: shared}\nspec:\n  devices:\n    requests:\n"
+	    "    - name: g\n      exactly: {deviceClassName: gpu}\n");
+	pod(&b, "a", NULL, 1, "  - {name: x, resourceClaimName: shared}\n");
+	pod(&b, "b", NULL, 2, "  - {name: x, resourceClaimName: shared}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 2);
+	ck_assert_str_eq(tu_node_of(p, "default", "a"), "n2");
+	ck_assert_str_eq(tu_node_of(p, "default", "b"), "n2");
+	ck_assert_int_eq(p->nclaims, 1);
+	ck_assert_ptr_null(claim_of(p, "shared")->pod);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+
+	memset(&b, 0, sizeof b);
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 1, NULL);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	    "metadata: {name: gpu}\nspec:\n  selectors:\n"
+	    "  - cel: {expression: \"device.attributes['gpu.example.com']"
+	    ".nope == 1\"}\n");
+	add(&b, "%s", one_tpl);
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
+	s = tu_load(b.s);
+	p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 0);
+	const char *why = tu_wait_reason(p, "default", "p");
+	ck_assert_ptr_nonnull(strstr(why, "best has 0; a selector failed: "
+				     "test.yaml:"));
+	ck_assert_ptr_nonnull(strstr(why, "CEL: no such key: 'nope' at "
+				     "offset 37"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* The generator's --dra instance loads, solves and verifies. */
+START_TEST(generated_instance)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.nodes = 32;
+	g.gangs = 24;
+	g.dra = 1;
+	char *text = wasp_gen(&g, NULL);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	ck_assert_ptr_nonnull(s->dra);
+	ck_assert_int_eq(s->dra->ndevs, 32 * 8);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_gt(p->nplace, 0);
+	ck_assert_int_gt(p->nclaims, 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	wasp_free(text);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dra");
@@ -532,6 +679,9 @@ int main(void)
 	tcase_add_test(t, group_claim_too_big_waits);
 	tcase_add_test(t, existing_allocation_blocks);
 	tcase_add_test(t, verifier_catches_device_errors);
+	tcase_add_test(t, distinct_all_and_preference);
+	tcase_add_test(t, shared_resourceclaim_and_cel_error);
+	tcase_add_test(t, generated_instance);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
