@@ -665,6 +665,112 @@ START_TEST(generated_instance)
 }
 END_TEST
 
+/* Plans round-trip through YAML with their claims, and `wasp check`
+ * accepts the read-back plan; perDeviceNodeSelection reaches per device. */
+START_TEST(roundtrip_and_per_device)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r2");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: s}\nspec:\n  driver: gpu.example.com\n"
+	    "  perDeviceNodeSelection: true\n  pool: {name: p}\n"
+	    "  devices:\n  - name: d1\n    nodeName: n1\n"
+	    "  - name: d2\n    nodeSelector:\n      nodeSelectorTerms:\n"
+	    "      - matchExpressions:\n"
+	    "        - {key: rack, operator: In, values: [r2]}\n");
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: two}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n");
+	pod(&b, "p", NULL, 40, "  - {name: x, resourceClaimTemplateName: one}\n");
+	pod(&b, "q", NULL, 40, "  - {name: x, resourceClaimTemplateName: one}\n");
+	pod(&b, "r", NULL, 1, "  - {name: x, resourceClaimTemplateName: two}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 2);
+	ck_assert_str_ne(tu_node_of(p, "default", "p"),
+			 tu_node_of(p, "default", "q"));
+	/* r is tried first (most constrained): one free device per node */
+	ck_assert_str_eq(tu_wait_reason(p, "default", "r"),
+			 "no node in the cluster has 2 free devices of class "
+			 "gpu; best has 1");
+	char *y = wasp_plan_render(p, WASP_FORMAT_YAML, NULL);
+	ck_assert_ptr_nonnull(y);
+	wasp_plan *back = NULL;
+	wasp_error e = {0};
+	ck_assert_int_eq(wasp_plan_from_text(&back, y, strlen(y), "plan.yaml",
+					     &e), WASP_OK);
+	ck_assert_int_eq(back->nclaims, 2);
+	size_t nv = 9;
+	ck_assert_int_eq(wasp_check(s, back, &nv, NULL, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 0);
+	/* a claim moved to the other pod's device is caught */
+	wpl_claim *c = &back->claims[0];
+	c->results[0].device = back->claims[1].results[0].device;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(s, back, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_ge(nv, 2);
+	ck_assert_ptr_nonnull(strstr(rep, "is not available on node"));
+	wasp_free(rep);
+	wasp_free(y);
+	wasp_plan_free(back);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* Bad DRA input: each error names the value and the v1 form. */
+START_TEST(decode_refusals)
+{
+	static const struct {
+		const char *text, *msg;
+		int line;
+	} cases[] = {
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+		 "metadata: {name: s}\nspec:\n  driver: d\n  nodeName: n\n"
+		 "  pool: {name: p}\n  devices:\n  - name: a\n    basic: {}\n",
+		 "spec.devices[0]: devices[].basic is the v1beta1 form; in "
+		 "resource.k8s.io/v1 the attributes and capacity sit directly "
+		 "in the device", 10},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+		 "metadata: {name: s}\nspec:\n  driver: d\n  nodeName: n\n"
+		 "  pool: {name: p}\n  devices:\n  - name: a\n"
+		 "    attributes:\n      x: {float: 1}\n",
+		 "spec.devices[0].attributes.x: unknown attribute type "
+		 "\"float\" (want int, bool, string, version, ints, bools, "
+		 "strings or versions)", 11},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+		 "metadata: {name: s}\nspec:\n  driver: d\n  allNodes: true\n"
+		 "  nodeName: n\n  pool: {name: p}\n",
+		 "spec: exactly one of nodeName, nodeSelector, allNodes, "
+		 "perDeviceNodeSelection may be set", 5},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+		 "metadata: {name: c}\nspec:\n  devices:\n    requests:\n"
+		 "    - name: g\n      exactly: {deviceClassName: x}\n"
+		 "    constraints:\n    - matchAttribute: pcieRoot\n",
+		 "spec.devices.constraints[0]: attribute \"pcieRoot\" must be "
+		 "fully qualified (domain/name)", 10},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+		 "metadata: {name: c}\nspec:\n  devices:\n    requests:\n"
+		 "    - name: g\n      exactly: {deviceClassName: x, "
+		 "allocationMode: Some}\n",
+		 "spec.devices.requests[0].exactly: allocationMode must be "
+		 "ExactCount or All, not \"Some\"", 8},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		wasp_error e = tu_load_fail(cases[i].text);
+		ck_assert_int_eq(e.code, WASP_EINPUT);
+		ck_assert_str_eq(e.msg, cases[i].msg);
+		ck_assert_int_eq(e.line, cases[i].line);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dra");
@@ -682,6 +788,8 @@ int main(void)
 	tcase_add_test(t, distinct_all_and_preference);
 	tcase_add_test(t, shared_resourceclaim_and_cel_error);
 	tcase_add_test(t, generated_instance);
+	tcase_add_test(t, roundtrip_and_per_device);
+	tcase_add_test(t, decode_refusals);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
