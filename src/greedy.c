@@ -1057,6 +1057,31 @@ static int run(gs *G, const wasp_options *o)
 	return 0;
 }
 
+int wgr_assign_devices(const wp_problem *p, wp_sol *sol)
+{
+	if (!p->snap->dra)
+		return 0;
+	wdr_state *st = wa_alloc(p->arena, sizeof *st);
+	if (!st || wdr_state_init(st, p->snap, p->arena))
+		return -1;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		for (int i = 0; i < wg->nclasses; i++) {
+			const wp_class *cl = &p->classes[wg->classes[i]];
+			if (!p->snap->dra->pods[cl->pods[0]].n)
+				continue;
+			for (int k = 0; k < cl->nelig; k++)
+				for (int j = 0; j < sol->x[cl->off + k]; j++)
+					if (!wdr_place(st, cl->pods[0],
+						       wg->classes[i],
+						       cl->elig[k]))
+						return 1;
+		}
+	}
+	sol->dra = st;
+	return 0;
+}
+
 int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	      wasp_error *err)
 {

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ilp.h"
+#include "dra.h"
 
 /* Largest objective coefficient of one weighted solve.  GLPK's simplex
  * accepts a reduced cost d as optimal when |d| <= 1e-7 + 1e-10 |c|; below
@@ -85,6 +86,9 @@ typedef struct wm {
 	int *symnode;       /* nodes sorted by signature                     */
 	int *symrun, *symend; /* runs of interchangeable nodes (>= 2)        */
 	int nsymrun;
+	/* DRA: device state before the solve, claim lists per class */
+	wdr_state *dra;
+	const wdr_podc **cpc;
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -329,6 +333,11 @@ static void cols_x(wm *m)
 			int n = cl->elig[k];
 			m->xub[cl->off + k] =
 			    slot_allowed(p, g, n) ? x_bound(p, c, n) : 0;
+			/* DRA: what the node's devices hold of this class
+			 * alone (exact for its own claims) */
+			if (m->cpc && m->cpc[c] && m->xub[cl->off + k] > 0)
+				m->xub[cl->off + k] = wdr_fit(
+				    m->dra, m->cpc[c], n, m->xub[cl->off + k]);
 		}
 	}
 	/* per gang with a key: pods that fit in each domain */
@@ -711,6 +720,147 @@ static void rows_cap(wm *m)
 	}
 }
 
+/* DRA: dev[n,kind]: per node and device kind (a request's way to be
+ * met, wdr_sub), the pods' devices of that kind fit the free devices of
+ * that kind the node reaches.  Kinds of different requests may overlap
+ * (a relaxation); solve.c allocates the answer exactly and falls back to
+ * greedy's when that fails. */
+static void rows_dev(wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	if (!m->cpc)
+		return;
+	const ws_dra *d = s->dra;
+	int *used = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *used);
+	double *room = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *room);
+	if (!used || !room) {
+		m->nomem = true;
+		return;
+	}
+	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
+		int b = m->nxbeg[n], e = m->nxbeg[n + 1], nu = 0;
+		for (int i = b; i < e; i++) {
+			int sl = m->nxslot[i], c = class_of_slot(p, sl);
+			const wdr_podc *pc = m->cpc[c];
+			for (int k = 0; pc && k < pc->n; k++) {
+				if (pc->c[k].inst >= 0 || pc->c[k].spec < 0)
+					continue;
+				const wdr_spec *sp = &d->specs[pc->c[k].spec];
+				for (int r = 0; r < sp->nreqs; r++) {
+					const wdr_sub *sb = &sp->reqs[r].alts[0];
+					if (sp->reqs[r].nalts != 1 || sb->all)
+						continue;
+					if (!room[sb->id])
+						used[nu++] = sb->id;
+					room[sb->id] += (double)sb->count *
+							m->xub[sl];
+				}
+			}
+		}
+		/* all kinds together: a device serves one claim, so the
+		 * pods' devices fit the union of the free devices of the
+		 * kinds (kinds that overlap share the union) */
+		if (nu > 1) {
+			int f = 0;
+			bool multi = false;
+			for (int x = d->node_first[n];
+			     x < d->node_first[n + 1] + d->nglobal; x++) {
+				bool loc = x < d->node_first[n + 1];
+				int dv = loc ? d->node_devs[x]
+					     : d->global[x - d->node_first[n + 1]];
+				if (!loc && !wdr_reaches(s, &d->devs[dv], n))
+					continue;
+				bool any = false;
+				for (int u = 0; u < nu && !any; u++)
+					any = m->dra->match[used[u]][dv];
+				multi |= any && d->devs[dv].multi;
+				f += any && !m->dra->taken[dv];
+			}
+			double tot = 0;
+			for (int u = 0; u < nu; u++)
+				tot += room[used[u]];
+			if (!multi && tot > f) {
+				wm_row_begin(m);
+				for (int i = b; i < e; i++) {
+					int sl = m->nxslot[i];
+					const wdr_podc *pc =
+					    m->cpc[class_of_slot(p, sl)];
+					double q = 0;
+					for (int k = 0; pc && k < pc->n; k++) {
+						if (pc->c[k].inst >= 0 ||
+						    pc->c[k].spec < 0)
+							continue;
+						const wdr_spec *sp =
+						    &d->specs[pc->c[k].spec];
+						for (int r = 0; r < sp->nreqs;
+						     r++)
+							if (sp->reqs[r].nalts ==
+								1 &&
+							    !sp->reqs[r]
+								 .alts[0].all)
+								q += sp->reqs[r]
+									 .alts[0]
+									 .count;
+					}
+					if (q > 0)
+						wm_coef(m, m->xcol[sl], q);
+				}
+				wm_row_end(m, GLP_UP, 0, f,
+				    wm_name(m, "devs[%s]", s->nodes[n].name));
+			}
+		}
+		for (int u = 0; u < nu; u++) {
+			int id = used[u];
+			/* free devices of this kind on n */
+			int f = 0;
+			bool multi = false;
+			const signed char *mr = m->dra->match[id];
+			for (int x = d->node_first[n];
+			     x < d->node_first[n + 1]; x++) {
+				int dv = d->node_devs[x];
+				multi |= mr[dv] && d->devs[dv].multi;
+				f += mr[dv] && !m->dra->taken[dv];
+			}
+			for (int x = 0; x < d->nglobal; x++) {
+				int dv = d->global[x];
+				if (mr[dv] && wdr_reaches(s, &d->devs[dv], n)) {
+					multi |= d->devs[dv].multi;
+					f += !m->dra->taken[dv];
+				}
+			}
+			if (multi || room[id] <= f) {
+				room[id] = 0;
+				continue;
+			}
+			wm_row_begin(m);
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i], c = class_of_slot(p, sl);
+				const wdr_podc *pc = m->cpc[c];
+				double q = 0;
+				for (int k = 0; pc && k < pc->n; k++) {
+					if (pc->c[k].inst >= 0 ||
+					    pc->c[k].spec < 0)
+						continue;
+					const wdr_spec *sp =
+					    &d->specs[pc->c[k].spec];
+					for (int r = 0; r < sp->nreqs; r++)
+						if (sp->reqs[r].nalts == 1 &&
+						    sp->reqs[r].alts[0].id == id)
+							q += sp->reqs[r]
+								 .alts[0].count;
+				}
+				if (q > 0)
+					wm_coef(m, m->xcol[sl], q);
+			}
+			wm_row_end(m, GLP_UP, 0, f,
+			    wm_name(m, "dev[%s,%s]", s->nodes[n].name,
+				    d->subs[id]->name));
+			room[id] = 0;
+		}
+	}
+}
+
 /* Interchangeable nodes: same free vector, same emptiness, same columns
  * (class and bound, in class order), same domain at every key a group
  * uses unless the domain is the node alone.  Any solution can be permuted
@@ -1017,6 +1167,22 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
+	if (p->snap->dra) {
+		/* Devices make nodes differ beyond what the symmetry rows
+		 * compare: no symmetry breaking with DRA. */
+		sym = false;
+		m->dra = wa_alloc(ar, sizeof *m->dra);
+		m->cpc = wa_calloc(ar, (size_t)p->nclasses + 1,
+				   sizeof *m->cpc);
+		if (!m->dra || !m->cpc ||
+		    wdr_state_init(m->dra, p->snap, ar))
+			return WASP_ENOMEM;
+		for (int c = 0; c < p->nclasses; c++) {
+			const wdr_podc *pc =
+			    &p->snap->dra->pods[p->classes[c].pods[0]];
+			m->cpc[c] = pc->n ? pc : NULL;
+		}
+	}
 	/* the steps run in order; a late build is abandoned (m->late) */
 	cols_x(m);
 	if (!wm_late(m))
@@ -1035,6 +1201,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		rows_topo(m);
 	if (!wm_late(m))
 		rows_cap(m);
+	if (!wm_late(m))
+		rows_dev(m);
 	if (sym && !wm_late(m))
 		sym_runs(m);
 	if (sym && !wm_late(m))

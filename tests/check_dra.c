@@ -659,6 +659,11 @@ START_TEST(generated_instance)
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_gt(p->nplace, 0);
 	ck_assert_int_gt(p->nclaims, 0);
+	/* the ILP answer, with its devices, is verified too */
+	wasp_plan *q = tu_solve_mode(s, WASP_MODE_ILP);
+	ck_assert_str_eq(q->sum.mode, "ilp");
+	ck_assert_int_eq(q->nclaims, q->nplace);
+	wasp_plan_free(q);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
 	wasp_free(text);
@@ -771,6 +776,60 @@ START_TEST(decode_refusals)
 }
 END_TEST
 
+/* The ILP's device rows: greedy puts the high-priority pod on an H100 and
+ * the H100 pair for the gang is gone; the ILP puts it on the A100 node,
+ * and its answer gets devices claim by claim (then verified). */
+START_TEST(ilp_beats_greedy_with_devices)
+{
+	static const char *const h[] = {"H100,r0,80Gi", "H100,r0,80Gi"};
+	static const char *const a[] = {"A100,r0,40Gi", "A100,r0,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	slice(&b, "n1", 2, h);
+	slice(&b, "n2", 2, a);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: h100}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly:\n          deviceClassName: gpu\n"
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'H100'\"}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: pair}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 100\n");
+	add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: any}\n"
+	    "spec:\n  priority: 200\n  containers:\n  - name: c\n"
+	    "    resources: {requests: {cpu: 1}}\n  resourceClaims:\n"
+	    "  - {name: x, resourceClaimTemplateName: one}\n");
+	for (int i = 0; i < 2; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "h%d", i);
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
+		    "spec:\n  priority: 100\n  schedulingGroup: {podGroupName: "
+		    "pair}\n  containers:\n  - name: c\n    resources: "
+		    "{requests: {cpu: 1}}\n  resourceClaims:\n"
+		    "  - {name: x, resourceClaimTemplateName: h100}\n", nm);
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
+	ck_assert_int_eq(g->nplace, 1);
+	ck_assert_str_eq(tu_node_of(g, "default", "any"), "n1");
+	wasp_plan *p = tu_solve_mode(s, WASP_MODE_ILP);
+	ck_assert_str_eq(p->sum.mode, "ilp");
+	ck_assert_int_eq(p->nplace, 3);
+	ck_assert_str_eq(tu_node_of(p, "default", "any"), "n2");
+	ck_assert_str_eq(claim_of(p, "any-x")->results[0].device, "gpu-0");
+	ck_assert_str_eq(claim_of(p, "any-x")->results[0].pool, "n2");
+	ck_assert_str_eq(claim_of(p, "h1-x")->node, "n1");
+	wasp_plan_free(g);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dra");
@@ -790,6 +849,7 @@ int main(void)
 	tcase_add_test(t, generated_instance);
 	tcase_add_test(t, roundtrip_and_per_device);
 	tcase_add_test(t, decode_refusals);
+	tcase_add_test(t, ilp_beats_greedy_with_devices);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
