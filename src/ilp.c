@@ -89,6 +89,12 @@ typedef struct wm {
 	/* DRA: device state before the solve, claim lists per class */
 	wdr_state *dra;
 	const wdr_podc **cpc;
+	/* device rows as emitted, for the GMPL data export: node and free
+	 * devices per row, then (row, class, coefficient) triplets */
+	int *dr_node, *dr_rhs, ndr;
+	size_t capdr;
+	int *dt_row, *dt_cls, *dt_coef, ndt;
+	size_t capdt1, capdt2, capdt3, capdr2;
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -720,6 +726,39 @@ static void rows_cap(wm *m)
 	}
 }
 
+/* Note an emitted device row (node n, free devices f) and its class
+ * coefficients for write_dat. */
+static void dr_note(wm *m, int n, int f)
+{
+	int nd = m->ndr;
+	if (!wm_grow(m, (void **)&m->dr_node, sizeof(int), &m->capdr, nd + 1) ||
+	    !wm_grow(m, (void **)&m->dr_rhs, sizeof(int), &m->capdr2, nd + 1)) {
+		m->nomem = true;
+		return;
+	}
+	m->dr_node[nd] = n;
+	m->dr_rhs[nd] = f;
+	m->ndr++;
+}
+
+static void dt_note(wm *m, int c, int q)
+{
+	int row = m->ndr - 1, k = m->ndt;
+	for (int i = k - 1; i >= 0 && m->dt_row[i] == row; i--)
+		if (m->dt_cls[i] == c)
+			return; /* one coefficient per class and row */
+	if (!wm_grow(m, (void **)&m->dt_row, sizeof(int), &m->capdt1, k + 1) ||
+	    !wm_grow(m, (void **)&m->dt_cls, sizeof(int), &m->capdt2, k + 1) ||
+	    !wm_grow(m, (void **)&m->dt_coef, sizeof(int), &m->capdt3, k + 1)) {
+		m->nomem = true;
+		return;
+	}
+	m->dt_row[k] = row;
+	m->dt_cls[k] = c;
+	m->dt_coef[k] = q;
+	m->ndt++;
+}
+
 /* DRA: dev[n,kind]: per node and device kind (a request's way to be
  * met, wdr_sub), the pods' devices of that kind fit the free devices of
  * that kind the node reaches.  Kinds of different requests may overlap
@@ -781,6 +820,7 @@ static void rows_dev(wm *m)
 			for (int u = 0; u < nu; u++)
 				tot += room[used[u]];
 			if (!multi && tot > f) {
+				dr_note(m, n, f);
 				wm_row_begin(m);
 				for (int i = b; i < e; i++) {
 					int sl = m->nxslot[i];
@@ -803,8 +843,11 @@ static void rows_dev(wm *m)
 									 .alts[0]
 									 .count;
 					}
-					if (q > 0)
+					if (q > 0) {
 						wm_coef(m, m->xcol[sl], q);
+						dt_note(m, class_of_slot(p, sl),
+							(int)q);
+					}
 				}
 				wm_row_end(m, GLP_UP, 0, f,
 				    wm_name(m, "devs[%s]", s->nodes[n].name));
@@ -833,6 +876,7 @@ static void rows_dev(wm *m)
 				room[id] = 0;
 				continue;
 			}
+			dr_note(m, n, f);
 			wm_row_begin(m);
 			for (int i = b; i < e; i++) {
 				int sl = m->nxslot[i], c = class_of_slot(p, sl);
@@ -850,8 +894,10 @@ static void rows_dev(wm *m)
 							q += sp->reqs[r]
 								 .alts[0].count;
 				}
-				if (q > 0)
+				if (q > 0) {
 					wm_coef(m, m->xcol[sl], q);
+					dt_note(m, c, (int)q);
+				}
 			}
 			wm_row_end(m, GLP_UP, 0, f,
 			    wm_name(m, "dev[%s,%s]", s->nodes[n].name,
@@ -2418,6 +2464,38 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		dat_sym(f, p->topo->keys[gr->key].dom_name[gr->fixed_dom],
 			'd', gr->fixed_dom);
 	}
+	fprintf(f, ";\n");
+	/* DRA: per-class device fit and the device rows (empty without) */
+	if (m->cpc) {
+		fprintf(f, "\nparam xdev :=");
+		for (int c = 0; c < p->nclasses; c++) {
+			if (!m->cpc[c])
+				continue;
+			for (int k = 0; k < p->classes[c].nelig; k++) {
+				int n = p->classes[c].elig[k];
+				fprintf(f, "\n 'c%d' ", c);
+				dat_sym(f, s->nodes[n].name, 'n', n);
+				fprintf(f, " %d", wdr_fit(m->dra, m->cpc[c], n,
+							   p->classes[c].count));
+			}
+		}
+		fprintf(f, ";\n");
+	}
+	fprintf(f, "set DR :=");
+	for (int i = 0; i < m->ndr; i++)
+		fprintf(f, " %d", i + 1);
+	fprintf(f, ";\nparam dnode :=");
+	for (int i = 0; i < m->ndr; i++) {
+		fprintf(f, "\n %d ", i + 1);
+		dat_sym(f, s->nodes[m->dr_node[i]].name, 'n', m->dr_node[i]);
+	}
+	fprintf(f, ";\nparam drhs :=");
+	for (int i = 0; i < m->ndr; i++)
+		fprintf(f, "\n %d %d", i + 1, m->dr_rhs[i]);
+	fprintf(f, ";\nparam dcoef :=");
+	for (int i = 0; i < m->ndt; i++)
+		fprintf(f, "\n %d 'c%d' %d", m->dt_row[i] + 1, m->dt_cls[i],
+			m->dt_coef[i]);
 	fprintf(f, ";\n\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))

@@ -873,9 +873,29 @@ START_TEST(ilp_beats_greedy_with_devices)
 		}
 		pclose(f);
 		unlink(lp);
-		rmdir(dir);
 		ck_assert_msg(fabs(got - p->sum.objective) < 0.5,
 			      "cbc %.1f, wasp %.1f", got, p->sum.objective);
+		/* glpsol on models/wasp.mod with the exported data */
+		char dat[64];
+		snprintf(dat, sizeof dat, "%s/m.dat", dir);
+		ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT, dat, NULL),
+				 WASP_OK);
+		snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
+			 tu_src_path("models/wasp.mod"), dat);
+		f = popen(cmd, "r");
+		ck_assert_ptr_nonnull(f);
+		got = NAN;
+		while (fgets(line, sizeof line, f)) {
+			const char *q = strstr(line, "wasp.mod: value = ");
+			if (q)
+				got = strtod(q + 18, NULL);
+		}
+		pclose(f);
+		unlink(dat);
+		rmdir(dir);
+		ck_assert_msg(fabs(got - p->sum.objective) < 0.5,
+			      "glpsol on wasp.mod %.1f, wasp %.1f", got,
+			      p->sum.objective);
 	} else {
 		fprintf(stderr, "check_dra: cbc absent, cross-check skipped\n");
 	}
