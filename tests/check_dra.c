@@ -906,6 +906,102 @@ START_TEST(ilp_beats_greedy_with_devices)
 }
 END_TEST
 
+/* Random small instances with every request feature; greedy and ILP
+ * plans must pass the verifier (tu_solve), and the ILP is never worse. */
+static uint64_t rs_next(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+START_TEST(random_instances)
+{
+	uint64_t rs = 1000 + (uint64_t)_i;
+	tb b = {0};
+	int nn = 2 + (int)(rs_next(&rs) % 3);
+	for (int n = 0; n < nn; n++) {
+		char nm[8], rk[8];
+		snprintf(nm, sizeof nm, "n%d", n);
+		snprintf(rk, sizeof rk, "r%d", n / 2);
+		node(&b, nm, 8 + (int)(rs_next(&rs) % 8), rk);
+		int nd = 1 + (int)(rs_next(&rs) % 4);
+		const char *at[4];
+		char buf[4][32];
+		for (int d = 0; d < nd; d++) {
+			snprintf(buf[d], sizeof buf[d], "%s,r%d,%dGi",
+				 rs_next(&rs) % 2 ? "H100" : "A100",
+				 (int)(rs_next(&rs) % 2), 40);
+			at[d] = buf[d];
+		}
+		slice(&b, nm, nd, at);
+	}
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n      constraints:\n      - matchAttribute: "
+	    "resource.kubernetes.io/pcieRoot\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: spread}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: a\n        exactly: {deviceClassName: gpu}\n"
+	    "      - name: b\n        exactly: {deviceClassName: gpu}\n"
+	    "      constraints:\n      - distinctAttribute: "
+	    "gpu.example.com/model\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: h\n          deviceClassName: gpu\n"
+	    "          count: 2\n          selectors:\n"
+	    "          - cel: {expression: \"device.attributes["
+	    "'gpu.example.com'].model == 'H100'\"}\n"
+	    "        - name: any\n          deviceClassName: gpu\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  resourceClaims:\n"
+	    "  - {name: s, resourceClaimTemplateName: one}\n");
+	static const char *const tpls[] = {"one", "pair", "spread", "pref"};
+	int np = 2 + (int)(rs_next(&rs) % 5);
+	for (int i = 0; i < np; i++) {
+		char nm[8], cl[128];
+		snprintf(nm, sizeof nm, "p%d", i);
+		snprintf(cl, sizeof cl, "  - {name: x, "
+			 "resourceClaimTemplateName: %s}\n",
+			 tpls[rs_next(&rs) % 4]);
+		pod(&b, nm, NULL, 1 + (int)(rs_next(&rs) % 4), cl);
+	}
+	for (int i = 0; i < 2; i++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "t%d", i);
+		pod(&b, nm, "team", 2,
+		    "  - {name: s, resourceClaimTemplateName: one}\n"
+		    "  - {name: own, resourceClaimTemplateName: one}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.time_limit_s = 5;
+	wasp_plan *p = tu_solve(s, &o);
+	ck_assert_msg(wp_value_cmp(&p->sum.tiers, &g->sum.tiers) >= 0,
+		      "seed %d: ILP worse than greedy", _i);
+	/* team: both pods with the group's device reachable */
+	if (tu_placed_in_group(p, "default", "team") == 2)
+		ck_assert_str_eq(tu_node_of(p, "default", "t0"),
+				 tu_node_of(p, "default", "t1"));
+	wasp_plan_free(g);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dra");
@@ -926,6 +1022,7 @@ int main(void)
 	tcase_add_test(t, roundtrip_and_per_device);
 	tcase_add_test(t, decode_refusals);
 	tcase_add_test(t, ilp_beats_greedy_with_devices);
+	tcase_add_loop_test(t, random_instances, 0, 40);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
