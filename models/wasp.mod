@@ -153,6 +153,22 @@ s.t. tree_held{h in HK, d in D[hkey[h]]: hfixed[h] != '' and d != hfixed[h]}:
 s.t. capacity{n in N, r in R: exists{(c, n) in E} req[c, r] > 0}:
 	sum{(c, n) in E} req[c, r] * x[c, n] <= max(free[n, r], 0);
 
+/* DRA device claims (doc/dra.md); empty without them.  xdev: pods of a
+ * class whose own claims the node's free devices hold (the class alone,
+ * matchAttribute partitions counted exactly); each device row limits the
+ * devices the node's pods take of some kinds to the free devices of those
+ * kinds (one row per kind, one for all kinds together). */
+param xdev{E} integer >= 0, default 1000000000;
+set DR;
+param dnode{DR} symbolic in N;
+param drhs{DR} integer >= 0;
+param dcoef{DR, C} integer >= 0, default 0;
+
+s.t. device_fit{(c, n) in E}:
+	x[c, n] <= xdev[c, n];
+s.t. devices{r in DR}:
+	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n] <= drhs[r];
+
 /* A node counted as wholly free holds no placed pod. */
 s.t. stays_free{n in NU}:
 	sum{(c, n) in E} x[c, n] <= (sum{c in C} cnt[c]) * (1 - u[n]);

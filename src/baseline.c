@@ -772,7 +772,7 @@ int wbl_solve(const wp_problem *p, int mode, const wasp_options *o,
 
 bool wbl_models(const wp_problem *p)
 {
-	if (p->ncomps > 0)
+	if (p->ncomps > 0 || p->snap->dra)
 		return false;
 	for (int g = 0; g < p->ngroups; g++)
 		if (p->groups[g].tas || p->groups[g].pcomp)

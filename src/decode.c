@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dra.h"
 #include "quantity.h"
 
 #define PATHMAX 256
@@ -68,6 +69,7 @@ typedef struct dspec {
 	bool claims;
 	bool composite;   /* a CompositePodGroup: gang.minGroupCount */
 	const wt_node *topo_node; /* the key's value, for messages */
+	const wt_node *claims_node; /* spec.resourceClaims (DRA) */
 } dspec;
 
 typedef struct dtpl {
@@ -109,6 +111,7 @@ typedef struct dpod {
 	const char *gname;
 	const wt_node *gname_node;
 	bool dra, workload_ref;
+	const wt_node *claims_node; /* spec.resourceClaims (DRA) */
 } dpod;
 
 typedef struct dnode {
@@ -182,6 +185,10 @@ typedef struct dctx {
 	bool *mark, *podl_set;
 	int *touched;
 	size_t scap;
+
+	/* DRA objects, handed to dra.c after assembly */
+	const wt_node **draobjs;
+	size_t ndraobjs, capdraobjs;
 } dctx;
 
 /* ------------------------------------------------------------ helpers */
@@ -1169,6 +1176,7 @@ static int dec_pod(dctx *c, const wt_node *o, const char *ns,
 		if (want(c, v, WT_SEQ, "spec.resourceClaims"))
 			return c->rc;
 		d.dra = v->n > 0;
+		d.claims_node = v;
 	}
 	d.workload_ref = mget(spec, "workloadRef") != NULL;
 	if ((v = mget(st, "phase"))) {
@@ -1336,6 +1344,7 @@ static int dec_gspec(dctx *c, const wt_node *m, const char *base, dspec *sp)
 		if (want(c, v, WT_SEQ, pk(p, base, "resourceClaims")))
 			return c->rc;
 		sp->claims = v->n > 0;
+		sp->claims_node = v;
 	}
 	return 0;
 }
@@ -1753,7 +1762,7 @@ static int dec_topology(dctx *c, const wt_node *o, const char *name)
 
 /* ------------------------------------------------------------- collect */
 
-enum kind { K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_CPG, K_SKIP };
+enum kind { K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_CPG, K_DRA, K_SKIP };
 
 static int skip_kind(dctx *c, const char *kind, const char *api,
 		     const char *why)
@@ -1890,6 +1899,10 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	else if (!strcmp(group, "scheduling.k8s.io") &&
 		 !strcmp(kind, "CompositePodGroup"))
 		k = K_CPG;
+	else if (is_dra_kind(group, kind) &&
+		 (!strcmp(ver, "v1") || !strcmp(ver, "v1beta2") ||
+		  !strcmp(ver, "v1beta1") || !strcmp(ver, "v1alpha3")))
+		k = K_DRA;
 	else if (is_dra_kind(group, kind))
 		why = "not yet supported";
 
@@ -1908,7 +1921,8 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	if (check_name(c, nn, "metadata.name", name))
 		return c->rc;
 
-	bool namespaced = k == K_POD || k == K_PG || k == K_WL || k == K_CPG;
+	bool namespaced = k == K_POD || k == K_PG || k == K_WL || k == K_CPG ||
+			  (k == K_DRA && !strncmp(kind, "ResourceClaim", 13));
 	if (namespaced) {
 		ns = "default";
 		if ((nsn = mget(meta, "namespace"))) {
@@ -1931,6 +1945,10 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	case K_CPG: return dec_podgroup(c, o, ns, name, true);
 	case K_WL: return dec_workload(c, o, ns, name);
 	case K_TOPO: return dec_topology(c, o, name);
+	case K_DRA:
+		if (WA_PUSH(c->t, c->draobjs, c->ndraobjs, c->capdraobjs, o))
+			return nomem(c);
+		return 0;
 	case K_SKIP: break;
 	}
 	return 0;
@@ -2053,6 +2071,8 @@ static void merge_spec(dspec *g, const dspec *t)
 		g->pcname_node = t->pcname_node;
 	}
 	g->claims = g->claims || t->claims;
+	if (!g->claims_node)
+		g->claims_node = t->claims_node;
 }
 
 /* ------------------------------------------- CompositePodGroup trees */
@@ -2599,11 +2619,6 @@ static int final_warnings(dctx *c)
 		 c->nopods, plural(c->nopods, "node lists", "nodes list"),
 		 c->first_nopods, plural(c->nopods, "it takes", "they take")))
 		return c->rc;
-	if (c->ndra &&
-	    warn(c, "%zu %s DRA resourceClaims, which wasp does not model "
-		 "yet; their device requests are ignored", c->ndra,
-		 plural(c->ndra, "pod has", "pods have")))
-		return c->rc;
 	if (c->nwref &&
 	    warn(c, "%zu %s spec.workloadRef (Kubernetes 1.35), which wasp "
 		 "ignores; use spec.schedulingGroup.podGroupName", c->nwref,
@@ -2644,6 +2659,25 @@ static int name_maps(dctx *c)
 	return 0;
 }
 
+/* Hand the DRA objects and claim lists to dra.c (the trees are still
+ * alive here). */
+static int decode_dra(dctx *c)
+{
+	wdr_input in = {0};
+	in.objs = c->draobjs;
+	in.nobjs = c->ndraobjs;
+	in.pod_claims = wa_calloc(c->t, c->npods + 1, sizeof(wt_node *));
+	in.group_claims = wa_calloc(c->t, c->nout_groups + 1,
+				    sizeof(wt_node *));
+	if (!in.pod_claims || !in.group_claims)
+		return nomem(c);
+	for (size_t i = 0; i < c->npods; i++)
+		in.pod_claims[i] = c->pods[i].claims_node;
+	for (size_t i = 0; i < c->ngroups; i++)
+		in.group_claims[i] = c->groups[i].sp.claims_node;
+	return c->rc = wdr_decode(c->s, &in, c->err);
+}
+
 static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 {
 	int r0;
@@ -2677,7 +2711,7 @@ static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 		return c->rc;
 	if (ws_snapshot_index(c->s))
 		return nomem(c);
-	return 0;
+	return decode_dra(c);
 }
 
 int wd_decode(const wt_doc *docs, size_t ndocs, ws_snapshot **out,

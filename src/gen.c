@@ -352,6 +352,7 @@ typedef struct gen {
 	char pc_name[WGEN_MAX_PRIORITIES][16];
 	int pc_value[WGEN_MAX_PRIORITIES];
 	const char *parent; /* emit_podgroup: the parent composite, or NULL */
+	int *dev_next;  /* --dra: next unallocated device per node       */
 } gen;
 
 static void node_name(const gen *g, int i, char *buf, size_t size)
@@ -390,7 +391,7 @@ static void emit_requests(gen *g, const char *key, int k, int with_gpu)
 	else
 		snprintf(q, sizeof q, "%lldMi", mem_mi);
 	em_str(e, "memory", q);
-	if (with_gpu && g->o->gpus_per_node > 0) {
+	if (with_gpu && g->o->gpus_per_node > 0 && !g->o->dra) {
 		snprintf(q, sizeof q, "%d", k);
 		em_str(e, "nvidia.com/gpu", q);
 	}
@@ -462,10 +463,174 @@ static void emit_node_resources(gen *g, const char *key)
 	em_str(e, "memory", q);
 	snprintf(q, sizeof q, "%d", NODE_PODS);
 	em_str(e, "pods", q);
-	if (g->o->gpus_per_node > 0) {
+	if (g->o->gpus_per_node > 0 && !g->o->dra) {
 		snprintf(q, sizeof q, "%d", g->o->gpus_per_node);
 		em_str(e, "nvidia.com/gpu", q);
 	}
+	em_end(e);
+}
+
+/* --dra: one DeviceClass, a claim template per pod shape k (a pair of
+ * roots' worth or less shares one pcieRoot), a node-local slice per node
+ * with two PCIe roots. */
+#define DRA_DRIVER "gpu.example.com"
+
+static void emit_dra_common(gen *g)
+{
+	emitter *e = &g->em;
+	em_doc(e);
+	em_str(e, "apiVersion", "resource.k8s.io/v1");
+	em_str(e, "kind", "DeviceClass");
+	em_map(e, "metadata");
+	em_str(e, "name", "gpu");
+	em_end(e);
+	em_map(e, "spec");
+	em_seq(e, "selectors");
+	em_map(e, NULL);
+	em_map(e, "cel");
+	em_str(e, "expression", "device.driver == '" DRA_DRIVER "'");
+	em_end(e);
+	em_end(e);
+	em_end(e);
+	em_end(e);
+	em_end(e);
+	int S = g->slots;
+	int shapes[4] = {S, S / 2, S / 4, 1};
+	for (int i = 0; i < 4; i++) {
+		int k = shapes[i];
+		if (k < 1 || (i > 0 && k == shapes[i - 1]))
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "gpu-%d", k);
+		em_doc(e);
+		em_str(e, "apiVersion", "resource.k8s.io/v1");
+		em_str(e, "kind", "ResourceClaimTemplate");
+		em_map(e, "metadata");
+		em_str(e, "name", name);
+		em_str(e, "namespace", "train");
+		em_end(e);
+		em_map(e, "spec");
+		em_map(e, "spec");
+		em_map(e, "devices");
+		em_seq(e, "requests");
+		em_map(e, NULL);
+		em_str(e, "name", "gpus");
+		em_map(e, "exactly");
+		em_str(e, "deviceClassName", "gpu");
+		em_int(e, "count", k);
+		em_end(e);
+		em_end(e);
+		em_end(e);
+		if (k > 1 && k <= S / 2) {
+			em_seq(e, "constraints");
+			em_map(e, NULL);
+			em_str(e, "matchAttribute",
+			       "resource.kubernetes.io/pcieRoot");
+			em_end(e);
+			em_end(e);
+		}
+		em_end(e);
+		em_end(e);
+		em_end(e);
+		em_end(e);
+	}
+}
+
+static void emit_slice(gen *g, const char *node)
+{
+	emitter *e = &g->em;
+	char name[64];
+	snprintf(name, sizeof name, "%s-gpus", node);
+	em_doc(e);
+	em_str(e, "apiVersion", "resource.k8s.io/v1");
+	em_str(e, "kind", "ResourceSlice");
+	em_map(e, "metadata");
+	em_str(e, "name", name);
+	em_end(e);
+	em_map(e, "spec");
+	em_str(e, "driver", DRA_DRIVER);
+	em_str(e, "nodeName", node);
+	em_map(e, "pool");
+	em_str(e, "name", node);
+	em_int(e, "generation", 1);
+	em_int(e, "resourceSliceCount", 1);
+	em_end(e);
+	em_seq(e, "devices");
+	for (int d = 0; d < g->o->gpus_per_node; d++) {
+		char dn[32], root[32];
+		snprintf(dn, sizeof dn, "gpu-%d", d);
+		snprintf(root, sizeof root, "pci-%d",
+			 d < g->o->gpus_per_node / 2 ? 0 : 1);
+		em_map(e, NULL);
+		em_str(e, "name", dn);
+		em_map(e, "attributes");
+		em_map(e, "model");
+		em_str(e, "string", "H100");
+		em_end(e);
+		em_map(e, "index");
+		em_int(e, "int", d);
+		em_end(e);
+		em_map(e, "resource.kubernetes.io/pcieRoot");
+		em_str(e, "string", root);
+		em_end(e);
+		em_end(e);
+		em_map(e, "capacity");
+		em_map(e, "memory");
+		em_str(e, "value", "80Gi");
+		em_end(e);
+		em_end(e);
+		em_end(e);
+	}
+	em_end(e);
+	em_end(e);
+	em_end(e);
+}
+
+/* The claim of a running pod: k devices of its node, allocated. */
+static void emit_run_claim(gen *g, const char *pod, int node, int k)
+{
+	emitter *e = &g->em;
+	char name[64], nn[32];
+	snprintf(name, sizeof name, "%s-gpu", pod);
+	node_name(g, node, nn, sizeof nn);
+	em_doc(e);
+	em_str(e, "apiVersion", "resource.k8s.io/v1");
+	em_str(e, "kind", "ResourceClaim");
+	em_map(e, "metadata");
+	em_str(e, "name", name);
+	em_str(e, "namespace", "serve");
+	em_end(e);
+	em_map(e, "spec");
+	em_map(e, "devices");
+	em_seq(e, "requests");
+	em_map(e, NULL);
+	em_str(e, "name", "gpus");
+	em_map(e, "exactly");
+	em_str(e, "deviceClassName", "gpu");
+	em_int(e, "count", k);
+	em_end(e);
+	em_end(e);
+	em_end(e);
+	em_end(e);
+	em_end(e);
+	em_map(e, "status");
+	em_map(e, "allocation");
+	em_map(e, "devices");
+	em_seq(e, "results");
+	for (int i = 0; i < k; i++) {
+		char dn[32];
+		snprintf(dn, sizeof dn, "gpu-%d", g->dev_next[node]++);
+		em_map(e, NULL);
+		em_str(e, "request", "gpus");
+		em_str(e, "driver", DRA_DRIVER);
+		em_str(e, "pool", nn);
+		em_str(e, "device", dn);
+		em_end(e);
+	}
+	em_end(e);
+	em_end(e);
+	em_end(e);
+	em_end(e);
 	em_end(e);
 }
 
@@ -499,6 +664,8 @@ static void emit_nodes(gen *g)
 		em_end(e);
 		em_end(e);
 		em_end(e);
+		if (g->o->dra && g->o->gpus_per_node > 0)
+			emit_slice(g, name);
 	}
 }
 
@@ -557,13 +724,28 @@ static void emit_pod(gen *g, const char *ns, const char *name,
 	}
 	em_str(e, "priorityClassName", g->pc_name[pc]);
 	em_int(e, "priority", g->pc_value[pc]);
+	if (g->o->dra && g->o->gpus_per_node > 0) {
+		char cn[64];
+		em_seq(e, "resourceClaims");
+		em_map(e, NULL);
+		em_str(e, "name", "gpu");
+		if (node) {
+			snprintf(cn, sizeof cn, "%s-gpu", name);
+			em_str(e, "resourceClaimName", cn);
+		} else {
+			snprintf(cn, sizeof cn, "gpu-%d", k);
+			em_str(e, "resourceClaimTemplateName", cn);
+		}
+		em_end(e);
+		em_end(e);
+	}
 	em_seq(e, "containers");
 	em_map(e, NULL);
 	em_str(e, "name", node ? "server" : "worker");
 	em_str(e, "image", "registry.example.com/ml/trainer:1.0");
 	em_map(e, "resources");
 	emit_requests(g, "requests", k, 1);
-	if (g->o->gpus_per_node > 0) {
+	if (g->o->gpus_per_node > 0 && !g->o->dra) {
 		char q[16];
 		snprintf(q, sizeof q, "%d", k);
 		em_map(e, "limits");
@@ -641,6 +823,8 @@ static int emit_running(gen *g)
 		int grouped = rnd_unit(&g->rng) < 0.4;
 		if (grouped)
 			emit_podgroup(g, "serve", name, 1, NULL, pc);
+		if (g->o->dra && g->o->gpus_per_node > 0)
+			emit_run_claim(g, name, pick, k);
 		emit_pod(g, "serve", name, grouped ? name : NULL, pc, k, node);
 		id++;
 	}
@@ -1421,6 +1605,7 @@ static const struct gen_opt {
     {"lone-pods", OT_INT, 0, WGEN_MAX_GANGS,
      offsetof(wasp_gen_options, lone_pods)},
     {"trees", OT_INT, 0, WGEN_MAX_GANGS, offsetof(wasp_gen_options, trees)},
+    {"dra", OT_BOOL, 0, 1, offsetof(wasp_gen_options, dra)},
 };
 #define NOPTS (sizeof gen_opts / sizeof gen_opts[0])
 #define GIVEN_GPUS (1u << 4) /* bit of "gpus" in gen_opts */
@@ -1443,7 +1628,7 @@ int wasp_gen_option_set(wasp_gen_options *g, const char *name,
 		return werr(err, WASP_EINVAL, "unknown generator option '%s' "
 			    "(seed, levels, fanout, nodes, gpus, busy, gangs, "
 			    "max-gang, priorities, json, family, rack-nodes, "
-			    "cpu-nodes, services, lone-pods, trees)", name);
+			    "cpu-nodes, services, lone-pods, trees, dra)", name);
 	char *field = (char *)g + o->off;
 	errno = 0;
 	switch (o->type) {
@@ -1518,6 +1703,9 @@ static void resolve_options(const wasp_gen_options *in, wasp_gen_options *o)
 
 static int check_options(const wasp_gen_options *o, wasp_error *err)
 {
+	if (o->dra && o->family != WGEN_FAMILY_GPU)
+		return werr(err, WASP_EINVAL, "--dra is supported with the gpu "
+			    "family only");
 	if (o->levels < 1 || o->levels > 3)
 		return werr(err, WASP_EINVAL, "levels must be 1, 2 or 3 "
 			    "(got %d)", o->levels);
@@ -1653,19 +1841,32 @@ char *wgen_generate(const wasp_gen_options *in, wasp_error *err)
 			snprintf(head + hn, sizeof head - hn, " --trees %d",
 				 o->trees);
 		}
+		if (o->dra) {
+			size_t hn = strlen(head);
+			snprintf(head + hn, sizeof head - hn, " --dra");
+		}
 		gb_puts(&g.em.b, head);
 		gb_puts(&g.em.b, "\n");
 	}
 	emit_topology(&g);
 	emit_priority_classes(&g);
+	if (o->dra && o->gpus_per_node > 0) {
+		g.dev_next = calloc((size_t)g.nnodes + 1, sizeof(int));
+		if (!g.dev_next)
+			g.em.b.oom = 1;
+		else
+			emit_dra_common(&g);
+	}
 	if (o->family == WGEN_FAMILY_GPU) {
 		emit_nodes(&g);
-		if (emit_running(&g))
+		if (!g.em.b.oom && emit_running(&g))
 			g.em.b.oom = 1;
 		emit_gangs(&g);
 	} else if (emit_family(&g)) {
 		g.em.b.oom = 1;
 	}
+	free(g.dev_next);
+	g.dev_next = NULL;
 	emit_trees(&g);
 	em_finish(&g.em);
 	if (g.em.b.oom || !g.em.b.p) {

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dra.h"
 #include "quantity.h"
 
 #ifdef _OPENMP
@@ -103,6 +104,19 @@ typedef struct gs {
 			    per node, at pver; NULL: not cached    */
 	uint32_t **pver;
 	struct gtree *tr; /* CompositePodGroup trees (issue 5)       */
+	/* DRA: device allocation state (NULL without claims) and, per
+	 * class, its pods' claim list (NULL: none) */
+	wdr_state *dra;
+	const wdr_podc **cpc;
+	int dra_mark;    /* allocations before the current try       */
+	/* device reasons per (claim list, key): valid while no group has
+	 * been admitted since (failed tries leave the state as it was) */
+	uint32_t dra_commit;
+	const char **dr_text;
+	uint32_t *dr_ver;
+	int64_t *dr_fit;
+	const int **dr_elig;
+	int dr_nk, dr_nsig;
 } gs;
 
 /* ------------------------------------------------------------ fitting */
@@ -127,6 +141,10 @@ static inline int64_t node_fit(const gs *G, int c, int n)
 		if (q < best)
 			best = q;
 	}
+	/* Exact device fit: claims allocated one pod after another. */
+	if (G->cpc && G->cpc[c])
+		best = wdr_fit(G->dra, G->cpc[c], n, (int)(best < 4096 ? best
+							    : 4096));
 	return best;
 }
 
@@ -360,6 +378,17 @@ static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
 		int pos = elig_pos(cl, top.n);
 		if (pos < 0)
 			continue; /* cannot happen: candidates are eligible */
+		if (G->cpc && G->cpc[c]) {
+			/* Devices, pod by pod: the fit is an estimate for
+			 * shared claims, this is exact. */
+			int ok = 0;
+			while (ok < cnt &&
+			       wdr_place(G->dra, cl->pods[0], c, top.n))
+				ok++;
+			if (ok == 0)
+				continue;
+			cnt = ok;
+		}
 		logent e = {c, pos, cnt};
 		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
 			return -1;
@@ -375,6 +404,8 @@ static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
 
 static void rollback(gs *G)
 {
+	if (G->dra)
+		wdr_undo(G->dra, G->dra_mark);
 	while (G->nlog > 0) {
 		logent e = G->log[--G->nlog];
 		const wp_class *cl = &G->p->classes[e.c];
@@ -393,6 +424,8 @@ static int try_group(gs *G, const wp_group *wg, const int *corder,
 		     const wtp_key *k, int d, int need)
 {
 	G->nlog = 0;
+	if (G->dra)
+		G->dra_mark = G->dra->nallocs;
 	int placed = 0;
 	for (int i = 0; i < wg->nclasses; i++) {
 		int c = corder[i];
@@ -610,7 +643,9 @@ static int setup_classes(gs *G)
 			int o = tab[j] - 1;
 			const wp_class *oc = &p->classes[o];
 			if (oc->elig == cl->elig &&
-			    !memcmp(oc->req, cl->req, (size_t)nres * sizeof *cl->req)) {
+			    !memcmp(oc->req, cl->req, (size_t)nres * sizeof *cl->req) &&
+			    (!G->cpc || (G->cpc[o] ? G->cpc[o]->sig : 0) ==
+					(G->cpc[c] ? G->cpc[c]->sig : 0))) {
 				ci->prof = o;
 				break;
 			}
@@ -1728,6 +1763,62 @@ static int tree_setup(gs *G)
 
 /* ------------------------------------------------------------- solve */
 
+/* A group with device claims that could not be placed: when the devices
+ * (not cpu or memory) are what is short, say so in device terms.  The
+ * device fit over the nodes and the text are cached per (claim list, key,
+ * eligible nodes) until a group is admitted: a failed try leaves the
+ * allocation state as it was. */
+static const char *device_reason(gs *G, const wp_group *wg,
+				 const wtp_key *k, int need)
+{
+	const wp_problem *p = G->p;
+	const wp_class *dc = NULL;
+	int c0 = -1;
+	for (int i = 0; i < wg->nclasses && !dc; i++)
+		if (G->cpc[wg->classes[i]]) {
+			c0 = wg->classes[i];
+			dc = &p->classes[c0];
+		}
+	if (!dc)
+		return NULL;
+	const wdr_podc *pc = G->cpc[c0];
+	size_t slot = (size_t)pc->sig * G->dr_nk + (size_t)(wg->key + 1);
+	bool cache = G->dr_text && pc->sig < G->dr_nsig &&
+		     wg->key + 1 < G->dr_nk;
+	bool valid = cache && G->dr_ver[slot] == G->dra_commit + 1 &&
+		     G->dr_elig[slot] == dc->elig;
+	int64_t fit;
+	if (valid) {
+		fit = G->dr_fit[slot];
+	} else {
+		/* Pods the devices alone would admit, node by node. */
+		fit = 0;
+		for (int j = 0; j < dc->nelig; j++)
+			fit += wdr_fit(G->dra, pc, dc->elig[j], 4096);
+		if (cache) {
+			G->dr_fit[slot] = fit;
+			G->dr_elig[slot] = dc->elig;
+			G->dr_text[slot] = NULL;
+			G->dr_ver[slot] = G->dra_commit + 1;
+		}
+	}
+	if (fit >= need && !pc->why && need > 0)
+		return NULL;
+	if (cache && G->dr_text[slot])
+		return G->dr_text[slot];
+	const char *where = k ? wa_printf(G->tmp, "in any %s domain",
+					  k->label)
+			      : "in the cluster";
+	if (!where)
+		return NULL;
+	const char *text = wdr_explain(G->dra, dc->pods, dc->count, dc->elig,
+				       dc->nelig, where, (long long)fit, need,
+				       p->arena);
+	if (cache)
+		G->dr_text[slot] = text;
+	return text;
+}
+
 static int run(gs *G, const wasp_options *o)
 {
 	const wp_problem *p = G->p;
@@ -1862,6 +1953,7 @@ static int run(gs *G, const wasp_options *o)
 			placed = 0; /* a gang already at its minimum */
 		if (placed >= 0 && (placed > 0 || need == 0)) {
 			sol->admit[g] = 1;
+			G->dra_commit++;
 			/* lone pods that did not fit wait one by one: say why */
 			if (wg->sg < 0 && placed < wg->size) {
 				if (!k)
@@ -1870,6 +1962,10 @@ static int run(gs *G, const wasp_options *o)
 							 ncd, 1, 0);
 				if (!sol->reason[g])
 					return -1;
+				const char *dr = G->cpc
+				    ? device_reason(G, wg, k, 1) : NULL;
+				if (dr)
+					sol->reason[g] = dr;
 			}
 			continue;
 		}
@@ -1879,7 +1975,37 @@ static int run(gs *G, const wasp_options *o)
 					 tried);
 		if (!sol->reason[g])
 			return -1;
+		if (G->cpc) {
+			const char *dr = device_reason(G, wg, k, need);
+			if (dr)
+				sol->reason[g] = dr;
+		}
 	}
+	return 0;
+}
+
+int wgr_assign_devices(const wp_problem *p, wp_sol *sol)
+{
+	if (!p->snap->dra)
+		return 0;
+	wdr_state *st = wa_alloc(p->arena, sizeof *st);
+	if (!st || wdr_state_init(st, p->snap, p->arena))
+		return -1;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		for (int i = 0; i < wg->nclasses; i++) {
+			const wp_class *cl = &p->classes[wg->classes[i]];
+			if (!p->snap->dra->pods[cl->pods[0]].n)
+				continue;
+			for (int k = 0; k < cl->nelig; k++)
+				for (int j = 0; j < sol->x[cl->off + k]; j++)
+					if (!wdr_place(st, cl->pods[0],
+						       wg->classes[i],
+						       cl->elig[k]))
+						return 1;
+		}
+	}
+	sol->dra = st;
 	return 0;
 }
 
@@ -1900,6 +2026,38 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		return werr(err, WASP_ENOMEM, "out of memory in greedy");
 	}
 	memcpy(G.fr, p->free, (size_t)p->nnodes * p->nres * sizeof *G.fr);
+	if (p->snap->dra) {
+		/* In the problem's arena: the plan reads the allocations. */
+		G.dra = wa_alloc(p->arena, sizeof *G.dra);
+		G.cpc = wa_calloc(G.tmp, (size_t)p->nclasses + 1,
+				  sizeof *G.cpc);
+		if (!G.dra || !G.cpc ||
+		    wdr_state_init(G.dra, p->snap, p->arena)) {
+			wa_destroy(G.tmp);
+			return werr(err, WASP_ENOMEM, "out of memory in greedy");
+		}
+		int maxsig = 0;
+		for (int c = 0; c < p->nclasses; c++) {
+			const wdr_podc *pc =
+			    &p->snap->dra->pods[p->classes[c].pods[0]];
+			G.cpc[c] = pc->n ? pc : NULL;
+			if (pc->sig > maxsig)
+				maxsig = pc->sig;
+		}
+		G.dr_nk = (p->topo ? p->topo->nkeys : 0) + 1;
+		G.dr_nsig = maxsig + 1;
+		G.dr_text = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				      sizeof *G.dr_text);
+		G.dr_ver = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				     sizeof *G.dr_ver);
+		G.dr_fit = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				     sizeof *G.dr_fit);
+		G.dr_elig = wa_calloc(G.tmp, (size_t)G.dr_nsig * G.dr_nk,
+				      sizeof *G.dr_elig);
+		if (!G.dr_text || !G.dr_ver || !G.dr_fit || !G.dr_elig)
+			G.dr_text = NULL; /* no cache: slower, same text */
+		sol->dra = G.dra;
+	}
 	int rc = run(&G, o);
 	wa_destroy(G.tmp);
 	if (rc)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ilp.h"
+#include "dra.h"
 
 /* Largest objective coefficient of one weighted solve.  GLPK's simplex
  * accepts a reduced cost d as optimal when |d| <= 1e-7 + 1e-10 |c|; below
@@ -94,6 +95,15 @@ typedef struct wm {
 	int *ebeg, *en;     /* ngroups                                       */
 	int *kbeg, *kn;     /* ngroups * WS_MAX_SLICE_LAYERS                 */
 	int nwcol;          /* w[g,k,d] columns (compactness tiers)          */
+	/* DRA: device state before the solve, claim lists per class */
+	wdr_state *dra;
+	const wdr_podc **cpc;
+	/* device rows as emitted, for the GMPL data export: node and free
+	 * devices per row, then (row, class, coefficient) triplets */
+	int *dr_node, *dr_rhs, ndr;
+	size_t capdr;
+	int *dt_row, *dt_cls, *dt_coef, ndt;
+	size_t capdt1, capdt2, capdt3, capdr2;
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -373,6 +383,11 @@ static void cols_x(wm *m)
 			int n = cl->elig[k];
 			m->xub[cl->off + k] =
 			    slot_allowed(p, g, n) ? x_bound(p, c, n) : 0;
+			/* DRA: what the node's devices hold of this class
+			 * alone (exact for its own claims) */
+			if (m->cpc && m->cpc[c] && m->xub[cl->off + k] > 0)
+				m->xub[cl->off + k] = wdr_fit(
+				    m->dra, m->cpc[c], n, m->xub[cl->off + k]);
 		}
 	}
 	/* per gang with a key: pods that fit in each domain */
@@ -1224,6 +1239,187 @@ static void rows_cap(wm *m)
 	}
 }
 
+/* Note an emitted device row (node n, free devices f) and its class
+ * coefficients for write_dat. */
+static void dr_note(wm *m, int n, int f)
+{
+	int nd = m->ndr;
+	if (!wm_grow(m, (void **)&m->dr_node, sizeof(int), &m->capdr, nd + 1) ||
+	    !wm_grow(m, (void **)&m->dr_rhs, sizeof(int), &m->capdr2, nd + 1)) {
+		m->nomem = true;
+		return;
+	}
+	m->dr_node[nd] = n;
+	m->dr_rhs[nd] = f;
+	m->ndr++;
+}
+
+static void dt_note(wm *m, int c, int q)
+{
+	int row = m->ndr - 1, k = m->ndt;
+	for (int i = k - 1; i >= 0 && m->dt_row[i] == row; i--)
+		if (m->dt_cls[i] == c)
+			return; /* one coefficient per class and row */
+	if (!wm_grow(m, (void **)&m->dt_row, sizeof(int), &m->capdt1, k + 1) ||
+	    !wm_grow(m, (void **)&m->dt_cls, sizeof(int), &m->capdt2, k + 1) ||
+	    !wm_grow(m, (void **)&m->dt_coef, sizeof(int), &m->capdt3, k + 1)) {
+		m->nomem = true;
+		return;
+	}
+	m->dt_row[k] = row;
+	m->dt_cls[k] = c;
+	m->dt_coef[k] = q;
+	m->ndt++;
+}
+
+/* DRA: dev[n,kind]: per node and device kind (a request's way to be
+ * met, wdr_sub), the pods' devices of that kind fit the free devices of
+ * that kind the node reaches.  Kinds of different requests may overlap
+ * (a relaxation); solve.c allocates the answer exactly and falls back to
+ * greedy's when that fails. */
+static void rows_dev(wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	if (!m->cpc)
+		return;
+	const ws_dra *d = s->dra;
+	int *used = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *used);
+	double *room = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *room);
+	if (!used || !room) {
+		m->nomem = true;
+		return;
+	}
+	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
+		int b = m->nxbeg[n], e = m->nxbeg[n + 1], nu = 0;
+		for (int i = b; i < e; i++) {
+			int sl = m->nxslot[i], c = class_of_slot(p, sl);
+			const wdr_podc *pc = m->cpc[c];
+			for (int k = 0; pc && k < pc->n; k++) {
+				if (pc->c[k].inst >= 0 || pc->c[k].spec < 0)
+					continue;
+				const wdr_spec *sp = &d->specs[pc->c[k].spec];
+				for (int r = 0; r < sp->nreqs; r++) {
+					const wdr_sub *sb = &sp->reqs[r].alts[0];
+					if (sp->reqs[r].nalts != 1 || sb->all)
+						continue;
+					if (!room[sb->id])
+						used[nu++] = sb->id;
+					room[sb->id] += (double)sb->count *
+							m->xub[sl];
+				}
+			}
+		}
+		/* all kinds together: a device serves one claim, so the
+		 * pods' devices fit the union of the free devices of the
+		 * kinds (kinds that overlap share the union) */
+		if (nu > 1) {
+			int f = 0;
+			bool multi = false;
+			for (int x = d->node_first[n];
+			     x < d->node_first[n + 1] + d->nglobal; x++) {
+				bool loc = x < d->node_first[n + 1];
+				int dv = loc ? d->node_devs[x]
+					     : d->global[x - d->node_first[n + 1]];
+				if (!loc && !wdr_reaches(s, &d->devs[dv], n))
+					continue;
+				bool any = false;
+				for (int u = 0; u < nu && !any; u++)
+					any = m->dra->match[used[u]][dv];
+				multi |= any && d->devs[dv].multi;
+				f += any && !m->dra->taken[dv];
+			}
+			double tot = 0;
+			for (int u = 0; u < nu; u++)
+				tot += room[used[u]];
+			if (!multi && tot > f) {
+				dr_note(m, n, f);
+				wm_row_begin(m);
+				for (int i = b; i < e; i++) {
+					int sl = m->nxslot[i];
+					const wdr_podc *pc =
+					    m->cpc[class_of_slot(p, sl)];
+					double q = 0;
+					for (int k = 0; pc && k < pc->n; k++) {
+						if (pc->c[k].inst >= 0 ||
+						    pc->c[k].spec < 0)
+							continue;
+						const wdr_spec *sp =
+						    &d->specs[pc->c[k].spec];
+						for (int r = 0; r < sp->nreqs;
+						     r++)
+							if (sp->reqs[r].nalts ==
+								1 &&
+							    !sp->reqs[r]
+								 .alts[0].all)
+								q += sp->reqs[r]
+									 .alts[0]
+									 .count;
+					}
+					if (q > 0) {
+						wm_coef(m, m->xcol[sl], q);
+						dt_note(m, class_of_slot(p, sl),
+							(int)q);
+					}
+				}
+				wm_row_end(m, GLP_UP, 0, f,
+				    wm_name(m, "devs[%s]", s->nodes[n].name));
+			}
+		}
+		for (int u = 0; u < nu; u++) {
+			int id = used[u];
+			/* free devices of this kind on n */
+			int f = 0;
+			bool multi = false;
+			const signed char *mr = m->dra->match[id];
+			for (int x = d->node_first[n];
+			     x < d->node_first[n + 1]; x++) {
+				int dv = d->node_devs[x];
+				multi |= mr[dv] && d->devs[dv].multi;
+				f += mr[dv] && !m->dra->taken[dv];
+			}
+			for (int x = 0; x < d->nglobal; x++) {
+				int dv = d->global[x];
+				if (mr[dv] && wdr_reaches(s, &d->devs[dv], n)) {
+					multi |= d->devs[dv].multi;
+					f += !m->dra->taken[dv];
+				}
+			}
+			if (multi || room[id] <= f) {
+				room[id] = 0;
+				continue;
+			}
+			dr_note(m, n, f);
+			wm_row_begin(m);
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i], c = class_of_slot(p, sl);
+				const wdr_podc *pc = m->cpc[c];
+				double q = 0;
+				for (int k = 0; pc && k < pc->n; k++) {
+					if (pc->c[k].inst >= 0 ||
+					    pc->c[k].spec < 0)
+						continue;
+					const wdr_spec *sp =
+					    &d->specs[pc->c[k].spec];
+					for (int r = 0; r < sp->nreqs; r++)
+						if (sp->reqs[r].nalts == 1 &&
+						    sp->reqs[r].alts[0].id == id)
+							q += sp->reqs[r]
+								 .alts[0].count;
+				}
+				if (q > 0) {
+					wm_coef(m, m->xcol[sl], q);
+					dt_note(m, c, (int)q);
+				}
+			}
+			wm_row_end(m, GLP_UP, 0, f,
+			    wm_name(m, "dev[%s,%s]", s->nodes[n].name,
+				    d->subs[id]->name));
+			room[id] = 0;
+		}
+	}
+}
+
 /* Interchangeable nodes: same free vector, same emptiness, same columns
  * (class and bound, in class order), same domain at every key a group
  * uses unless the domain is the node alone.  Any solution can be permuted
@@ -1576,6 +1772,22 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
+	if (p->snap->dra) {
+		/* Devices make nodes differ beyond what the symmetry rows
+		 * compare: no symmetry breaking with DRA. */
+		sym = false;
+		m->dra = wa_alloc(ar, sizeof *m->dra);
+		m->cpc = wa_calloc(ar, (size_t)p->nclasses + 1,
+				   sizeof *m->cpc);
+		if (!m->dra || !m->cpc ||
+		    wdr_state_init(m->dra, p->snap, ar))
+			return WASP_ENOMEM;
+		for (int c = 0; c < p->nclasses; c++) {
+			const wdr_podc *pc =
+			    &p->snap->dra->pods[p->classes[c].pods[0]];
+			m->cpc[c] = pc->n ? pc : NULL;
+		}
+	}
 	/* the steps run in order; a late build is abandoned (m->late) */
 	cols_x(m);
 	if (!wm_late(m))
@@ -1604,6 +1816,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		cols_rows_pref(m);
 	if (!wm_late(m))
 		rows_cap(m);
+	if (!wm_late(m))
+		rows_dev(m);
 	if (sym && !wm_late(m))
 		sym_runs(m);
 	if (sym && !wm_late(m))
@@ -3033,6 +3247,38 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	fprintf(f, ";\n");
 	if (p->ncomps)
 		dat_trees(f, p);
+	/* DRA: per-class device fit and the device rows (empty without) */
+	if (m->cpc) {
+		fprintf(f, "\nparam xdev :=");
+		for (int c = 0; c < p->nclasses; c++) {
+			if (!m->cpc[c])
+				continue;
+			for (int k = 0; k < p->classes[c].nelig; k++) {
+				int n = p->classes[c].elig[k];
+				fprintf(f, "\n 'c%d' ", c);
+				dat_sym(f, s->nodes[n].name, 'n', n);
+				fprintf(f, " %d", wdr_fit(m->dra, m->cpc[c], n,
+							   p->classes[c].count));
+			}
+		}
+		fprintf(f, ";\n");
+	}
+	fprintf(f, "set DR :=");
+	for (int i = 0; i < m->ndr; i++)
+		fprintf(f, " %d", i + 1);
+	fprintf(f, ";\nparam dnode :=");
+	for (int i = 0; i < m->ndr; i++) {
+		fprintf(f, "\n %d ", i + 1);
+		dat_sym(f, s->nodes[m->dr_node[i]].name, 'n', m->dr_node[i]);
+	}
+	fprintf(f, ";\nparam drhs :=");
+	for (int i = 0; i < m->ndr; i++)
+		fprintf(f, "\n %d %d", i + 1, m->dr_rhs[i]);
+	fprintf(f, ";\nparam dcoef :=");
+	for (int i = 0; i < m->ndt; i++)
+		fprintf(f, "\n %d 'c%d' %d", m->dt_row[i] + 1, m->dt_cls[i],
+			m->dt_coef[i]);
+	fprintf(f, ";\n");
 	fprintf(f, "\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))

@@ -13,6 +13,7 @@
  * thread count.
  */
 #include "problem.h"
+#include "dra.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -156,15 +157,24 @@ typedef struct red {
 	int nres;
 } red;
 
-static bool same_class(const ws_pod *x, const ws_pod *y, int nres)
+/* DRA: pods with different claim lists never share a class. */
+static int dra_sig(const ws_snapshot *s, const ws_pod *x)
 {
-	return x->priority == y->priority && eq_req(x->req, y->req, nres) &&
-	       eq_static(x, y);
+	return s->dra ? s->dra->pods[x - s->pods].sig : 0;
 }
 
-static uint64_t hash_class(const ws_pod *x, int nres)
+static bool same_class(const ws_snapshot *s, const ws_pod *x,
+		       const ws_pod *y, int nres)
 {
-	return hash_req(mix(hash_static(x), (uint64_t)(uint32_t)x->priority),
+	return x->priority == y->priority && eq_req(x->req, y->req, nres) &&
+	       eq_static(x, y) && dra_sig(s, x) == dra_sig(s, y);
+}
+
+static uint64_t hash_class(const ws_snapshot *s, const ws_pod *x, int nres)
+{
+	return hash_req(mix(mix(hash_static(x),
+				(uint64_t)(uint32_t)x->priority),
+			    (uint64_t)dra_sig(s, x)),
 			x->req, nres);
 }
 
@@ -211,13 +221,14 @@ static int make_protos(red *r, proto **out, int *nout)
 		const ws_pod *pod = &s->pods[i];
 		if (pod->group >= 0 || !ws_pod_pending(pod))
 			continue;
-		uint64_t h = hash_class(pod, r->nres);
+		uint64_t h = hash_class(s, pod, r->nres);
 		size_t j = h & tab.mask;
 		proto *q = NULL;
 		while (tab.idx[j]) {
 			proto *c = &pr[tab.idx[j] - 1];
 			if (tab.hash[j] == h &&
-			    same_class(&s->pods[c->pods[0]], pod, r->nres)) {
+			    same_class(s, &s->pods[c->pods[0]], pod,
+				       r->nres)) {
 				q = c;
 				break;
 			}
@@ -263,13 +274,14 @@ static int make_classes(red *r, const proto *pr, int np, cbuild **out,
 		for (int i = 0; i < pr[g].npods; i++) {
 			int pi = pr[g].pods[i];
 			const ws_pod *pod = &s->pods[pi];
-			uint64_t h = mix(hash_class(pod, r->nres), (uint64_t)g);
+			uint64_t h = mix(hash_class(s, pod, r->nres),
+					 (uint64_t)g);
 			size_t j = h & tab.mask;
 			cbuild *c = NULL;
 			while (tab.idx[j]) {
 				cbuild *x = &cb[tab.idx[j] - 1];
 				if (tab.hash[j] == h && x->group == g &&
-				    same_class(&s->pods[x->pods[0]], pod,
+				    same_class(s, &s->pods[x->pods[0]], pod,
 					       r->nres)) {
 					c = x;
 					break;
@@ -948,6 +960,7 @@ void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
 	memcpy(dst->admit, src->admit, (size_t)p->ngroups);
 	memcpy(dst->reason, src->reason,
 	       (size_t)p->ngroups * sizeof *dst->reason);
+	dst->dra = src->dra;
 }
 
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)

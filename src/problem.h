@@ -110,6 +110,9 @@ typedef struct wp_sol {
 	int *x;               /* nx: x[c.off + k] pods of class c on c.elig[k] */
 	unsigned char *admit; /* ngroups */
 	const char **reason;  /* ngroups: why a group waits; NULL if admitted */
+	/* addition (DRA): the greedy's device allocations (struct
+	 * wdr_state, dra.h) for plan.c; NULL without device claims. */
+	const struct wdr_state *dra;
 } wp_sol;
 
 int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,

@@ -212,6 +212,9 @@ struct wasp_snapshot {
 	/* addition (issue 5): CompositePodGroups, input order */
 	ws_composite *comps;
 	int ncomps;
+	/* addition (DRA, dra.h): devices, classes and claims; NULL when no
+	 * pod or group has resourceClaims. */
+	struct ws_dra *dra;
 };
 
 /* Pending: to be placed by the solvers. */

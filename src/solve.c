@@ -227,6 +227,22 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 			wp_evaluate(p, gsol, &gv);
 			wp_evaluate(p, isol, &iv);
 			int c = wp_value_cmp(&iv, &gv);
+			/* DRA: the ILP's device rows are per node and kind;
+			 * the exact allocation is made here, pod by pod, and
+			 * an answer it cannot complete is not used. */
+			int dv = c > 0 && p->snap->dra
+				     ? wgr_assign_devices(p, isol) : 0;
+			if (dv < 0) {
+				rc = werr(err, WASP_ENOMEM, "out of memory");
+				goto out;
+			}
+			if (dv > 0) {
+				c = 0;
+				status = "greedy";
+				mine[nmine++] = "the ILP answer could not be given "
+						"devices claim by claim; kept "
+						"greedy's";
+			}
 			if (c > 0)
 				best = isol;
 			else if (c < 0) {

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dra.h"
 #include "quantity.h"
 
 /* --------------------------------------------------------- name tables */
@@ -773,6 +774,286 @@ static void check_waiting(vctx *v)
 	}
 }
 
+/* --------------------------------------------------------------- DRA */
+
+/* Results of one claim against its spec: every device exists, reaches
+ * `node`, matches its request's class and selectors; counts per request;
+ * constraints; the uses of each device are counted in `uses`. */
+static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
+			int node, ws_map *devs, uint16_t *uses)
+{
+	const ws_snapshot *s = v->s;
+	const ws_dra *d = s->dra;
+	int *dev = wa_calloc(v->a, (size_t)c->nresults + 1, sizeof(int));
+	const wdr_sub **sub = wa_calloc(v->a, (size_t)c->nresults + 1,
+					sizeof *sub);
+	if (!dev || !sub) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < c->nresults; i++) {
+		const wpl_result *r = &c->results[i];
+		char key[3 * WASP_MAX_NAME + 8];
+		snprintf(key, sizeof key, "%s/%s/%s", nz(r->driver),
+			 nz(r->pool), nz(r->device));
+		dev[i] = ws_map_get(devs, key);
+		sub[i] = NULL;
+		for (int q = 0; q < sp->nreqs && !sub[i]; q++)
+			for (int k = 0; k < sp->reqs[q].nalts; k++)
+				if (!strcmp(sp->reqs[q].alts[k].name,
+					    nz(r->request)))
+					sub[i] = &sp->reqs[q].alts[k];
+		if (dev[i] < 0) {
+			viol(v, "claim %s/%s: device %s does not exist",
+			     c->ns, c->name, key);
+			continue;
+		}
+		if (!sub[i]) {
+			viol(v, "claim %s/%s: no request %s in the claim",
+			     c->ns, c->name, nz(r->request));
+			continue;
+		}
+		const wdr_device *dv = &d->devs[dev[i]];
+		if (!wdr_reaches(s, dv, node))
+			viol(v, "claim %s/%s: device %s is not available on "
+				"node %s", c->ns, c->name, key,
+			     s->nodes[node].name);
+		if (!wdr_matches(d, sub[i], dev[i], NULL))
+			viol(v, "claim %s/%s: device %s does not match request "
+				"%s", c->ns, c->name, key, sub[i]->name);
+		if (uses[dev[i]]++ && !dv->multi)
+			viol(v, "claim %s/%s: device %s is already allocated",
+			     c->ns, c->name, key);
+	}
+	/* Counts: one alternative per request, count or All. */
+	for (int q = 0; q < sp->nreqs; q++) {
+		const wdr_req *rq = &sp->reqs[q];
+		const wdr_sub *used = NULL;
+		int n = 0;
+		for (int i = 0; i < c->nresults; i++) {
+			bool mine = false;
+			for (int k = 0; k < rq->nalts; k++)
+				mine |= sub[i] == &rq->alts[k];
+			if (!mine)
+				continue;
+			if (used && used != sub[i])
+				viol(v, "claim %s/%s: request %s mixes "
+					"alternatives %s and %s", c->ns,
+				     c->name, rq->name, used->name,
+				     sub[i]->name);
+			used = sub[i];
+			n++;
+		}
+		if (!used) {
+			viol(v, "claim %s/%s: request %s has no device",
+			     c->ns, c->name, rq->name);
+			continue;
+		}
+		int want = used->count;
+		if (used->all) {
+			want = 0;
+			for (int x = 0; x < d->ndevs; x++)
+				want += wdr_reaches(s, &d->devs[x], node) &&
+					wdr_matches(d, used, x, NULL);
+		}
+		if (n != want)
+			viol(v, "claim %s/%s: request %s has %d device%s, "
+				"wants %d", c->ns, c->name, used->name, n,
+			     n == 1 ? "" : "s", want);
+	}
+	/* Constraints over the named requests. */
+	for (int k = 0; k < sp->ncons; k++) {
+		const wdr_cons *cn = &sp->cons[k];
+		for (int i = 0; i < c->nresults; i++) {
+			if (dev[i] < 0 || !sub[i])
+				continue;
+			bool in = cn->nreqs == 0;
+			for (int j = 0; !in && j < cn->nreqs; j++) {
+				size_t l = strlen(cn->reqs[j]);
+				in = !strncmp(sub[i]->name, cn->reqs[j], l) &&
+				     (!sub[i]->name[l] ||
+				      sub[i]->name[l] == '/');
+			}
+			if (!in)
+				continue;
+			const wcel_attr *a = wdr_attr(&d->devs[dev[i]],
+						      cn->domain, cn->attr);
+			if (!a) {
+				viol(v, "claim %s/%s: device %s lacks %s/%s",
+				     c->ns, c->name, c->results[i].device,
+				     cn->domain, cn->attr);
+				continue;
+			}
+			for (int j = i + 1; j < c->nresults; j++) {
+				if (dev[j] < 0 || !sub[j])
+					continue;
+				const wcel_attr *b = wdr_attr(
+				    &d->devs[dev[j]], cn->domain, cn->attr);
+				if (!b)
+					continue;
+				bool eq = wdr_attr_equal(a, b);
+				if (cn->distinct && eq)
+					viol(v, "claim %s/%s: devices %s and "
+						"%s share %s/%s (distinct"
+						"Attribute)", c->ns, c->name,
+					     c->results[i].device,
+					     c->results[j].device, cn->domain,
+					     cn->attr);
+				else if (!cn->distinct && !eq)
+					viol(v, "claim %s/%s: devices %s and "
+						"%s differ in %s/%s (match"
+						"Attribute)", c->ns, c->name,
+					     c->results[i].device,
+					     c->results[j].device, cn->domain,
+					     cn->attr);
+			}
+		}
+	}
+}
+
+static const wpl_claim *find_claim(const wasp_plan *p, const htab *t,
+				   const char *ns, const char *name)
+{
+	int i = ht_get(t, ns, name);
+	return i >= 0 ? &p->claims[i] : NULL;
+}
+
+static void check_devices(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const ws_dra *d = s->dra;
+	const wasp_plan *p = v->p;
+	if (!d) {
+		if (p->nclaims)
+			viol(v, "the plan allocates %d device claim%s but the "
+				"snapshot has none", p->nclaims,
+			     p->nclaims == 1 ? "" : "s");
+		return;
+	}
+	ws_map *devs = ws_map_new(v->a);
+	uint16_t *uses = wa_calloc(v->a, (size_t)d->ndevs + 1, sizeof *uses);
+	int *inst_node = wa_calloc(v->a, (size_t)d->ninsts + 1, sizeof(int));
+	htab ct;
+	if (!devs || !uses || !inst_node || ht_init(&ct, v->a, p->nclaims)) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < p->nclaims; i++)
+		ht_put(&ct, p->claims[i].ns, p->claims[i].name, i);
+	for (int i = 0; i < d->ndevs; i++) {
+		const wdr_device *dv = &d->devs[i];
+		const char *k = wa_printf(v->a, "%s/%s/%s", dv->cel.driver,
+					  d->slices[dv->slice].pool, dv->name);
+		if (!k || ws_map_put(devs, k, i) == -2) {
+			v->nomem = true;
+			return;
+		}
+	}
+	/* Devices of existing allocations are in use. */
+	for (int i = 0; i < d->nspecs; i++)
+		for (int k = 0; k < d->specs[i].nalloc; k++)
+			uses[d->specs[i].alloc_dev[k]]++;
+	/* Shared claims first: each allocated once, for its node. */
+	for (int i = 0; i < d->ninsts; i++) {
+		const wdr_inst *in = &d->insts[i];
+		const wpl_claim *c = find_claim(p, &ct, in->ns, in->name);
+		inst_node[i] = -1;
+		if (!c)
+			continue;
+		if (d->specs[in->spec].allocated) {
+			viol(v, "claim %s/%s: already allocated, but the plan "
+				"allocates it again", in->ns, in->name);
+			continue;
+		}
+		int n = ht_get(&v->nodes, "", nz(c->node));
+		if (n < 0) {
+			viol(v, "claim %s/%s: node %s is not in the snapshot",
+			     in->ns, in->name, nz(c->node));
+			continue;
+		}
+		inst_node[i] = n;
+		check_claim(v, c, &d->specs[in->spec], n, devs, uses);
+	}
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wdr_podc *pc = &d->pods[pi];
+		int n = v->pod_node[pi];
+		if (!pc->n || n < 0)
+			continue;
+		const ws_pod *pod = &s->pods[pi];
+		if (pc->why) {
+			viol(v, "pod %s/%s: placed, but %s", pod->ns,
+			     pod->name, pc->why);
+			continue;
+		}
+		for (int k = 0; k < pc->n; k++) {
+			const wdr_pclaim *e = &pc->c[k];
+			const wdr_spec *sp = &d->specs[e->spec];
+			if (e->inst < 0) {
+				char name[2 * WASP_MAX_NAME + 2];
+				snprintf(name, sizeof name, "%s-%s", pod->name,
+					 e->name);
+				const wpl_claim *c = find_claim(p, &ct, pod->ns,
+								name);
+				if (!c) {
+					viol(v, "pod %s/%s: claim %s has no "
+						"allocation in the plan",
+					     pod->ns, pod->name, e->name);
+					continue;
+				}
+				if (strcmp(nz(c->node), s->nodes[n].name))
+					viol(v, "claim %s/%s: allocated for "
+						"node %s, pod runs on %s",
+					     c->ns, c->name, nz(c->node),
+					     s->nodes[n].name);
+				check_claim(v, c, sp, n, devs, uses);
+				continue;
+			}
+			/* Shared: every user must reach every device. */
+			const wdr_inst *in = &d->insts[e->inst];
+			const int *ad = sp->alloc_dev;
+			int na = sp->nalloc;
+			const wpl_claim *c = NULL;
+			if (!sp->allocated) {
+				c = find_claim(p, &ct, in->ns, in->name);
+				if (!c) {
+					viol(v, "pod %s/%s: shared claim %s has "
+						"no allocation", pod->ns,
+					     pod->name, in->name);
+					continue;
+				}
+			}
+			for (int i = 0; i < (c ? c->nresults : na); i++) {
+				int dv = ad ? ad[i] : -1;
+				if (c) {
+					char key[3 * WASP_MAX_NAME + 8];
+					snprintf(key, sizeof key, "%s/%s/%s",
+						 nz(c->results[i].driver),
+						 nz(c->results[i].pool),
+						 nz(c->results[i].device));
+					dv = ws_map_get(devs, key);
+				}
+				if (dv >= 0 &&
+				    !wdr_reaches(s, &d->devs[dv], n))
+					viol(v, "pod %s/%s on node %s: cannot "
+						"reach device %s of shared "
+						"claim %s", pod->ns, pod->name,
+					     s->nodes[n].name,
+					     d->devs[dv].name, in->name);
+			}
+		}
+	}
+	/* Per-pod claims of pods the plan does not place. */
+	for (int i = 0; i < p->nclaims; i++) {
+		const wpl_claim *c = &p->claims[i];
+		if (!c->pod)
+			continue;
+		int pi = ht_get(&v->pods, c->ns, c->pod);
+		if (pi < 0 || v->pod_node[pi] < 0)
+			viol(v, "claim %s/%s: its pod %s is not placed",
+			     c->ns, c->name, c->pod);
+	}
+}
+
 int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	     size_t *nviol, char **report, wasp_error *err)
 {
@@ -812,6 +1093,7 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	check_trees(&v);
 	check_annotations(&v);
 	check_waiting(&v);
+	check_devices(&v);
 	if (v.nomem)
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
 	*nviol = v.nviol;

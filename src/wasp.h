@@ -201,6 +201,10 @@ typedef struct wasp_gen_options {
 			      GPUs per node) apply only to options not given */
 	int trees;         /* added (issue 5): pending CompositePodGroup
 			      trees, depth 2-3, 2-8 children each         */
+	/* added (DRA): 1: GPUs are DRA devices (a ResourceSlice per node, a
+	 * DeviceClass, claim templates per pod shape, allocated claims for
+	 * the running pods) instead of the nvidia.com/gpu resource */
+	int dra;
 } wasp_gen_options;
 void wasp_gen_options_init(wasp_gen_options *g);
 /* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */

@@ -228,6 +228,8 @@ static const char gen_help[] =
 "      --trees N         pending CompositePodGroup trees, depth 2-3 with\n"
 "                        2-8 children each (default 0)\n"
 "      --json            a kubectl-style JSON List instead of YAML\n"
+"      --dra             GPUs as DRA devices: ResourceSlices, a DeviceClass,\n"
+"                        claim templates, allocated claims for running pods\n"
 "  -o, --output FILE     write to FILE atomically (default: standard output)\n"
 "  -h, --help            show this help\n"
 "\n"
@@ -298,7 +300,8 @@ enum {
 	OPT_LP,
 	OPT_MPS,
 	OPT_DAT,
-	OPT_JSON
+	OPT_JSON,
+	OPT_DRA
 };
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
@@ -726,7 +729,7 @@ static int cmd_gen(int argc, char **argv)
 	    "max-gang", "priorities", "family", "rack-nodes", "cpu-nodes",
 	    "services", "lone-pods", "trees"};
 	enum { NNAMES = sizeof names / sizeof names[0], OPT_GEN = 512 };
-	struct option longs[NNAMES + 4];
+	struct option longs[NNAMES + 5];
 	const char *cmd = "gen", *out = NULL;
 	wasp_gen_options g;
 	wasp_error err;
@@ -739,7 +742,8 @@ static int cmd_gen(int argc, char **argv)
 	longs[NNAMES + 1] = (struct option){"output", required_argument, NULL,
 					    'o'};
 	longs[NNAMES + 2] = (struct option){"help", no_argument, NULL, 'h'};
-	longs[NNAMES + 3] = (struct option){NULL, 0, NULL, 0};
+	longs[NNAMES + 3] = (struct option){"dra", no_argument, NULL, OPT_DRA};
+	longs[NNAMES + 4] = (struct option){NULL, 0, NULL, 0};
 	wasp_gen_options_init(&g);
 	memset(&err, 0, sizeof err);
 	getopt_reset();
@@ -753,6 +757,9 @@ static int cmd_gen(int argc, char **argv)
 		switch (c) {
 		case OPT_JSON:
 			g.json = 1;
+			break;
+		case OPT_DRA:
+			g.dra = 1;
 			break;
 		case 'o':
 			out = optarg;
