@@ -2746,6 +2746,91 @@ static void dat_group(FILE *f, const wp_problem *p, int g)
 	dat_sym(f, group_name(p, g, gb, sizeof gb), 'g', g);
 }
 
+/* Does an exclusive or slice annotation name key k? */
+static bool key_in_tas(const wp_problem *p, int k)
+{
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta)
+			continue;
+		if (ta->excl == k)
+			return true;
+		for (int l = 0; l < ta->nslices; l++)
+			if (ta->slice_key[l] == k)
+				return true;
+	}
+	return false;
+}
+
+/* Exclusive and slice annotations (issue 5). */
+static void dat_tas(FILE *f, const wp_problem *p)
+{
+	fprintf(f, "\nparam tas :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].tas) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fprintf(f, " 1");
+		}
+	fprintf(f, ";\nset GX :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].tas && p->groups[g].tas->excl >= 0) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+		}
+	fprintf(f, ";\nparam xkey :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta || ta->excl < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_group(f, p, g);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[ta->excl].label, 'k', ta->excl);
+	}
+	fprintf(f, ";\nparam xfixed :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta || ta->excl < 0 || ta->excl_fixed < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_group(f, p, g);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[ta->excl].dom_name[ta->excl_fixed],
+			'd', ta->excl_fixed);
+	}
+	fprintf(f, ";\nset XBAN :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta || ta->excl < 0)
+			continue;
+		const wtp_key *k = &p->topo->keys[ta->excl];
+		for (int d = 0; d < k->ndom; d++) {
+			int own = p->excl_owner[ta->excl][d];
+			if (own == -1 || own == p->groups[g].sg)
+				continue;
+			fprintf(f, "\n (");
+			dat_group(f, p, g);
+			fputc(',', f);
+			dat_sym(f, k->dom_name[d], 'd', d);
+			fputc(')', f);
+		}
+	}
+	fprintf(f, ";\nparam : GL : skey ssize :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		for (int l = 0; ta && l < ta->nslices; l++) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fprintf(f, " %d ", l + 1);
+			dat_sym(f, p->topo->keys[ta->slice_key[l]].label, 'k',
+				ta->slice_key[l]);
+			fprintf(f, " %d", ta->slice_size[l]);
+		}
+	}
+	fprintf(f, ";\n");
+}
+
 static void dat_comp(FILE *f, const wp_problem *p, int h)
 {
 	char hb[600];
@@ -2967,6 +3052,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			used |= p->groups[g].key == k;
 		for (int h = 0; h < p->ncomps; h++)
 			used |= p->comps[h].key == k;
+		used |= key_in_tas(p, k);
 		if (!used)
 			continue;
 		fputc(' ', f);
@@ -2980,6 +3066,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			used |= p->groups[g].key == k;
 		for (int h = 0; h < p->ncomps; h++)
 			used |= p->comps[h].key == k;
+		used |= key_in_tas(p, k);
 		if (!used)
 			continue;
 		fprintf(f, "set D[");
@@ -3033,6 +3120,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	fprintf(f, ";\n");
 	if (p->ncomps)
 		dat_trees(f, p);
+	dat_tas(f, p);
 	fprintf(f, "\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))
