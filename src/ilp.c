@@ -2469,6 +2469,17 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 			nz += 2L * nd;
 		}
 	}
+	/* trees (issue 5): a[h], t[h,d] and a tdom row per group and domain */
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *hc = &p->comps[h];
+		c++, r += 2;
+		if (hc->key >= 0 && p->topo) {
+			int nd = p->topo->keys[hc->key].ndom;
+			c += nd;
+			r += 1 + (long)nd * hc->nkids;
+			nz += 2L * nd * hc->nkids;
+		}
+	}
 	r += p->nclasses;
 	c += p->nnodes;
 	r += (long)p->nnodes * (p->nres > 3 ? 3 : p->nres);
