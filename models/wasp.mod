@@ -57,6 +57,18 @@ param hfixed{HK} symbolic, default '';
 /* (g, h): group g lies below composite h (at any depth) */
 set UNDER within G cross H default setof{g in G, h in H: 0 > 1} (g, h);
 
+/* Annotations (the preferred level, a soft objective tier, is not in
+ * this model): tas[g] = 1 gives the group an admission variable. */
+param tas{G} binary, default 0;
+set GX within G default {};   /* groups with an exclusive key            */
+param xkey{GX} symbolic in K;
+param xfixed{GX} symbolic, default '';  /* domain its running pods hold  */
+/* (g, d): domain d of g's exclusive key is held by another group */
+set XBAN dimen 2 default setof{g in GX, k in K: 0 > 1} (g, k);
+set GL dimen 2 default setof{g in G, l in 1..3: 0 > 1} (g, l);
+param skey{GL} symbolic in K; /* slice layer l of group g: key, size      */
+param ssize{GL} integer >= 1;
+
 /* ------------------------------------------------------- derived data */
 
 /* Nodes whose staying wholly free counts in the packing tier. */
@@ -82,6 +94,8 @@ var a{G} binary;                               /* gang (or tree group)
 						  admitted                 */
 var ah{H} binary;                              /* composite admitted       */
 var th{h in HK, d in D[hkey[h]]} binary;       /* composite's domain       */
+var e{g in GX, d in D[xkey[g]]} binary;        /* exclusive domain         */
+var ks{(g, l) in GL, d in D[skey[g, l]]} integer >= 0; /* slices in d     */
 var t{g in GK, d in D[gkey[g]]} binary;        /* g's domain               */
 var u{NU} binary;                              /* n stays wholly free      */
 
@@ -97,12 +111,12 @@ maximize value:
  * when admitted. */
 s.t. class_count{c in C}:
 	sum{(c, n) in E} x[c, n]
-	<= cnt[c] * (if gang[grp[c]] = 1 or gpar[grp[c]] != '' then a[grp[c]]
-		     else 1);
+	<= cnt[c] * (if gang[grp[c]] = 1 or gpar[grp[c]] != '' or
+			tas[grp[c]] = 1 then a[grp[c]] else 1);
 
 /* An admitted gang places at least min_need pods; a basic group in a
  * tree at least one. */
-s.t. gang_min{g in G: gang[g] = 1 or gpar[g] != ''}:
+s.t. gang_min{g in G: gang[g] = 1 or gpar[g] != '' or tas[g] = 1}:
 	sum{(c, n) in E: grp[c] = g} x[c, n]
 	>= (if gang[g] = 1 then min_need[g] else 1) * a[g];
 
@@ -147,6 +161,33 @@ s.t. tree_off{(c, n) in E, h in HK: (grp[c], h) in UNDER and
 	x[c, n] = 0;
 s.t. tree_held{h in HK, d in D[hkey[h]]: hfixed[h] != '' and d != hfixed[h]}:
 	th[h, d] = 0;
+
+/* Exclusive topology: one domain of the key per admitted group, pods
+ * only there and on nodes with the key, none in a domain another group
+ * holds, at most one group per domain. */
+s.t. excl_one{g in GX}:
+	sum{d in D[xkey[g]]} e[g, d] = a[g];
+s.t. excl_in{g in GX, d in D[xkey[g]]}:
+	sum{(c, n) in E: grp[c] = g and n in DN[xkey[g], d]} x[c, n]
+	<= size[g] * e[g, d];
+s.t. excl_off{(c, n) in E: grp[c] in GX and
+	      sum{d in D[xkey[grp[c]]]: n in DN[xkey[grp[c]], d]} 1 = 0}:
+	x[c, n] = 0;
+s.t. excl_ban{(g, d) in XBAN}:
+	e[g, d] = 0;
+s.t. excl_held{g in GX, d in D[xkey[g]]: xfixed[g] != '' and d != xfixed[g]}:
+	e[g, d] = 0;
+s.t. excl_one_group{k in K, d in D[k]}:
+	sum{g in GX: xkey[g] = k} e[g, d] <= 1;
+
+/* Slices: the pods of g in each domain of a slice key are a multiple of
+ * the slice size; none on nodes without the key. */
+s.t. slice{(g, l) in GL, d in D[skey[g, l]]}:
+	sum{(c, n) in E: grp[c] = g and n in DN[skey[g, l], d]} x[c, n]
+	= ssize[g, l] * ks[g, l, d];
+s.t. slice_off{(c, n) in E, (g, l) in GL: grp[c] = g and
+	       sum{d in D[skey[g, l]]: n in DN[skey[g, l], d]} 1 = 0}:
+	x[c, n] = 0;
 
 /* Capacity per node and resource (a node over-committed in a resource
  * takes no pod that requests it). */

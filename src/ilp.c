@@ -2683,6 +2683,17 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 			nz += 2L * nd;
 		}
 	}
+	/* trees (issue 5): a[h], t[h,d] and a tdom row per group and domain */
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *hc = &p->comps[h];
+		c++, r += 2;
+		if (hc->key >= 0 && p->topo) {
+			int nd = p->topo->keys[hc->key].ndom;
+			c += nd;
+			r += 1 + (long)nd * hc->nkids;
+			nz += 2L * nd * hc->nkids;
+		}
+	}
 	r += p->nclasses;
 	c += p->nnodes;
 	r += (long)p->nnodes * (p->nres > 3 ? 3 : p->nres);
@@ -2960,6 +2971,91 @@ static void dat_group(FILE *f, const wp_problem *p, int g)
 	dat_sym(f, group_name(p, g, gb, sizeof gb), 'g', g);
 }
 
+/* Does an exclusive or slice annotation name key k? */
+static bool key_in_tas(const wp_problem *p, int k)
+{
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta)
+			continue;
+		if (ta->excl == k)
+			return true;
+		for (int l = 0; l < ta->nslices; l++)
+			if (ta->slice_key[l] == k)
+				return true;
+	}
+	return false;
+}
+
+/* Exclusive and slice annotations (issue 5). */
+static void dat_tas(FILE *f, const wp_problem *p)
+{
+	fprintf(f, "\nparam tas :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].tas) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fprintf(f, " 1");
+		}
+	fprintf(f, ";\nset GX :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].tas && p->groups[g].tas->excl >= 0) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+		}
+	fprintf(f, ";\nparam xkey :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta || ta->excl < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_group(f, p, g);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[ta->excl].label, 'k', ta->excl);
+	}
+	fprintf(f, ";\nparam xfixed :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta || ta->excl < 0 || ta->excl_fixed < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_group(f, p, g);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[ta->excl].dom_name[ta->excl_fixed],
+			'd', ta->excl_fixed);
+	}
+	fprintf(f, ";\nset XBAN :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		if (!ta || ta->excl < 0)
+			continue;
+		const wtp_key *k = &p->topo->keys[ta->excl];
+		for (int d = 0; d < k->ndom; d++) {
+			int own = p->excl_owner[ta->excl][d];
+			if (own == -1 || own == p->groups[g].sg)
+				continue;
+			fprintf(f, "\n (");
+			dat_group(f, p, g);
+			fputc(',', f);
+			dat_sym(f, k->dom_name[d], 'd', d);
+			fputc(')', f);
+		}
+	}
+	fprintf(f, ";\nparam : GL : skey ssize :=");
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_tas *ta = p->groups[g].tas;
+		for (int l = 0; ta && l < ta->nslices; l++) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fprintf(f, " %d ", l + 1);
+			dat_sym(f, p->topo->keys[ta->slice_key[l]].label, 'k',
+				ta->slice_key[l]);
+			fprintf(f, " %d", ta->slice_size[l]);
+		}
+	}
+	fprintf(f, ";\n");
+}
+
 static void dat_comp(FILE *f, const wp_problem *p, int h)
 {
 	char hb[600];
@@ -3181,6 +3277,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			used |= p->groups[g].key == k;
 		for (int h = 0; h < p->ncomps; h++)
 			used |= p->comps[h].key == k;
+		used |= key_in_tas(p, k);
 		if (!used)
 			continue;
 		fputc(' ', f);
@@ -3194,6 +3291,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			used |= p->groups[g].key == k;
 		for (int h = 0; h < p->ncomps; h++)
 			used |= p->comps[h].key == k;
+		used |= key_in_tas(p, k);
 		if (!used)
 			continue;
 		fprintf(f, "set D[");
@@ -3279,6 +3377,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		fprintf(f, "\n %d 'c%d' %d", m->dt_row[i] + 1, m->dt_cls[i],
 			m->dt_coef[i]);
 	fprintf(f, ";\n");
+	dat_tas(f, p);
 	fprintf(f, "\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))

@@ -228,7 +228,9 @@ static char *gen_instance(uint64_t seed, bool tiny)
 /* CompositePodGroup trees (issue 5): one or two roots (block key or
  * none, minGroupCount 1..children) with two or three PodGroup children
  * (gang or basic, rack key or none), sometimes a nested composite with a
- * rack key; a tree shares one priority.  Lone pods compete for room. */
+ * rack key; a tree shares one priority.  Up to three gangs with an
+ * exclusive rack or slices of 2 per rack (an exclusive one sometimes
+ * running already), and lone pods, compete for room. */
 static void y_cpg(sb *b, const char *name, const char *parent, int mgc,
 		  int key, int prio)
 {
@@ -309,6 +311,41 @@ static char *gen_tree_instance(uint64_t seed)
 			y_cpg(&b, mid, root, rint_(&r, 1, 2), 1, prio);
 			tree_kids(&b, &r, mid, 2, prio, &budget, nn,
 				  gpu_nodes);
+		}
+	}
+	/* annotated groups: exclusive per rack (one may already run),
+	 * sliced per rack */
+	int nx = rint_(&r, 0, 3);
+	for (int i = 0; i < nx; i++) {
+		int prio = PRIOS[rint_(&r, 0, 2)];
+		bool slices = rint_(&r, 0, 2) == 0;
+		int size = slices ? 2 * rint_(&r, 1, 2) : rint_(&r, 1, 2);
+		bool running = !slices && rint_(&r, 0, 3) == 0;
+		sbf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+			"kind: PodGroup\nmetadata:\n  name: x%d\n"
+			"  namespace: t\n  annotations:\n", i);
+		if (slices)
+			sbf(&b, "    kueue.x-k8s.io/podset-slice-required-"
+				"topology: example.com/rack\n"
+				"    kueue.x-k8s.io/podset-slice-size: \"2\"\n");
+		else
+			sbf(&b, "    alpha.jobset.sigs.k8s.io/exclusive-"
+				"topology: example.com/rack\n");
+		sbf(&b, "spec:\n  schedulingPolicy:\n    gang:\n"
+			"      minCount: %d\n  priorityClassName: p%d\n"
+			"  priority: %d\n", size, prio, prio);
+		char g[16];
+		snprintf(g, sizeof g, "x%d", i);
+		if (running) {
+			char nm[32];
+			snprintf(nm, sizeof nm, "x%d-run", i);
+			y_pod(&b, nm, g, prio, 500, 1, 0, rint_(&r, 0, nn - 1));
+		}
+		int cpu = 500 * rint_(&r, 1, 3);
+		for (int j = 0; j < size; j++) {
+			char nm[32];
+			snprintf(nm, sizeof nm, "x%d-%d", i, j);
+			y_pod(&b, nm, g, prio, cpu, rint_(&r, 1, 4), 0, -1);
 		}
 	}
 	/* lone pods that compete for the room */
@@ -722,7 +759,7 @@ static void enumerate(const wp_problem *p, enumst *E)
  * glpsol on wasp.mod and cbc agree with it. */
 START_TEST(cross_check_trees)
 {
-	int seed0 = _i * 6, nadm = 0, nwait = 0;
+	int seed0 = _i * 6, nadm = 0, nwait = 0, nann = 0;
 	for (int seed = seed0; seed < seed0 + 6; seed++) {
 		char *yaml = gen_tree_instance((uint64_t)seed);
 		inst in;
@@ -734,17 +771,21 @@ START_TEST(cross_check_trees)
 		ck_assert_msg(in.st.gap == 0, "%s: not proven optimal", label);
 		check_plan(&in, label);
 		cross_check(&in, label);
-		for (int g = 0; g < in.p->ngroups; g++)
+		for (int g = 0; g < in.p->ngroups; g++) {
 			if (in.p->groups[g].pcomp) {
 				nadm += in.ilp->admit[g] != 0;
 				nwait += !in.ilp->admit[g];
 			}
+			if (in.p->groups[g].tas)
+				nann += in.ilp->admit[g] != 0;
+		}
 		inst_free(&in);
 		free(yaml);
 	}
 	/* the batch exercises both admitted and waiting tree groups */
 	ck_assert_int_gt(nadm, 0);
 	ck_assert_int_gt(nwait, 0);
+	ck_assert_int_gt(nann, 0); /* exclusive or sliced gangs admitted */
 }
 END_TEST
 

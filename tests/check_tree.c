@@ -359,6 +359,60 @@ START_TEST(greedy_strand)
 }
 END_TEST
 
+/* Sibling backtracking: a (2 pods of 1 CPU) and b (two pods of 2 GPUs,
+ * in two classes) each need one rack, and each has two candidate racks,
+ * so a (first created) goes first.  Rack r1 (n1: 3 pod slots, 2 CPUs,
+ * 4 GPUs) is a's tightest fit and b's only real one; r3 (2 GPUs, half a
+ * CPU) looks big enough for b to the per-class roll-up but is not.
+ * Placing a in r1 strands b; wasp undoes it and puts a in r2, b in r1
+ * (without retrying a's other racks the tree would wait). */
+START_TEST(greedy_backtrack)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n"
+	      "  labels: {" RACK ": r1}\nstatus:\n  allocatable: {cpu: "
+	      "\"2\", pods: \"3\", " GPU ": \"4\"}\n");
+	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n2\n"
+	      "  labels: {" RACK ": r2}\nstatus:\n  allocatable: {cpu: "
+	      "\"64\", pods: \"110\"}\n");
+	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n3\n"
+	      "  labels: {" RACK ": r3}\nstatus:\n  allocatable: {cpu: "
+	      "500m, pods: \"110\", " GPU ": \"2\"}\n");
+	y_cpg(&b, "root", NULL, 2, NULL, NULL);
+	y(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	      "metadata: {name: a, namespace: ml}\nspec:\n"
+	      "  parentCompositePodGroupName: root\n"
+	      "  schedulingPolicy: {gang: {minCount: 2}}\n"
+	      "  schedulingConstraints: {topology: [{key: " RACK "}]}\n"
+	      "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	      "metadata: {name: b, namespace: ml}\nspec:\n"
+	      "  parentCompositePodGroupName: root\n"
+	      "  schedulingPolicy: {gang: {minCount: 2}}\n"
+	      "  schedulingConstraints: {topology: [{key: " RACK "}]}\n");
+	for (int i = 0; i < 2; i++)
+		y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: a-%d, "
+		      "namespace: ml}\nspec:\n  schedulingGroup: {podGroupName:"
+		      " a}\n  containers:\n  - name: c\n    resources: "
+		      "{requests: {cpu: \"1\"}}\n", i);
+	for (int i = 0; i < 2; i++)
+		y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b-%d, "
+		      "namespace: ml}\nspec:\n  schedulingGroup: {podGroupName:"
+		      " b}\n  containers:\n  - name: c\n    resources: "
+		      "{requests: {cpu: \"%dm\", " GPU ": \"2\"}}\n", i,
+		  100 + 100 * i);
+	wasp_snapshot *s = tu_load(b.buf);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_plan *p = solve(s, mode);
+		ck_assert_int_eq(p->nplace, 4);
+		ck_assert_str_eq(group_dom(s, p, "a", RACK), "r2");
+		ck_assert_str_eq(group_dom(s, p, "b", RACK), "r1");
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
 /* Two blocks; b1 has three 4-GPU nodes but n3 is tainted, b2 has two.
  * The tree needs three whole nodes in one block: without a toleration it
  * waits (and says why); with one it lands in b1. */
@@ -870,6 +924,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("greedy");
 	tcase_add_test(tc, greedy_strand);
+	tcase_add_test(tc, greedy_backtrack);
 	tcase_add_test(tc, greedy_taint);
 	tcase_add_test(tc, greedy_mgc);
 	tcase_add_test(tc, greedy_parent_wait);
