@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ilp.h"
+#include "preempt.h"
 
 /* Largest objective coefficient of one weighted solve.  GLPK's simplex
  * accepts a reduced cost d as optimal when |d| <= 1e-7 + 1e-10 |c|; below
@@ -1906,6 +1907,10 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	st->objective = st->bound = st->gap = NAN;
 	if (deadline > 0 && !isfinite(deadline))
 		deadline = 0;
+	/* The model has no eviction variables yet: a warm start that
+	 * preempts is outside it (and must not come back as its answer). */
+	if (warm && wpe_evicted_pods(p, warm) > 0)
+		warm = NULL;
 	wa_arena *ar = wa_new();
 	solve_state *S = ar ? wa_alloc(ar, sizeof *S) : NULL;
 	if (!S) {

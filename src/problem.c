@@ -13,6 +13,7 @@
  * thread count.
  */
 #include "problem.h"
+#include "preempt.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -676,6 +677,8 @@ int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
 	}
 	if (!rc)
 		rc = reduce(&r, o);
+	if (!rc)
+		rc = wpe_units(p, a);
 	wa_destroy(tmp);
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in the reduction");
@@ -693,8 +696,12 @@ wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a)
 	s->x = wa_calloc(a, (size_t)p->nx + 1, sizeof *s->x);
 	s->admit = wa_calloc(a, (size_t)p->ngroups + 1, 1);
 	s->reason = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *s->reason);
-	if (!s->x || !s->admit || !s->reason)
+	s->evict = wa_calloc(a, (size_t)p->nunits + 1, 1);
+	s->evict_by = wa_calloc(a, (size_t)p->nunits + 1, sizeof(int));
+	if (!s->x || !s->admit || !s->reason || !s->evict || !s->evict_by)
 		return NULL;
+	for (int u = 0; u < p->nunits; u++)
+		s->evict_by[u] = -1;
 	return s;
 }
 
@@ -704,6 +711,11 @@ void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
 	memcpy(dst->admit, src->admit, (size_t)p->ngroups);
 	memcpy(dst->reason, src->reason,
 	       (size_t)p->ngroups * sizeof *dst->reason);
+	if (dst->evict && src->evict) {
+		memcpy(dst->evict, src->evict, (size_t)p->nunits);
+		memcpy(dst->evict_by, src->evict_by,
+		       (size_t)p->nunits * sizeof *dst->evict_by);
+	}
 }
 
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
@@ -733,6 +745,10 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		}
 		v->work[t] += w;
 	}
+	for (int u = 0; s->evict && u < p->nunits; u++)
+		if (s->evict[u])
+			v->evictions += (double)p->units[u].npods *
+					p->units[u].weight;
 	/* packing: nodes with neither bound nor placed pods */
 	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
 	if (!busy) {
@@ -827,10 +843,32 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 		else if (placed > wg->size)
 			w = "a group places more pods than it has";
 	}
+	/* evictions free their pods' requests (for higher priorities only:
+	 * wpe_check_rows) */
+	for (int u = 0; !w && s->evict && u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (!s->evict[u])
+			continue;
+		if (s->evict_by[u] < 0 || s->evict_by[u] >= p->ngroups ||
+		    !s->admit[s->evict_by[u]] ||
+		    p->groups[s->evict_by[u]].priority <= un->priority) {
+			w = "a unit is evicted by no admitted group of higher "
+			    "priority";
+			break;
+		}
+		for (int i = 0; i < un->npods; i++) {
+			const ws_pod *pod = &p->snap->pods[un->pods[i]];
+			for (int r = 0; r < nres; r++)
+				use[(size_t)pod->node * nres + r] -=
+				    pod->req[r];
+		}
+	}
 	for (size_t i = 0; !w && i < (size_t)p->nnodes * nres; i++)
 		if (use[i] > p->free[i])
 			w = "a node is over capacity";
 	free(use);
+	if (!w && s->evict)
+		wpe_check_rows(p, s, &w);
 	if (why)
 		*why = w;
 	return w ? -1 : 0;

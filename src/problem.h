@@ -59,13 +59,34 @@ typedef struct wp_problem {
 	int nx;            /* sum of nelig over classes                   */
 	int value_res;     /* tier-1 unit: resource index, -1 = pods       */
 	wa_arena *arena;
+	/* addition (preemption, preempt.c): running disruption units, in
+	 * snapshot order of their first pod */
+	struct wp_unit *units;
+	int nunits;
 } wp_problem;
+
+/* A disruption unit of running pods (addition, preemption): one pod of a
+ * `single` group or without a group, or all running pods of an `all`
+ * group.  Only pods bound to a known node are in units. */
+typedef struct wp_unit {
+	int sg;           /* snapshot group, -1: a lone pod                 */
+	int32_t priority;
+	bool all;         /* disruptionMode all: evicted whole             */
+	int *pods;        /* snapshot pod indices, input order             */
+	int npods;
+	int weight;       /* eviction cost per pod: 1 + rank of its priority
+			     among the units' distinct priorities (lowest 0) */
+} wp_unit;
 
 /* A solution: counts per (class, eligible node) and admission per group. */
 typedef struct wp_sol {
 	int *x;               /* nx: x[c.off + k] pods of class c on c.elig[k] */
 	unsigned char *admit; /* ngroups */
 	const char **reason;  /* ngroups: why a group waits; NULL if admitted */
+	/* addition (preemption): per unit, evicted or not, and the problem
+	 * group whose placement evicted it (-1: none) */
+	unsigned char *evict;
+	int *evict_by;
 } wp_sol;
 
 int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
@@ -81,7 +102,8 @@ typedef struct wp_value {
 	int nprio;                 /* distinct pending priorities           */
 	int32_t prio[WP_MAX_TIERS]; /* descending                            */
 	double work[WP_MAX_TIERS]; /* admitted work at prio[i]              */
-	double evictions;          /* tier 2 (0 until preemption lands)     */
+	double evictions;          /* tier 2: evicted pods, each weighted by
+				      its unit's weight (wp_unit)          */
 	double moves;              /* tier 3 (0 until rebalancing lands)    */
 	double packing;            /* tier 4: higher is better (whole free
 				      nodes, then domains)                */

@@ -1,0 +1,493 @@
+/*
+ * check_preempt.c -- workload-aware preemption (preempt.c, the greedy's
+ * victim search, the plan's evictions, their rendering and the verifier's
+ * eviction checks).
+ *
+ * Scenarios are small clusters written as YAML and solved through tu_solve,
+ * so every plan passes the verifier; hand-written plans check that the
+ * verifier catches each kind of bad eviction.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define GPU "nvidia.com/gpu"
+#define RACK "example.com/rack"
+
+/* ------------------------------------------------------- YAML builder */
+
+typedef struct yb {
+	char *buf;
+	size_t len, cap;
+} yb;
+
+static void y(yb *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void y(yb *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->len + (size_t)n + 1) * 2;
+		b->buf = realloc(b->buf, b->cap);
+		ck_assert_ptr_nonnull(b->buf);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static void y_node(yb *b, const char *name, const char *rack, int gpus)
+{
+	y(b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n"
+	     "  labels: {" RACK ": %s}\nstatus:\n  allocatable: {cpu: \"64\", "
+	     "memory: 512Gi, pods: \"110\", " GPU ": \"%d\"}\n",
+	  name, rack, gpus);
+}
+
+/* A pod; group and node may be NULL (lone / pending). */
+static void y_pod(yb *b, const char *name, const char *group,
+		  const char *node, int gpus, int prio)
+{
+	y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
+	     "namespace: ml}\nspec:\n  priority: %d\n", name, prio);
+	if (group)
+		y(b, "  schedulingGroup: {podGroupName: %s}\n", group);
+	if (node)
+		y(b, "  nodeName: %s\n", node);
+	y(b, "  containers:\n  - name: c\n    resources: {requests: "
+	     "{cpu: \"1\", " GPU ": \"%d\"}}\n", gpus);
+}
+
+/* A PodGroup header (min > 0: gang); extra: more spec lines or "". */
+static void y_group(yb *b, const char *name, int min, const char *key,
+		    int prio, const char *extra)
+{
+	y(b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	     "metadata: {name: %s, namespace: ml}\nspec:\n  priority: %d\n",
+	  name, prio);
+	if (min > 0)
+		y(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", min);
+	else
+		y(b, "  schedulingPolicy: {basic: {}}\n");
+	if (key)
+		y(b, "  schedulingConstraints: {topology: [{key: %s}]}\n", key);
+	y(b, "%s", extra);
+}
+
+/* A pending gang of n pods "<name>-<i>" of `gpus` each. */
+static void y_gang(yb *b, const char *name, int n, int gpus, int prio,
+		   const char *extra)
+{
+	y_group(b, name, n, RACK, prio, extra);
+	for (int i = 0; i < n; i++) {
+		char pod[128];
+		snprintf(pod, sizeof pod, "%s-%d", name, i);
+		y_pod(b, pod, name, NULL, gpus, prio);
+	}
+}
+
+static wasp_snapshot *y_load(yb *b)
+{
+	wasp_snapshot *s = tu_load(b->buf);
+	free(b->buf);
+	memset(b, 0, sizeof *b);
+	return s;
+}
+
+static const wpl_evict *evicted(const wasp_plan *p, const char *pod)
+{
+	for (int i = 0; i < p->nevict; i++)
+		if (!strcmp(p->evict[i].pod, pod))
+			return &p->evict[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ solving */
+
+/* Two 8-GPU nodes, each full with two 4-GPU pods of priority 10; a gang
+ * of two 4-GPU pods at priority 100 needs two victims, no more. */
+START_TEST(test_basic_preemption)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "low-a", NULL, "n0", 4, 10);
+	y_pod(&b, "low-b", NULL, "n0", 4, 10);
+	y_pod(&b, "low-c", NULL, "n1", 4, 10);
+	y_pod(&b, "low-d", NULL, "n1", 4, 10);
+	y_gang(&b, "train", 2, 4, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_int_eq(p->sum.evicted_pods, 2);
+	for (int i = 0; i < p->nevict; i++) {
+		ck_assert_str_eq(p->evict[i].by, "train");
+		ck_assert_str_eq(p->evict[i].by_kind, "PodGroup");
+		ck_assert_int_eq(p->evict[i].by_priority, 100);
+		ck_assert_int_eq(p->evict[i].priority, 10);
+		ck_assert_ptr_null(p->evict[i].unit);
+	}
+	/* tier 2: two pods of the lowest (weight 1) level */
+	ck_assert(p->sum.tiers.evictions == 2);
+	ck_assert_ptr_null(tu_wait_reason(p, "ml", "train"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* A gang that would not fit even with every lower pod gone evicts
+ * nothing. */
+START_TEST(test_no_eviction_when_hopeless)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "low-a", NULL, "n0", 8, 10);
+	y_pod(&b, "low-b", NULL, "n1", 8, 10);
+	y_gang(&b, "huge", 3, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "huge"), 0);
+	ck_assert_ptr_nonnull(tu_wait_reason(p, "ml", "huge"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* disruptionMode all: a running gang spread over both nodes goes whole. */
+START_TEST(test_all_unit_evicted_whole)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
+	y_pod(&b, "batch-0", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-1", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-2", "batch", "n1", 2, 10);
+	y_pod(&b, "batch-3", "batch", "n1", 2, 10);
+	y_pod(&b, "web-0", NULL, "n0", 4, 20);
+	y_pod(&b, "web-1", NULL, "n1", 4, 20);
+	y_gang(&b, "big", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 1);
+	/* the whole batch gang (4 pods) plus the web pod of the chosen node */
+	ck_assert_int_eq(p->nevict, 5);
+	for (int i = 0; i < 4; i++) {
+		char pod[32];
+		snprintf(pod, sizeof pod, "batch-%d", i);
+		const wpl_evict *e = evicted(p, pod);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_str_eq(e->unit, "batch");
+	}
+	const char *node = tu_node_of(p, "ml", "big-0");
+	ck_assert_ptr_nonnull(node);
+	ck_assert_ptr_nonnull(evicted(p, !strcmp(node, "n0") ? "web-0"
+							     : "web-1"));
+	ck_assert_ptr_null(evicted(p, !strcmp(node, "n0") ? "web-1"
+							  : "web-0"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+START_TEST(test_equal_priority_never_evicted)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_pod(&b, "peer", NULL, "n0", 8, 100);
+	y_gang(&b, "train", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+START_TEST(test_never_policy_evicts_nothing)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_pod(&b, "low", NULL, "n0", 8, 10);
+	y_gang(&b, "polite", 1, 8, 100, "  preemptionPolicy: Never\n");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* The victim (priority 50) frees 8 GPUs, the preemptor uses 4: the other
+ * 4 may go to a priority-60 pod but never to a priority-10 one. */
+START_TEST(test_freed_capacity_not_for_lower)
+{
+	for (int with_mid = 0; with_mid < 2; with_mid++) {
+		yb b = {0};
+		y_node(&b, "n0", "r1", 8);
+		y_pod(&b, "victim", NULL, "n0", 8, 50);
+		y_gang(&b, "top", 1, 4, 100, "");
+		y_gang(&b, "low", 1, 4, 10, "");
+		if (with_mid)
+			y_gang(&b, "mid", 1, 4, 60, "");
+		wasp_snapshot *s = y_load(&b);
+		wasp_plan *p = tu_solve(s, NULL);
+		ck_assert_int_eq(p->nevict, 1);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "low"), 0);
+		ck_assert_ptr_nonnull(tu_wait_reason(p, "ml", "low"));
+		if (with_mid)
+			ck_assert_int_eq(tu_placed_in_group(p, "ml", "mid"),
+					 1);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+	}
+}
+END_TEST
+
+/* Lowest priority first: either victim would do; the cheaper one goes. */
+START_TEST(test_lowest_priority_victim)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "p30", NULL, "n0", 8, 30);
+	y_pod(&b, "p20", NULL, "n1", 8, 20);
+	y_gang(&b, "train", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 1);
+	ck_assert_str_eq(p->evict[0].pod, "p20");
+	ck_assert_str_eq(tu_node_of(p, "ml", "train-0"), "n1");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Rack constraint: the rack whose victims are cheaper wins, and victims in
+ * the other rack stay. */
+START_TEST(test_cheapest_domain)
+{
+	yb b = {0};
+	y_node(&b, "a0", "ra", 8);
+	y_node(&b, "a1", "ra", 8);
+	y_node(&b, "b0", "rb", 8);
+	y_node(&b, "b1", "rb", 8);
+	y_pod(&b, "a0-x", NULL, "a0", 8, 40);
+	y_pod(&b, "a1-x", NULL, "a1", 8, 40);
+	y_pod(&b, "b0-x", NULL, "b0", 4, 20);
+	y_pod(&b, "b0-y", NULL, "b0", 4, 20);
+	y_pod(&b, "b1-x", NULL, "b1", 4, 20);
+	y_pod(&b, "b1-y", NULL, "b1", 4, 20);
+	y_gang(&b, "train", 2, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+	/* 4 pods of weight 1 beat 2 pods of weight 2?  Equal weight (4):
+	 * fewer pods wins, so rack ra */
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_ptr_nonnull(evicted(p, "a0-x"));
+	ck_assert_ptr_nonnull(evicted(p, "a1-x"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Reprieve: a victim the placement does not need stays. */
+START_TEST(test_reprieve)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	/* 1-GPU pods of priority 5 fill 6 GPUs; a 2-GPU pod of 10 */
+	for (int i = 0; i < 6; i++) {
+		char pod[16];
+		snprintf(pod, sizeof pod, "tiny-%d", i);
+		y_pod(&b, pod, NULL, "n0", 1, 5);
+	}
+	y_pod(&b, "mid", NULL, "n0", 2, 10);
+	y_gang(&b, "train", 1, 4, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 1);
+	ck_assert_int_eq(p->nevict, 4);
+	ck_assert_ptr_null(evicted(p, "mid"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* ----------------------------------------------------- render, verify */
+
+static wasp_snapshot *two_node_snapshot(void)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_group(&b, "batch", 2, NULL, 10, "  disruptionMode: {all: {}}\n");
+	y_pod(&b, "batch-0", "batch", "n0", 4, 10);
+	y_pod(&b, "batch-1", "batch", "n1", 4, 10);
+	y_pod(&b, "victim", NULL, "n0", 4, 50);
+	y_pod(&b, "peer", NULL, "n1", 4, 100);
+	y_gang(&b, "top", 1, 8, 100, "");
+	y_gang(&b, "low", 1, 4, 10, "");
+	y_gang(&b, "polite", 1, 4, 100, "  preemptionPolicy: Never\n");
+	return y_load(&b);
+}
+
+START_TEST(test_roundtrip)
+{
+	wasp_snapshot *s = two_node_snapshot();
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_gt(p->nevict, 0);
+	for (int f = WASP_FORMAT_JSON; f <= WASP_FORMAT_YAML; f++) {
+		wasp_error e;
+		char *txt = wasp_plan_render(p, f, &e);
+		ck_assert_ptr_nonnull(txt);
+		ck_assert_msg(strstr(txt, "preempted by ml/top (priority 100)"),
+			      "%s", txt);
+		wasp_plan *q = NULL;
+		ck_assert_int_eq(wasp_plan_from_text(&q, txt, strlen(txt),
+						     "plan", &e), WASP_OK);
+		ck_assert_int_eq(q->nevict, p->nevict);
+		ck_assert_int_eq(q->sum.evicted_pods, p->nevict);
+		for (int i = 0; i < p->nevict; i++) {
+			ck_assert_str_eq(q->evict[i].pod, p->evict[i].pod);
+			ck_assert_str_eq(q->evict[i].by, p->evict[i].by);
+			ck_assert_int_eq(q->evict[i].by_priority,
+					 p->evict[i].by_priority);
+		}
+		size_t nv = 99;
+		char *rep = NULL;
+		ck_assert_int_eq(wasp_check(s, q, &nv, &rep, &e), WASP_OK);
+		ck_assert_msg(nv == 0, "%s", rep);
+		wasp_free(rep);
+		wasp_plan_free(q);
+		wasp_free(txt);
+	}
+	char *t = wasp_plan_render(p, WASP_FORMAT_TEXT, NULL);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_msg(strstr(t, "\nEvictions ("), "%s", t);
+	ck_assert_msg(strstr(t, "preempted by ml/top (priority 100)"), "%s", t);
+	wasp_free(t);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* A hand-written plan: placements and evictions as JSON lists. */
+static size_t check_plan(const wasp_snapshot *s, const char *place,
+			 const char *evict, char **report)
+{
+	char doc[8192];
+	snprintf(doc, sizeof doc,
+		 "{\"apiVersion\": \"wasp.dev/v1alpha1\", \"kind\": \"Plan\", "
+		 "\"placements\": [%s], \"evictions\": [%s]}", place, evict);
+	wasp_plan *p = NULL;
+	wasp_error e;
+	ck_assert_int_eq(wasp_plan_from_text(&p, doc, strlen(doc), "plan",
+					     &e), WASP_OK);
+	size_t nv = 0;
+	ck_assert_int_eq(wasp_check(s, p, &nv, report, &e), WASP_OK);
+	wasp_plan_free(p);
+	return nv;
+}
+
+#define PL(pod, node, group) \
+	"{\"namespace\": \"ml\", \"pod\": \"" pod "\", \"node\": \"" node \
+	"\", \"group\": \"" group "\"}"
+#define EV(pod, by, prio) \
+	"{\"namespace\": \"ml\", \"pod\": \"" pod "\", \"preemptedBy\": " \
+	"{\"kind\": \"PodGroup\", \"namespace\": \"ml\", \"name\": \"" by \
+	"\", \"priority\": " #prio "}}"
+
+START_TEST(test_verify_evictions)
+{
+	wasp_snapshot *s = two_node_snapshot();
+	char *rep = NULL;
+	/* valid: top evicts victim + the whole batch gang on n0 */
+	size_t nv = check_plan(s, PL("top-0", "n0", "top"),
+			       EV("victim", "top", 100) ","
+			       EV("batch-0", "top", 100) ","
+			       EV("batch-1", "top", 100), &rep);
+	ck_assert_msg(nv == 0, "%s", rep);
+	wasp_free(rep);
+	/* the all unit split */
+	nv = check_plan(s, PL("top-0", "n0", "top"),
+			EV("victim", "top", 100) "," EV("batch-0", "top", 100),
+			&rep);
+	ck_assert_uint_eq(nv, 1);
+	ck_assert_msg(strstr(rep, "disruptionMode all, but only 1 of its 2"),
+		      "%s", rep);
+	wasp_free(rep);
+	/* equal priority */
+	nv = check_plan(s, PL("top-0", "n1", "top"),
+			EV("peer", "top", 100) "," EV("batch-0", "top", 100)
+			"," EV("batch-1", "top", 100), &rep);
+	ck_assert_msg(strstr(rep, "eviction of ml/peer: its priority 100 is "
+				  "not below the priority 100 of ml/top"),
+		      "%s", rep);
+	wasp_free(rep);
+	/* Never policy */
+	nv = check_plan(s, PL("polite-0", "n0", "polite"),
+			EV("victim", "polite", 100), &rep);
+	ck_assert_msg(strstr(rep, "has preemptionPolicy Never"), "%s", rep);
+	wasp_free(rep);
+	/* freed capacity used by a pod of lower priority than the victim:
+	 * victim (50) and batch-0 (10) go from n0, top-0 needs only... 8,
+	 * so use low (10, 4 GPUs) on n0 next to batch-1's freed room */
+	nv = check_plan(s, PL("low-0", "n0", "low"),
+			EV("victim", "top", 100), &rep);
+	ck_assert_msg(strstr(rep, "places no pod in this plan"), "%s", rep);
+	ck_assert_msg(strstr(rep, "freed by evicting pods of priority >= 50 "
+				  "is used by pods of priority 10 or lower"),
+		      "%s", rep);
+	wasp_free(rep);
+	/* no such pod, pending pod */
+	nv = check_plan(s, "", EV("ghost", "top", 100) ","
+			EV("low-0", "top", 100), &rep);
+	ck_assert_msg(strstr(rep, "eviction of ml/ghost: no such pod"), "%s",
+		      rep);
+	ck_assert_msg(strstr(rep, "eviction of ml/low-0: the pod is not "
+				  "running"), "%s", rep);
+	wasp_free(rep);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("preempt");
+	TCase *tc = tcase_create("greedy");
+	tcase_add_test(tc, test_basic_preemption);
+	tcase_add_test(tc, test_no_eviction_when_hopeless);
+	tcase_add_test(tc, test_all_unit_evicted_whole);
+	tcase_add_test(tc, test_equal_priority_never_evicted);
+	tcase_add_test(tc, test_never_policy_evicts_nothing);
+	tcase_add_test(tc, test_freed_capacity_not_for_lower);
+	tcase_add_test(tc, test_lowest_priority_victim);
+	tcase_add_test(tc, test_cheapest_domain);
+	tcase_add_test(tc, test_reprieve);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("plan");
+	tcase_add_test(tc, test_roundtrip);
+	tcase_add_test(tc, test_verify_evictions);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
