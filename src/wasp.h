@@ -188,6 +188,14 @@ typedef struct wasp_gen_options {
 	int max_gang;      /* largest gang, in pods                       */
 	int priorities;    /* distinct priority classes                   */
 	int json;          /* 1: kubectl JSON List; 0: YAML documents      */
+	/* additions (preemption benchmarks): */
+	int running_pods;  /* > 0: exactly this many 1-GPU running pods
+			      instead of `busy`                          */
+	int running_groups; /* > 0: running pods go round-robin into this
+			       many PodGroups (gang, minCount 1)          */
+	int preemptible;   /* 1: running groups are disruptionMode all at
+			      the lowest priority, pending gangs at the
+			      highest                                    */
 } wasp_gen_options;
 void wasp_gen_options_init(wasp_gen_options *g);
 /* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */

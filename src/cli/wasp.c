@@ -206,6 +206,11 @@ static const char gen_help[] =
 "      --max-gang N      largest gang, in pods (default 16)\n"
 "      --priorities N    priority classes, 1..16 (default 3)\n"
 "      --json            a kubectl-style JSON List instead of YAML\n"
+"      --running-pods N  exactly N one-GPU running pods (lowest priority)\n"
+"                        instead of --busy\n"
+"      --running-groups G  put them round-robin into G PodGroups\n"
+"      --preemptible     running groups are disruptionMode all and the\n"
+"                        pending gangs take the highest priority class\n"
 "  -o, --output FILE     write to FILE atomically (default: standard output)\n"
 "  -h, --help            show this help\n"
 "\n"
@@ -298,7 +303,10 @@ enum {
 	OPT_GANGS,
 	OPT_MAX_GANG,
 	OPT_PRIORITIES,
-	OPT_JSON
+	OPT_JSON,
+	OPT_RUN_PODS,
+	OPT_RUN_GROUPS,
+	OPT_PREEMPTIBLE
 };
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
@@ -730,6 +738,9 @@ static int cmd_gen(int argc, char **argv)
 	    {"max-gang", required_argument, NULL, OPT_MAX_GANG},
 	    {"priorities", required_argument, NULL, OPT_PRIORITIES},
 	    {"json", no_argument, NULL, OPT_JSON},
+	    {"running-pods", required_argument, NULL, OPT_RUN_PODS},
+	    {"running-groups", required_argument, NULL, OPT_RUN_GROUPS},
+	    {"preemptible", no_argument, NULL, OPT_PREEMPTIBLE},
 	    {"output", required_argument, NULL, 'o'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -777,6 +788,17 @@ static int cmd_gen(int argc, char **argv)
 			break;
 		case OPT_JSON:
 			g.json = 1;
+			break;
+		case OPT_RUN_PODS:
+			rc = parse_int(cmd, "--running-pods", optarg, 0,
+				       100000000, &g.running_pods);
+			break;
+		case OPT_RUN_GROUPS:
+			rc = parse_int(cmd, "--running-groups", optarg, 0,
+				       100000000, &g.running_groups);
+			break;
+		case OPT_PREEMPTIBLE:
+			g.preemptible = 1;
 			break;
 		case 'o':
 			out = optarg;
