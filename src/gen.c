@@ -883,8 +883,8 @@ char *wgen_generate(const wasp_gen_options *o, wasp_error *err)
 				 "--running-groups %d%s\n", o->running_pods,
 				 o->running_groups,
 				 o->preemptible ? " --preemptible" : "");
+			gb_puts(&g.em.b, head);
 		}
-		gb_puts(&g.em.b, head);
 	}
 	emit_topology(&g);
 	emit_priority_classes(&g);
