@@ -112,6 +112,8 @@ typedef struct gs {
 	int *pe_start, *pe_list; /* node -> units with a pod there (CSR) */
 	unsigned char *pe_mark, *pe_rep;
 	int *pe_v, *pe_tmp;
+	unsigned char *pe_pdbv;  /* per unit: evicting it breaks a budget */
+	int *pdb_left, *pdb_use; /* per PDB: disruptions left, scratch    */
 	bool preempt;          /* preemption allowed at all              */
 } gs;
 
@@ -839,10 +841,14 @@ static int setup_pairs(gs *G)
  * (the minimum slack of the capacity-by-priority rows at and above it),
  * recomputed whenever the priority level changes. */
 
-/* Units cheapest first: lowest priority, then fewest pods, then index. */
-static int cmp_unit_cost(const wp_problem *p, int a, int b)
+/* Units cheapest first: those whose eviction breaks no budget, then
+ * lowest priority, then fewest pods, then index. */
+static int cmp_unit_cost(const wp_problem *p, const unsigned char *pdbv,
+			 int a, int b)
 {
 	const wp_unit *x = &p->units[a], *y = &p->units[b];
+	if (pdbv[a] != pdbv[b])
+		return pdbv[a] < pdbv[b] ? -1 : 1;
 	if (x->priority != y->priority)
 		return x->priority < y->priority ? -1 : 1;
 	if (x->npods != y->npods)
@@ -851,16 +857,18 @@ static int cmp_unit_cost(const wp_problem *p, int a, int b)
 }
 
 /* Merge sort of unit indices by cost (no qsort_r in C11). */
-static void sort_units(const wp_problem *p, int *v, int *tmp, int n)
+static void sort_units(const wp_problem *p, const unsigned char *pdbv,
+		       int *v, int *tmp, int n)
 {
 	if (n < 2)
 		return;
 	int h = n / 2;
-	sort_units(p, v, tmp, h);
-	sort_units(p, v + h, tmp, n - h);
+	sort_units(p, pdbv, v, tmp, h);
+	sort_units(p, pdbv, v + h, tmp, n - h);
 	int i = 0, j = h, k = 0;
 	while (i < h && j < n)
-		tmp[k++] = cmp_unit_cost(p, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+		tmp[k++] = cmp_unit_cost(p, pdbv, v[i], v[j]) <= 0 ? v[i++]
+								   : v[j++];
 	while (i < h)
 		tmp[k++] = v[i++];
 	while (j < n)
@@ -879,6 +887,15 @@ static int pe_setup(gs *G)
 	G->pe_v = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
 	G->pe_rep = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
 	G->pe_tmp = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_pdbv = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
+	G->pdb_left = wa_calloc(G->tmp, (size_t)p->snap->npdbs + 1,
+				sizeof(int));
+	G->pdb_use = wa_calloc(G->tmp, (size_t)p->snap->npdbs + 1,
+			       sizeof(int));
+	if (!G->pe_pdbv || !G->pdb_left || !G->pdb_use)
+		return -1;
+	for (int j = 0; j < p->snap->npdbs; j++)
+		G->pdb_left[j] = p->pdb_allowed[j];
 	G->dirty = wa_calloc(G->tmp, (size_t)G->nn + 1, 1);
 	G->dlist = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int));
 	if (!G->pe_start || !G->pe_mark || !G->pe_v || !G->pe_rep || !G->pe_tmp ||
@@ -971,6 +988,7 @@ static int pe_test(gs *G, const wp_group *wg, const int *corder,
 }
 
 typedef struct pecost {
+	long viol;  /* PodDisruptionBudget violations: fewest first */
 	double w;
 	long pods;
 } pecost;
@@ -1007,7 +1025,15 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		G->pe_mark[v[i]] = 0;
 	if (nv == 0)
 		return -1;
-	sort_units(p, v, G->pe_tmp, nv);
+	/* a unit breaks a budget when its pods alone exceed what is left */
+	for (int i = 0; i < nv; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		G->pe_pdbv[v[i]] = 0;
+		for (int j = 0; j < un->npdb; j++)
+			if (un->pdbn[j] > G->pdb_left[un->pdb[j]])
+				G->pe_pdbv[v[i]] = 1;
+	}
+	sort_units(p, G->pe_pdbv, v, G->pe_tmp, nv);
 	int t = pe_test(G, wg, corder, k, d, need, limit, v, nv);
 	if (t <= 0)
 		return t == -2 ? -2 : -1;
@@ -1039,17 +1065,41 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 			return placed == -2 ? -2 : -1;
 		}
 	}
-	/* reprieve, highest priority first */
+	/* reprieve, highest priority first; budget-breaking victims in a
+	 * first pass, as upstream does */
 	cost->w = 0;
 	cost->pods = 0;
-	for (int i = m - 1; i >= 0; i--) {
-		pe_apply(G, v[i], -1);
-		G->pe_rep[i] = pe_fits(G, v[i]);
-		if (!G->pe_rep[i]) {
-			pe_apply(G, v[i], 1);
-			cost->w += (double)p->units[v[i]].npods *
-				   p->units[v[i]].weight;
-			cost->pods += p->units[v[i]].npods;
+	cost->viol = 0;
+	for (int pass = 1; pass >= 0; pass--)
+		for (int i = m - 1; i >= 0; i--) {
+			if (G->pe_pdbv[v[i]] != pass)
+				continue;
+			pe_apply(G, v[i], -1);
+			G->pe_rep[i] = pe_fits(G, v[i]);
+			if (!G->pe_rep[i]) {
+				pe_apply(G, v[i], 1);
+				cost->w += (double)p->units[v[i]].npods *
+					   p->units[v[i]].weight;
+				cost->pods += p->units[v[i]].npods;
+			}
+		}
+	/* budgets broken by what stays evicted */
+	for (int i = 0; i < m; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		for (int j = 0; !G->pe_rep[i] && j < un->npdb; j++)
+			G->pdb_use[un->pdb[j]] += un->pdbn[j];
+	}
+	for (int i = 0; i < m; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		for (int j = 0; !G->pe_rep[i] && j < un->npdb; j++) {
+			int b = un->pdb[j];
+			if (G->pdb_use[b] > G->pdb_left[b] && G->pdb_use[b] > 0)
+				cost->viol += G->pdb_use[b] -
+					      (G->pdb_left[b] > 0
+						   ? G->pdb_left[b] : 0);
+			if (commit)
+				G->pdb_left[b] -= G->pdb_use[b];
+			G->pdb_use[b] = 0; /* count each budget once */
 		}
 	}
 	if (commit) {
@@ -1091,7 +1141,7 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	/* a gang evicts for its minimum only; other groups for all pods */
 	int limit = wg->gang ? need : wg->size;
 	int best = -1;
-	pecost bc = {0, 0};
+	pecost bc = {0, 0, 0};
 	for (int i = 0; i < ncd; i++) {
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : i;
@@ -1100,8 +1150,9 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 			return -2;
 		if (r < 0)
 			continue;
-		if (best < 0 || c.w < bc.w ||
-		    (c.w == bc.w && c.pods < bc.pods)) {
+		if (best < 0 || c.viol < bc.viol ||
+		    (c.viol == bc.viol &&
+		     (c.w < bc.w || (c.w == bc.w && c.pods < bc.pods)))) {
 			best = i;
 			bc = c;
 		}

@@ -12,6 +12,7 @@
  * shows how many pods were placed.
  */
 #include "plan.h"
+#include "preempt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -129,6 +130,22 @@ static int add_evictions(const wp_problem *p, const wp_sol *sol,
 	pl->sum.evicted_pods = pl->nevict;
 	if (pl->nevict > 1)
 		qsort(pl->evict, pl->nevict, sizeof *pl->evict, cmp_evict);
+	/* budgets: the evicted pods each selects beyond what it allows are
+	 * flagged, in plan order */
+	for (int j = 0; j < s->npdbs; j++) {
+		const ws_pdb *bd = &s->pdbs[j];
+		int left = p->pdb_allowed[j];
+		for (int i = 0; i < pl->nevict; i++) {
+			int pi = ws_pod_index(s, pl->evict[i].ns,
+					      pl->evict[i].pod);
+			if (pi < 0 || !wpe_pdb_selects(bd, &s->pods[pi]))
+				continue;
+			if (left-- > 0)
+				continue;
+			pl->evict[i].pdb_violation = true;
+			pl->pdb_violations++;
+		}
+	}
 	return 0;
 }
 

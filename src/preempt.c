@@ -14,6 +14,8 @@ static int cmp_i32(const void *va, const void *vb)
 	return (a > b) - (a < b);
 }
 
+static int unit_pdbs(wp_problem *p, wa_arena *a);
+
 int wpe_units(wp_problem *p, wa_arena *a)
 {
 	const ws_snapshot *s = p->snap;
@@ -98,12 +100,134 @@ int wpe_units(wp_problem *p, wa_arena *a)
 		}
 		p->units[u].weight = 1 + lo;
 	}
-	rc = 0;
+	rc = unit_pdbs(p, a);
 out:
 	free(gunit);
 	free(cnt);
 	free(prios);
 	return rc;
+}
+
+static bool label_expr(const ws_expr *e, const ws_pod *pod)
+{
+	const char *v = NULL;
+	for (int i = 0; i < pod->nlabels; i++)
+		if (!strcmp(pod->labels[i].key, e->key)) {
+			v = pod->labels[i].val;
+			break;
+		}
+	bool in = false;
+	for (int i = 0; v && i < e->nvals; i++)
+		in = in || !strcmp(v, e->vals[i]);
+	switch (e->op) {
+	case WS_OP_IN: return in;
+	case WS_OP_NOTIN: return !in;
+	case WS_OP_EXISTS: return v != NULL;
+	case WS_OP_DOESNOTEXIST: return v == NULL;
+	default: return false;
+	}
+}
+
+bool wpe_pdb_selects(const ws_pdb *b, const ws_pod *pod)
+{
+	if (!b->has_selector || strcmp(b->ns, pod->ns))
+		return false;
+	for (int i = 0; i < b->nsel; i++)
+		if (!label_expr(&b->sel[i], pod))
+			return false;
+	return true;
+}
+
+static int pct_up(int pct, int n)
+{
+	return (int)(((long)pct * n + 99) / 100);
+}
+
+int wpe_pdb_allowed(const ws_snapshot *s, const ws_pdb *b)
+{
+	if (b->has_allowed)
+		return b->allowed;
+	if (b->has_healthy) {
+		int a = b->current_healthy - b->desired_healthy;
+		return a > 0 ? a : 0;
+	}
+	int healthy = 0;
+	for (int i = 0; i < s->npods; i++) {
+		const ws_pod *pod = &s->pods[i];
+		if (!pod->terminal && !ws_pod_pending(pod) &&
+		    wpe_pdb_selects(b, pod))
+			healthy++;
+	}
+	/* no controller in a snapshot: the expected count is what runs */
+	int a = healthy;
+	if (b->min_kind)
+		a = healthy - (b->min_kind == 2 ? pct_up(b->min_val, healthy)
+						: b->min_val);
+	else if (b->max_kind)
+		a = b->max_kind == 2 ? pct_up(b->max_val, healthy)
+				     : b->max_val;
+	return a > 0 ? a : 0;
+}
+
+int wpe_pdb_violations(const wp_problem *p, const wp_sol *s)
+{
+	int nb = p->snap->npdbs, v = 0;
+	if (!nb || !s->evict)
+		return 0;
+	int *used = calloc((size_t)nb, sizeof *used);
+	if (!used)
+		return 0;
+	for (int u = 0; u < p->nunits; u++)
+		for (int j = 0; s->evict[u] && j < p->units[u].npdb; j++)
+			used[p->units[u].pdb[j]] += p->units[u].pdbn[j];
+	for (int j = 0; j < nb; j++)
+		if (used[j] > p->pdb_allowed[j])
+			v += used[j] - p->pdb_allowed[j];
+	free(used);
+	return v;
+}
+
+/* Budgets and, per unit, the budgets selecting its pods. */
+static int unit_pdbs(wp_problem *p, wa_arena *a)
+{
+	const ws_snapshot *s = p->snap;
+	int nb = s->npdbs;
+	p->pdb_allowed = wa_calloc(a, (size_t)nb + 1, sizeof(int));
+	if (!p->pdb_allowed)
+		return -1;
+	if (!nb)
+		return 0;
+	for (int j = 0; j < nb; j++)
+		p->pdb_allowed[j] = wpe_pdb_allowed(s, &s->pdbs[j]);
+	int *cnt = calloc((size_t)nb, sizeof *cnt);
+	if (!cnt)
+		return -1;
+	for (int u = 0; u < p->nunits; u++) {
+		wp_unit *un = &p->units[u];
+		int k = 0;
+		for (int j = 0; j < nb; j++) {
+			cnt[j] = 0;
+			for (int i = 0; i < un->npods; i++)
+				cnt[j] += wpe_pdb_selects(
+				    &s->pdbs[j], &s->pods[un->pods[i]]);
+			k += cnt[j] > 0;
+		}
+		if (!k)
+			continue;
+		un->pdb = wa_calloc(a, (size_t)k, sizeof(int));
+		un->pdbn = wa_calloc(a, (size_t)k, sizeof(int));
+		if (!un->pdb || !un->pdbn) {
+			free(cnt);
+			return -1;
+		}
+		for (int j = 0; j < nb; j++)
+			if (cnt[j]) {
+				un->pdb[un->npdb] = j;
+				un->pdbn[un->npdb++] = cnt[j];
+			}
+	}
+	free(cnt);
+	return 0;
 }
 
 bool wpe_may_preempt(const wp_problem *p, int g)

@@ -30,6 +30,16 @@ bool wpe_may_preempt(const wp_problem *p, int g);
  * they hold, else -1 and *why (static text). */
 int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why);
 
+/* Does PodDisruptionBudget b select pod? */
+bool wpe_pdb_selects(const ws_pdb *b, const ws_pod *pod);
+/* Disruptions b allows now: status.disruptionsAllowed, else
+ * currentHealthy - desiredHealthy, else computed from the running pods it
+ * selects (minAvailable / maxUnavailable, percentages rounded up). */
+int wpe_pdb_allowed(const ws_snapshot *s, const ws_pdb *b);
+/* PDB violations of the solution's evictions: the sum over budgets of
+ * the evicted pods they select beyond what they allow. */
+int wpe_pdb_violations(const wp_problem *p, const wp_sol *s);
+
 /* Pods evicted by the solution. */
 int wpe_evicted_pods(const wp_problem *p, const wp_sol *s);
 

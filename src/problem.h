@@ -63,6 +63,7 @@ typedef struct wp_problem {
 	 * snapshot order of their first pod */
 	struct wp_unit *units;
 	int nunits;
+	int *pdb_allowed;  /* per snapshot PDB: disruptions it allows     */
 } wp_problem;
 
 /* A disruption unit of running pods (addition, preemption): one pod of a
@@ -76,6 +77,9 @@ typedef struct wp_unit {
 	int npods;
 	int weight;       /* eviction cost per pod: 1 + rank of its priority
 			     among the units' distinct priorities (lowest 0) */
+	int *pdb;         /* PodDisruptionBudgets selecting its pods       */
+	int *pdbn;        /* and how many of its pods each selects         */
+	int npdb;
 } wp_unit;
 
 /* A solution: counts per (class, eligible node) and admission per group. */

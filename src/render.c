@@ -235,6 +235,7 @@ static cJSON *build_doc(const wasp_plan *p)
 	jadd(&j, c, "placedPods", jnum(s->placed_pods));
 	jadd(&j, c, "evictedPods", jnum(s->evicted_pods));
 	jadd(&j, c, "movedPods", jnum(s->moved_pods));
+	jadd(&j, c, "pdbViolations", jnum(p->pdb_violations));
 
 	cJSON *f = cJSON_CreateObject();
 	jadd(&j, sum, "freeNodes", f);
@@ -1048,6 +1049,7 @@ static void read_summary(rd *r, const wt_node *m)
 		get_int(r, c, "placedPods", cw, &s->placed_pods);
 		get_int(r, c, "evictedPods", cw, &s->evicted_pods);
 		get_int(r, c, "movedPods", cw, &s->moved_pods);
+		get_int(r, c, "pdbViolations", cw, &r->pl->pdb_violations);
 	}
 	const wt_node *f = get_kind(r, m, "freeNodes", w, WT_MAP);
 	if (f) {
@@ -1223,7 +1225,6 @@ static void read_evict(rd *r, const wt_node *seq)
 		get_str(r, by, "name", bw, &x->by, false, true);
 		get_int(r, by, "priority", bw, &bprio);
 		x->by_priority = bprio;
-		pl->pdb_violations += x->pdb_violation;
 		pl->nevict = (int)i + 1;
 	}
 }
@@ -1294,6 +1295,7 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 			       "kind \"%s\": expected Plan", kind);
 
 	const wt_node *v;
+	pl->pdb_violations = -1; /* unless the summary gives it */
 	if (!r.rc && (v = get_kind(&r, root, "summary", "", WT_MAP)))
 		read_summary(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "placements", "", WT_SEQ)))
@@ -1311,6 +1313,11 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 	if (r.rc) {
 		wasp_plan_free(pl);
 		return r.rc;
+	}
+	if (pl->pdb_violations < 0) {
+		pl->pdb_violations = 0;
+		for (int i = 0; i < pl->nevict; i++)
+			pl->pdb_violations += pl->evict[i].pdb_violation;
 	}
 	/* Counts a hand-written plan left out follow from its lists. */
 	const wt_node *sum = wt_get(root, "summary");

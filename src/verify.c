@@ -378,6 +378,75 @@ static void check_evictions(vctx *v)
 	}
 }
 
+/* PodDisruptionBudgets, recomputed here: the evicted pods each budget
+ * selects beyond the disruptions it allows are violations of the budget
+ * (allowed when nothing better exists); the plan must count them right. */
+static bool lbl_match(const ws_expr *e, const ws_pod *pod)
+{
+	const char *val = NULL;
+	for (int i = 0; i < pod->nlabels && !val; i++)
+		if (!strcmp(pod->labels[i].key, e->key))
+			val = pod->labels[i].val;
+	bool in = false;
+	for (int i = 0; val && i < e->nvals; i++)
+		in = in || !strcmp(val, e->vals[i]);
+	return e->op == WS_OP_IN ? in
+	       : e->op == WS_OP_NOTIN ? !in
+	       : e->op == WS_OP_EXISTS ? val != NULL
+	       : e->op == WS_OP_DOESNOTEXIST ? val == NULL : false;
+}
+
+static bool pdb_sel(const ws_pdb *b, const ws_pod *pod)
+{
+	if (!b->has_selector || strcmp(b->ns, pod->ns))
+		return false;
+	for (int i = 0; i < b->nsel; i++)
+		if (!lbl_match(&b->sel[i], pod))
+			return false;
+	return true;
+}
+
+static void check_pdbs(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	long total = 0;
+	for (int j = 0; v->any_evict && j < s->npdbs; j++) {
+		const ws_pdb *b = &s->pdbs[j];
+		int healthy = 0, ev = 0;
+		for (int i = 0; i < s->npods; i++) {
+			const ws_pod *pod = &s->pods[i];
+			if (pod->terminal || ws_pod_pending(pod) ||
+			    !pdb_sel(b, pod))
+				continue;
+			healthy++;
+			ev += v->pod_evict[i] >= 0;
+		}
+		int allowed = healthy;
+		if (b->has_allowed)
+			allowed = b->allowed;
+		else if (b->has_healthy)
+			allowed = b->current_healthy - b->desired_healthy;
+		else if (b->min_kind == 1)
+			allowed = healthy - b->min_val;
+		else if (b->min_kind == 2)
+			allowed = healthy - (int)(((long)b->min_val * healthy +
+						   99) / 100);
+		else if (b->max_kind == 1)
+			allowed = b->max_val;
+		else if (b->max_kind == 2)
+			allowed = (int)(((long)b->max_val * healthy + 99) /
+					100);
+		if (allowed < 0)
+			allowed = 0;
+		if (ev > allowed)
+			total += ev - allowed;
+	}
+	if (total != v->p->pdb_violations)
+		viol(v, "PodDisruptionBudgets: the evictions break budgets %ld "
+			"time%s, the plan says %d", total,
+		     total == 1 ? "" : "s", v->p->pdb_violations);
+}
+
 /* Capacity by priority (DESIGN.md §5): on a node with evictions, for
  * every priority L of a pod placed there, bound pods minus the evicted
  * ones of priority below L plus the placed ones of priority at most L fit
@@ -780,6 +849,7 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	check_evictions(&v);
 	check_capacity(&v);
 	check_priority_rows(&v);
+	check_pdbs(&v);
 	check_groups(&v);
 	check_waiting(&v);
 	if (v.nomem)

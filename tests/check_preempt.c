@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "preempt.h"
 #include "testutil.h"
 
 #define GPU "nvidia.com/gpu"
@@ -91,6 +92,26 @@ static void y_gang(yb *b, const char *name, int n, int gpus, int prio,
 		snprintf(pod, sizeof pod, "%s-%d", name, i);
 		y_pod(b, pod, name, NULL, gpus, prio);
 	}
+}
+
+/* A running pod with a label app=<app>. */
+static void y_lpod(yb *b, const char *name, const char *app,
+		   const char *node, int gpus, int prio)
+{
+	y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
+	     "namespace: ml, labels: {app: %s}}\nspec:\n  priority: %d\n"
+	     "  nodeName: %s\n  containers:\n  - name: c\n    resources: "
+	     "{requests: {cpu: \"1\", " GPU ": \"%d\"}}\n",
+	  name, app, prio, node, gpus);
+}
+
+/* A PDB over app=<app>; budget: a YAML fragment of its spec. */
+static void y_pdb(yb *b, const char *name, const char *app,
+		  const char *budget)
+{
+	y(b, "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+	     "metadata: {name: %s, namespace: ml}\nspec:\n  selector:\n"
+	     "    matchLabels: {app: %s}\n%s", name, app, budget);
 }
 
 static wasp_snapshot *y_load(yb *b)
@@ -466,6 +487,115 @@ START_TEST(test_verify_evictions)
 }
 END_TEST
 
+/* ------------------------------------------------------------- budgets */
+
+/* db (priority 10) would be the cheaper victim, but its budget allows no
+ * disruption and web (20) can go instead. */
+START_TEST(test_pdb_respected)
+{
+	for (int with = 0; with < 2; with++) {
+		yb b = {0};
+		y_node(&b, "n0", "r1", 8);
+		y_node(&b, "n1", "r1", 8);
+		y_lpod(&b, "db", "db", "n0", 8, 10);
+		y_lpod(&b, "web", "web", "n1", 8, 20);
+		if (with)
+			y_pdb(&b, "db-pdb", "db", "  minAvailable: 1\n");
+		y_gang(&b, "train", 1, 8, 100, "");
+		wasp_snapshot *s = y_load(&b);
+		wasp_plan *p = tu_solve(s, NULL);
+		ck_assert_int_eq(p->nevict, 1);
+		ck_assert_str_eq(p->evict[0].pod, with ? "web" : "db");
+		ck_assert_int_eq(p->pdb_violations, 0);
+		ck_assert(!p->evict[0].pdb_violation);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+	}
+}
+END_TEST
+
+/* No alternative: the budget is broken, counted and flagged. */
+START_TEST(test_pdb_violation_counted)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_lpod(&b, "db-0", "db", "n0", 4, 10);
+	y_lpod(&b, "db-1", "db", "n0", 4, 10);
+	y_pdb(&b, "db-pdb", "db", "  maxUnavailable: 1\n");
+	y_gang(&b, "train", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_int_eq(p->pdb_violations, 1);
+	ck_assert(!p->evict[0].pdb_violation);
+	ck_assert(p->evict[1].pdb_violation);
+	char *j = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(strstr(j, "\"pdbViolations\": 1"), "%s", j);
+	ck_assert_msg(strstr(j, "\"pdbViolation\": true"), "%s", j);
+	wasp_plan *q = NULL;
+	ck_assert_int_eq(wasp_plan_from_text(&q, j, strlen(j), "p", NULL),
+			 WASP_OK);
+	ck_assert_int_eq(q->pdb_violations, 1);
+	ck_assert(q->evict[1].pdb_violation);
+	size_t nv = 9;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(s, q, &nv, &rep, NULL), WASP_OK);
+	ck_assert_msg(nv == 0, "%s", rep);
+	wasp_free(rep);
+	/* a plan that hides the violation is caught */
+	q->pdb_violations = 0;
+	ck_assert_int_eq(wasp_check(s, q, &nv, &rep, NULL), WASP_OK);
+	ck_assert_uint_eq(nv, 1);
+	ck_assert_msg(strstr(rep, "PodDisruptionBudgets: the evictions break "
+				  "budgets 1 time, the plan says 0"), "%s", rep);
+	wasp_free(rep);
+	wasp_plan_free(q);
+	wasp_free(j);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Budgets as written: integers, percentages (rounded up), status. */
+START_TEST(test_pdb_decode)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	for (int i = 0; i < 4; i++) {
+		char pod[16];
+		snprintf(pod, sizeof pod, "db-%d", i);
+		y_lpod(&b, pod, "db", "n0", 1, 10);
+	}
+	y_pdb(&b, "a", "db", "  minAvailable: 3\n");
+	y_pdb(&b, "b", "db", "  minAvailable: \"50%\"\n");
+	y_pdb(&b, "c", "db", "  maxUnavailable: \"30%\"\n");
+	y_pdb(&b, "d", "db", "  maxUnavailable: 0\n");
+	y_pdb(&b, "e", "db", "  minAvailable: 1\nstatus: "
+			    "{disruptionsAllowed: 2}\n");
+	y_pdb(&b, "f", "db", "  minAvailable: 1\nstatus: "
+			    "{currentHealthy: 4, desiredHealthy: 1}\n");
+	y_pdb(&b, "g", "nobody", "  minAvailable: 1\n");
+	wasp_snapshot *s = y_load(&b);
+	ck_assert_int_eq(s->npdbs, 7);
+	int want[] = {1, 2, 2, 0, 2, 3, 0};
+	for (int j = 0; j < 7; j++)
+		ck_assert_int_eq(wpe_pdb_allowed(s, &s->pdbs[j]), want[j]);
+	ck_assert_int_eq(s->pods[0].nlabels, 1);
+	ck_assert_str_eq(s->pods[0].labels[0].val, "db");
+	wasp_snapshot_free(s);
+
+	wasp_error e = tu_load_fail(
+	    "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+	    "metadata: {name: x, namespace: ml}\n"
+	    "spec:\n  minAvailable: lots\n");
+	ck_assert_int_eq(e.code, WASP_EINPUT);
+	ck_assert_int_eq(e.line, 5);
+	ck_assert_int_eq(e.col, 17);
+	ck_assert_msg(strstr(e.msg, "integer or a percentage"), "%s", e.msg);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("preempt");
@@ -479,6 +609,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_lowest_priority_victim);
 	tcase_add_test(tc, test_cheapest_domain);
 	tcase_add_test(tc, test_reprieve);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pdb");
+	tcase_add_test(tc, test_pdb_respected);
+	tcase_add_test(tc, test_pdb_violation_counted);
+	tcase_add_test(tc, test_pdb_decode);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plan");
 	tcase_add_test(tc, test_roundtrip);
