@@ -115,6 +115,8 @@ typedef struct gs {
 	unsigned char *pe_pdbv;  /* per unit: evicting it breaks a budget */
 	int *pdb_left, *pdb_use; /* per PDB: disruptions left, scratch    */
 	bool preempt;          /* preemption allowed at all              */
+	int64_t *nv_save, *nv_capd, *nv_used; /* never_cap               */
+	bool nv_pending;
 } gs;
 
 /* ------------------------------------------------------------ fitting */
@@ -1164,6 +1166,77 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	return pe_domain(G, g, corder, k, d, need, limit, true, &c);
 }
 
+/* A group that may not preempt may not use freed room either: on nodes
+ * with evictions its capacity is at most the free capacity before any
+ * eviction minus what such groups already took there.  never_cap applies
+ * that before the group is placed, never_restore undoes it after (keeping
+ * what the group placed). */
+static int never_cap(gs *G)
+{
+	int nres = G->nres;
+	if (!G->ndirty)
+		return 0;
+	if (!G->nv_save) {
+		G->nv_save = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_save);
+		G->nv_capd = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_capd);
+		G->nv_used = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_used);
+		if (!G->nv_save || !G->nv_capd || !G->nv_used)
+			return -1;
+	}
+	/* what groups that may not preempt hold on the dirty nodes */
+	for (int i = 0; i < G->ndirty; i++)
+		memset(G->nv_used + (size_t)G->dlist[i] * nres, 0,
+		       sizeof *G->nv_used * nres);
+	const wp_problem *p = G->p;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		if (!G->sol->admit[cl->group] || wpe_may_preempt(p, cl->group))
+			continue;
+		for (int j = 0; j < cl->nelig; j++) {
+			int x = G->sol->x[cl->off + j], n = cl->elig[j];
+			if (x <= 0 || !G->dirty[n])
+				continue;
+			for (int r = 0; r < nres; r++)
+				G->nv_used[(size_t)n * nres + r] +=
+				    (int64_t)x * cl->req[r];
+		}
+	}
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		size_t o = (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t cap = G->p->free[o + r] - G->nv_used[o + r];
+			G->nv_save[o + r] = G->fr[o + r];
+			if (cap < G->fr[o + r])
+				G->fr[o + r] = cap;
+			G->nv_capd[o + r] = G->fr[o + r];
+		}
+		touch(G, n);
+	}
+	G->nv_pending = true;
+	return 0;
+}
+
+static void never_restore(gs *G)
+{
+	int nres = G->nres;
+	if (!G->nv_pending)
+		return;
+	G->nv_pending = false;
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		size_t o = (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t used = G->nv_capd[o + r] - G->fr[o + r];
+			G->fr[o + r] = G->nv_save[o + r] - used;
+		}
+		touch(G, n);
+	}
+}
+
 /* Entering priority level q: on nodes with evictions, the capacity the
  * level may use is the least slack of the rows at q and at every higher
  * level placed there (preempt.h). */
@@ -1227,6 +1300,10 @@ static int level_enter(gs *G, int32_t q)
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		int32_t pr = p->groups[cl->group].priority;
+		/* pods of groups that may not preempt never use freed room:
+		 * they count at every level (as in the ILP) */
+		if (!wpe_may_preempt(p, cl->group))
+			pr = INT32_MIN;
 		for (int j = 0; j < cl->nelig; j++) {
 			int x = G->sol->x[cl->off + j];
 			int i = slot[cl->elig[j]] - 1;
@@ -1335,8 +1412,11 @@ static int run(gs *G, const wasp_options *o)
 		}
 		if (wg->nclasses == 0)
 			continue;
+		never_restore(G);
 		if ((!G->have_level || wg->priority != G->level) &&
 		    level_enter(G, wg->priority))
+			return -1;
+		if (!wpe_may_preempt(p, g) && never_cap(G))
 			return -1;
 		if (k && wg->fixed_dom == -2) {
 			sol->reason[g] = wa_printf(

@@ -278,6 +278,44 @@ START_TEST(test_freed_capacity_not_for_lower)
 }
 END_TEST
 
+/* A group that may not preempt may not take room others freed either. */
+START_TEST(test_never_policy_no_freed_room)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	y_pod(&b, "other", NULL, "n1", 4, 10);
+	y_gang(&b, "top", 1, 4, 100, "");
+	y_gang(&b, "polite", 1, 4, 50, "  preemptionPolicy: Never\n");
+	y_gang(&b, "polite2", 1, 4, 50, "  preemptionPolicy: Never\n");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	/* top takes n1's free half; nothing is evicted; one polite gang
+	 * cannot fit */
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite") +
+			 tu_placed_in_group(p, "ml", "polite2"), 0);
+	wasp_plan_free(p);
+	/* with n1 full, top evicts on n0 and the polite gangs still wait,
+	 * though 4 GPUs are left over there */
+	wasp_snapshot_free(s);
+	b = (yb){0};
+	y_node(&b, "n0", "r1", 8);
+	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	y_gang(&b, "top", 1, 4, 100, "");
+	y_gang(&b, "polite", 1, 4, 50, "  preemptionPolicy: Never\n");
+	s = y_load(&b);
+	p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 1);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* Lowest priority first: either victim would do; the cheaper one goes. */
 START_TEST(test_lowest_priority_victim)
 {
@@ -606,6 +644,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_equal_priority_never_evicted);
 	tcase_add_test(tc, test_never_policy_evicts_nothing);
 	tcase_add_test(tc, test_freed_capacity_not_for_lower);
+	tcase_add_test(tc, test_never_policy_no_freed_room);
 	tcase_add_test(tc, test_lowest_priority_victim);
 	tcase_add_test(tc, test_cheapest_domain);
 	tcase_add_test(tc, test_reprieve);
