@@ -1012,6 +1012,9 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		bool ok = false;
 		for (int ci = 0; ci < wg->nclasses && !ok; ci++)
 			ok = elig_bit(&G->ci[wg->classes[ci]], n);
+		/* a node already over-committed is left alone (the ILP too) */
+		for (int r = 0; ok && r < G->nres; r++)
+			ok = p->free[(size_t)n * G->nres + r] >= 0;
 		if (!ok)
 			continue;
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {

@@ -33,7 +33,7 @@
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 
-enum { WM_X, WM_A, WM_T, WM_U };
+enum { WM_X, WM_A, WM_T, WM_U, WM_Q };
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -86,6 +86,16 @@ typedef struct wm {
 	int *symnode;       /* nodes sorted by signature                     */
 	int *symrun, *symend; /* runs of interchangeable nodes (>= 2)        */
 	int nsymrun;
+	/* preemption (doc/formulation.md, Preemption): eviction classes of
+	 * running units, each with a "keep" column q = units not evicted */
+	int nqc;
+	int *qc_beg, *qc_units; /* units of class i: [qc_beg[i], qc_beg[i+1]) */
+	int *qcol;          /* per class: its q column                     */
+	int *unit_qc;       /* per unit: its class, -1: never evicted       */
+	unsigned char *hasq; /* per node: some class has a pod there       */
+	int *nq_beg, *nq_list; /* per node: the classes with a pod there   */
+	int nprio_t;        /* priority tiers of the objective            */
+	int qtier;          /* the eviction tier, -1: none                */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -307,6 +317,292 @@ static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
 	return g->fixed_dom < 0 || d == g->fixed_dom;
 }
 
+/* ---------------------------------------------------------- preemption */
+
+static int32_t q_prio(const wm *m, int qc)
+{
+	return m->p->units[m->qc_units[m->qc_beg[qc]]].priority;
+}
+
+static int q_ub(const wm *m, int qc)
+{
+	return m->qc_beg[qc + 1] - m->qc_beg[qc];
+}
+
+/* Requests of resource r that one unit of class qc holds on node n. */
+static int64_t q_use(const wm *m, int qc, int n, int r)
+{
+	const wp_problem *p = m->p;
+	const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+	int64_t u = 0;
+	for (int i = 0; i < un->npods; i++) {
+		const ws_pod *pod = &p->snap->pods[un->pods[i]];
+		if (pod->node == n)
+			u += pod->req[r];
+	}
+	return u;
+}
+
+/* Tier-2 cost of evicting one unit of class qc. */
+static double q_cost(const wm *m, int qc)
+{
+	const wp_unit *un = &m->p->units[m->qc_units[m->qc_beg[qc]]];
+	return (double)un->npods * un->weight;
+}
+
+/* Single units that differ in nothing but identity: same node, priority
+ * and requests. */
+static int q_cmp(const wp_problem *p, int a, int b)
+{
+	const wp_unit *x = &p->units[a], *y = &p->units[b];
+	if (x->all != y->all)
+		return x->all ? 1 : -1;
+	if (!x->all) {
+		const ws_pod *pa = &p->snap->pods[x->pods[0]];
+		const ws_pod *pb = &p->snap->pods[y->pods[0]];
+		if (pa->node != pb->node)
+			return pa->node < pb->node ? -1 : 1;
+		if (x->priority != y->priority)
+			return x->priority < y->priority ? -1 : 1;
+		int c = memcmp(pa->req, pb->req,
+			       (size_t)p->nres * sizeof *pa->req);
+		if (c)
+			return c;
+	}
+	return (a > b) - (a < b);
+}
+
+static void q_sort(const wp_problem *p, int *v, int *tmp, int n)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	q_sort(p, v, tmp, h);
+	q_sort(p, v + h, tmp, n - h);
+	int i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = q_cmp(p, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, sizeof *v * n);
+}
+
+/* Eviction classes: the running units some group could evict (priority
+ * below the highest of the groups that may preempt), interchangeable
+ * single pods merged.  Built before the x columns, whose bounds count
+ * what evictions could free. */
+static void q_classes(wm *m)
+{
+	const wp_problem *p = m->p;
+	int32_t maxp = INT32_MIN;
+	bool any = false;
+	for (int g = 0; g < p->ngroups; g++)
+		if (wpe_may_preempt(p, g)) {
+			if (!any || p->groups[g].priority > maxp)
+				maxp = p->groups[g].priority;
+			any = true;
+		}
+	m->unit_qc = wa_calloc(m->ar, p->nunits + 1, sizeof *m->unit_qc);
+	m->hasq = wa_calloc(m->ar, p->nnodes + 1, 1);
+	m->nq_beg = wa_calloc(m->ar, p->nnodes + 2, sizeof *m->nq_beg);
+	int *v = wa_calloc(m->ar, p->nunits + 1, sizeof *v);
+	int *tmp = wa_calloc(m->ar, p->nunits + 1, sizeof *tmp);
+	m->qc_beg = wa_calloc(m->ar, p->nunits + 2, sizeof *m->qc_beg);
+	m->qc_units = wa_calloc(m->ar, p->nunits + 1, sizeof *m->qc_units);
+	if (!m->unit_qc || !m->hasq || !m->nq_beg || !v || !tmp ||
+	    !m->qc_beg || !m->qc_units) {
+		m->nomem = true;
+		return;
+	}
+	int nv = 0;
+	for (int u = 0; u < p->nunits; u++) {
+		m->unit_qc[u] = -1;
+		if (any && p->units[u].priority < maxp)
+			v[nv++] = u;
+	}
+	q_sort(p, v, tmp, nv);
+	m->nqc = 0;
+	for (int i = 0; i < nv; i++) {
+		if (i == 0 || p->units[v[i]].all || p->units[v[i - 1]].all ||
+		    p->snap->pods[p->units[v[i - 1]].pods[0]].node !=
+			p->snap->pods[p->units[v[i]].pods[0]].node ||
+		    p->units[v[i - 1]].priority != p->units[v[i]].priority ||
+		    memcmp(p->snap->pods[p->units[v[i - 1]].pods[0]].req,
+			   p->snap->pods[p->units[v[i]].pods[0]].req,
+			   (size_t)p->nres * sizeof(int64_t)))
+			m->qc_beg[m->nqc++] = i;
+		m->qc_units[i] = v[i];
+		m->unit_qc[v[i]] = m->nqc - 1;
+	}
+	m->qc_beg[m->nqc] = nv;
+	/* per node, the classes with a pod there (each once) */
+	int *last = tmp;
+	for (int n = 0; n < p->nnodes; n++)
+		last[n] = -1;
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npods; i++) {
+			int n = p->snap->pods[un->pods[i]].node;
+			if (last[n] != qc) {
+				last[n] = qc;
+				m->nq_beg[n + 1]++;
+			}
+		}
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		m->nq_beg[n + 1] += m->nq_beg[n];
+	m->nq_list = wa_calloc(m->ar, m->nq_beg[p->nnodes] + 1,
+			       sizeof *m->nq_list);
+	int *fill = wa_calloc(m->ar, p->nnodes + 1, sizeof *fill);
+	if (!m->nq_list || !fill) {
+		m->nomem = true;
+		return;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		last[n] = -1;
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npods; i++) {
+			int n = p->snap->pods[un->pods[i]].node;
+			if (last[n] != qc) {
+				last[n] = qc;
+				m->nq_list[m->nq_beg[n] + fill[n]++] = qc;
+				m->hasq[n] = 1;
+			}
+		}
+	}
+}
+
+/* q[e]: units of eviction class e kept running (the rest are evicted). */
+static void cols_q(wm *m)
+{
+	m->qcol = wa_calloc(m->ar, m->nqc + 1, sizeof *m->qcol);
+	if (!m->qcol) {
+		m->nomem = true;
+		return;
+	}
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &m->p->units[m->qc_units[m->qc_beg[qc]]];
+		const ws_pod *pod = &m->p->snap->pods[un->pods[0]];
+		m->qcol[qc] = wm_col(m, WM_Q, qc, -1, 0, q_ub(m, qc),
+		    wm_name(m, "q[e%d,%s/%s]", qc, pod->ns,
+			    un->all ? m->p->snap->groups[un->sg].name
+				    : pod->name));
+	}
+}
+
+/* Pods of class c that fit on node n alone, counting what evicting the
+ * lower units there would free when c's group may preempt. */
+static int x_bound_q(const wm *m, int c, int n)
+{
+	const wp_problem *p = m->p;
+	const wp_class *cl = &p->classes[c];
+	if (!m->hasq || !m->hasq[n] || !wpe_may_preempt(p, cl->group))
+		return x_bound(p, c, n);
+	int32_t pr = p->groups[cl->group].priority;
+	int64_t ub = cl->count;
+	for (int r = 0; r < p->nres; r++) {
+		int64_t f = p->free[(size_t)n * p->nres + r];
+		if (f < 0)
+			return 0; /* over-committed already: leave it be */
+		int64_t q = cl->req[r];
+		if (q <= 0)
+			continue;
+		for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
+			int qc = m->nq_list[i];
+			if (q_prio(m, qc) < pr)
+				f += q_use(m, qc, n, r) * q_ub(m, qc);
+		}
+		if (f < q)
+			return 0;
+		if (f / q < ub)
+			ub = f / q;
+	}
+	return (int)ub;
+}
+
+/* Priority a class's pods count at in the capacity rows: its group's, or
+ * the lowest of all for a group that may not preempt (its pods never use
+ * freed room). */
+static int32_t eff_prio(const wp_problem *p, int c)
+{
+	int g = p->classes[c].group;
+	return wpe_may_preempt(p, g) ? p->groups[g].priority : INT32_MIN;
+}
+
+/* capq[n,r,l]: the capacity rows of a node with eviction classes, one per
+ * level l that a class with columns there has (DESIGN.md §5, in keep
+ * form): sum_{c: prio(c) <= l} req x + sum_{e: prio(e) < l} use q
+ * <= free + sum_{e: prio(e) < l} use ub. */
+static void rows_cap_q(wm *m, int n)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	int b = m->nxbeg[n], e = m->nxbeg[n + 1];
+	int32_t *lv = malloc(sizeof *lv * (size_t)(e - b + 1));
+	if (!lv) {
+		m->nomem = true;
+		return;
+	}
+	int nl = 0;
+	for (int i = b; i < e; i++) {
+		int32_t pr = eff_prio(p, class_of_slot(p, m->nxslot[i]));
+		int k = 0;
+		while (k < nl && lv[k] != pr)
+			k++;
+		if (k == nl)
+			lv[nl++] = pr;
+	}
+	for (int l = 0; l < nl && !m->nomem; l++) {
+		int32_t L = lv[l];
+		for (int r = 0; r < p->nres; r++) {
+			int64_t f = p->free[(size_t)n * p->nres + r], g = 0;
+			double room = 0;
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i];
+				int c = class_of_slot(p, sl);
+				int64_t q = p->classes[c].req[r];
+				if (q <= 0 || eff_prio(p, c) > L)
+					continue;
+				g = gcd64(g, q);
+				room += (double)q * m->xub[sl];
+			}
+			if (g == 0 || room <= (double)f)
+				continue; /* cannot bind */
+			int64_t credit = 0;
+			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
+				int qc = m->nq_list[i];
+				int64_t u = q_use(m, qc, n, r);
+				if (q_prio(m, qc) >= L || u <= 0)
+					continue;
+				g = gcd64(g, u);
+				credit += u * q_ub(m, qc);
+			}
+			wm_row_begin(m);
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i];
+				int c = class_of_slot(p, sl);
+				int64_t q = p->classes[c].req[r];
+				if (q > 0 && eff_prio(p, c) <= L)
+					wm_coef(m, m->xcol[sl], (double)(q / g));
+			}
+			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
+				int qc = m->nq_list[i];
+				int64_t u = q_use(m, qc, n, r);
+				if (q_prio(m, qc) < L && u > 0)
+					wm_coef(m, m->qcol[qc], (double)(u / g));
+			}
+			wm_row_end(m, GLP_UP, 0,
+				   (double)((f + credit) / g),
+			    wm_name(m, "capq[%s,%s,%d]", s->nodes[n].name,
+				    s->res[r], l));
+		}
+	}
+	free(lv);
+}
+
 /* x[c,n]: integer pod counts, bounded by what fits on n alone.  A gang
  * whose min_need cannot fit in one domain of its key gets no columns there
  * (it could never be admitted in that domain). */
@@ -329,7 +625,7 @@ static void cols_x(wm *m)
 			const wp_group *g = &p->groups[cl->group];
 			int n = cl->elig[k];
 			m->xub[cl->off + k] =
-			    slot_allowed(p, g, n) ? x_bound(p, c, n) : 0;
+			    slot_allowed(p, g, n) ? x_bound_q(m, c, n) : 0;
 		}
 	}
 	/* per gang with a key: pods that fit in each domain */
@@ -662,6 +958,11 @@ static void rows_cap(wm *m)
 		bool linked = false;
 		if (b == e)
 			continue;
+		if (m->hasq && m->hasq[n]) {
+			/* bound pods there: no u[n] to link */
+			rows_cap_q(m, n);
+			continue;
+		}
 		for (int r = 0; r < p->nres; r++) {
 			int64_t f = p->free[(size_t)n * p->nres + r], g = 0;
 			double room = 0;
@@ -722,6 +1023,9 @@ static void rows_cap(wm *m)
 static int sym_cmp(const wm *m, const int *keys, int nkeys, int a, int b)
 {
 	const wp_problem *p = m->p;
+	/* nodes with eviction classes are each unlike any other */
+	if (m->hasq && (m->hasq[a] || m->hasq[b]))
+		return (a > b) - (a < b);
 	for (int r = 0; r < p->nres; r++) {
 		int64_t fa = p->free[(size_t)a * p->nres + r];
 		int64_t fb = p->free[(size_t)b * p->nres + r];
@@ -896,12 +1200,12 @@ static void objective(wm *m, double max_coef)
 {
 	const wp_problem *p = m->p;
 	int nt = 0;
-	m->tprio = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tprio);
-	m->tM = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tM);
-	m->tmaxval = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->tmaxval);
-	m->wfull = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wfull);
-	m->wblock = wa_calloc(m->ar, p->nclasses + 2, sizeof *m->wblock);
-	m->bfirst = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->bfirst);
+	m->tprio = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->tprio);
+	m->tM = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->tM);
+	m->tmaxval = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->tmaxval);
+	m->wfull = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->wfull);
+	m->wblock = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->wblock);
+	m->bfirst = wa_calloc(m->ar, p->nclasses + 4, sizeof *m->bfirst);
 	m->ctier = wa_calloc(m->ar, m->ncols + 1, sizeof *m->ctier);
 	m->cval = wa_calloc(m->ar, m->ncols + 1, sizeof *m->cval);
 	int *ctier_c = wa_calloc(m->ar, p->nclasses + 1, sizeof *ctier_c);
@@ -933,6 +1237,19 @@ static void objective(wm *m, double max_coef)
 		if (v > m->tmaxval[t])
 			m->tmaxval[t] = v;
 	}
+	m->nprio_t = nt;
+	/* tier 2 in keep form: the cost of the units kept running, so that
+	 * every tier is maximised and non-negative (formulation.md) */
+	m->qtier = -1;
+	if (m->nqc > 0) {
+		m->qtier = nt++;
+		for (int qc = 0; qc < m->nqc; qc++) {
+			double c = q_cost(m, qc);
+			m->tM[m->qtier] += c * q_ub(m, qc);
+			if (c > m->tmaxval[m->qtier])
+				m->tmaxval[m->qtier] = c;
+		}
+	}
 	int np = 0;
 	for (int n = 0; n < p->nnodes; n++)
 		np += m->ucol[n] != 0;
@@ -948,6 +1265,9 @@ static void objective(wm *m, double max_coef)
 		} else if (m->ckind[j] == WM_U) {
 			m->ctier[j] = nt;
 			m->cval[j] = 1;
+		} else if (m->ckind[j] == WM_Q) {
+			m->ctier[j] = m->qtier;
+			m->cval[j] = q_cost(m, m->cref[j]);
 		}
 	}
 	m->maxcoef = block_coef(m, 0, m->ntier - 1, m->wfull);
@@ -1019,7 +1339,9 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
 	/* the steps run in order; a late build is abandoned (m->late) */
-	cols_x(m);
+	q_classes(m);
+	if (!wm_late(m))
+		cols_x(m);
 	if (!wm_late(m))
 		index_nodes(m);
 	if (!wm_late(m))
@@ -1028,6 +1350,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		cols_t(m);
 	if (!wm_late(m))
 		cols_u(m);
+	if (!wm_late(m))
+		cols_q(m);
 	if (!wm_late(m)) {
 		rows_class(m);
 		rows_gang(m);
@@ -1116,6 +1440,9 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 			on += x[m->nxslot[i]];
 		v[m->ucol[n]] = on == 0;
 	}
+	/* from x alone: nothing evicted */
+	for (int qc = 0; qc < m->nqc; qc++)
+		v[m->qcol[qc]] = q_ub(m, qc);
 }
 
 /* Permute the loads of interchangeable nodes so that the sym rows hold:
@@ -1865,7 +2192,8 @@ int wilp_solve(const wp_problem *p, const wasp_options *o, double deadline,
 
 /* The single objective at x counts per slot, computed from the problem
  * (so it also works for a warm start that the model cannot express). */
-static double obj_of_x(const wm *m, const int *x)
+static double obj_of_x(const wm *m, const int *x,
+		       const unsigned char *evict)
 {
 	const wp_problem *p = m->p;
 	int64_t vg = value_gcd(p);
@@ -1877,7 +2205,8 @@ static double obj_of_x(const wm *m, const int *x)
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		int t = 0;
-		while (t < nt && m->tprio[t] != p->groups[cl->group].priority)
+		while (t < m->nprio_t &&
+		       m->tprio[t] != p->groups[cl->group].priority)
 			t++;
 		for (int k = 0; k < cl->nelig; k++) {
 			if (!x[cl->off + k])
@@ -1890,8 +2219,63 @@ static double obj_of_x(const wm *m, const int *x)
 	for (int n = 0; n < p->nnodes; n++)
 		if (m->ucol[n] && !busy[n])
 			z += m->wfull[nt];
+	for (int qc = 0; m->qtier >= 0 && qc < m->nqc; qc++) {
+		int kept = 0;
+		for (int i = m->qc_beg[qc]; i < m->qc_beg[qc + 1]; i++)
+			kept += !(evict && evict[m->qc_units[i]]);
+		z += (long double)m->wfull[m->qtier] * q_cost(m, qc) * kept;
+	}
 	free(busy);
 	return (double)z;
+}
+
+/* Evictions from the q columns of v (the first units of each class go),
+ * each credited to the highest-priority admitted group that may preempt,
+ * outranks it and places pods on one of its nodes; an eviction nobody
+ * needs is dropped. */
+static void fill_evictions(const wm *m, const double *v, wp_sol *out)
+{
+	const wp_problem *p = m->p;
+	for (int u = 0; u < p->nunits; u++) {
+		out->evict[u] = 0;
+		out->evict_by[u] = -1;
+	}
+	if (!m->nqc)
+		return;
+	unsigned char *on = calloc((size_t)p->nnodes + 1, 1);
+	if (!on)
+		return; /* nothing evicted: the caller's check decides */
+	for (int qc = 0; qc < m->nqc; qc++) {
+		int ev = q_ub(m, qc) - (int)v[m->qcol[qc]];
+		for (int i = 0; i < ev; i++)
+			out->evict[m->qc_units[m->qc_beg[qc] + i]] = 1;
+	}
+	for (int u = 0; u < p->nunits; u++) {
+		if (!out->evict[u])
+			continue;
+		const wp_unit *un = &p->units[u];
+		for (int i = 0; i < un->npods; i++)
+			on[p->snap->pods[un->pods[i]].node] = 1;
+		for (int g = 0; g < p->ngroups && out->evict_by[u] < 0; g++) {
+			const wp_group *wg = &p->groups[g];
+			if (wg->priority <= un->priority)
+				break; /* sorted by priority, descending */
+			if (!out->admit[g] || !wpe_may_preempt(p, g))
+				continue;
+			for (int ci = 0; ci < wg->nclasses; ci++) {
+				const wp_class *cl = &p->classes[wg->classes[ci]];
+				for (int k = 0; k < cl->nelig; k++)
+					if (out->x[cl->off + k] > 0 &&
+					    on[cl->elig[k]])
+						out->evict_by[u] = g;
+			}
+		}
+		for (int i = 0; i < un->npods; i++)
+			on[p->snap->pods[un->pods[i]].node] = 0;
+		if (out->evict_by[u] < 0)
+			out->evict[u] = 0;
+	}
+	free(on);
 }
 
 int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
@@ -1907,10 +2291,6 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	st->objective = st->bound = st->gap = NAN;
 	if (deadline > 0 && !isfinite(deadline))
 		deadline = 0;
-	/* The model has no eviction variables yet: a warm start that
-	 * preempts is outside it (and must not come back as its answer). */
-	if (warm && wpe_evicted_pods(p, warm) > 0)
-		warm = NULL;
 	wa_arena *ar = wa_new();
 	solve_state *S = ar ? wa_alloc(ar, sizeof *S) : NULL;
 	if (!S) {
@@ -1972,7 +2352,16 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	}
 	if (warm_ok) {
 		vec_from_x(m, xw, S->best);
-		warm_ok = wm_check(m, S->best) == 0;
+		/* its evictions, when every one is in an eviction class */
+		for (int u = 0; warm_ok && warm->evict && u < p->nunits; u++) {
+			if (!warm->evict[u])
+				continue;
+			if (m->unit_qc[u] < 0)
+				warm_ok = false;
+			else
+				S->best[m->qcol[m->unit_qc[u]]] -= 1;
+		}
+		warm_ok = warm_ok && wm_check(m, S->best) == 0;
 	}
 	if (!warm_ok) {
 		memset(xw, 0, sizeof *xw * (p->nx + 1));
@@ -2000,12 +2389,17 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	for (int s = 0; s < p->nx; s++)
 		out->x[s] = m->xcol[s] ? (int)S->best[m->xcol[s]] : 0;
 	fill_admission(m, warm, out);
+	fill_evictions(m, S->best, out);
 	bool done = S->blocks_done == m->nblock && S->all_opt;
 	bool mip_ok = S->have_best && wp_sol_feasible(p, out, &why) == 0;
 	if (!mip_ok) {
 		/* cannot happen with every row checked; stay safe */
 		memset(out->x, 0, sizeof *out->x * p->nx);
 		fill_admission(m, warm, out);
+		for (int u = 0; u < p->nunits; u++) {
+			out->evict[u] = 0;
+			out->evict_by[u] = -1;
+		}
 	}
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
@@ -2024,7 +2418,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	} else {
 		st->status = mip_ok ? mst : "none";
 	}
-	st->objective = obj_of_x(m, out->x);
+	st->objective = obj_of_x(m, out->x, out->evict);
 	/* bound and gap in units of the single objective */
 	if (done) {
 		st->bound = st->objective;
@@ -2070,6 +2464,11 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
 	const ws_snapshot *s = p->snap;
+	if (m->nqc > 0)
+		return werr(err, WASP_EINVAL, "the GMPL model (models/wasp.mod) "
+			    "does not model preemption yet and this snapshot "
+			    "has running pods that pending groups may evict; "
+			    "export --lp or --mps instead");
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return werr(err, WASP_EIO, "cannot write %s", path);

@@ -134,16 +134,6 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 			     : "nothing pending; greedy only";
 	} else if (cancelled(o)) {
 		reason = "cancelled after greedy; greedy only";
-	} else if (wpe_evicted_pods(p, gsol) > 0) {
-		/* the ILP has no eviction variables yet: its answer could
-		 * only lose the admissions that preemption bought */
-		reason = "greedy: the plan preempts and the ILP does not "
-			 "model preemption yet";
-		if (o->mode == WASP_MODE_ILP)
-			mine[nmine++] = "ILP mode requested but the plan "
-					"preempts running pods, which the ILP "
-					"does not model yet; the plan is "
-					"greedy's";
 	} else if (o->mode == WASP_MODE_GREEDY) {
 		reason = "greedy: requested";
 	} else if (o->mode == WASP_MODE_ILP) {

@@ -7,12 +7,17 @@
  * so every plan passes the verifier; hand-written plans check that the
  * verifier catches each kind of bad eviction.
  */
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "preempt.h"
+#include "problem.h"
 #include "testutil.h"
 
 #define GPU "nvidia.com/gpu"
@@ -634,6 +639,209 @@ START_TEST(test_pdb_decode)
 }
 END_TEST
 
+/* ----------------------------------------------------------------- ILP */
+
+static wasp_plan *solve_mode(const wasp_snapshot *s, int mode)
+{
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = mode;
+	o.threads = 1;
+	return tu_solve(s, &o);
+}
+
+/* The scenarios above under --mode ilp: the same evictions, proven. */
+START_TEST(test_ilp_scenarios)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "low-a", NULL, "n0", 4, 10);
+	y_pod(&b, "low-b", NULL, "n0", 4, 10);
+	y_pod(&b, "low-c", NULL, "n1", 4, 20);
+	y_pod(&b, "low-d", NULL, "n1", 4, 10);
+	y_gang(&b, "train", 2, 4, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	ck_assert_str_eq(p->sum.mode, "ilp");
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_ptr_nonnull(evicted(p, "low-a"));
+	ck_assert_ptr_nonnull(evicted(p, "low-b"));
+	ck_assert(p->sum.tiers.evictions == 2);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+
+	/* all unit whole, equal priority, Never, freed room */
+	b = (yb){0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
+	y_pod(&b, "batch-0", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-1", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-2", "batch", "n1", 2, 10);
+	y_pod(&b, "batch-3", "batch", "n1", 2, 10);
+	y_pod(&b, "web-0", NULL, "n0", 4, 20);
+	y_pod(&b, "web-1", NULL, "n1", 4, 100);
+	y_gang(&b, "big", 1, 8, 100, "");
+	y_gang(&b, "polite", 1, 2, 100, "  preemptionPolicy: Never\n");
+	y_gang(&b, "low", 1, 2, 5, "");
+	s = y_load(&b);
+	p = solve_mode(s, WASP_MODE_ILP);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 1);
+	ck_assert_str_eq(tu_node_of(p, "ml", "big-0"), "n0");
+	ck_assert_int_eq(p->nevict, 5); /* batch whole + web-0 */
+	ck_assert_ptr_null(evicted(p, "web-1"));
+	/* batch-2/3 freed 4 GPUs on n1: neither the Never group nor the
+	 * priority-5 one may take them */
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "low"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Small random clusters with running units of three priorities (single
+ * pods and `all` gangs) and pending gangs: the ILP's plan passes the
+ * verifier, is at least as good as greedy's in the lexicographic
+ * objective, is proven optimal, and cbc on the exported MPS agrees. */
+typedef struct rng {
+	uint64_t s;
+} rng;
+
+static int rnd(rng *r, int lo, int hi)
+{
+	r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lo + (int)((r->s >> 33) % (uint64_t)(hi - lo + 1));
+}
+
+static char *gen_preempt(uint64_t seed)
+{
+	rng r = {seed * 2654435761ULL + 7};
+	yb b = {0};
+	static const int prio[] = {10, 20, 30, 40};
+	int nn = rnd(&r, 2, 4);
+	for (int i = 0; i < nn; i++) {
+		char nm[16], rk[8];
+		snprintf(nm, sizeof nm, "n%d", i);
+		snprintf(rk, sizeof rk, "r%d", i / 2);
+		y_node(&b, nm, rk, 8);
+	}
+	/* running: lone pods and an all gang */
+	int id = 0;
+	for (int i = 0; i < nn; i++) {
+		int used = 0;
+		while (used < 8 && rnd(&r, 0, 3)) {
+			int g = rnd(&r, 1, 4);
+			if (used + g > 8)
+				break;
+			char nm[16], node[8];
+			snprintf(nm, sizeof nm, "run-%d", id++);
+			snprintf(node, sizeof node, "n%d", i);
+			y_pod(&b, nm, NULL, node, g, prio[rnd(&r, 0, 2)]);
+			used += g;
+		}
+	}
+	if (rnd(&r, 0, 1)) {
+		int pr = prio[rnd(&r, 0, 1)];
+		y_group(&b, "all", 2, NULL, pr, "  disruptionMode: {all: {}}\n");
+		y_pod(&b, "all-0", "all", "n0", 1, pr);
+		y_pod(&b, "all-1", "all", "n1", 1, pr);
+	}
+	int ng = rnd(&r, 1, 3);
+	for (int g = 0; g < ng; g++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "g%d", g);
+		int n = rnd(&r, 1, 3), gpus = 2 * rnd(&r, 1, 3);
+		const char *extra = rnd(&r, 0, 5) ? ""
+				    : "  preemptionPolicy: Never\n";
+		int pr = prio[rnd(&r, 1, 3)];
+		y_group(&b, nm, n, rnd(&r, 0, 1) ? RACK : NULL, pr, extra);
+		for (int i = 0; i < n; i++) {
+			char pod[24];
+			snprintf(pod, sizeof pod, "%s-%d", nm, i);
+			y_pod(&b, pod, nm, NULL, gpus, pr);
+		}
+	}
+	return b.buf;
+}
+
+static bool have_cbc(void)
+{
+	return access("/usr/bin/cbc", X_OK) == 0 ||
+	       access("/usr/local/bin/cbc", X_OK) == 0;
+}
+
+/* cbc's optimum of an MPS file (maximise), or NAN. */
+static double cbc_obj(const char *mps)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "cbc %s -max -solve 2>&1", mps);
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	double v = NAN;
+	bool opt = false;
+	while (fgets(line, sizeof line, f)) {
+		if (strstr(line, "Optimal solution found"))
+			opt = true;
+		const char *q = strstr(line, "Objective value:");
+		if (q)
+			v = strtod(q + 16, NULL);
+	}
+	pclose(f);
+	return opt ? v : NAN;
+}
+
+START_TEST(test_ilp_cross_check)
+{
+	int ncbc = 0, nevict = 0;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		char *yaml = gen_preempt(seed);
+		if (getenv("WASP_PE_DUMP") && (int)seed ==
+		    atoi(getenv("WASP_PE_DUMP"))) {
+			FILE *f = fopen("/tmp/wasp-pe-dump.yaml", "w");
+			if (f) {
+				fputs(yaml, f);
+				fclose(f);
+			}
+		}
+		wasp_snapshot *s = tu_load(yaml);
+		wasp_plan *g = solve_mode(s, WASP_MODE_GREEDY);
+		wasp_plan *i = solve_mode(s, WASP_MODE_ILP);
+		ck_assert_msg(!strcmp(i->sum.status, "optimal"),
+			      "seed %d: status %s", (int)seed, i->sum.status);
+		ck_assert_msg(wp_value_cmp(&i->sum.tiers, &g->sum.tiers) >= 0,
+			      "seed %d: ILP worse than greedy", (int)seed);
+		nevict += i->nevict;
+		if (have_cbc() && !strcmp(i->sum.mode, "ilp") && i->sum.cols > 0 &&
+		    isfinite(i->sum.objective)) {
+			char mps[64];
+			snprintf(mps, sizeof mps, "/tmp/wasp-pe-%d.mps",
+				 (int)getpid());
+			wasp_options o;
+			wasp_options_init(&o);
+			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_MPS,
+						     mps, NULL), WASP_OK);
+			double want = cbc_obj(mps);
+			unlink(mps);
+			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
+				      "seed %d: cbc %.1f, wasp %.1f",
+				      (int)seed, want, i->sum.objective);
+			ncbc++;
+		}
+		wasp_plan_free(g);
+		wasp_plan_free(i);
+		wasp_snapshot_free(s);
+		free(yaml);
+	}
+	ck_assert_int_gt(nevict, 0); /* the instances do preempt */
+	if (!have_cbc())
+		fprintf(stderr, "check_preempt: cbc absent, cross-check "
+				"skipped\n");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("preempt");
@@ -653,6 +861,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_pdb_respected);
 	tcase_add_test(tc, test_pdb_violation_counted);
 	tcase_add_test(tc, test_pdb_decode);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ilp");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_ilp_scenarios);
+	tcase_add_test(tc, test_ilp_cross_check);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plan");
 	tcase_add_test(tc, test_roundtrip);
