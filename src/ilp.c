@@ -32,6 +32,7 @@
 #define WILP_SYM_MAX 100    /* GMPL symbol length limit                   */
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
+#define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
 enum { WM_X, WM_A, WM_T, WM_U, WM_Q };
 
@@ -438,7 +439,11 @@ static void q_classes(wm *m)
 	}
 	m->qc_beg[m->nqc] = nv;
 	/* per node, the classes with a pod there (each once) */
-	int *last = tmp;
+	int *last = wa_calloc(m->ar, p->nnodes + 1, sizeof *last);
+	if (!last) {
+		m->nomem = true;
+		return;
+	}
 	for (int n = 0; n < p->nnodes; n++)
 		last[n] = -1;
 	for (int qc = 0; qc < m->nqc; qc++) {
@@ -1980,7 +1985,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		glp_init_iocp(&ip);
 		ip.msg_lev = GLP_MSG_OFF;
 		ip.presolve = GLP_OFF;
-		ip.br_tech = GLP_BR_DTH;
+		/* Driebeek-Tomlin evaluates a tableau row per fractional
+		 * column, uninterruptibly: tens of seconds at 10^5 columns */
+		ip.br_tech = m->ncols <= WILP_DTH_MAX_COLS ? GLP_BR_DTH
+							   : GLP_BR_MFV;
 		ip.bt_tech = GLP_BT_BLB;
 		/* Cuts pay on small models; on large ones each cut round
 		 * re-solves a slow LP and the rounding heuristic does better
