@@ -721,13 +721,16 @@ static char *gen_preempt(uint64_t seed)
 	yb b = {0};
 	static const int prio[] = {10, 20, 30, 40};
 	int nn = rnd(&r, 2, 4);
-	for (int i = 0; i < nn; i++) {
+	/* sometimes many more nodes than units (an ILP scratch once
+	 * overran in that case) */
+	int spare = rnd(&r, 0, 3) ? 0 : 12;
+	for (int i = 0; i < nn + spare; i++) {
 		char nm[16], rk[8];
 		snprintf(nm, sizeof nm, "n%d", i);
 		snprintf(rk, sizeof rk, "r%d", i / 2);
 		y_node(&b, nm, rk, 8);
 	}
-	/* running: lone pods and an all gang */
+	/* running: lone pods and an all gang, on the first nn nodes */
 	int id = 0;
 	for (int i = 0; i < nn; i++) {
 		int used = 0;
