@@ -1,4 +1,4 @@
-/* wasp.mod -- the wasp placement ILP in GNU MathProg (GMPL).
+/* wasp.mod -- the wasp placement and preemption ILP in GNU MathProg (GMPL).
  *
  * A second, independent statement of the integer program that src/ilp.c
  * builds (doc/formulation.md): run it on the data that
@@ -37,6 +37,15 @@ param prio{G} integer;        /* priority                                */
 param usable{G} binary;       /* 0: invalid, or its running pods span
 				 several domains (it cannot grow)        */
 
+/* Preemption (doc/formulation.md, 4b): eviction classes of running units
+ * that some group could evict, in keep form (q = units kept running). */
+set Q default {};
+param qk{Q} integer >= 0;     /* units in the class                      */
+param qprio{Q} integer;       /* their priority                          */
+param qcost{Q} integer >= 0;  /* tier-2 cost of evicting one unit        */
+param quse{Q, N, R} integer >= 0, default 0; /* one unit's use, data units */
+param mayp{G} binary, default 1; /* the group may preempt               */
+
 set K;                        /* topology keys that groups require       */
 set D{K};                     /* domains of a key                        */
 set DN{k in K, d in D[k]} within N; /* nodes of a domain                 */
@@ -53,10 +62,19 @@ set NU := setof{(c, n) in E: empty[n] = 1} n;
 set P := setof{c in C} prio[grp[c]];
 param M{p in P} := sum{c in C: prio[grp[c]] = p} val[c] * cnt[c];
 
-/* Tier weights: W[p] = (1 + |NU|) * prod_{q < p} (1 + M[q]).  Then
- * W[p] > sum_{q < p} W[q] M[q] + |NU|: no amount of lower tiers outvotes
- * one unit of a higher one (doc/formulation.md has the proof). */
-param W{p in P} := (1 + card(NU)) * prod{q in P: q < p} (1 + M[q]);
+/* The eviction tier (kept cost) and its largest value. */
+param MQ := sum{e in Q} qcost[e] * qk[e];
+
+/* Tier weights: W[p] = (1 + |NU|) (1 + MQ) prod_{q < p} (1 + M[q]), and
+ * 1 + |NU| for the eviction tier.  Then W[p] > sum_{q < p} W[q] M[q] +
+ * (1 + |NU|) MQ + |NU|: no amount of lower tiers outvotes one unit of a
+ * higher one (doc/formulation.md has the proof). */
+param W{p in P} := (1 + card(NU)) * (1 + MQ) * prod{q in P: q < p} (1 + M[q]);
+
+/* Capacity levels: a class counts at its group's priority, or below
+ * everything when the group may not preempt (it never uses freed room). */
+param eprio{c in C} := if mayp[grp[c]] = 1 then prio[grp[c]] else -2147483648;
+set PL := setof{c in C} eprio[c];
 
 /* Whether node n lies in a domain of group g's key. */
 param indom{g in GK, n in N} :=
@@ -68,11 +86,13 @@ var x{(c, n) in E} integer >= 0, <= cnt[c];   /* pods of c on n           */
 var a{G} binary;                               /* gang admitted            */
 var t{g in GK, d in D[gkey[g]]} binary;        /* g's domain               */
 var u{NU} binary;                              /* n stays wholly free      */
+var q{e in Q} integer >= 0, <= qk[e];          /* units of e kept running  */
 
 /* ----------------------------------------------------------- objective */
 
 maximize value:
 	sum{(c, n) in E} W[prio[grp[c]]] * val[c] * x[c, n]
+	+ (1 + card(NU)) * sum{e in Q} qcost[e] * q[e]
 	+ sum{n in NU} u[n];
 
 /* --------------------------------------------------------- constraints */
@@ -105,10 +125,21 @@ s.t. off_key{(c, n) in E: grp[c] in GK and indom[grp[c], n] = 0}:
 s.t. held_domain{g in GK, d in D[gkey[g]]: fixed[g] != '' and d != fixed[g]}:
 	t[g, d] = 0;
 
-/* Capacity per node and resource (a node over-committed in a resource
- * takes no pod that requests it). */
-s.t. capacity{n in N, r in R: exists{(c, n) in E} req[c, r] > 0}:
-	sum{(c, n) in E} req[c, r] * x[c, n] <= max(free[n, r], 0);
+/* Capacity per node, resource and level (a node over-committed in a
+ * resource takes no pod that requests it): pods counting at or below the
+ * level, plus the kept units below it, fit the free capacity plus what
+ * evicting every unit below the level would free.  Freed room thus serves
+ * only strictly higher priorities (DESIGN.md section 5). */
+s.t. capacity{n in N, r in R, l in PL: exists{(c, n) in E} req[c, r] > 0}:
+	sum{(c, n) in E: eprio[c] <= l} req[c, r] * x[c, n]
+	+ sum{e in Q: qprio[e] < l} quse[e, n, r] * q[e]
+	<= max(free[n, r], 0) + sum{e in Q: qprio[e] < l} quse[e, n, r] * qk[e];
+
+/* Preemption leaves a node that is already over-committed alone. */
+s.t. overcommitted{(c, n) in E: mayp[grp[c]] = 1 and
+		   (exists{e in Q, r in R} quse[e, n, r] > 0) and
+		   (exists{r in R} free[n, r] < 0)}:
+	x[c, n] = 0;
 
 /* A node counted as wholly free holds no placed pod. */
 s.t. stays_free{n in NU}:

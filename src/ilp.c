@@ -2472,11 +2472,6 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
 	const ws_snapshot *s = p->snap;
-	if (m->nqc > 0)
-		return werr(err, WASP_EINVAL, "the GMPL model (models/wasp.mod) "
-			    "does not model preemption yet and this snapshot "
-			    "has running pods that pending groups may evict; "
-			    "export --lp or --mps instead");
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return werr(err, WASP_EIO, "cannot write %s", path);
@@ -2510,6 +2505,15 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		for (int c = 0; c < p->nclasses; c++)
 			if (p->classes[c].req[r] > 0)
 				unit[r] = gcd64(unit[r], p->classes[c].req[r]);
+		/* and what running units hold (preemption) */
+		for (int qc = 0; qc < m->nqc; qc++) {
+			const wp_unit *un =
+			    &p->units[m->qc_units[m->qc_beg[qc]]];
+			for (int i = 0; i < un->npods; i++)
+				if (s->pods[un->pods[i]].req[r] > 0)
+					unit[r] = gcd64(unit[r],
+					    s->pods[un->pods[i]].req[r]);
+		}
 		if (!unit[r])
 			unit[r] = 1;
 		fprintf(f, "# %s: one unit = %lld milli\n", s->res[r],
@@ -2661,6 +2665,42 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		fputc(' ', f);
 		dat_sym(f, p->topo->keys[gr->key].dom_name[gr->fixed_dom],
 			'd', gr->fixed_dom);
+	}
+	fprintf(f, ";\n");
+	/* preemption: eviction classes and who may preempt */
+	fprintf(f, "\nparam mayp :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (!wpe_may_preempt(p, g)) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fprintf(f, " 0");
+		}
+	fprintf(f, ";\nset Q :=");
+	for (int qc = 0; qc < m->nqc; qc++)
+		fprintf(f, "%s'e%d'", qc % 10 ? " " : "\n ", qc);
+	fprintf(f, ";\nparam : qk qprio qcost :=");
+	for (int qc = 0; qc < m->nqc; qc++)
+		fprintf(f, "\n 'e%d' %d %ld %.0f", qc, q_ub(m, qc),
+			(long)q_prio(m, qc), q_cost(m, qc));
+	fprintf(f, ";\nparam quse :=");
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npods; i++) {
+			int n = s->pods[un->pods[i]].node;
+			bool seen = false;
+			for (int j = 0; j < i && !seen; j++)
+				seen = s->pods[un->pods[j]].node == n;
+			for (int r = 0; !seen && r < p->nres; r++) {
+				int64_t u = q_use(m, qc, n, r);
+				if (!u)
+					continue;
+				fprintf(f, "\n 'e%d' ", qc);
+				dat_sym(f, s->nodes[n].name, 'n', n);
+				fputc(' ', f);
+				dat_sym(f, s->res[r], 'r', r);
+				fprintf(f, " %lld", (long long)(u / unit[r]));
+			}
+		}
 	}
 	fprintf(f, ";\n\nend;\n");
 	free(unit);
