@@ -701,6 +701,42 @@ START_TEST(test_ilp_scenarios)
 }
 END_TEST
 
+/* No tier outvotes the one above: one more high-priority pod is worth any
+ * number of evictions, and avoiding an eviction is worth more than
+ * keeping a node wholly free. */
+START_TEST(test_ilp_tiers)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	for (int i = 0; i < 8; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "tiny-%d", i);
+		y_pod(&b, nm, NULL, "n0", 1, 10);
+	}
+	y_gang(&b, "one", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "one"), 1);
+	ck_assert_int_eq(p->nevict, 8);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+
+	b = (yb){0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	y_gang(&b, "one", 1, 8, 100, "");
+	s = y_load(&b);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		p = solve_mode(s, mode);
+		ck_assert_str_eq(tu_node_of(p, "ml", "one-0"), "n1");
+		ck_assert_int_eq(p->nevict, 0);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* Small random clusters with running units of three priorities (single
  * pods and `all` gangs) and pending gangs: the ILP's plan passes the
  * verifier, is at least as good as greedy's in the lexicographic
@@ -915,6 +951,7 @@ static Suite *suite(void)
 	tc = tcase_create("ilp");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_ilp_scenarios);
+	tcase_add_test(tc, test_ilp_tiers);
 	tcase_add_test(tc, test_ilp_cross_check);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plan");
