@@ -1020,6 +1020,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
 			int u = G->pe_list[e];
 			if (G->pe_mark[u] || G->sol->evict[u] ||
+			    p->units[u].keep ||
 			    p->units[u].priority >= wg->priority)
 				continue;
 			G->pe_mark[u] = 1;

@@ -420,7 +420,7 @@ static void q_classes(wm *m)
 	int nv = 0;
 	for (int u = 0; u < p->nunits; u++) {
 		m->unit_qc[u] = -1;
-		if (any && p->units[u].priority < maxp)
+		if (any && p->units[u].priority < maxp && !p->units[u].keep)
 			v[nv++] = u;
 	}
 	q_sort(p, v, tmp, nv);

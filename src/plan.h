@@ -100,7 +100,16 @@ struct wasp_plan {
 	wpl_move *move;
 	int nmove;
 	int pdb_violations;
+	/* Rebalancing: wholly free domains per topology key (finest last),
+	 * before and after the plan. */
+	struct wpl_frag *frag;
+	int nfrag;
 };
+
+typedef struct wpl_frag {
+	const char *key;
+	int before, after;
+} wpl_frag;
 
 /* Build the plan from a solution (placements in class/pod order). */
 int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,

@@ -14,6 +14,7 @@
  */
 #include "problem.h"
 #include "preempt.h"
+#include "rebalance.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -679,6 +680,21 @@ int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
 		rc = reduce(&r, o);
 	if (!rc)
 		rc = wpe_units(p, a);
+	if (!rc && o->protect && *o->protect) {
+		ws_expr *sel;
+		int nsel = wrb_selector(a, o->protect, &sel);
+		if (nsel < 0) {
+			wa_destroy(tmp);
+			return werr(err, WASP_EINVAL, "bad --protect selector "
+				    "'%s' (want key=value, key!=value, key or "
+				    "!key, comma-separated)", o->protect);
+		}
+		for (int u = 0; u < p->nunits; u++)
+			for (int i = 0; i < p->units[u].npods; i++)
+				if (wrb_selects(sel, nsel,
+						&s->pods[p->units[u].pods[i]]))
+					p->units[u].keep = true;
+	}
 	wa_destroy(tmp);
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in the reduction");

@@ -80,6 +80,7 @@ typedef struct wp_unit {
 	int *pdb;         /* PodDisruptionBudgets selecting its pods       */
 	int *pdbn;        /* and how many of its pods each selects         */
 	int npdb;
+	bool keep;        /* --protect selects one of its pods: never evicted */
 } wp_unit;
 
 /* A solution: counts per (class, eligible node) and admission per group. */

@@ -241,6 +241,17 @@ static cJSON *build_doc(const wasp_plan *p)
 	jadd(&j, sum, "freeNodes", f);
 	jadd(&j, f, "before", jnum(s->free_nodes_before));
 	jadd(&j, f, "after", jnum(s->free_nodes_after));
+	if (p->nfrag) {
+		cJSON *fd = cJSON_CreateArray();
+		jadd(&j, sum, "freeDomains", fd);
+		for (int i = 0; i < p->nfrag; i++) {
+			cJSON *e = cJSON_CreateObject();
+			jadd(&j, e, "key", jstr(p->frag[i].key));
+			jadd(&j, e, "before", jnum(p->frag[i].before));
+			jadd(&j, e, "after", jnum(p->frag[i].after));
+			jpush(&j, fd, e);
+		}
+	}
 
 	cJSON *u = cJSON_CreateArray();
 	jadd(&j, sum, "utilisation", u);
@@ -662,6 +673,10 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 		  s->placed_pods, s->evicted_pods, s->moved_pods);
 	sb_printf(&b, "  free nodes  %d before, %d after\n",
 		  s->free_nodes_before, s->free_nodes_after);
+	for (int i = 0; i < p->nfrag; i++)
+		sb_printf(&b, "  free %s domains  %d before, %d after\n",
+			  or_dash(p->frag[i].key), p->frag[i].before,
+			  p->frag[i].after);
 	sb_printf(&b, "  times       load %.3f s, reduce %.3f s, greedy %.3f "
 		      "s, ilp %.3f s, total %.3f s\n",
 		  s->t_load, s->t_reduce, s->t_greedy, s->t_ilp, s->t_total);

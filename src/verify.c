@@ -103,6 +103,7 @@ typedef struct vctx {
 	int *pod_evict;    /* npods: eviction index, -1                    */
 	int64_t *evicted;  /* nnodes * nres: requests the plan evicts       */
 	bool any_evict;
+	int *pod_moved;    /* npods: node a move takes the pod to, -1      */
 	/* path mode: level lists already worked out, per key */
 	const char **lv_key;
 	const char ***lv_list;
@@ -375,6 +376,67 @@ static void check_evictions(vctx *v)
 			viol(v, "group %s/%s: disruptionMode all, but only %d "
 				"of its %d running pods are evicted", grp->ns,
 			     grp->name, ev, run);
+	}
+}
+
+/* Moves: a running pod, not evicted, from its node to another existing
+ * node that it tolerates and selects; capacity counts it at the
+ * destination and no longer at the source (check_capacity). */
+static void check_moves(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const wasp_plan *p = v->p;
+	for (int i = 0; i < p->nmove; i++) {
+		const wpl_move *x = &p->move[i];
+		int pi = ht_get(&v->pods, x->ns, x->pod);
+		if (pi < 0) {
+			viol(v, "move of %s/%s: no such pod in the snapshot",
+			     nz(x->ns), nz(x->pod));
+			continue;
+		}
+		const ws_pod *pod = &s->pods[pi];
+		if (pod->terminal || ws_pod_pending(pod) || pod->node < 0) {
+			viol(v, "move of %s/%s: the pod is not running on a "
+				"node of the snapshot", pod->ns, pod->name);
+			continue;
+		}
+		if (v->pod_evict[pi] >= 0 || v->pod_moved[pi] >= 0) {
+			viol(v, "move of %s/%s: the pod is %s", pod->ns,
+			     pod->name, v->pod_evict[pi] >= 0
+				 ? "also evicted" : "moved twice");
+			continue;
+		}
+		if (x->from && strcmp(x->from, s->nodes[pod->node].name))
+			viol(v, "move of %s/%s: from %s, but it runs on %s",
+			     pod->ns, pod->name, x->from,
+			     s->nodes[pod->node].name);
+		int ni = ht_get(&v->nodes, "", x->to);
+		if (ni < 0) {
+			viol(v, "move of %s/%s: to node %s, which is not in "
+				"the snapshot", pod->ns, pod->name, nz(x->to));
+			continue;
+		}
+		if (ni == pod->node) {
+			viol(v, "move of %s/%s: to the node it runs on",
+			     pod->ns, pod->name);
+			continue;
+		}
+		const char *why = NULL;
+		if (!ws_pod_fits_node_static(pod, &s->nodes[ni], &why))
+			viol(v, "move of %s/%s to %s: %s", pod->ns, pod->name,
+			     s->nodes[ni].name, why ? why : "does not fit");
+		if (pod->group >= 0 &&
+		    s->groups[pod->group].disruption == WS_DISRUPT_ALL)
+			viol(v, "move of %s/%s: its group %s is disrupted "
+				"only whole (disruptionMode all)", pod->ns,
+			     pod->name, s->groups[pod->group].name);
+		v->pod_moved[pi] = ni;
+		for (int r = 0; r < s->nres; r++) {
+			int64_t *c = &v->placed[(size_t)ni * s->nres + r];
+			*c = sat_add(*c, pod->req[r]);
+			c = &v->evicted[(size_t)pod->node * s->nres + r];
+			*c = sat_add(*c, pod->req[r]);
+		}
 	}
 }
 
@@ -691,6 +753,8 @@ static void check_topology(vctx *v, int g)
 		int pi = grp->pods[k];
 		const ws_pod *pod = &s->pods[pi];
 		int n = v->pod_node[pi];
+		if (n < 0 && v->pod_moved && v->pod_moved[pi] >= 0)
+			n = v->pod_moved[pi];
 		if (n < 0 && !pod->terminal && !ws_pod_pending(pod))
 			n = pod->node; /* running; -1 if its node is unknown */
 		if (n < 0)
@@ -726,8 +790,15 @@ static void check_groups(vctx *v)
 	for (int g = 0; g < s->ngroups; g++) {
 		const ws_group *grp = &s->groups[g];
 		int placed = v->g_placed[g];
-		if (!placed)
+		if (!placed) {
+			/* a moved pod must keep its group in one domain */
+			bool moved = false;
+			for (int k = 0; k < grp->npods && !moved; k++)
+				moved = v->pod_moved[grp->pods[k]] >= 0;
+			if (moved && grp->topo_key)
+				check_topology(v, g);
 			continue;
+		}
 		if (grp->invalid)
 			viol(v, "group %s/%s: cannot be scheduled (%s) but %d "
 				"pods are placed",
@@ -830,6 +901,7 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 				   sizeof(int64_t))) ||
 	    !(v.g_placed = wa_calloc(a, s->ngroups + 1, sizeof(int))) ||
 	    !(v.pod_evict = wa_calloc(a, s->npods + 1, sizeof(int))) ||
+	    !(v.pod_moved = wa_calloc(a, s->npods + 1, sizeof(int))) ||
 	    !(v.evicted = wa_calloc(a, (size_t)(s->nnodes + 1) * nres,
 				    sizeof(int64_t))) ||
 	    !(v.lv_key = wa_calloc(a, s->ngroups + 1, sizeof(char *))) ||
@@ -839,6 +911,7 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	for (int i = 0; i < s->npods; i++) {
 		ht_put(&v.pods, s->pods[i].ns, s->pods[i].name, i);
 		v.pod_node[i] = v.pod_place[i] = v.pod_evict[i] = -1;
+		v.pod_moved[i] = -1;
 	}
 	for (int i = 0; i < s->nnodes; i++)
 		ht_put(&v.nodes, "", s->nodes[i].name, i);
@@ -847,6 +920,7 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 
 	check_placements(&v);
 	check_evictions(&v);
+	check_moves(&v);
 	check_capacity(&v);
 	check_priority_rows(&v);
 	check_pdbs(&v);

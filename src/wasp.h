@@ -120,6 +120,12 @@ typedef struct wasp_options {
 				       and returns its best plan so far      */
 	double start_time;       /* wasp_now() when the run began (the budget
 				    counts from there); 0: at the call       */
+	/* additions (rebalancing, doc/preemption.md): */
+	int rebalance;           /* 1: move running pods to free whole
+				    domains of the finest topology key      */
+	int max_moves;           /* at most this many moves; 0: no limit    */
+	const char *protect;     /* label selector ("k=v,k!=v,k"): pods it
+				    selects never move nor get evicted      */
 } wasp_options;
 
 void wasp_options_init(wasp_options *o);

@@ -928,6 +928,119 @@ START_TEST(test_ilp_cross_check)
 }
 END_TEST
 
+/* ----------------------------------------------------------- rebalance */
+
+/* Three racks of two 8-GPU nodes, none free: ra holds 2+2 GPUs of db
+ * pods, rb 4+4, rc 6+2 (web). */
+static wasp_snapshot *fragmented(void)
+{
+	yb b = {0};
+	const char *racks[] = {"ra", "rb", "rc"};
+	int gpus[3][2] = {{2, 2}, {4, 4}, {6, 2}};
+	y(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+	      "metadata: {name: t}\nspec:\n  levels:\n"
+	      "  - nodeLabel: " RACK "\n");
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 2; i++) {
+			char nm[16], pod[24];
+			snprintf(nm, sizeof nm, "%c%d", racks[r][1], i);
+			y_node(&b, nm, racks[r], 8);
+			snprintf(pod, sizeof pod, "p-%s", nm);
+			y_lpod(&b, pod, r == 0 ? "db" : "web", nm, gpus[r][i],
+			       10);
+		}
+	return y_load(&b);
+}
+
+static int free_racks(const wasp_plan *p, bool after)
+{
+	for (int i = 0; i < p->nfrag; i++)
+		if (!strcmp(p->frag[i].key, RACK))
+			return after ? p->frag[i].after : p->frag[i].before;
+	return -1;
+}
+
+START_TEST(test_rebalance_frees_rack)
+{
+	wasp_snapshot *s = fragmented();
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_GREEDY;
+	o.rebalance = 1;
+	wasp_plan *p = tu_solve(s, &o); /* every move verified */
+	ck_assert_int_eq(free_racks(p, false), 0);
+	ck_assert_int_ge(free_racks(p, true), 1);
+	ck_assert_int_gt(p->nmove, 0);
+	ck_assert_int_eq(p->sum.moved_pods, p->nmove);
+	/* the first rack freed is ra (fewest GPUs to move, 2 pods) */
+	bool ra = false;
+	for (int i = 0; i < p->nmove; i++)
+		ra |= !strcmp(p->move[i].pod, "p-a0");
+	ck_assert(ra);
+	char *j = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
+	ck_assert_msg(strstr(j, "\"freeDomains\""), "%s", j);
+	wasp_plan *q = NULL;
+	ck_assert_int_eq(wasp_plan_from_text(&q, j, strlen(j), "p", NULL),
+			 WASP_OK);
+	ck_assert_int_eq(q->nmove, p->nmove);
+	size_t nv = 9;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(s, q, &nv, &rep, NULL), WASP_OK);
+	ck_assert_msg(nv == 0, "%s", rep);
+	wasp_free(rep);
+	wasp_plan_free(q);
+	wasp_free(j);
+	wasp_plan_free(p);
+
+	/* protected db pods stay, so ra stays busy */
+	o.protect = "app=db";
+	p = tu_solve(s, &o);
+	for (int i = 0; i < p->nmove; i++)
+		ck_assert(strncmp(p->move[i].pod, "p-a", 3));
+	wasp_plan_free(p);
+
+	/* one move cannot free any rack: none happens */
+	o.protect = NULL;
+	o.max_moves = 1;
+	p = tu_solve(s, &o);
+	ck_assert_int_eq(p->nmove, 0);
+	ck_assert_int_eq(free_racks(p, true), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+START_TEST(test_verify_moves)
+{
+	wasp_snapshot *s = fragmented();
+	const char *bad[][2] = {
+	    /* over capacity: c0 has 2 GPUs free, p-b0 needs 4 */
+	    {"{\"namespace\": \"ml\", \"pod\": \"p-b0\", \"from\": "
+	     "\"b0\", \"to\": \"c0\"}", "node c0: nvidia.com/gpu over"},
+	    {"{\"namespace\": \"ml\", \"pod\": \"p-b0\", \"from\": "
+	     "\"a0\", \"to\": \"a1\"}", "from a0, but it runs on b0"},
+	    {"{\"namespace\": \"ml\", \"pod\": \"nope\", \"to\": "
+	     "\"a1\"}", "move of ml/nope: no such pod"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char doc[2048];
+		snprintf(doc, sizeof doc, "{\"apiVersion\": "
+			 "\"wasp.dev/v1alpha1\", \"kind\": \"Plan\", "
+			 "\"moves\": [%s]}", bad[i][0]);
+		wasp_plan *p = NULL;
+		ck_assert_int_eq(wasp_plan_from_text(&p, doc, strlen(doc), "p",
+						     NULL), WASP_OK);
+		size_t nv = 0;
+		char *rep = NULL;
+		ck_assert_int_eq(wasp_check(s, p, &nv, &rep, NULL), WASP_OK);
+		ck_assert_msg(nv >= 1 && strstr(rep, bad[i][1]), "%s", rep);
+		wasp_free(rep);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("preempt");
@@ -953,6 +1066,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ilp_scenarios);
 	tcase_add_test(tc, test_ilp_tiers);
 	tcase_add_test(tc, test_ilp_cross_check);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rebalance");
+	tcase_add_test(tc, test_rebalance_frees_rack);
+	tcase_add_test(tc, test_verify_moves);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plan");
 	tcase_add_test(tc, test_roundtrip);

@@ -145,6 +145,11 @@ static const char main_help[] =
 "                          all coarser levels too)\n"                      \
 "      --value RESOURCE    count admitted work in RESOURCE (for example\n" \
 "                          nvidia.com/gpu) instead of pods\n"              \
+"      --rebalance         also move running pods to free whole domains of\n" \
+"                          the finest topology key (nightly rebalancing)\n" \
+"      --max-moves N       at most N moves (default 0: no limit)\n"      \
+"      --protect SELECTOR  pods with these labels (k=v,k!=v,k,!k) never\n" \
+"                          move nor get evicted\n"                        \
 "  -q, --quiet             no warnings on standard error\n"                \
 "  -h, --help              show this help\n"
 
@@ -291,6 +296,9 @@ enum {
 	OPT_GAP = 256,
 	OPT_DOMAIN,
 	OPT_VALUE,
+	OPT_REBALANCE,
+	OPT_MAX_MOVES,
+	OPT_PROTECT,
 	OPT_VERSION,
 	OPT_LP,
 	OPT_MPS,
@@ -353,6 +361,16 @@ static int plan_option(const char *cmd, int c, const char *arg,
 		else
 			o->value_resource = arg;
 		break;
+	case OPT_REBALANCE:
+		o->rebalance = 1;
+		break;
+	case OPT_MAX_MOVES:
+		rc = parse_int(cmd, "--max-moves", arg, 0, 100000000,
+			       &o->max_moves);
+		break;
+	case OPT_PROTECT:
+		o->protect = arg;
+		break;
 	case 'q':
 		*quiet = 1;
 		break;
@@ -369,6 +387,9 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"threads", required_argument, NULL, 'j'},                           \
 	{"domain", required_argument, NULL, OPT_DOMAIN},                     \
 	{"value", required_argument, NULL, OPT_VALUE},                       \
+	{"rebalance", no_argument, NULL, OPT_REBALANCE},                     \
+	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
+	{"protect", required_argument, NULL, OPT_PROTECT},                   \
 	{"quiet", no_argument, NULL, 'q'},                                   \
 	{"help", no_argument, NULL, 'h'}
 #define PLAN_SHORT_OPTIONS "m:t:j:qh"
