@@ -1,8 +1,8 @@
 /*
  * rebalance.c -- nightly rebalancing (rebalance.h).
  *
- * Domains of the finest topology key (or single nodes when there is no
- * key) that are not wholly free are tried fewest pods first; each of their
+ * Domains of the finest topology key whose domains hold several nodes (or
+ * single nodes when there is none) that are not wholly free are tried fewest pods first; each of their
  * running pods, largest first, goes best-fit to a busy node outside the
  * domains being freed.  A domain is freed whole or not at all, so a move
  * never happens without a domain to show for it.
@@ -251,8 +251,13 @@ int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
 		R.busy[n] = !node_free(&R, n);
 	count_free(&R, t, fb);
 
-	/* the finest key's domains, or nodes */
-	const wtp_key *key = nk ? &t->keys[nk - 1] : NULL;
+	/* the finest key with domains of several nodes (hostname-like keys
+	 * free single nodes, which freeing a domain does as well), or nodes */
+	const wtp_key *key = NULL;
+	for (int k = nk - 1; k >= 0 && !key; k--)
+		for (int d = 0; d < t->keys[k].ndom && !key; d++)
+			if (t->keys[k].dom_nnodes[d] > 1)
+				key = &t->keys[k];
 	int nd = key ? key->ndom : nn, moves = 0;
 	int maxm = o && o->max_moves > 0 ? o->max_moves : INT32_MAX;
 	size_t cap = 0;

@@ -1,6 +1,7 @@
 /*
  * rebalance.h -- nightly rebalancing (wasp plan --rebalance): move running
- * pods so that whole domains of the finest topology key become free.
+ * pods so that whole domains of the finest topology key (whose domains
+ * hold more than one node) become free.
  *
  * Works on a finished plan (placements and evictions stand): a domain is
  * emptied when all its running pods can move, within --max-moves, to
