@@ -104,6 +104,11 @@ struct wasp_plan {
 	 * before and after the plan. */
 	struct wpl_frag *frag;
 	int nfrag;
+	/* and the largest gang of the commonest pending pod shape that fits
+	 * in one such domain (the whole cluster without keys) */
+	const char *gang_shape; /* NULL: not computed */
+	const char *gang_key;   /* the key of the domains, NULL: cluster */
+	int gang_before, gang_after;
 };
 
 typedef struct wpl_frag {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "preempt.h"
+#include "quantity.h"
 
 int wrb_selector(wa_arena *a, const char *text, ws_expr **out)
 {
@@ -163,6 +164,82 @@ static int cmp_size(const void *va, const void *vb, const rb *R)
 		if (x->req[r] != y->req[r])
 			return x->req[r] > y->req[r] ? -1 : 1;
 	return (a > b) - (a < b);
+}
+
+/* Pods of request req that fit in the best domain of key (or the whole
+ * cluster), with use[] in use; schedulable nodes only. */
+static int gang_fit(const rb *R, const wtp_key *key, const int64_t *use,
+		    const int64_t *req)
+{
+	const ws_snapshot *s = R->s;
+	int nd = key ? key->ndom : 1, best = 0;
+	for (int d = 0; d < nd; d++) {
+		long tot = 0;
+		int cnt = key ? key->dom_nnodes[d] : R->nn;
+		for (int i = 0; i < cnt; i++) {
+			int n = key ? key->dom_nodes[d][i] : i;
+			const ws_node *nd_ = &s->nodes[n];
+			if (!ws_node_schedulable(nd_, NULL))
+				continue;
+			long fit = -1;
+			for (int r = 0; r < R->nres; r++) {
+				if (req[r] <= 0)
+					continue;
+				int64_t f = nd_->alloc[r] -
+					    use[(size_t)n * R->nres + r];
+				long q = f < req[r] ? 0 : (long)(f / req[r]);
+				if (fit < 0 || q < fit)
+					fit = q;
+			}
+			tot += fit > 0 ? fit : 0;
+		}
+		if (tot > best)
+			best = tot > INT32_MAX ? INT32_MAX : (int)tot;
+	}
+	return best;
+}
+
+/* The commonest request vector among pending pods (else running ones):
+ * index of a pod that has it, or -1. */
+static int common_shape(const ws_snapshot *s)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		int best = -1, bestn = 0;
+		for (int i = 0; i < s->npods; i++) {
+			const ws_pod *x = &s->pods[i];
+			if (x->terminal || ws_pod_pending(x) != (pass == 0))
+				continue;
+			/* counting by scan: fine for a nightly figure, and
+			 * cut short once a shape has been counted */
+			bool seen = false;
+			for (int j = 0; j < i && !seen; j++) {
+				const ws_pod *y = &s->pods[j];
+				seen = !y->terminal &&
+				       ws_pod_pending(y) == (pass == 0) &&
+				       !memcmp(x->req, y->req,
+					       sizeof *x->req * s->nres);
+			}
+			if (seen)
+				continue;
+			int n = 0;
+			for (int j = i; j < s->npods; j++) {
+				const ws_pod *y = &s->pods[j];
+				n += !y->terminal &&
+				     ws_pod_pending(y) == (pass == 0) &&
+				     !memcmp(x->req, y->req,
+					     sizeof *x->req * s->nres);
+			}
+			if (n > bestn) {
+				bestn = n;
+				best = i;
+			}
+			if (bestn > s->npods / 2)
+				break;
+		}
+		if (best >= 0)
+			return best;
+	}
+	return -1;
 }
 
 /* Count the wholly free domains of every key (or nodes), for figures. */
@@ -360,6 +437,34 @@ int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
 			R.busy[key ? key->dom_nodes[best][i] : best] = 0;
 	}
 	count_free(&R, t, fa);
+	int shape = common_shape(s);
+	if (shape >= 0) {
+		const ws_pod *sp = &s->pods[shape];
+		char *txt = "", q[48];
+		for (int r = 0; r < nres; r++) {
+			if (r == WS_RES_PODS || !sp->req[r])
+				continue;
+			wq_format(sp->req[r], wq_is_bytes_resource(s->res[r]),
+				  q, sizeof q);
+			txt = wa_printf(pl->arena, "%s%s%s %s", txt,
+					*txt ? ", " : "", q, s->res[r]);
+			if (!txt)
+				break;
+		}
+		int64_t *before = wa_calloc(a, (size_t)nn * nres + 1,
+					    sizeof *before);
+		if (!txt || !before) {
+			rc = werr(err, WASP_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (int n = 0; n < nn; n++)
+			memcpy(before + (size_t)n * nres, s->nodes[n].used,
+			       sizeof *before * nres);
+		pl->gang_shape = *txt ? txt : "1 pod";
+		pl->gang_key = key ? wa_strdup(pl->arena, key->label) : NULL;
+		pl->gang_before = gang_fit(&R, key, before, sp->req);
+		pl->gang_after = gang_fit(&R, key, R.use, sp->req);
+	}
 	pl->sum.moved_pods = pl->nmove;
 	pl->sum.tiers.moves = pl->nmove;
 	pl->frag = wa_calloc(pl->arena, (size_t)nk + 1, sizeof *pl->frag);

@@ -241,6 +241,14 @@ static cJSON *build_doc(const wasp_plan *p)
 	jadd(&j, sum, "freeNodes", f);
 	jadd(&j, f, "before", jnum(s->free_nodes_before));
 	jadd(&j, f, "after", jnum(s->free_nodes_after));
+	if (p->gang_shape) {
+		cJSON *lg = cJSON_CreateObject();
+		jadd(&j, sum, "largestGang", lg);
+		jadd(&j, lg, "shape", jstr(p->gang_shape));
+		jadd(&j, lg, "key", jstr(p->gang_key));
+		jadd(&j, lg, "before", jnum(p->gang_before));
+		jadd(&j, lg, "after", jnum(p->gang_after));
+	}
 	if (p->nfrag) {
 		cJSON *fd = cJSON_CreateArray();
 		jadd(&j, sum, "freeDomains", fd);
@@ -677,6 +685,11 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 		sb_printf(&b, "  free %s domains  %d before, %d after\n",
 			  or_dash(p->frag[i].key), p->frag[i].before,
 			  p->frag[i].after);
+	if (p->gang_shape)
+		sb_printf(&b, "  largest gang of %s in one %s  %d before, %d "
+			      "after\n", p->gang_shape,
+			  p->gang_key ? p->gang_key : "cluster",
+			  p->gang_before, p->gang_after);
 	sb_printf(&b, "  times       load %.3f s, reduce %.3f s, greedy %.3f "
 		      "s, ilp %.3f s, total %.3f s\n",
 		  s->t_load, s->t_reduce, s->t_greedy, s->t_ilp, s->t_total);

@@ -977,8 +977,14 @@ START_TEST(test_rebalance_frees_rack)
 	for (int i = 0; i < p->nmove; i++)
 		ra |= !strcmp(p->move[i].pod, "p-a0");
 	ck_assert(ra);
+	/* the commonest shape (2 GPUs): 6 fit in ra before, 8 once free */
+	ck_assert_str_eq(p->gang_shape, "1 cpu, 2 nvidia.com/gpu");
+	ck_assert_str_eq(p->gang_key, RACK);
+	ck_assert_int_eq(p->gang_before, 6);
+	ck_assert_int_eq(p->gang_after, 8);
 	char *j = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
 	ck_assert_msg(strstr(j, "\"freeDomains\""), "%s", j);
+	ck_assert_msg(strstr(j, "\"largestGang\""), "%s", j);
 	wasp_plan *q = NULL;
 	ck_assert_int_eq(wasp_plan_from_text(&q, j, strlen(j), "p", NULL),
 			 WASP_OK);
