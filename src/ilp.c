@@ -2124,6 +2124,14 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 	c += p->nnodes;
 	r += (long)p->nnodes * (p->nres > 3 ? 3 : p->nres);
 	nz += (long)p->nx * (3 + (p->nres > 3 ? 3 : p->nres)) + p->nnodes;
+	/* preemption: at most one keep column per running unit some
+	 * pending group outranks, in a few capacity rows each */
+	int32_t top = p->ngroups ? p->groups[0].priority : INT32_MIN;
+	for (int u = 0; u < p->nunits; u++)
+		if (p->units[u].priority < top) {
+			c++;
+			nz += 3;
+		}
 	*rows = r > INT_MAX ? INT_MAX : (int)r;
 	*cols = c > INT_MAX ? INT_MAX : (int)c;
 	*nonzeros = nz;
