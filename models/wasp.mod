@@ -45,6 +45,9 @@ param qprio{Q} integer;       /* their priority                          */
 param qcost{Q} integer >= 0;  /* tier-2 cost of evicting one unit        */
 param quse{Q, N, R} integer >= 0, default 0; /* one unit's use, data units */
 param mayp{G} binary, default 1; /* the group may preempt               */
+set B default {};             /* PodDisruptionBudgets over the classes    */
+param allowed{B} integer >= 0; /* disruptions the budget allows          */
+param bsel{Q, B} integer >= 0, default 0; /* pods of one unit it selects */
 
 set K;                        /* topology keys that groups require       */
 set D{K};                     /* domains of a key                        */
@@ -62,14 +65,18 @@ set NU := setof{(c, n) in E: empty[n] = 1} n;
 set P := setof{c in C} prio[grp[c]];
 param M{p in P} := sum{c in C: prio[grp[c]] = p} val[c] * cnt[c];
 
-/* The eviction tier (kept cost) and its largest value. */
+/* The eviction tier (kept cost) and the budget tier (selected pods the
+ * classes may take, minus violations), with their largest values. */
 param MQ := sum{e in Q} qcost[e] * qk[e];
+param V{j in B} := sum{e in Q} bsel[e, j] * qk[e];
+param MB := sum{j in B} V[j];
 
-/* Tier weights: W[p] = (1 + |NU|) (1 + MQ) prod_{q < p} (1 + M[q]), and
- * 1 + |NU| for the eviction tier.  Then W[p] > sum_{q < p} W[q] M[q] +
- * (1 + |NU|) MQ + |NU|: no amount of lower tiers outvotes one unit of a
- * higher one (doc/formulation.md has the proof). */
-param W{p in P} := (1 + card(NU)) * (1 + MQ) * prod{q in P: q < p} (1 + M[q]);
+/* Tier weights: 1 + |NU| for evictions, (1 + |NU|) (1 + MQ) for budgets,
+ * W[p] = (1 + |NU|) (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q]) for work.
+ * Each exceeds everything below it at its largest: no amount of lower
+ * tiers outvotes one unit of a higher one (doc/formulation.md). */
+param W{p in P} := (1 + card(NU)) * (1 + MQ) * (1 + MB)
+	* prod{q in P: q < p} (1 + M[q]);
 
 /* Capacity levels: a class counts at its group's priority, or below
  * everything when the group may not preempt (it never uses freed room). */
@@ -87,11 +94,13 @@ var a{G} binary;                               /* gang admitted            */
 var t{g in GK, d in D[gkey[g]]} binary;        /* g's domain               */
 var u{NU} binary;                              /* n stays wholly free      */
 var q{e in Q} integer >= 0, <= qk[e];          /* units of e kept running  */
+var w{j in B} integer >= 0, <= V[j];           /* V minus j's violations   */
 
 /* ----------------------------------------------------------- objective */
 
 maximize value:
 	sum{(c, n) in E} W[prio[grp[c]]] * val[c] * x[c, n]
+	+ (1 + card(NU)) * (1 + MQ) * sum{j in B} w[j]
 	+ (1 + card(NU)) * sum{e in Q} qcost[e] * q[e]
 	+ sum{n in NU} u[n];
 
@@ -134,6 +143,11 @@ s.t. capacity{n in N, r in R, l in PL: exists{(c, n) in E} req[c, r] > 0}:
 	sum{(c, n) in E: eprio[c] <= l} req[c, r] * x[c, n]
 	+ sum{e in Q: qprio[e] < l} quse[e, n, r] * q[e]
 	<= max(free[n, r], 0) + sum{e in Q: qprio[e] < l} quse[e, n, r] * qk[e];
+
+/* Violations of a budget: at least the evicted pods it selects beyond
+ * what it allows (evicted = qk - q). */
+s.t. budget{j in B}:
+	w[j] - sum{e in Q} bsel[e, j] * q[e] <= allowed[j];
 
 /* Preemption leaves a node that is already over-committed alone. */
 s.t. overcommitted{(c, n) in E: mayp[grp[c]] = 1 and

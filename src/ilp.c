@@ -34,7 +34,7 @@
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
-enum { WM_X, WM_A, WM_T, WM_U, WM_Q };
+enum { WM_X, WM_A, WM_T, WM_U, WM_Q, WM_W };
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -97,6 +97,11 @@ typedef struct wm {
 	int *nq_beg, *nq_list; /* per node: the classes with a pod there   */
 	int nprio_t;        /* priority tiers of the objective            */
 	int qtier;          /* the eviction tier, -1: none                */
+	/* PodDisruptionBudgets over eviction classes: w[j] = V[j] minus
+	 * the budget's violations */
+	int *wcol;          /* per snapshot PDB: column, 0: none           */
+	int *wV;            /* per snapshot PDB: pods the classes may take */
+	int btier;          /* the budget tier, -1: none                  */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -369,8 +374,24 @@ static int q_cmp(const wp_problem *p, int a, int b)
 			       (size_t)p->nres * sizeof *pa->req);
 		if (c)
 			return c;
+		if (x->npdb != y->npdb)
+			return x->npdb < y->npdb ? -1 : 1;
+		for (int j = 0; j < x->npdb; j++)
+			if (x->pdb[j] != y->pdb[j])
+				return x->pdb[j] < y->pdb[j] ? -1 : 1;
 	}
 	return (a > b) - (a < b);
+}
+
+/* Units a class may merge: same budgets (and counts: one pod each). */
+static bool same_pdbs(const wp_unit *x, const wp_unit *y)
+{
+	if (x->npdb != y->npdb)
+		return false;
+	for (int j = 0; j < x->npdb; j++)
+		if (x->pdb[j] != y->pdb[j] || x->pdbn[j] != y->pdbn[j])
+			return false;
+	return true;
 }
 
 static void q_sort(const wp_problem *p, int *v, int *tmp, int n)
@@ -427,6 +448,7 @@ static void q_classes(wm *m)
 	m->nqc = 0;
 	for (int i = 0; i < nv; i++) {
 		if (i == 0 || p->units[v[i]].all || p->units[v[i - 1]].all ||
+		    !same_pdbs(&p->units[v[i - 1]], &p->units[v[i]]) ||
 		    p->snap->pods[p->units[v[i - 1]].pods[0]].node !=
 			p->snap->pods[p->units[v[i]].pods[0]].node ||
 		    p->units[v[i - 1]].priority != p->units[v[i]].priority ||
@@ -495,6 +517,52 @@ static void cols_q(wm *m)
 		    wm_name(m, "q[e%d,%s/%s]", qc, pod->ns,
 			    un->all ? m->p->snap->groups[un->sg].name
 				    : pod->name));
+	}
+}
+
+/* w[j]: budget j's evictable pods minus its violations (the budget
+ * tier); budget[j]: w[j] - sum_e sel[e,j] q[e] <= allowed[j], which with
+ * q = k - evicted reads: violations >= evicted selected - allowed. */
+static void cols_w(wm *m)
+{
+	const wp_problem *p = m->p;
+	int nb = p->snap->npdbs;
+	m->wcol = wa_calloc(m->ar, nb + 1, sizeof *m->wcol);
+	m->wV = wa_calloc(m->ar, nb + 1, sizeof *m->wV);
+	if (!m->wcol || !m->wV) {
+		m->nomem = true;
+		return;
+	}
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int j = 0; j < un->npdb; j++)
+			m->wV[un->pdb[j]] += un->pdbn[j] * q_ub(m, qc);
+	}
+	for (int j = 0; j < nb; j++)
+		if (m->wV[j] > 0)
+			m->wcol[j] = wm_col(m, WM_W, j, -1, 0, m->wV[j],
+			    wm_name(m, "w[%s/%s]", p->snap->pdbs[j].ns,
+				    p->snap->pdbs[j].name));
+}
+
+static void rows_budget(wm *m)
+{
+	const wp_problem *p = m->p;
+	for (int j = 0; j < p->snap->npdbs && !m->nomem; j++) {
+		if (!m->wcol[j])
+			continue;
+		wm_row_begin(m);
+		wm_coef(m, m->wcol[j], 1);
+		for (int qc = 0; qc < m->nqc; qc++) {
+			const wp_unit *un =
+			    &p->units[m->qc_units[m->qc_beg[qc]]];
+			for (int i = 0; i < un->npdb; i++)
+				if (un->pdb[i] == j)
+					wm_coef(m, m->qcol[qc], -un->pdbn[i]);
+		}
+		wm_row_end(m, GLP_UP, 0, p->pdb_allowed[j],
+		    wm_name(m, "budget[%s/%s]", p->snap->pdbs[j].ns,
+			    p->snap->pdbs[j].name));
 	}
 }
 
@@ -1245,6 +1313,15 @@ static void objective(wm *m, double max_coef)
 	m->nprio_t = nt;
 	/* tier 2 in keep form: the cost of the units kept running, so that
 	 * every tier is maximised and non-negative (formulation.md) */
+	m->btier = -1;
+	long vsum = 0;
+	for (int j = 0; j < p->snap->npdbs; j++)
+		vsum += m->wcol[j] ? m->wV[j] : 0;
+	if (vsum > 0) {
+		m->btier = nt++;
+		m->tM[m->btier] = (double)vsum;
+		m->tmaxval[m->btier] = 1;
+	}
 	m->qtier = -1;
 	if (m->nqc > 0) {
 		m->qtier = nt++;
@@ -1273,6 +1350,9 @@ static void objective(wm *m, double max_coef)
 		} else if (m->ckind[j] == WM_Q) {
 			m->ctier[j] = m->qtier;
 			m->cval[j] = q_cost(m, m->cref[j]);
+		} else if (m->ckind[j] == WM_W) {
+			m->ctier[j] = m->btier;
+			m->cval[j] = 1;
 		}
 	}
 	m->maxcoef = block_coef(m, 0, m->ntier - 1, m->wfull);
@@ -1357,6 +1437,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		cols_u(m);
 	if (!wm_late(m))
 		cols_q(m);
+	if (!wm_late(m))
+		cols_w(m);
 	if (!wm_late(m)) {
 		rows_class(m);
 		rows_gang(m);
@@ -1365,6 +1447,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		rows_topo(m);
 	if (!wm_late(m))
 		rows_cap(m);
+	if (!wm_late(m))
+		rows_budget(m);
 	if (sym && !wm_late(m))
 		sym_runs(m);
 	if (sym && !wm_late(m))
@@ -1445,9 +1529,33 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 			on += x[m->nxslot[i]];
 		v[m->ucol[n]] = on == 0;
 	}
-	/* from x alone: nothing evicted */
+	/* from x alone: nothing evicted, no budget broken */
 	for (int qc = 0; qc < m->nqc; qc++)
 		v[m->qcol[qc]] = q_ub(m, qc);
+	for (int j = 0; m->wcol && j < p->snap->npdbs; j++)
+		if (m->wcol[j])
+			v[m->wcol[j]] = m->wV[j];
+}
+
+/* w from the q values in v (after evictions were set there). */
+static void w_from_q(const wm *m, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int j = 0; m->wcol && j < p->snap->npdbs; j++) {
+		if (!m->wcol[j])
+			continue;
+		double ev = 0;
+		for (int qc = 0; qc < m->nqc; qc++) {
+			const wp_unit *un =
+			    &p->units[m->qc_units[m->qc_beg[qc]]];
+			for (int i = 0; i < un->npdb; i++)
+				if (un->pdb[i] == j)
+					ev += un->pdbn[i] *
+					      (q_ub(m, qc) - v[m->qcol[qc]]);
+		}
+		double viol = ev - p->pdb_allowed[j];
+		v[m->wcol[j]] = m->wV[j] - (viol > 0 ? viol : 0);
+	}
 }
 
 /* Permute the loads of interchangeable nodes so that the sym rows hold:
@@ -2235,6 +2343,20 @@ static double obj_of_x(const wm *m, const int *x,
 	for (int n = 0; n < p->nnodes; n++)
 		if (m->ucol[n] && !busy[n])
 			z += m->wfull[nt];
+	for (int j = 0; m->btier >= 0 && j < p->snap->npdbs; j++) {
+		if (!m->wcol[j])
+			continue;
+		long ev = 0;
+		for (int u = 0; evict && u < p->nunits; u++) {
+			const wp_unit *un = &p->units[u];
+			for (int i = 0; evict[u] && i < un->npdb; i++)
+				if (un->pdb[i] == j)
+					ev += un->pdbn[i];
+		}
+		long viol = ev - p->pdb_allowed[j];
+		z += (long double)m->wfull[m->btier] *
+		     (m->wV[j] - (viol > 0 ? viol : 0));
+	}
 	for (int qc = 0; m->qtier >= 0 && qc < m->nqc; qc++) {
 		int kept = 0;
 		for (int i = m->qc_beg[qc]; i < m->qc_beg[qc + 1]; i++)
@@ -2377,6 +2499,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 			else
 				S->best[m->qcol[m->unit_qc[u]]] -= 1;
 		}
+		w_from_q(m, S->best);
 		warm_ok = warm_ok && wm_check(m, S->best) == 0;
 	}
 	if (!warm_ok) {
@@ -2709,6 +2832,22 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 				fprintf(f, " %lld", (long long)(u / unit[r]));
 			}
 		}
+	}
+	fprintf(f, ";\nset B :=");
+	for (int j = 0; j < s->npdbs; j++)
+		if (m->wcol && m->wcol[j])
+			fprintf(f, " 'b%d'", j);
+	fprintf(f, ";\nparam allowed :=");
+	for (int j = 0; j < s->npdbs; j++)
+		if (m->wcol && m->wcol[j])
+			fprintf(f, "\n 'b%d' %d", j, p->pdb_allowed[j]);
+	fprintf(f, ";\nparam bsel :=");
+	for (int qc = 0; m->wcol && qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npdb; i++)
+			if (m->wcol[un->pdb[i]])
+				fprintf(f, "\n 'e%d' 'b%d' %d", qc, un->pdb[i],
+					un->pdbn[i]);
 	}
 	fprintf(f, ";\n\nend;\n");
 	free(unit);

@@ -765,6 +765,7 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		if (s->evict[u])
 			v->evictions += (double)p->units[u].npods *
 					p->units[u].weight;
+	v->pdb_violations = wpe_pdb_violations(p, s);
 	/* packing: nodes with neither bound nor placed pods */
 	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
 	if (!busy) {
@@ -795,6 +796,8 @@ int wp_value_cmp(const wp_value *a, const wp_value *b)
 		if (x != y)
 			return x > y ? 1 : -1;
 	}
+	if (a->pdb_violations != b->pdb_violations)
+		return a->pdb_violations < b->pdb_violations ? 1 : -1;
 	if (a->evictions != b->evictions)
 		return a->evictions < b->evictions ? 1 : -1;
 	if (a->moves != b->moves)

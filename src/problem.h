@@ -112,6 +112,9 @@ typedef struct wp_value {
 	double moves;              /* tier 3 (0 until rebalancing lands)    */
 	double packing;            /* tier 4: higher is better (whole free
 				      nodes, then domains)                */
+	/* addition: PodDisruptionBudget violations, compared right after
+	 * tier 1 and before evictions (fewer is better) */
+	double pdb_violations;
 } wp_value;
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
 /* <0: a worse than b, 0 equal, >0 better (lexicographic). */

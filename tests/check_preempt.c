@@ -127,6 +127,15 @@ static wasp_snapshot *y_load(yb *b)
 	return s;
 }
 
+static wasp_plan *solve_mode(const wasp_snapshot *s, int mode)
+{
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = mode;
+	o.threads = 1;
+	return tu_solve(s, &o);
+}
+
 static const wpl_evict *evicted(const wasp_plan *p, const char *pod)
 {
 	for (int i = 0; i < p->nevict; i++)
@@ -536,19 +545,21 @@ END_TEST
  * disruption and web (20) can go instead. */
 START_TEST(test_pdb_respected)
 {
-	for (int with = 0; with < 2; with++) {
+	for (int with = 0; with < 4; with++) {
 		yb b = {0};
 		y_node(&b, "n0", "r1", 8);
 		y_node(&b, "n1", "r1", 8);
 		y_lpod(&b, "db", "db", "n0", 8, 10);
 		y_lpod(&b, "web", "web", "n1", 8, 20);
-		if (with)
+		if (with & 1)
 			y_pdb(&b, "db-pdb", "db", "  minAvailable: 1\n");
 		y_gang(&b, "train", 1, 8, 100, "");
 		wasp_snapshot *s = y_load(&b);
-		wasp_plan *p = tu_solve(s, NULL);
+		/* greedy, then the ILP */
+		wasp_plan *p = solve_mode(s, with & 2 ? WASP_MODE_ILP
+						      : WASP_MODE_GREEDY);
 		ck_assert_int_eq(p->nevict, 1);
-		ck_assert_str_eq(p->evict[0].pod, with ? "web" : "db");
+		ck_assert_str_eq(p->evict[0].pod, with & 1 ? "web" : "db");
 		ck_assert_int_eq(p->pdb_violations, 0);
 		ck_assert(!p->evict[0].pdb_violation);
 		wasp_plan_free(p);
@@ -567,7 +578,7 @@ START_TEST(test_pdb_violation_counted)
 	y_pdb(&b, "db-pdb", "db", "  maxUnavailable: 1\n");
 	y_gang(&b, "train", 1, 8, 100, "");
 	wasp_snapshot *s = y_load(&b);
-	wasp_plan *p = tu_solve(s, NULL);
+	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
 	ck_assert_int_eq(p->nevict, 2);
 	ck_assert_int_eq(p->pdb_violations, 1);
 	ck_assert(!p->evict[0].pdb_violation);
@@ -640,15 +651,6 @@ START_TEST(test_pdb_decode)
 END_TEST
 
 /* ----------------------------------------------------------------- ILP */
-
-static wasp_plan *solve_mode(const wasp_snapshot *s, int mode)
-{
-	wasp_options o;
-	wasp_options_init(&o);
-	o.mode = mode;
-	o.threads = 1;
-	return tu_solve(s, &o);
-}
 
 /* The scenarios above under --mode ilp: the same evictions, proven. */
 START_TEST(test_ilp_scenarios)
@@ -777,7 +779,8 @@ static char *gen_preempt(uint64_t seed)
 			char nm[16], node[8];
 			snprintf(nm, sizeof nm, "run-%d", id++);
 			snprintf(node, sizeof node, "n%d", i);
-			y_pod(&b, nm, NULL, node, g, prio[rnd(&r, 0, 2)]);
+			y_lpod(&b, nm, rnd(&r, 0, 1) ? "a" : "b", node, g,
+			       prio[rnd(&r, 0, 2)]);
 			used += g;
 		}
 	}
@@ -787,6 +790,14 @@ static char *gen_preempt(uint64_t seed)
 		y_pod(&b, "all-0", "all", "n0", 1, pr);
 		y_pod(&b, "all-1", "all", "n1", 1, pr);
 	}
+	/* budgets over app=a: sometimes none, tight or loose */
+	int kind = rnd(&r, 0, 3);
+	if (kind == 1)
+		y_pdb(&b, "pa", "a", "  minAvailable: 1\n");
+	else if (kind == 2)
+		y_pdb(&b, "pa", "a", "  maxUnavailable: 1\n");
+	else if (kind == 3)
+		y_pdb(&b, "pa", "a", "  maxUnavailable: \"50%\"\n");
 	int ng = rnd(&r, 1, 3);
 	for (int g = 0; g < ng; g++) {
 		char nm[16];
