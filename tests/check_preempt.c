@@ -1058,6 +1058,50 @@ START_TEST(test_verify_moves)
 }
 END_TEST
 
+/* --------------------------------------------------------- fixtures */
+
+START_TEST(test_fixtures)
+{
+	/* tests/fixtures/preempt: the same answers from files, both modes */
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_snapshot *s =
+		    tu_load_file("tests/fixtures/preempt/two-victims.yaml");
+		wasp_plan *p = solve_mode(s, mode);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+		ck_assert_int_eq(p->nevict, 2);
+		ck_assert_ptr_nonnull(evicted(p, "low-a"));
+		ck_assert_ptr_nonnull(evicted(p, "low-b"));
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+
+		s = tu_load_file("tests/fixtures/preempt/pdb-alternative.yaml");
+		p = solve_mode(s, mode);
+		ck_assert_int_eq(p->nevict, 1);
+		ck_assert_str_eq(p->evict[0].pod, "web");
+		ck_assert_int_eq(p->pdb_violations, 0);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+	}
+	/* wasp gen -s 3 --nodes 16 --busy 0.3 --gangs 0: racks of one node,
+	 * so rebalancing frees blocks */
+	wasp_snapshot *s =
+	    tu_load_file("tests/fixtures/preempt/fragmented.yaml");
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_GREEDY;
+	o.rebalance = 1;
+	wasp_plan *p = tu_solve(s, &o);
+	ck_assert_int_gt(p->nmove, 0);
+	bool more = false;
+	for (int i = 0; i < p->nfrag; i++)
+		if (!strcmp(p->frag[i].key, "example.com/block"))
+			more = p->frag[i].after > p->frag[i].before;
+	ck_assert(more);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("preempt");
@@ -1087,6 +1131,9 @@ static Suite *suite(void)
 	tc = tcase_create("rebalance");
 	tcase_add_test(tc, test_rebalance_frees_rack);
 	tcase_add_test(tc, test_verify_moves);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fixtures");
+	tcase_add_test(tc, test_fixtures);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plan");
 	tcase_add_test(tc, test_roundtrip);
