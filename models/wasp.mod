@@ -56,6 +56,19 @@ set GK within G;              /* groups with a required key              */
 param gkey{GK} symbolic in K;
 param fixed{GK} symbolic, default '';  /* domain its running pods hold    */
 
+/* CompositePodGroups (trees of groups; empty without them). */
+set H default {};             /* composites                              */
+param hpar{H} symbolic, default '';  /* parent composite, '' at a root   */
+param gpar{G} symbolic, default '';  /* a group's parent composite       */
+param hmin{H} integer >= 1, default 1; /* children to admit (minGroupCount) */
+param hrun{H} integer >= 0, default 0; /* children admitted already      */
+param husable{H} binary, default 1;
+set HK within H default {};   /* composites with a required key          */
+param hkey{HK} symbolic in K;
+param hfixed{HK} symbolic, default '';
+/* (g, h): group g lies below composite h (at any depth) */
+set UNDER within G cross H default setof{g in G, h in H: 0 > 1} (g, h);
+
 /* ------------------------------------------------------- derived data */
 
 /* Nodes whose staying wholly free counts in the packing tier. */
@@ -90,7 +103,10 @@ param indom{g in GK, n in N} :=
 /* ----------------------------------------------------------- variables */
 
 var x{(c, n) in E} integer >= 0, <= cnt[c];   /* pods of c on n           */
-var a{G} binary;                               /* gang admitted            */
+var a{G} binary;                               /* gang (or tree group)
+						  admitted                 */
+var ah{H} binary;                              /* composite admitted       */
+var th{h in HK, d in D[hkey[h]]} binary;       /* composite's domain       */
 var t{g in GK, d in D[gkey[g]]} binary;        /* g's domain               */
 var u{NU} binary;                              /* n stays wholly free      */
 var q{e in Q} integer >= 0, <= qk[e];          /* units of e kept running  */
@@ -106,14 +122,18 @@ maximize value:
 
 /* --------------------------------------------------------- constraints */
 
-/* A class places at most its pods; a gang's only when admitted. */
+/* A class places at most its pods; a gang's (or a tree group's) only
+ * when admitted. */
 s.t. class_count{c in C}:
 	sum{(c, n) in E} x[c, n]
-	<= cnt[c] * (if gang[grp[c]] = 1 then a[grp[c]] else 1);
+	<= cnt[c] * (if gang[grp[c]] = 1 or gpar[grp[c]] != '' then a[grp[c]]
+		     else 1);
 
-/* An admitted gang places at least min_need pods. */
-s.t. gang_min{g in G: gang[g] = 1}:
-	sum{(c, n) in E: grp[c] = g} x[c, n] >= min_need[g] * a[g];
+/* An admitted gang places at least min_need pods; a basic group in a
+ * tree at least one. */
+s.t. gang_min{g in G: gang[g] = 1 or gpar[g] != ''}:
+	sum{(c, n) in E: grp[c] = g} x[c, n]
+	>= (if gang[g] = 1 then min_need[g] else 1) * a[g];
 
 /* Groups that cannot be placed place nothing. */
 s.t. unusable{(c, n) in E: usable[grp[c]] = 0}:
@@ -133,6 +153,29 @@ s.t. off_key{(c, n) in E: grp[c] in GK and indom[grp[c], n] = 0}:
 	x[c, n] = 0;
 s.t. held_domain{g in GK, d in D[gkey[g]]: fixed[g] != '' and d != fixed[g]}:
 	t[g, d] = 0;
+
+/* Trees: a child only with its parent; an admitted composite admits
+ * hmin children (running ones count); its key holds every pod below it
+ * in one domain, the one its running pods hold if any. */
+s.t. tree_up{g in G: gpar[g] != ''}:
+	a[g] <= ah[gpar[g]];
+s.t. tree_up_h{h in H: hpar[h] != ''}:
+	ah[h] <= ah[hpar[h]];
+s.t. tree_min{h in H}:
+	sum{g in G: gpar[g] = h} a[g] + sum{k in H: hpar[k] = h} ah[k]
+	+ hrun[h] >= hmin[h] * ah[h];
+s.t. tree_dead{h in H: husable[h] = 0}:
+	ah[h] = 0;
+s.t. tree_one{h in HK}:
+	sum{d in D[hkey[h]]} th[h, d] = ah[h];
+s.t. tree_in{h in HK, d in D[hkey[h]]}:
+	sum{(c, n) in E: (grp[c], h) in UNDER and n in DN[hkey[h], d]} x[c, n]
+	<= (sum{c in C: (grp[c], h) in UNDER} cnt[c]) * th[h, d];
+s.t. tree_off{(c, n) in E, h in HK: (grp[c], h) in UNDER and
+	      sum{d in D[hkey[h]]: n in DN[hkey[h], d]} 1 = 0}:
+	x[c, n] = 0;
+s.t. tree_held{h in HK, d in D[hkey[h]]: hfixed[h] != '' and d != hfixed[h]}:
+	th[h, d] = 0;
 
 /* Capacity per node, resource and level (a node over-committed in a
  * resource takes no pod that requests it): pods counting at or below the
@@ -154,6 +197,22 @@ s.t. overcommitted{(c, n) in E: mayp[grp[c]] = 1 and
 		   (exists{e in Q, r in R} quse[e, n, r] > 0) and
 		   (exists{r in R} free[n, r] < 0)}:
 	x[c, n] = 0;
+
+/* DRA device claims (doc/dra.md); empty without them.  xdev: pods of a
+ * class whose own claims the node's free devices hold (the class alone,
+ * matchAttribute partitions counted exactly); each device row limits the
+ * devices the node's pods take of some kinds to the free devices of those
+ * kinds (one row per kind, one for all kinds together). */
+param xdev{E} integer >= 0, default 1000000000;
+set DR;
+param dnode{DR} symbolic in N;
+param drhs{DR} integer >= 0;
+param dcoef{DR, C} integer >= 0, default 0;
+
+s.t. device_fit{(c, n) in E}:
+	x[c, n] <= xdev[c, n];
+s.t. devices{r in DR}:
+	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n] <= drhs[r];
 
 /* A node counted as wholly free holds no placed pod. */
 s.t. stays_free{n in NU}:

@@ -55,6 +55,21 @@ void wasp_options_init(wasp_options *o)
 /* ------------------------------------------------------------ snapshot */
 
 /* Decode the documents of one temporary tree arena into a snapshot. */
+/* One input, the file `path` or else `text`, loaded into a fresh arena *a
+ * that the caller destroys (also on failure). */
+static int load_one(wa_arena **a, wt_doc *doc, const char *path,
+		    const char *text, size_t len, const char *name,
+		    wasp_error *err)
+{
+	memset(doc, 0, sizeof *doc);
+	*a = wa_new();
+	if (!*a)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	if (path)
+		return wl_load_file(*a, path, doc, err);
+	return wl_load_text(*a, text ? text : "", len, name, doc, err);
+}
+
 static int decode_docs(wasp_snapshot **out, const wt_doc *docs, size_t n,
 		       double t0, wasp_error *err)
 {
@@ -102,13 +117,10 @@ int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
 			    !out ? "out is NULL" : "text is NULL");
 	*out = NULL;
 	double t0 = wasp_now();
-	wa_arena *a = wa_new();
-	if (!a)
-		return werr(err, WASP_ENOMEM, "out of memory");
+	wa_arena *a;
 	wt_doc doc;
-	memset(&doc, 0, sizeof doc);
-	int rc = wl_load_text(a, text ? text : "", len,
-			      name ? name : "<text>", &doc, err);
+	int rc = load_one(&a, &doc, NULL, text, len, name ? name : "<text>",
+			  err);
 	if (!rc)
 		rc = decode_docs(out, &doc, 1, t0, err);
 	wa_destroy(a);
@@ -199,13 +211,10 @@ int wasp_plan_from_text(wasp_plan **out, const char *text, size_t len,
 		return werr(err, WASP_EINVAL, "wasp_plan_from_text: %s",
 			    !out ? "out is NULL" : "text is NULL");
 	*out = NULL;
-	wa_arena *a = wa_new();
-	if (!a)
-		return werr(err, WASP_ENOMEM, "out of memory");
+	wa_arena *a;
 	wt_doc doc;
-	memset(&doc, 0, sizeof doc);
-	int rc = wl_load_text(a, text ? text : "", len,
-			      name ? name : "<plan>", &doc, err);
+	int rc = load_one(&a, &doc, NULL, text, len, name ? name : "<plan>",
+			  err);
 	if (!rc)
 		rc = plan_from_doc(&doc, out, err);
 	wa_destroy(a);
@@ -218,12 +227,9 @@ int wasp_plan_load(wasp_plan **out, const char *path, wasp_error *err)
 		return werr(err, WASP_EINVAL, "wasp_plan_load: %s is NULL",
 			    !out ? "out" : "path");
 	*out = NULL;
-	wa_arena *a = wa_new();
-	if (!a)
-		return werr(err, WASP_ENOMEM, "out of memory");
+	wa_arena *a;
 	wt_doc doc;
-	memset(&doc, 0, sizeof doc);
-	int rc = wl_load_file(a, path, &doc, err);
+	int rc = load_one(&a, &doc, path, NULL, 0, NULL, err);
 	if (!rc)
 		rc = plan_from_doc(&doc, out, err);
 	wa_destroy(a);

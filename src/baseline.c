@@ -769,3 +769,13 @@ int wbl_solve(const wp_problem *p, int mode, const wasp_options *o,
 	wa_destroy(a);
 	return rc;
 }
+
+bool wbl_models(const wp_problem *p)
+{
+	if (p->ncomps > 0 || p->snap->dra)
+		return false;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].tas || p->groups[g].pcomp)
+			return false;
+	return true;
+}

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dra.h"
 #include "quantity.h"
 
 #define PATHMAX 256
@@ -66,11 +67,15 @@ typedef struct dspec {
 	const char *pcname;
 	const wt_node *pcname_node;
 	bool claims;
+	bool composite;   /* a CompositePodGroup: gang.minGroupCount */
+	const wt_node *topo_node; /* the key's value, for messages */
+	const wt_node *claims_node; /* spec.resourceClaims (DRA) */
 } dspec;
 
 typedef struct dtpl {
 	const char *name;
 	dspec sp;
+	bool composite;   /* a compositePodGroupTemplate */
 } dtpl;
 
 typedef struct dwl {
@@ -88,6 +93,10 @@ typedef struct dgroup {
 	const char *wl_name, *tpl_name;
 	const wt_node *wl_node, *tpl_node;
 	const char *parent;
+	/* issue 5 */
+	const wt_node *parent_node;
+	bool composite;
+	ws_tas *tas;
 } dgroup;
 
 typedef struct dpod {
@@ -102,6 +111,7 @@ typedef struct dpod {
 	const char *gname;
 	const wt_node *gname_node;
 	bool dra, workload_ref;
+	const wt_node *claims_node; /* spec.resourceClaims (DRA) */
 } dpod;
 
 typedef struct dnode {
@@ -144,6 +154,8 @@ typedef struct dctx {
 	size_t npods, cappods;
 	dgroup *groups;
 	size_t ngroups, capgroups;
+	dgroup *cgroups;          /* CompositePodGroups */
+	size_t ncgroups, capcgroups;
 	dwl *wls;
 	size_t nwls, capwls;
 	ws_map *wl_idx;
@@ -175,6 +187,10 @@ typedef struct dctx {
 	bool *mark, *podl_set;
 	int *touched;
 	size_t scap;
+
+	/* DRA objects, handed to dra.c after assembly */
+	const wt_node **draobjs;
+	size_t ndraobjs, capdraobjs;
 } dctx;
 
 /* ------------------------------------------------------------ helpers */
@@ -1173,6 +1189,7 @@ static int dec_pod(dctx *c, const wt_node *o, const char *ns,
 		if (want(c, v, WT_SEQ, "spec.resourceClaims"))
 			return c->rc;
 		d.dra = v->n > 0;
+		d.claims_node = v;
 	}
 	d.workload_ref = mget(spec, "workloadRef") != NULL;
 	if ((v = mget(st, "phase"))) {
@@ -1235,16 +1252,17 @@ static int dec_policy(dctx *c, const wt_node *pol, const char *path,
 		return 0;
 	}
 	pk(p, path, "gang");
+	const char *mcn = sp->composite ? "minGroupCount" : "minCount";
 	if (gang->type == WT_STR && gang == mkey(pol, "gang"))
-		return bad(c, gang, p, "gang needs minCount");
+		return bad(c, gang, p, "gang needs %s", mcn);
 	if (gang->type != WT_MAP)
-		return bad(c, gang, p, "expected a map with minCount, got %s",
+		return bad(c, gang, p, "expected a map with %s, got %s", mcn,
 			   tname(gang));
-	const wt_node *mc = mget(gang, "minCount");
+	const wt_node *mc = mget(gang, mcn);
 	if (!mc)
-		return bad(c, gang, p, "gang needs minCount");
+		return bad(c, gang, p, "gang needs %s", mcn);
 	int64_t x;
-	if (ival(c, mc, pk(q, p, "minCount"), INT32_MIN, INT32_MAX, &x))
+	if (ival(c, mc, pk(q, p, mcn), INT32_MIN, INT32_MAX, &x))
 		return c->rc;
 	if (x < 1)
 		return bad(c, mc, q, "must be at least 1, got %lld",
@@ -1305,7 +1323,8 @@ static int dec_gspec(dctx *c, const wt_node *m, const char *base, dspec *sp)
 			pi(r, q, 0);
 			if (want(c, t, WT_MAP, r))
 				return c->rc;
-			if (sfield(c, t, "key", r, &sp->topo_key, NULL))
+			if (sfield(c, t, "key", r, &sp->topo_key,
+				   &sp->topo_node))
 				return c->rc;
 			if (!sp->topo_key || !*sp->topo_key)
 				return bad(c, t, r, "topology constraint has "
@@ -1338,14 +1357,222 @@ static int dec_gspec(dctx *c, const wt_node *m, const char *base, dspec *sp)
 		if (want(c, v, WT_SEQ, pk(p, base, "resourceClaims")))
 			return c->rc;
 		sp->claims = v->n > 0;
+		sp->claims_node = v;
 	}
 	return 0;
 }
 
-static int dec_podgroup(dctx *c, const wt_node *o, const char *ns,
-			const char *name)
+/* Topology annotations (Kueue and JobSet names) of a PodGroup or a
+ * CompositePodGroup; see doc/input.md.  The required-topology spelling
+ * fills the group's key when schedulingConstraints has none. */
+#define ANN_REQ "kueue.x-k8s.io/podset-required-topology"
+#define ANN_PREF "kueue.x-k8s.io/podset-preferred-topology"
+#define ANN_SLICE "kueue.x-k8s.io/podset-slice-required-topology"
+#define ANN_SSIZE "kueue.x-k8s.io/podset-slice-size"
+#define ANN_SLAYERS "kueue.x-k8s.io/podset-slice-required-topology-constraints"
+#define ANN_EXCL "alpha.jobset.sigs.k8s.io/exclusive-topology"
+
+static int ann_str(dctx *c, const wt_node *ann, const char *key,
+		   const char **out, const wt_node **node)
 {
+	char p[PATHMAX];
+	const wt_node *v = mget(ann, key);
+	*out = NULL;
+	*node = v;
+	if (!v)
+		return 0;
+	const char *x = "";
+	if (sval(c, v, pk(p, "metadata.annotations", key), &x))
+		return c->rc;
+	if (!*x)
+		return bad(c, v, p, "must not be empty");
+	if (!(*out = wa_strdup(c->a, x)))
+		return nomem(c);
+	return 0;
+}
+
+/* A positive decimal in a string (annotation values are strings). */
+static int ann_int(dctx *c, const wt_node *v, const char *path,
+		   const char *x, int *out)
+{
+	long long n = 0;
+	const char *q = x;
+	if (!*q)
+		return bad(c, v, path, "expected a positive integer, got "
+			   "\"\"");
+	for (; *q; q++) {
+		if (*q < '0' || *q > '9' || n > 100000000)
+			return bad(c, v, path, "expected a positive integer, "
+				   "got \"%s\"", x);
+		n = n * 10 + (*q - '0');
+	}
+	if (n < 1 || n > INT32_MAX)
+		return bad(c, v, path, "expected a positive integer, got "
+			   "\"%s\"", x);
+	*out = (int)n;
+	return 0;
+}
+
+/* The JSON value of the multi-layer annotation, parsed by hand (a short
+ * list of {"topology": "...", "size": N} objects). */
+static int ann_layers(dctx *c, const wt_node *v, const char *x, ws_tas *t)
+{
+	char p[PATHMAX];
+	pk(p, "metadata.annotations", ANN_SLAYERS);
+	const char *q = x;
+#define SKIPWS() while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++
+	SKIPWS();
+	if (*q++ != '[')
+		return bad(c, v, p, "expected a JSON list of {\"topology\": "
+			   "LEVEL, \"size\": N}");
+	SKIPWS();
+	while (*q != ']') {
+		if (t->nslices == WS_MAX_SLICE_LAYERS)
+			return bad(c, v, p, "at most %d layers",
+				   WS_MAX_SLICE_LAYERS);
+		if (*q++ != '{')
+			return bad(c, v, p, "expected '{' in the JSON list");
+		const char *key = NULL;
+		int size = 0;
+		for (;;) {
+			SKIPWS();
+			if (*q == '}') {
+				q++;
+				break;
+			}
+			if (*q++ != '"')
+				return bad(c, v, p, "expected a field name");
+			const char *f = q;
+			while (*q && *q != '"')
+				q++;
+			if (!*q)
+				return bad(c, v, p, "unterminated string");
+			size_t fl = (size_t)(q++ - f);
+			SKIPWS();
+			if (*q++ != ':')
+				return bad(c, v, p, "expected ':'");
+			SKIPWS();
+			if (fl == 8 && !strncmp(f, "topology", 8)) {
+				if (*q++ != '"')
+					return bad(c, v, p, "topology must be "
+						   "a string");
+				const char *b = q;
+				while (*q && *q != '"')
+					q++;
+				if (!*q || q == b)
+					return bad(c, v, p, "bad topology "
+						   "string");
+				key = wa_strndup(c->a, b, (size_t)(q - b));
+				if (!key)
+					return nomem(c);
+				q++;
+			} else if (fl == 4 && !strncmp(f, "size", 4)) {
+				long long n = 0;
+				if (*q < '0' || *q > '9')
+					return bad(c, v, p, "size must be a "
+						   "positive integer");
+				while (*q >= '0' && *q <= '9' && n < 1000000000)
+					n = n * 10 + (*q++ - '0');
+				if (n < 1 || n > INT32_MAX)
+					return bad(c, v, p, "size must be a "
+						   "positive integer");
+				size = (int)n;
+			} else {
+				return bad(c, v, p, "unknown field \"%.*s\"",
+					   (int)fl, f);
+			}
+			SKIPWS();
+			if (*q == ',')
+				q++;
+		}
+		if (!key || !size)
+			return bad(c, v, p, "layer %d needs topology and size",
+				   t->nslices + 1);
+		if (t->nslices &&
+		    t->slice_size[t->nslices - 1] % size)
+			return bad(c, v, p, "size %d of layer %d does not "
+				   "divide the outer size %d", size,
+				   t->nslices + 1,
+				   t->slice_size[t->nslices - 1]);
+		t->slice_key[t->nslices] = key;
+		t->slice_size[t->nslices++] = size;
+		SKIPWS();
+		if (*q == ',')
+			q++;
+		SKIPWS();
+	}
+	q++;
+	SKIPWS();
+	if (*q)
+		return bad(c, v, p, "trailing text after the JSON list");
+	if (!t->nslices)
+		return bad(c, v, p, "the list is empty");
+#undef SKIPWS
+	return 0;
+}
+
+static int dec_tas(dctx *c, const wt_node *o, dgroup *g)
+{
+	const wt_node *meta = mget(o, "metadata");
+	const wt_node *ann = mget(meta, "annotations"), *v, *sv;
+	if (!ann)
+		return 0;
+	if (want(c, ann, WT_MAP, "metadata.annotations"))
+		return c->rc;
+	ws_tas t = {0};
+	const char *req, *slice, *ssize, *layers;
+	char p[PATHMAX];
+	t.src = src_of(c, ann);
+	if (ann_str(c, ann, ANN_REQ, &req, &v))
+		return c->rc;
+	if (req) {
+		if (g->sp.topo_key && strcmp(g->sp.topo_key, req))
+			return bad(c, v, pk(p, "metadata.annotations", ANN_REQ),
+				   "names %s but schedulingConstraints names "
+				   "%s", req, g->sp.topo_key);
+		g->sp.topo_key = req;
+		g->sp.topo_node = v;
+		g->sp.has_topo = true;
+	}
+	if (ann_str(c, ann, ANN_PREF, &t.preferred, &v) ||
+	    ann_str(c, ann, ANN_EXCL, &t.exclusive, &v) ||
+	    ann_str(c, ann, ANN_SLICE, &slice, &v) ||
+	    ann_str(c, ann, ANN_SSIZE, &ssize, &sv) ||
+	    ann_str(c, ann, ANN_SLAYERS, &layers, &v))
+		return c->rc;
+	if (layers && (slice || ssize))
+		return bad(c, v, pk(p, "metadata.annotations", ANN_SLAYERS),
+			   "cannot be combined with %s / %s", ANN_SLICE,
+			   ANN_SSIZE);
+	if (layers && ann_layers(c, v, layers, &t))
+		return c->rc;
+	if (slice || ssize) {
+		const wt_node *at = slice ? mget(ann, ANN_SLICE) : sv;
+		if (!slice || !ssize)
+			return bad(c, at, "metadata.annotations", "%s and %s "
+				   "go together", ANN_SLICE, ANN_SSIZE);
+		if (ann_int(c, sv, pk(p, "metadata.annotations", ANN_SSIZE),
+			    ssize, &t.slice_size[0]))
+			return c->rc;
+		t.slice_key[0] = slice;
+		t.nslices = 1;
+	}
+	if (!t.preferred && !t.exclusive && !t.nslices)
+		return 0;
+	if (!(g->tas = wa_alloc(c->a, sizeof *g->tas)))
+		return nomem(c);
+	*g->tas = t;
+	return 0;
+}
+
+/* A PodGroup, or (composite) a v1alpha3 CompositePodGroup. */
+static int dec_podgroup(dctx *c, const wt_node *o, const char *ns,
+			const char *name, bool composite)
+{
+	const char *kind = composite ? "CompositePodGroup" : "PodGroup";
 	dgroup g = {0};
+	g.composite = composite;
+	g.sp.composite = composite;
 	g.obj = o;
 	g.ns = wa_strdup(c->a, ns);
 	g.name = wa_strdup(c->a, name);
@@ -1354,7 +1581,7 @@ static int dec_podgroup(dctx *c, const wt_node *o, const char *ns,
 	g.src = src_of(c, o);
 	const wt_node *spec = mget(o, "spec"), *v;
 	if (!spec)
-		return bad(c, o, "", "PodGroup %s/%s has no spec", ns, name);
+		return bad(c, o, "", "%s %s/%s has no spec", kind, ns, name);
 	if (want(c, spec, WT_MAP, "spec"))
 		return c->rc;
 	g.spec = spec;
@@ -1382,10 +1609,17 @@ static int dec_podgroup(dctx *c, const wt_node *o, const char *ns,
 				   "templateName is required");
 	}
 	if (sfield(c, spec, "parentCompositePodGroupName", "spec", &g.parent,
-		   NULL))
+		   &g.parent_node))
 		return c->rc;
 	if (g.parent && !*g.parent)
 		g.parent = NULL;
+	if (dec_tas(c, o, &g))
+		return c->rc;
+	if (composite) {
+		if (WA_PUSH(c->t, c->cgroups, c->ncgroups, c->capcgroups, g))
+			return nomem(c);
+		return 0;
+	}
 	if (WA_PUSH(c->t, c->groups, c->ngroups, c->capgroups, g))
 		return nomem(c);
 	return 0;
@@ -1431,10 +1665,25 @@ static int dec_composite(dctx *c, dwl *w, const wt_node *l, const char *path,
 		return bad(c, l, path, "templates nested deeper than %d",
 			   MAX_TPL_DEPTH);
 	for (size_t i = 0; i < l->n; i++) {
-		const wt_node *t = l->items[i], *v;
+		const wt_node *t = l->items[i], *v, *nn;
+		dtpl tp = {0};
 		pi(p, path, i);
 		if (want(c, t, WT_MAP, p))
 			return c->rc;
+		if (sfield(c, t, "name", p, &tp.name, &nn))
+			return c->rc;
+		if (!tp.name || !*tp.name)
+			return bad(c, t, p, "template has no name");
+		for (size_t k = 0; k < w->ntpls; k++)
+			if (!strcmp(w->tpls[k].name, tp.name))
+				return bad(c, nn, pk(q, p, "name"),
+					   "duplicate template name \"%s\"",
+					   tp.name);
+		tp.composite = tp.sp.composite = true;
+		if (dec_gspec(c, t, p, &tp.sp))
+			return c->rc;
+		if (WA_PUSH(c->t, w->tpls, w->ntpls, w->cap, tp))
+			return nomem(c);
 		if ((v = mget(t, "podGroupTemplates")) &&
 		    dec_templates(c, w, v, pk(q, p, "podGroupTemplates")))
 			return c->rc;
@@ -1645,7 +1894,9 @@ static int dec_pdb(dctx *c, const wt_node *o, const char *ns,
 	return 0;
 }
 
-enum kind { K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_PDB, K_SKIP };
+enum kind {
+	K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_CPG, K_DRA, K_PDB, K_SKIP
+};
 
 static int skip_kind(dctx *c, const char *kind, const char *api,
 		     const char *why)
@@ -1782,9 +2033,14 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	else if (!strcmp(group, "policy") && !strcmp(ver, "v1") &&
 		 !strcmp(kind, "PodDisruptionBudget"))
 		k = K_PDB;
-	else if (is_dra_kind(group, kind) ||
-		 (!strcmp(group, "scheduling.k8s.io") &&
-		  !strcmp(kind, "CompositePodGroup")))
+	else if (!strcmp(group, "scheduling.k8s.io") &&
+		 !strcmp(kind, "CompositePodGroup"))
+		k = K_CPG;
+	else if (is_dra_kind(group, kind) &&
+		 (!strcmp(ver, "v1") || !strcmp(ver, "v1beta2") ||
+		  !strcmp(ver, "v1beta1") || !strcmp(ver, "v1alpha3")))
+		k = K_DRA;
+	else if (is_dra_kind(group, kind))
 		why = "not yet supported";
 
 	const wt_node *meta = mget(o, "metadata"), *nn = NULL, *nsn = NULL;
@@ -1802,7 +2058,9 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	if (check_name(c, nn, "metadata.name", name))
 		return c->rc;
 
-	bool namespaced = k == K_POD || k == K_PG || k == K_WL || k == K_PDB;
+	bool namespaced = k == K_POD || k == K_PG || k == K_WL || k == K_CPG ||
+			  k == K_PDB ||
+			  (k == K_DRA && !strncmp(kind, "ResourceClaim", 13));
 	if (namespaced) {
 		ns = "default";
 		if ((nsn = mget(meta, "namespace"))) {
@@ -1821,10 +2079,15 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	case K_NODE: return dec_node(c, o, name, meta);
 	case K_POD: return dec_pod(c, o, ns, name);
 	case K_PC: return dec_pc(c, o, name);
-	case K_PG: return dec_podgroup(c, o, ns, name);
+	case K_PG: return dec_podgroup(c, o, ns, name, false);
+	case K_CPG: return dec_podgroup(c, o, ns, name, true);
 	case K_WL: return dec_workload(c, o, ns, name);
 	case K_TOPO: return dec_topology(c, o, name);
 	case K_PDB: return dec_pdb(c, o, ns, name);
+	case K_DRA:
+		if (WA_PUSH(c->t, c->draobjs, c->ndraobjs, c->capdraobjs, o))
+			return nomem(c);
+		return 0;
 	case K_SKIP: break;
 	}
 	return 0;
@@ -1947,12 +2210,248 @@ static void merge_spec(dspec *g, const dspec *t)
 		g->pcname_node = t->pcname_node;
 	}
 	g->claims = g->claims || t->claims;
+	if (!g->claims_node)
+		g->claims_node = t->claims_node;
+}
+
+/* ------------------------------------------- CompositePodGroup trees */
+
+/* Position for a tree error about object d: its priority fields, or the
+ * spec. */
+static const wt_node *prio_node(const dgroup *d)
+{
+	if (d->sp.pcname_node)
+		return d->sp.pcname_node;
+	const wt_node *v = mget(d->spec, "priority");
+	return v ? v : d->spec;
+}
+
+static bool explicit_prio(const dgroup *d)
+{
+	return d->sp.has_prio || d->sp.pcname;
+}
+
+/* The CompositePodGroups (templates merged, priorities resolved), then
+ * the tree: parents exist (same namespace), no cycles, depth counted in
+ * levels including the leaf PodGroups at most WS_MAX_TREE_DEPTH, one
+ * priority and preemption policy per tree (a member that names none
+ * inherits the root's), and a parent with disruptionMode all has only
+ * `all` children.  Every violation is an input error at the offending
+ * value. */
+static int resolve_trees(dctx *c, ws_group *out)
+{
+	size_t nc = c->ncgroups;
+	ws_composite *cs = wa_calloc(c->a, nc + 1, sizeof *cs);
+	ws_map *idx = ws_map_new(c->t);
+	if (!cs || !idx)
+		return nomem(c);
+	for (size_t i = 0; i < nc; i++) {
+		dgroup *d = &c->cgroups[i];
+		ws_composite *h = &cs[i];
+		if (d->wl_name) {
+			char key[2 * WASP_MAX_NAME + 8];
+			snprintf(key, sizeof key, "%s/%s", d->ns, d->wl_name);
+			int w = ws_map_get(c->wl_idx, key);
+			if (w < 0)
+				return bad(c, d->wl_node,
+					   "spec.workloadRef.workloadName",
+					   "Workload %s/%s does not exist",
+					   d->ns, d->wl_name);
+			const dwl *wl = &c->wls[w];
+			const dtpl *t = NULL;
+			for (size_t k = 0; k < wl->ntpls && !t; k++)
+				if (!strcmp(wl->tpls[k].name, d->tpl_name))
+					t = &wl->tpls[k];
+			if (!t || !t->composite)
+				return bad(c, d->tpl_node,
+					   "spec.workloadRef.templateName",
+					   "Workload %s/%s has no "
+					   "compositePodGroupTemplate \"%s\"",
+					   d->ns, d->wl_name, d->tpl_name);
+			merge_spec(&d->sp, &t->sp);
+		}
+		const dspec *sp = &d->sp;
+		if (!sp->has_policy)
+			return bad(c, d->spec, "spec", "CompositePodGroup %s/%s "
+				   "has no schedulingPolicy%s", d->ns, d->name,
+				   d->wl_name ? " (nor has its template)" : "");
+		h->ns = d->ns;
+		h->name = d->name;
+		h->src = d->src;
+		h->policy = sp->policy;
+		h->min_groups = sp->policy == WS_POLICY_GANG ? sp->min_count
+							     : 1;
+		h->topo_key = sp->topo_key;
+		h->disruption = sp->has_disrupt ? sp->disruption
+						: WS_DISRUPT_SINGLE;
+		h->tas = d->tas;
+		if (d->tas)
+			return bad(c, mget(mget(d->obj, "metadata"),
+					   "annotations"),
+				   "metadata.annotations", "preferred, slice "
+				   "and exclusive topology annotations are "
+				   "not supported on a CompositePodGroup yet; "
+				   "put them on its PodGroups");
+		if (resolve_prio(c, sp->has_prio, sp->prio, sp->pcname,
+				 sp->pcname_node, "priorityClassName",
+				 sp->has_preempt, sp->preempt, &h->priority,
+				 &h->preempt))
+			return c->rc;
+		const char *k = wa_printf(c->t, "%s/%s", d->ns, d->name);
+		if (!k || ws_map_put(idx, k, (int)i) == -2)
+			return nomem(c);
+	}
+	/* parents */
+	char key[2 * WASP_MAX_NAME + 8];
+	for (size_t i = 0; i < nc; i++) {
+		dgroup *d = &c->cgroups[i];
+		if (!d->parent)
+			continue;
+		snprintf(key, sizeof key, "%s/%s", d->ns, d->parent);
+		int pi = ws_map_get(idx, key);
+		if (pi < 0)
+			return bad(c, d->parent_node,
+				   "spec.parentCompositePodGroupName",
+				   "CompositePodGroup %s/%s does not exist",
+				   d->ns, d->parent);
+		cs[i].pcomp = pi + 1;
+	}
+	for (size_t i = 0; i < c->ngroups; i++) {
+		dgroup *d = &c->groups[i];
+		if (!d->parent)
+			continue;
+		snprintf(key, sizeof key, "%s/%s", d->ns, d->parent);
+		int pi = ws_map_get(idx, key);
+		if (pi < 0)
+			return bad(c, d->parent_node,
+				   "spec.parentCompositePodGroupName",
+				   "CompositePodGroup %s/%s does not exist",
+				   d->ns, d->parent);
+		out[i].pcomp = pi + 1;
+	}
+	/* cycles and depth: walk up from each composite */
+	for (size_t i = 0; i < nc; i++) {
+		int depth = 1, h = (int)i;
+		while (cs[h].pcomp) {
+			h = cs[h].pcomp - 1;
+			if (++depth > (int)nc)
+				return bad(c, c->cgroups[i].parent_node,
+					   "spec.parentCompositePodGroupName",
+					   "CompositePodGroup %s/%s is its own "
+					   "ancestor (a cycle through %s)",
+					   cs[i].ns, cs[i].name,
+					   c->cgroups[i].parent);
+		}
+		cs[i].depth = depth;
+	}
+	for (size_t i = 0; i < nc; i++)
+		if (cs[i].depth >= WS_MAX_TREE_DEPTH)
+			return bad(c, c->cgroups[i].parent_node,
+				   "spec.parentCompositePodGroupName",
+				   "CompositePodGroup %s/%s is at depth %d; "
+				   "its PodGroups would be deeper than %d "
+				   "levels", cs[i].ns, cs[i].name,
+				   cs[i].depth, WS_MAX_TREE_DEPTH);
+	/* one priority per tree; `all` parents have `all` children.
+	 * Composites first, parents before children (by depth). */
+	for (int dep = 2; dep < WS_MAX_TREE_DEPTH; dep++)
+		for (size_t i = 0; i < nc; i++) {
+			if (cs[i].depth != dep)
+				continue;
+			dgroup *d = &c->cgroups[i];
+			ws_composite *pa = &cs[cs[i].pcomp - 1];
+			if (!explicit_prio(d)) {
+				cs[i].priority = pa->priority;
+				if (!d->sp.has_preempt)
+					cs[i].preempt = pa->preempt;
+			} else if (cs[i].priority != pa->priority)
+				return bad(c, prio_node(d), "", "Composite"
+					   "PodGroup %s/%s has priority %d but "
+					   "its tree (parent %s) has %d; a tree "
+					   "shares one priority", cs[i].ns,
+					   cs[i].name, (int)cs[i].priority,
+					   pa->name, (int)pa->priority);
+			if (pa->disruption == WS_DISRUPT_ALL) {
+				if (d->sp.has_disrupt &&
+				    cs[i].disruption != WS_DISRUPT_ALL)
+					return bad(c, d->sp.disrupt_node,
+						   "disruptionMode", "parent "
+						   "%s has disruptionMode all, "
+						   "so its children must too",
+						   pa->name);
+				cs[i].disruption = WS_DISRUPT_ALL;
+			}
+		}
+	for (size_t i = 0; i < c->ngroups; i++) {
+		if (!out[i].pcomp)
+			continue;
+		dgroup *d = &c->groups[i];
+		ws_group *g = &out[i];
+		ws_composite *pa = &cs[g->pcomp - 1];
+		if (pa->depth + 1 > WS_MAX_TREE_DEPTH)
+			return bad(c, d->parent_node,
+				   "spec.parentCompositePodGroupName",
+				   "PodGroup %s/%s would be at depth %d, "
+				   "deeper than %d", g->ns, g->name,
+				   pa->depth + 1, WS_MAX_TREE_DEPTH);
+		if (!explicit_prio(d)) {
+			g->priority = pa->priority;
+			if (!d->sp.has_preempt)
+				g->preempt = pa->preempt;
+		} else if (g->priority != pa->priority)
+			return bad(c, prio_node(d), "", "PodGroup %s/%s has "
+				   "priority %d but its tree (parent %s) has "
+				   "%d; a tree shares one priority", g->ns,
+				   g->name, (int)g->priority, pa->name,
+				   (int)pa->priority);
+		if (pa->disruption == WS_DISRUPT_ALL) {
+			if (d->sp.has_disrupt &&
+			    g->disruption != WS_DISRUPT_ALL)
+				return bad(c, d->sp.disrupt_node,
+					   "disruptionMode", "parent %s has "
+					   "disruptionMode all, so its "
+					   "children must too", pa->name);
+			if (g->policy != WS_POLICY_GANG)
+				return bad(c, d->spec, "spec", "parent %s has "
+					   "disruptionMode all, which needs "
+					   "a gang child, but PodGroup %s/%s "
+					   "is basic", pa->name, g->ns,
+					   g->name);
+			g->disruption = WS_DISRUPT_ALL;
+		}
+	}
+	/* children lists: groups, then composites, each in input order */
+	int *cnt = wa_calloc(c->t, nc + 1, sizeof *cnt);
+	if (!cnt)
+		return nomem(c);
+	for (size_t i = 0; i < c->ngroups; i++)
+		if (out[i].pcomp)
+			cnt[out[i].pcomp - 1]++;
+	for (size_t i = 0; i < nc; i++)
+		if (cs[i].pcomp)
+			cnt[cs[i].pcomp - 1]++;
+	for (size_t i = 0; i < nc; i++)
+		if (!(cs[i].kids = wa_calloc(c->a, (size_t)cnt[i] + 1,
+					     sizeof(int))))
+			return nomem(c);
+	for (size_t i = 0; i < c->ngroups; i++)
+		if (out[i].pcomp) {
+			ws_composite *h = &cs[out[i].pcomp - 1];
+			h->kids[h->nkids++] = (int)i;
+		}
+	for (size_t i = 0; i < nc; i++)
+		if (cs[i].pcomp) {
+			ws_composite *h = &cs[cs[i].pcomp - 1];
+			h->kids[h->nkids++] = -1 - (int)i;
+		}
+	c->s->comps = cs;
+	c->s->ncomps = (int)nc;
+	return 0;
 }
 
 static int resolve_groups(dctx *c, ws_group *out)
 {
-	size_t nparent = 0, nclaims = 0;
-	const dgroup *first_parent = NULL;
+	size_t nclaims = 0;
 	for (size_t i = 0; i < c->ngroups; i++) {
 		dgroup *d = &c->groups[i];
 		ws_group *g = &out[i];
@@ -1976,6 +2475,13 @@ static int resolve_groups(dctx *c, ws_group *out)
 					   "Workload %s/%s has no template "
 					   "\"%s\"", d->ns, d->wl_name,
 					   d->tpl_name);
+			if (t->composite)
+				return bad(c, d->tpl_node,
+					   "spec.workloadRef.templateName",
+					   "template \"%s\" of Workload %s/%s "
+					   "is a compositePodGroupTemplate; a "
+					   "PodGroup needs a podGroupTemplate",
+					   d->tpl_name, d->ns, d->wl_name);
 			merge_spec(&d->sp, &t->sp);
 		}
 		const dspec *sp = &d->sp;
@@ -1998,39 +2504,20 @@ static int resolve_groups(dctx *c, ws_group *out)
 		g->disruption = sp->has_disrupt ? sp->disruption
 						: WS_DISRUPT_SINGLE;
 		g->parent = d->parent;
+		g->tas = d->tas;
 		if (resolve_prio(c, sp->has_prio, sp->prio, sp->pcname,
 				 sp->pcname_node, "priorityClassName",
 				 sp->has_preempt, sp->preempt, &g->priority,
 				 &g->preempt))
 			return c->rc;
-		if (d->parent && !nparent++)
-			first_parent = d;
 		nclaims += sp->claims;
 	}
-	if (nparent &&
-	    warn(c, "%zu %s a parentCompositePodGroupName (first: %s/%s, "
-		 "parent %s); CompositePodGroup trees are not yet supported,"
-		 " so %s placed as flat groups", nparent,
-		 plural(nparent, "PodGroup names", "PodGroups name"),
-		 first_parent->ns, first_parent->name, first_parent->parent,
-		 plural(nparent, "it is", "they are")))
-		return WASP_ENOMEM;
+	if (resolve_trees(c, out))
+		return c->rc;
 	if (nclaims &&
 	    warn(c, "%zu %s DRA resourceClaims, which wasp does not model "
 		 "yet; their device requests are ignored", nclaims,
 		 plural(nclaims, "PodGroup has", "PodGroups have")))
-		return WASP_ENOMEM;
-	size_t ncomp = 0;
-	const dwl *fc = NULL;
-	for (size_t i = 0; i < c->nwls; i++)
-		if (c->wls[i].composite && !ncomp++)
-			fc = &c->wls[i];
-	if (ncomp &&
-	    warn(c, "%zu %s compositePodGroupTemplates (first: %s/%s), "
-		 "which are not yet supported; only their PodGroups are "
-		 "used, as flat groups", ncomp,
-		 plural(ncomp, "Workload has", "Workloads have"), fc->ns,
-		 fc->name))
 		return WASP_ENOMEM;
 	return 0;
 }
@@ -2271,11 +2758,6 @@ static int final_warnings(dctx *c)
 		 c->nopods, plural(c->nopods, "node lists", "nodes list"),
 		 c->first_nopods, plural(c->nopods, "it takes", "they take")))
 		return c->rc;
-	if (c->ndra &&
-	    warn(c, "%zu %s DRA resourceClaims, which wasp does not model "
-		 "yet; their device requests are ignored", c->ndra,
-		 plural(c->ndra, "pod has", "pods have")))
-		return c->rc;
 	if (c->nwref &&
 	    warn(c, "%zu %s spec.workloadRef (Kubernetes 1.35), which wasp "
 		 "ignores; use spec.schedulingGroup.podGroupName", c->nwref,
@@ -2316,6 +2798,25 @@ static int name_maps(dctx *c)
 	return 0;
 }
 
+/* Hand the DRA objects and claim lists to dra.c (the trees are still
+ * alive here). */
+static int decode_dra(dctx *c)
+{
+	wdr_input in = {0};
+	in.objs = c->draobjs;
+	in.nobjs = c->ndraobjs;
+	in.pod_claims = wa_calloc(c->t, c->npods + 1, sizeof(wt_node *));
+	in.group_claims = wa_calloc(c->t, c->nout_groups + 1,
+				    sizeof(wt_node *));
+	if (!in.pod_claims || !in.group_claims)
+		return nomem(c);
+	for (size_t i = 0; i < c->npods; i++)
+		in.pod_claims[i] = c->pods[i].claims_node;
+	for (size_t i = 0; i < c->ngroups; i++)
+		in.group_claims[i] = c->groups[i].sp.claims_node;
+	return c->rc = wdr_decode(c->s, &in, c->err);
+}
+
 static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 {
 	int r0;
@@ -2351,7 +2852,7 @@ static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 	c->s->npdbs = (int)c->npdbs;
 	if (ws_snapshot_index(c->s))
 		return nomem(c);
-	return 0;
+	return decode_dra(c);
 }
 
 int wd_decode(const wt_doc *docs, size_t ndocs, ws_snapshot **out,

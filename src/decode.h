@@ -3,7 +3,10 @@
  *
  * Understands v1 Node, v1 Pod, scheduling.k8s.io/v1 PriorityClass,
  * scheduling.k8s.io/v1beta1 PodGroup and Workload, kueue.x-k8s.io/v1beta2
- * (and v1alpha1) Topology, and unwraps `kind: List`.  Older
+ * (and v1alpha1) Topology, resource.k8s.io v1/v1beta2/v1beta1/v1alpha3
+ * ResourceSlice, DeviceClass, ResourceClaim and ResourceClaimTemplate
+ * (handed to dra.c, with the pods' and groups' resourceClaims), and unwraps
+ * `kind: List`.  Older
  * scheduling.k8s.io/v1alpha1|v1alpha2 objects are refused with a message
  * naming the v1beta1 fields.  Other kinds are counted and skipped with one
  * warning per kind.  Every error is WASP_EINPUT with the position of the

@@ -23,4 +23,10 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		 bool preempt, wasp_error *err);
 
+/* DRA: allocate the devices of every pod another solver (the ILP) placed,
+ * group by group in problem order, and attach the allocations to sol.
+ * 0: done; 1: some pod could not get its devices (sol->dra untouched);
+ * -1: NOMEM. */
+int wgr_assign_devices(const wp_problem *p, wp_sol *sol);
+
 #endif

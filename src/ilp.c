@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ilp.h"
+#include "dra.h"
 #include "preempt.h"
 
 /* Largest objective coefficient of one weighted solve.  GLPK's simplex
@@ -34,7 +35,11 @@
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
-enum { WM_X, WM_A, WM_T, WM_U, WM_Q, WM_W };
+enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B };
+/* H, S: composites; E: exclusive domain; K: slice count; W: preferred
+ * level domain left unused (issue 5); Q: units of an eviction class kept
+ * running; B: a PodDisruptionBudget's allowance minus its violations
+ * (preemption) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -102,6 +107,22 @@ typedef struct wm {
 	int *wcol;          /* per snapshot PDB: column, 0: none           */
 	int *wV;            /* per snapshot PDB: pods the classes may take */
 	int btier;          /* the budget tier, -1: none                  */
+	/* CompositePodGroups (issue 5): a[h] and t[h,d] columns */
+	int *hcol;          /* ncomps */
+	int *hbeg, *hn;     /* ncomps: t[h,d] columns are contiguous         */
+	/* annotations (issue 5): e[g,d] and k[g,l,d] columns */
+	int *ebeg, *en;     /* ngroups                                       */
+	int *kbeg, *kn;     /* ngroups * WS_MAX_SLICE_LAYERS                 */
+	int nwcol;          /* w[g,k,d] columns (compactness tiers)          */
+	/* DRA: device state before the solve, claim lists per class */
+	wdr_state *dra;
+	const wdr_podc **cpc;
+	/* device rows as emitted, for the GMPL data export: node and free
+	 * devices per row, then (row, class, coefficient) triplets */
+	int *dr_node, *dr_rhs, ndr;
+	size_t capdr;
+	int *dt_row, *dt_cls, *dt_coef, ndt;
+	size_t capdt1, capdt2, capdt3, capdr2;
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -309,12 +330,47 @@ static int x_bound(const wp_problem *p, int c, int n)
 	return (int)ub;
 }
 
+/* Inside a tree, node n must lie in a domain of every ancestor's key
+ * (the one its running pods pin, if any), and no ancestor may be
+ * invalid. */
+static bool tree_slot_ok(const wp_problem *p, const wp_group *g, int n)
+{
+	for (int h = g->pcomp - 1; h >= 0; h = p->comps[h].parent) {
+		const wp_comp *c = &p->comps[h];
+		if (c->invalid || c->fixed_dom == -2)
+			return false;
+		if (c->key < 0)
+			continue;
+		int d = p->topo->keys[c->key].node_dom[n];
+		if (d < 0 || (c->fixed_dom >= 0 && d != c->fixed_dom))
+			return false;
+	}
+	return true;
+}
+
 /* Whether slot (c, k) may hold pods at all: the group is placeable, the
  * node lies in an allowed domain of the group's key. */
 static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
 {
 	if (g->invalid || g->fixed_dom == -2)
 		return false;
+	if (g->pcomp && !tree_slot_ok(p, g, n))
+		return false;
+	if (g->tas) {
+		const wp_tas *ta = g->tas;
+		for (int l = 0; l < ta->nslices; l++)
+			if (p->topo->keys[ta->slice_key[l]].node_dom[n] < 0)
+				return false;
+		if (ta->excl >= 0) {
+			int d = p->topo->keys[ta->excl].node_dom[n];
+			if (d < 0 || (ta->excl_fixed >= 0 &&
+				      d != ta->excl_fixed))
+				return false;
+			int own = p->excl_owner[ta->excl][d];
+			if (own != -1 && own != g->sg)
+				return false;
+		}
+	}
 	if (g->key < 0)
 		return true;
 	int d = p->topo->keys[g->key].node_dom[n];
@@ -540,7 +596,7 @@ static void cols_w(wm *m)
 	}
 	for (int j = 0; j < nb; j++)
 		if (m->wV[j] > 0)
-			m->wcol[j] = wm_col(m, WM_W, j, -1, 0, m->wV[j],
+			m->wcol[j] = wm_col(m, WM_B, j, -1, 0, m->wV[j],
 			    wm_name(m, "w[%s/%s]", p->snap->pdbs[j].ns,
 				    p->snap->pdbs[j].name));
 }
@@ -699,6 +755,11 @@ static void cols_x(wm *m)
 			int n = cl->elig[k];
 			m->xub[cl->off + k] =
 			    slot_allowed(p, g, n) ? x_bound_q(m, c, n) : 0;
+			/* DRA: what the node's devices hold of this class
+			 * alone (exact for its own claims) */
+			if (m->cpc && m->cpc[c] && m->xub[cl->off + k] > 0)
+				m->xub[cl->off + k] = wdr_fit(
+				    m->dra, m->cpc[c], n, m->xub[cl->off + k]);
 		}
 	}
 	/* per gang with a key: pods that fit in each domain */
@@ -771,10 +832,14 @@ static void cols_a(wm *m)
 	char gb[600];
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
-		if (!g->gang)
+		/* basic groups in a tree or with annotations need one too
+		 * (issue 5) */
+		if (!g->gang && !g->pcomp && !g->tas)
 			continue;
 		int room = group_room(m, g);
-		if (room == 0)
+		/* a tree gang already at minCount counts as admitted even
+		 * when it cannot grow */
+		if (room == 0 && !(g->pcomp && g->gang && g->min_need == 0))
 			continue;
 		m->acol[gi] = wm_col(m, WM_A, gi, -1, 0,
 		    room >= g->min_need ? 1 : 0,
@@ -877,7 +942,6 @@ static void rows_class(wm *m)
 	const wp_problem *p = m->p;
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
-		const wp_group *g = &p->groups[cl->group];
 		long room = 0;
 		wm_row_begin(m);
 		for (int k = 0; k < cl->nelig; k++) {
@@ -888,7 +952,7 @@ static void rows_class(wm *m)
 			room += m->xub[cl->off + k];
 		}
 		const char *nm = wm_name(m, "cls[c%d]", c);
-		if (g->gang && m->acol[cl->group]) {
+		if (m->acol[cl->group]) {
 			wm_coef(m, m->acol[cl->group], -cl->count);
 			wm_row_end(m, GLP_UP, 0, 0, nm);
 		} else if (room > cl->count) {
@@ -907,7 +971,8 @@ static void rows_gang(wm *m)
 	char gb[600];
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
-		if (!g->gang || !m->acol[gi] || g->min_need <= 0)
+		int need = g->gang ? g->min_need : 1; /* basic: tree groups */
+		if (!m->acol[gi] || need <= 0)
 			continue;
 		wm_row_begin(m);
 		for (int i = 0; i < g->nclasses; i++) {
@@ -915,7 +980,7 @@ static void rows_gang(wm *m)
 			for (int k = 0; k < cl->nelig; k++)
 				wm_coef(m, m->xcol[cl->off + k], 1);
 		}
-		wm_coef(m, m->acol[gi], -g->min_need);
+		wm_coef(m, m->acol[gi], -need);
 		wm_row_end(m, GLP_LO, 0, 0,
 		    wm_name(m, "gmin[%s]", group_name(p, gi, gb, sizeof gb)));
 	}
@@ -949,7 +1014,7 @@ static void rows_topo(wm *m)
 		wm_row_begin(m);
 		for (int i = 0; i < nt; i++)
 			wm_coef(m, m->tbeg[gi] + i, 1);
-		if (g->gang && m->acol[gi]) {
+		if (m->acol[gi]) {
 			wm_coef(m, m->acol[gi], -1);
 			wm_row_end(m, GLP_FX, 0, 0,
 				   wm_name(m, "dsel[%s]", gb));
@@ -1018,6 +1083,471 @@ static void rows_topo(wm *m)
 	}
 }
 
+/* ------------------------------------------- CompositePodGroup trees */
+
+static const char *comp_name(const wp_problem *p, int h, char *buf,
+			     size_t n)
+{
+	const ws_composite *c = &p->snap->comps[h];
+	snprintf(buf, n, "%s/%s", c->ns, c->name);
+	return buf;
+}
+
+/* Calls f on every x column (slot) of the groups below comp h. */
+static void subtree_slots(const wm *m, int h, void (*f)(void *, int),
+			  void *arg)
+{
+	const wp_problem *p = m->p;
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			subtree_slots(m, -1 - k, f, arg);
+			continue;
+		}
+		const wp_group *g = &p->groups[k];
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int q = 0; q < cl->nelig; q++)
+				if (m->xcol[cl->off + q])
+					f(arg, cl->off + q);
+		}
+	}
+}
+
+typedef struct hacc {
+	const wm *m;
+	const wtp_key *key;
+	unsigned char *has;  /* per domain: a slot there */
+	int dom;             /* tdom rows: the domain collected */
+	long room;
+	int size;
+	const int *x;        /* vec_tree: the counts */
+} hacc;
+
+static void mark_dom(void *arg, int s)
+{
+	hacc *a = arg;
+	const wp_problem *p = a->m->p;
+	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	int n = cl->elig[s - cl->off];
+	int d = a->key->node_dom[n];
+	if (d >= 0)
+		a->has[d] = 1;
+}
+
+/* a[h] per composite (fixed at 0 when it cannot be admitted) and t[h,d]
+ * per domain of its key where some descendant has a column. */
+static void cols_h(wm *m)
+{
+	const wp_problem *p = m->p;
+	char hb[600];
+	for (int h = 0; h < p->ncomps && !m->nomem; h++) {
+		const wp_comp *c = &p->comps[h];
+		comp_name(p, h, hb, sizeof hb);
+		bool dead = c->invalid || c->fixed_dom == -2;
+		m->hcol[h] = wm_col(m, WM_H, h, -1, 0, dead ? 0 : 1,
+				    wm_name(m, "a[%s]", hb));
+		if (c->key < 0)
+			continue;
+		const wtp_key *key = &p->topo->keys[c->key];
+		hacc a = {m, key, wa_calloc(m->ar, key->ndom + 1, 1), -1, 0,
+			  0, NULL};
+		if (!a.has) {
+			m->nomem = true;
+			return;
+		}
+		subtree_slots(m, h, mark_dom, &a);
+		m->hbeg[h] = m->ncols + 1;
+		for (int d = 0; d < key->ndom; d++) {
+			if (!a.has[d])
+				continue;
+			wm_col(m, WM_S, h, d, 0, 1,
+			       wm_name(m, "t[%s,%s]", hb, key->dom_name[d]));
+			m->hn[h]++;
+		}
+	}
+}
+
+/* e[g,d]: the exclusive domain of group g; k[g,l,d]: slices of layer l
+ * in domain d.  One column per domain where g has columns. */
+static void cols_tas(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		for (int l = -1; l < ta->nslices; l++) {
+			int key = l < 0 ? ta->excl : ta->slice_key[l];
+			if (key < 0)
+				continue;
+			const wtp_key *k = &p->topo->keys[key];
+			long *room = wa_calloc(m->ar, k->ndom + 1, sizeof *room);
+			if (!room) {
+				m->nomem = true;
+				return;
+			}
+			for (int ci = 0; ci < g->nclasses; ci++) {
+				const wp_class *cl = &p->classes[g->classes[ci]];
+				for (int q = 0; q < cl->nelig; q++)
+					if (m->xcol[cl->off + q])
+						room[k->node_dom[cl->elig[q]]] +=
+						    m->xub[cl->off + q];
+			}
+			int *beg = l < 0 ? &m->ebeg[gi]
+					 : &m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int *cnt = l < 0 ? &m->en[gi]
+					 : &m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			*beg = m->ncols + 1;
+			for (int d = 0; d < k->ndom; d++) {
+				if (!room[d])
+					continue;
+				if (l < 0)
+					wm_col(m, WM_E, gi, d, 0, 1,
+					    wm_name(m, "e[%s,%s]", gb,
+						    k->dom_name[d]));
+				else
+					wm_col(m, WM_K, gi, d, 0,
+					    (double)((room[d] < g->size
+						      ? room[d] : g->size) /
+						     ta->slice_size[l]),
+					    wm_name(m, "k%d[%s,%s]", l, gb,
+						    k->dom_name[d]));
+				(*cnt)++;
+			}
+		}
+	}
+}
+
+/* The x columns of group g on nodes of domain d of key k, into the row
+ * begun; returns their summed bounds. */
+static long coef_group_dom(wm *m, const wp_group *g, const wtp_key *k, int d)
+{
+	const wp_problem *p = m->p;
+	long room = 0;
+	for (int ci = 0; ci < g->nclasses; ci++) {
+		const wp_class *cl = &p->classes[g->classes[ci]];
+		for (int q = 0; q < cl->nelig; q++) {
+			int sl = cl->off + q;
+			if (!m->xcol[sl] || k->node_dom[cl->elig[q]] != d)
+				continue;
+			wm_coef(m, m->xcol[sl], 1);
+			room += m->xub[sl];
+		}
+	}
+	return room;
+}
+
+/* esel[g]: one exclusive domain per admitted group; edom[g,d]: pods only
+ * there; excl[k,d]: at most one group per domain (domains held by running
+ * groups have no columns for the others); slice[g,l,d]: the pods of g in
+ * d are slice_size[l] * k[g,l,d]. */
+static void rows_tas(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	int nk = p->topo ? p->topo->nkeys : 0;
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		if (ta->excl >= 0 && m->acol[gi]) {
+			const wtp_key *k = &p->topo->keys[ta->excl];
+			wm_row_begin(m);
+			for (int i = 0; i < m->en[gi]; i++)
+				wm_coef(m, m->ebeg[gi] + i, 1);
+			wm_coef(m, m->acol[gi], -1);
+			wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "esel[%s]", gb));
+			for (int i = 0; i < m->en[gi]; i++) {
+				int j = m->ebeg[gi] + i, d = m->cdom[j];
+				wm_row_begin(m);
+				long room = coef_group_dom(m, g, k, d);
+				if (room > g->size)
+					room = g->size;
+				wm_coef(m, j, -(double)room);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "edom[%s,%s]", gb,
+					    k->dom_name[d]));
+			}
+		}
+		for (int l = 0; l < ta->nslices; l++) {
+			const wtp_key *k = &p->topo->keys[ta->slice_key[l]];
+			int b = m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int n = m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			for (int i = 0; i < n; i++) {
+				int j = b + i, d = m->cdom[j];
+				wm_row_begin(m);
+				coef_group_dom(m, g, k, d);
+				wm_coef(m, j, -(double)ta->slice_size[l]);
+				wm_row_end(m, GLP_FX, 0, 0,
+				    wm_name(m, "slice%d[%s,%s]", l, gb,
+					    k->dom_name[d]));
+			}
+		}
+	}
+	for (int key = 0; key < nk && !m->nomem; key++) {
+		if (!p->excl_owner || !p->excl_owner[key])
+			continue;
+		const wtp_key *k = &p->topo->keys[key];
+		for (int d = 0; d < k->ndom; d++) {
+			int cnt = 0;
+			wm_row_begin(m);
+			for (int gi = 0; gi < p->ngroups; gi++) {
+				const wp_tas *ta = p->groups[gi].tas;
+				if (!ta || ta->excl != key)
+					continue;
+				for (int i = 0; i < m->en[gi]; i++)
+					if (m->cdom[m->ebeg[gi] + i] == d) {
+						wm_coef(m, m->ebeg[gi] + i, 1);
+						cnt++;
+					}
+			}
+			if (cnt < 2) {
+				wm_row_drop(m);
+				continue;
+			}
+			wm_row_end(m, GLP_UP, 0, 1,
+			    wm_name(m, "excl[%s,%s]", k->label,
+				    k->dom_name[d]));
+		}
+	}
+}
+
+/* w[g,k,d] for a group with a preferred level: domain d of level k (the
+ * preferred one and every coarser one) holds none of its pods; the
+ * compactness tiers maximise them.  unused[g,k,d]: sum x + room w <=
+ * room. */
+static void cols_rows_pref(wm *m)
+{
+	const wp_problem *p = m->p;
+	char gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->tas || g->tas->pref < 0)
+			continue;
+		group_name(p, gi, gb, sizeof gb);
+		for (int k = g->tas->pref; k >= 0 && k < 64;
+		     k = p->topo->keys[k].parent) {
+			const wtp_key *key = &p->topo->keys[k];
+			for (int d = 0; d < key->ndom && !m->nomem; d++) {
+				wm_row_begin(m);
+				long room = coef_group_dom(m, g, key, d);
+				if (!room) {
+					wm_row_drop(m);
+					continue;
+				}
+				if (room > g->size)
+					room = g->size;
+				int j = wm_col(m, WM_W, gi, d, 0, 1,
+				    wm_name(m, "w[%s,%s,%s]", gb, key->label,
+					    key->dom_name[d]));
+				/* group and key (< 64) in one reference */
+				m->cref[j] = gi * 64 + k;
+				wm_coef(m, j, (double)room);
+				wm_row_end(m, GLP_UP, 0, (double)room,
+				    wm_name(m, "unused[%s,%s,%s]", gb,
+					    key->label, key->dom_name[d]));
+				m->nwcol++;
+			}
+		}
+	}
+}
+
+static void vec_pref(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_W)
+			continue;
+		const wp_group *g = &p->groups[m->cref[j] / 64];
+		const wtp_key *key = &p->topo->keys[m->cref[j] % 64];
+		long cnt = 0;
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int q = 0; q < cl->nelig; q++)
+				if (key->node_dom[cl->elig[q]] == m->cdom[j])
+					cnt += x[cl->off + q];
+		}
+		v[j] = cnt == 0;
+	}
+}
+
+/* e and k columns from the x counts (vec_from_x). */
+static void vec_tas(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const wp_tas *ta = g->tas;
+		if (!ta)
+			continue;
+		for (int l = -1; l < ta->nslices; l++) {
+			int key = l < 0 ? ta->excl : ta->slice_key[l];
+			if (key < 0)
+				continue;
+			const wtp_key *k = &p->topo->keys[key];
+			int b = l < 0 ? m->ebeg[gi]
+				      : m->kbeg[gi * WS_MAX_SLICE_LAYERS + l];
+			int n = l < 0 ? m->en[gi]
+				      : m->kn[gi * WS_MAX_SLICE_LAYERS + l];
+			for (int i = 0; i < n; i++) {
+				int d = m->cdom[b + i];
+				long cnt = 0;
+				for (int ci = 0; ci < g->nclasses; ci++) {
+					const wp_class *cl =
+					    &p->classes[g->classes[ci]];
+					for (int q = 0; q < cl->nelig; q++)
+						if (k->node_dom[cl->elig[q]] ==
+						    d)
+							cnt += x[cl->off + q];
+				}
+				v[b + i] = l < 0 ? cnt > 0
+						 : (double)(cnt /
+							    ta->slice_size[l]);
+			}
+		}
+	}
+}
+
+/* Does problem group g lie below comp h? */
+static bool below(const wp_problem *p, int g, int h)
+{
+	for (int c = p->groups[g].pcomp - 1; c >= 0; c = p->comps[c].parent)
+		if (c == h)
+			return true;
+	return false;
+}
+
+/* tup: a child admitted only with its parent; tmin: an admitted
+ * composite admits minGroupCount children (running ones count);
+ * tsel / tdom: one domain of its key holds every descendant pod. */
+static void rows_tree(wm *m)
+{
+	const wp_problem *p = m->p;
+	char hb[600], gb[600];
+	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->pcomp || !m->acol[gi])
+			continue;
+		wm_row_begin(m);
+		wm_coef(m, m->acol[gi], 1);
+		wm_coef(m, m->hcol[g->pcomp - 1], -1);
+		wm_row_end(m, GLP_UP, 0, 0, wm_name(m, "tup[%s]",
+			   group_name(p, gi, gb, sizeof gb)));
+	}
+	for (int h = 0; h < p->ncomps && !m->nomem; h++) {
+		const wp_comp *c = &p->comps[h];
+		comp_name(p, h, hb, sizeof hb);
+		if (c->parent >= 0) {
+			wm_row_begin(m);
+			wm_coef(m, m->hcol[h], 1);
+			wm_coef(m, m->hcol[c->parent], -1);
+			wm_row_end(m, GLP_UP, 0, 0,
+				   wm_name(m, "tup[%s]", hb));
+		}
+		wm_row_begin(m);
+		for (int i = 0; i < c->nkids; i++) {
+			int k = c->kids[i];
+			wm_coef(m, k >= 0 ? m->acol[k] : m->hcol[-1 - k], 1);
+		}
+		int need = c->min_groups > 0 ? c->min_groups : 1;
+		wm_coef(m, m->hcol[h], -need);
+		wm_row_end(m, GLP_LO, -c->nrunning, 0,
+			   wm_name(m, "tmin[%s]", hb));
+		if (c->key < 0 || !m->hn[h])
+			continue;
+		const wtp_key *key = &p->topo->keys[c->key];
+		wm_row_begin(m);
+		for (int i = 0; i < m->hn[h]; i++)
+			wm_coef(m, m->hbeg[h] + i, 1);
+		wm_coef(m, m->hcol[h], -1);
+		wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "tsel[%s]", hb));
+		/* one row per descendant group and domain: tighter LP than
+		 * one row per subtree (the big-M is the group's own room) */
+		for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+			if (!below(p, gi, h))
+				continue;
+			const wp_group *g = &p->groups[gi];
+			group_name(p, gi, gb, sizeof gb);
+			for (int i = 0; i < m->hn[h] && !m->nomem; i++) {
+				int j = m->hbeg[h] + i, d = m->cdom[j];
+				long room = 0;
+				wm_row_begin(m);
+				for (int ci = 0; ci < g->nclasses; ci++) {
+					const wp_class *cl =
+					    &p->classes[g->classes[ci]];
+					long rc = 0;
+					for (int q = 0; q < cl->nelig; q++) {
+						int sl = cl->off + q;
+						if (!m->xcol[sl] ||
+						    key->node_dom[cl->elig[q]] !=
+							d)
+							continue;
+						wm_coef(m, m->xcol[sl], 1);
+						rc += m->xub[sl];
+					}
+					room += rc < cl->count ? rc : cl->count;
+				}
+				if (room > g->size)
+					room = g->size;
+				wm_coef(m, j, -(double)room);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "tdom[%s,%s,%s]", hb, gb,
+					    key->dom_name[d]));
+			}
+		}
+	}
+}
+
+/* Tree columns from the group admissions in v (vec_from_x). */
+static bool h_adm(const wm *m, const double *v, int h)
+{
+	const wp_comp *c = &m->p->comps[h];
+	int n = c->nrunning;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k >= 0)
+			n += m->acol[k] && v[m->acol[k]] > 0.5;
+		else
+			n += h_adm(m, v, -1 - k);
+	}
+	return n > 0 && n >= c->min_groups;
+}
+
+static void dom_of_slot(void *arg, int s)
+{
+	hacc *a = arg;
+	const wp_problem *p = a->m->p;
+	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	if (a->room == 0 && a->x[s] > 0) {
+		a->dom = a->key->node_dom[cl->elig[s - cl->off]];
+		a->room = 1;
+	}
+}
+
+static void vec_tree(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int h = 0; h < p->ncomps; h++) {
+		bool on = h_adm(m, v, h);
+		v[m->hcol[h]] = on;
+		if (!on || !m->hn[h])
+			continue;
+		hacc a = {m, &p->topo->keys[p->comps[h].key], NULL, -1, 0, 0,
+			  x};
+		subtree_slots(m, h, dom_of_slot, &a);
+		for (int i = 0; i < m->hn[h]; i++)
+			if (m->cdom[m->hbeg[h] + i] == a.dom)
+				v[m->hbeg[h] + i] = 1;
+	}
+}
+
 /* cap[n,r]: sum_c req[c,r] x[c,n] <= free[n,r], divided by the gcd of the
  * coefficients (exact for integer x), only where the row can bind.  The
  * pods row also carries u[n]: sum x + M u[n] <= M, M = min(free, room),
@@ -1082,6 +1612,187 @@ static void rows_cap(wm *m)
 			wm_coef(m, m->ucol[n], room);
 			wm_row_end(m, GLP_UP, 0, room,
 			    wm_name(m, "use[%s]", s->nodes[n].name));
+		}
+	}
+}
+
+/* Note an emitted device row (node n, free devices f) and its class
+ * coefficients for write_dat. */
+static void dr_note(wm *m, int n, int f)
+{
+	int nd = m->ndr;
+	if (!wm_grow(m, (void **)&m->dr_node, sizeof(int), &m->capdr, nd + 1) ||
+	    !wm_grow(m, (void **)&m->dr_rhs, sizeof(int), &m->capdr2, nd + 1)) {
+		m->nomem = true;
+		return;
+	}
+	m->dr_node[nd] = n;
+	m->dr_rhs[nd] = f;
+	m->ndr++;
+}
+
+static void dt_note(wm *m, int c, int q)
+{
+	int row = m->ndr - 1, k = m->ndt;
+	for (int i = k - 1; i >= 0 && m->dt_row[i] == row; i--)
+		if (m->dt_cls[i] == c)
+			return; /* one coefficient per class and row */
+	if (!wm_grow(m, (void **)&m->dt_row, sizeof(int), &m->capdt1, k + 1) ||
+	    !wm_grow(m, (void **)&m->dt_cls, sizeof(int), &m->capdt2, k + 1) ||
+	    !wm_grow(m, (void **)&m->dt_coef, sizeof(int), &m->capdt3, k + 1)) {
+		m->nomem = true;
+		return;
+	}
+	m->dt_row[k] = row;
+	m->dt_cls[k] = c;
+	m->dt_coef[k] = q;
+	m->ndt++;
+}
+
+/* DRA: dev[n,kind]: per node and device kind (a request's way to be
+ * met, wdr_sub), the pods' devices of that kind fit the free devices of
+ * that kind the node reaches.  Kinds of different requests may overlap
+ * (a relaxation); solve.c allocates the answer exactly and falls back to
+ * greedy's when that fails. */
+static void rows_dev(wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	if (!m->cpc)
+		return;
+	const ws_dra *d = s->dra;
+	int *used = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *used);
+	double *room = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *room);
+	if (!used || !room) {
+		m->nomem = true;
+		return;
+	}
+	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
+		int b = m->nxbeg[n], e = m->nxbeg[n + 1], nu = 0;
+		for (int i = b; i < e; i++) {
+			int sl = m->nxslot[i], c = class_of_slot(p, sl);
+			const wdr_podc *pc = m->cpc[c];
+			for (int k = 0; pc && k < pc->n; k++) {
+				if (pc->c[k].inst >= 0 || pc->c[k].spec < 0)
+					continue;
+				const wdr_spec *sp = &d->specs[pc->c[k].spec];
+				for (int r = 0; r < sp->nreqs; r++) {
+					const wdr_sub *sb = &sp->reqs[r].alts[0];
+					if (sp->reqs[r].nalts != 1 || sb->all)
+						continue;
+					if (!room[sb->id])
+						used[nu++] = sb->id;
+					room[sb->id] += (double)sb->count *
+							m->xub[sl];
+				}
+			}
+		}
+		/* all kinds together: a device serves one claim, so the
+		 * pods' devices fit the union of the free devices of the
+		 * kinds (kinds that overlap share the union) */
+		if (nu > 1) {
+			int f = 0;
+			bool multi = false;
+			for (int x = d->node_first[n];
+			     x < d->node_first[n + 1] + d->nglobal; x++) {
+				bool loc = x < d->node_first[n + 1];
+				int dv = loc ? d->node_devs[x]
+					     : d->global[x - d->node_first[n + 1]];
+				if (!loc && !wdr_reaches(s, &d->devs[dv], n))
+					continue;
+				bool any = false;
+				for (int u = 0; u < nu && !any; u++)
+					any = m->dra->match[used[u]][dv];
+				multi |= any && d->devs[dv].multi;
+				f += any && !m->dra->taken[dv];
+			}
+			double tot = 0;
+			for (int u = 0; u < nu; u++)
+				tot += room[used[u]];
+			if (!multi && tot > f) {
+				dr_note(m, n, f);
+				wm_row_begin(m);
+				for (int i = b; i < e; i++) {
+					int sl = m->nxslot[i];
+					const wdr_podc *pc =
+					    m->cpc[class_of_slot(p, sl)];
+					double q = 0;
+					for (int k = 0; pc && k < pc->n; k++) {
+						if (pc->c[k].inst >= 0 ||
+						    pc->c[k].spec < 0)
+							continue;
+						const wdr_spec *sp =
+						    &d->specs[pc->c[k].spec];
+						for (int r = 0; r < sp->nreqs;
+						     r++)
+							if (sp->reqs[r].nalts ==
+								1 &&
+							    !sp->reqs[r]
+								 .alts[0].all)
+								q += sp->reqs[r]
+									 .alts[0]
+									 .count;
+					}
+					if (q > 0) {
+						wm_coef(m, m->xcol[sl], q);
+						dt_note(m, class_of_slot(p, sl),
+							(int)q);
+					}
+				}
+				wm_row_end(m, GLP_UP, 0, f,
+				    wm_name(m, "devs[%s]", s->nodes[n].name));
+			}
+		}
+		for (int u = 0; u < nu; u++) {
+			int id = used[u];
+			/* free devices of this kind on n */
+			int f = 0;
+			bool multi = false;
+			const signed char *mr = m->dra->match[id];
+			for (int x = d->node_first[n];
+			     x < d->node_first[n + 1]; x++) {
+				int dv = d->node_devs[x];
+				multi |= mr[dv] && d->devs[dv].multi;
+				f += mr[dv] && !m->dra->taken[dv];
+			}
+			for (int x = 0; x < d->nglobal; x++) {
+				int dv = d->global[x];
+				if (mr[dv] && wdr_reaches(s, &d->devs[dv], n)) {
+					multi |= d->devs[dv].multi;
+					f += !m->dra->taken[dv];
+				}
+			}
+			if (multi || room[id] <= f) {
+				room[id] = 0;
+				continue;
+			}
+			dr_note(m, n, f);
+			wm_row_begin(m);
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i], c = class_of_slot(p, sl);
+				const wdr_podc *pc = m->cpc[c];
+				double q = 0;
+				for (int k = 0; pc && k < pc->n; k++) {
+					if (pc->c[k].inst >= 0 ||
+					    pc->c[k].spec < 0)
+						continue;
+					const wdr_spec *sp =
+					    &d->specs[pc->c[k].spec];
+					for (int r = 0; r < sp->nreqs; r++)
+						if (sp->reqs[r].nalts == 1 &&
+						    sp->reqs[r].alts[0].id == id)
+							q += sp->reqs[r]
+								 .alts[0].count;
+				}
+				if (q > 0) {
+					wm_coef(m, m->xcol[sl], q);
+					dt_note(m, c, (int)q);
+				}
+			}
+			wm_row_end(m, GLP_UP, 0, f,
+			    wm_name(m, "dev[%s,%s]", s->nodes[n].name,
+				    d->subs[id]->name));
+			room[id] = 0;
 		}
 	}
 }
@@ -1176,6 +1887,14 @@ static void sym_runs(wm *m)
 		bool used = false;
 		for (int g = 0; g < p->ngroups && !used; g++)
 			used = p->groups[g].key == k && m->tn[g];
+		for (int h = 0; h < p->ncomps && !used; h++)
+			used = p->comps[h].key == k && m->hn[h];
+		for (int g = 0; g < p->ngroups && !used; g++) {
+			const wp_tas *ta = p->groups[g].tas;
+			for (int l = 0; ta && l < ta->nslices; l++)
+				used |= ta->slice_key[l] == k;
+			used |= ta && ta->excl == k;
+		}
 		if (used)
 			keys[nkeys++] = k;
 	}
@@ -1273,12 +1992,16 @@ static void objective(wm *m, double max_coef)
 {
 	const wp_problem *p = m->p;
 	int nt = 0;
-	m->tprio = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->tprio);
-	m->tM = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->tM);
-	m->tmaxval = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->tmaxval);
-	m->wfull = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->wfull);
-	m->wblock = wa_calloc(m->ar, p->nclasses + 3, sizeof *m->wblock);
-	m->bfirst = wa_calloc(m->ar, p->nclasses + 4, sizeof *m->bfirst);
+	/* room for the budget and eviction tiers (preemption) and the
+	 * compactness tiers (one per key, issue 5) */
+	int nk = p->topo ? p->topo->nkeys : 0;
+	size_t ntmax = (size_t)p->nclasses + 4 + nk;
+	m->tprio = wa_calloc(m->ar, ntmax, sizeof *m->tprio);
+	m->tM = wa_calloc(m->ar, ntmax, sizeof *m->tM);
+	m->tmaxval = wa_calloc(m->ar, ntmax, sizeof *m->tmaxval);
+	m->wfull = wa_calloc(m->ar, ntmax, sizeof *m->wfull);
+	m->wblock = wa_calloc(m->ar, ntmax, sizeof *m->wblock);
+	m->bfirst = wa_calloc(m->ar, ntmax + 1, sizeof *m->bfirst);
 	m->ctier = wa_calloc(m->ar, m->ncols + 1, sizeof *m->ctier);
 	m->cval = wa_calloc(m->ar, m->ncols + 1, sizeof *m->cval);
 	int *ctier_c = wa_calloc(m->ar, p->nclasses + 1, sizeof *ctier_c);
@@ -1332,6 +2055,24 @@ static void objective(wm *m, double max_coef)
 				m->tmaxval[m->qtier] = c;
 		}
 	}
+	/* compactness tiers (issue 5): one per key with w columns,
+	 * coarse to fine, between the work tiers and packing */
+	int *ktier = wa_calloc(m->ar, (size_t)nk + 1, sizeof *ktier);
+	if (!ktier) {
+		m->nomem = true;
+		return;
+	}
+	for (int k = 0; k < nk; k++)
+		ktier[k] = -1;
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_W)
+			ktier[m->cref[j] % 64] = 0;
+	for (int k = 0; k < nk; k++)
+		if (ktier[k] == 0) {
+			ktier[k] = nt;
+			m->tmaxval[nt] = 1;
+			nt++;
+		}
 	int np = 0;
 	for (int n = 0; n < p->nnodes; n++)
 		np += m->ucol[n] != 0;
@@ -1350,9 +2091,14 @@ static void objective(wm *m, double max_coef)
 		} else if (m->ckind[j] == WM_Q) {
 			m->ctier[j] = m->qtier;
 			m->cval[j] = q_cost(m, m->cref[j]);
-		} else if (m->ckind[j] == WM_W) {
+		} else if (m->ckind[j] == WM_B) {
 			m->ctier[j] = m->btier;
 			m->cval[j] = 1;
+		} else if (m->ckind[j] == WM_W) {
+			int t = ktier[m->cref[j] % 64];
+			m->ctier[j] = t;
+			m->cval[j] = 1;
+			m->tM[t] += 1;
 		}
 	}
 	m->maxcoef = block_coef(m, 0, m->ntier - 1, m->wfull);
@@ -1420,9 +2166,37 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	m->tn = wa_calloc(ar, p->ngroups + 1, sizeof *m->tn);
 	m->ucol = wa_calloc(ar, p->nnodes + 1, sizeof *m->ucol);
 	m->nxbeg = wa_calloc(ar, p->nnodes + 2, sizeof *m->nxbeg);
+	m->hcol = wa_calloc(ar, p->ncomps + 1, sizeof *m->hcol);
+	m->hbeg = wa_calloc(ar, p->ncomps + 1, sizeof *m->hbeg);
+	m->hn = wa_calloc(ar, p->ncomps + 1, sizeof *m->hn);
+	m->ebeg = wa_calloc(ar, p->ngroups + 1, sizeof *m->ebeg);
+	m->en = wa_calloc(ar, p->ngroups + 1, sizeof *m->en);
+	m->kbeg = wa_calloc(ar, (size_t)(p->ngroups + 1) * WS_MAX_SLICE_LAYERS,
+			    sizeof *m->kbeg);
+	m->kn = wa_calloc(ar, (size_t)(p->ngroups + 1) * WS_MAX_SLICE_LAYERS,
+			  sizeof *m->kn);
+	if (!m->hcol || !m->hbeg || !m->hn || !m->ebeg || !m->en ||
+	    !m->kbeg || !m->kn)
+		return WASP_ENOMEM;
 	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
+	if (p->snap->dra) {
+		/* Devices make nodes differ beyond what the symmetry rows
+		 * compare: no symmetry breaking with DRA. */
+		sym = false;
+		m->dra = wa_alloc(ar, sizeof *m->dra);
+		m->cpc = wa_calloc(ar, (size_t)p->nclasses + 1,
+				   sizeof *m->cpc);
+		if (!m->dra || !m->cpc ||
+		    wdr_state_init(m->dra, p->snap, ar))
+			return WASP_ENOMEM;
+		for (int c = 0; c < p->nclasses; c++) {
+			const wdr_podc *pc =
+			    &p->snap->dra->pods[p->classes[c].pods[0]];
+			m->cpc[c] = pc->n ? pc : NULL;
+		}
+	}
 	/* the steps run in order; a late build is abandoned (m->late) */
 	q_classes(m);
 	if (!wm_late(m))
@@ -1433,6 +2207,10 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		cols_a(m);
 	if (!wm_late(m))
 		cols_t(m);
+	if (!wm_late(m))
+		cols_h(m);
+	if (!wm_late(m))
+		cols_tas(m);
 	if (!wm_late(m))
 		cols_u(m);
 	if (!wm_late(m))
@@ -1446,9 +2224,17 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!wm_late(m))
 		rows_topo(m);
 	if (!wm_late(m))
+		rows_tree(m);
+	if (!wm_late(m))
+		rows_tas(m);
+	if (!wm_late(m))
+		cols_rows_pref(m);
+	if (!wm_late(m))
 		rows_cap(m);
 	if (!wm_late(m))
 		rows_budget(m);
+	if (!wm_late(m))
+		rows_dev(m);
 	if (sym && !wm_late(m))
 		sym_runs(m);
 	if (sym && !wm_late(m))
@@ -1521,6 +2307,9 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 				if (m->cdom[m->tbeg[gi] + i] == dom)
 					v[m->tbeg[gi] + i] = 1;
 	}
+	vec_tree(m, x, v);
+	vec_tas(m, x, v);
+	vec_pref(m, x, v);
 	for (int n = 0; n < p->nnodes; n++) {
 		if (!m->ucol[n])
 			continue;
@@ -1637,6 +2426,10 @@ typedef struct wilp_run {
 	double *dval;       /* their sort keys                              */
 	double *hbest;      /* best heuristic vector of a call              */
 	int block;          /* block being solved                           */
+	/* trees in the rounding (issue 5): (key, domain) pairs every
+	 * placement must meet, and the roots already placed this pass */
+	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
+	unsigned char *hroot; /* ncomps */
 } wilp_run;
 
 static int term_hook(void *info, const char *s)
@@ -1706,6 +2499,12 @@ static int heur_place(wilp_run *r, int g, int d, int *nlog)
 					continue;
 				if (d >= 0 && key->node_dom[n] != d)
 					continue;
+				bool out = false;
+				for (int i = 0; i < r->nhc && !out; i++)
+					out = p->topo->keys[r->hck[i]]
+						  .node_dom[n] != r->hcd[i];
+				if (out)
+					continue;
 				bool fits = true;
 				for (int q = 0; q < p->nres && fits; q++)
 					fits = cl->req[q] <= 0 ||
@@ -1772,6 +2571,94 @@ static uint64_t heur_rand(uint64_t *st)
 /* One rounding pass: groups by priority, then by their LP admission
  * (perturbed by `noise` after the first pass), each put whole into the
  * first domain, in LP order, that takes it.  Leaves the counts in r->hx. */
+/* Trees in the rounding: composite h inside the constraints in r->hc*:
+ * its domains by their LP value (at most 3 tried), its children by their
+ * LP admission, each placed in its own domains by LP value; kept when at
+ * least minGroupCount children are in, else undone.  1: admitted. */
+static int heur_tree(wilp_run *r, int h, int *nlog)
+{
+	const wm *m = r->m;
+	const wp_problem *p = m->p;
+	const wp_comp *c = &p->comps[h];
+	if (c->invalid || c->fixed_dom == -2 || !m->hcol[h] ||
+	    r->nhc >= WS_MAX_TREE_DEPTH + 2)
+		return 0;
+	int dom[3] = {-1, -1, -1}, nd = 1;
+	if (c->key >= 0) {
+		nd = 0;
+		double dv[3] = {-1, -1, -1};
+		for (int i = 0; i < m->hn[h]; i++) {
+			int j = m->hbeg[h] + i, k = nd < 3 ? nd++ : 3;
+			double v = r->lp[j];
+			if (k == 3 && v <= dv[2])
+				continue;
+			if (k == 3)
+				k = 2;
+			while (k > 0 && dv[k - 1] < v) {
+				dv[k] = dv[k - 1];
+				dom[k] = dom[k - 1];
+				k--;
+			}
+			dv[k] = v;
+			dom[k] = m->cdom[j];
+		}
+	}
+	int need = c->min_groups > 0 ? c->min_groups : 1;
+	for (int o = 0; o < nd; o++) {
+		int from = *nlog, got = c->nrunning, nhc = r->nhc;
+		if (c->key >= 0) {
+			r->hck[r->nhc] = c->key;
+			r->hcd[r->nhc++] = dom[o];
+		}
+		/* children, largest LP admission first (insertion order) */
+		int ord[64], no = 0;
+		for (int i = 0; i < c->nkids && no < 64; i++) {
+			int k = c->kids[i], col = k >= 0 ? m->acol[k]
+							 : m->hcol[-1 - k];
+			double v = col ? r->lp[col] : 0;
+			int q = no++;
+			while (q > 0) {
+				int kk = ord[q - 1];
+				int cc = kk >= 0 ? m->acol[kk] : m->hcol[-1 - kk];
+				if ((cc ? r->lp[cc] : 0) >= v)
+					break;
+				ord[q] = ord[q - 1];
+				q--;
+			}
+			ord[q] = k;
+		}
+		for (int i = 0; i < no; i++) {
+			int k = ord[i];
+			if (k < 0) {
+				got += heur_tree(r, -1 - k, nlog);
+				continue;
+			}
+			const wp_group *wg = &p->groups[k];
+			if (wg->tas || !m->acol[k])
+				continue;
+			int gneed = wg->gang ? (wg->min_need > 0 ? wg->min_need
+								 : 1)
+					     : 1;
+			int nt = m->tn[k];
+			bool ok = false;
+			for (int t = 0; t < (nt ? nt : 1) && !ok; t++) {
+				int kf = *nlog;
+				int d = nt ? m->cdom[m->tbeg[k] + t] : -1;
+				if (heur_place(r, k, d, nlog) >= gneed)
+					ok = true;
+				else
+					heur_undo(r, kf, nlog);
+			}
+			got += ok;
+		}
+		r->nhc = nhc;
+		if (got >= need && got > 0)
+			return 1;
+		heur_undo(r, from, nlog);
+	}
+	return 0;
+}
+
 static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 {
 	const wm *m = r->m;
@@ -1781,7 +2668,9 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 	int ng = 0;
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
-		if (!group_has_cols(m, g))
+		/* annotated groups are left out (the rounding does not know
+		 * them); trees are placed whole by heur_tree */
+		if (!group_has_cols(m, g) || wg->tas)
 			continue;
 		double mass = 0;
 		for (int ci = 0; ci < wg->nclasses; ci++) {
@@ -1809,9 +2698,20 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 		r->gord[i] = g;
 	}
 	int nlog = 0;
+	if (r->hroot)
+		memset(r->hroot, 0, (size_t)p->ncomps + 1);
 	for (int oi = 0; oi < ng; oi++) {
 		int g = r->gord[oi];
 		const wp_group *wg = &p->groups[g];
+		if (wg->pcomp) {
+			int root = p->comps[wg->pcomp - 1].root;
+			if (r->hroot && !r->hroot[root]) {
+				r->hroot[root] = 1;
+				r->nhc = 0;
+				heur_tree(r, root, &nlog);
+			}
+			continue;
+		}
 		int need = wg->gang ? (wg->min_need > 0 ? wg->min_need : 1) : 1;
 		int nd = m->tn[g];
 		for (int i = 0; i < nd; i++) {
@@ -2050,8 +2950,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		r->dord = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dord);
 		r->dval = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dval);
 		r->hbest = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hbest);
+		r->hroot = wa_calloc(m->ar, p->ncomps + 1, 1);
 		if (!r->lp || !r->hv || !r->hx || !r->hlog || !r->rem ||
-		    !r->gord || !r->gkey || !r->dord || !r->dval || !r->hbest)
+		    !r->gord || !r->gkey || !r->dord || !r->dval ||
+		    !r->hbest || !r->hroot)
 			return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	for (int b = 0; b < m->nblock; b++) {
@@ -2599,6 +3501,97 @@ static void dat_group(FILE *f, const wp_problem *p, int g)
 	dat_sym(f, group_name(p, g, gb, sizeof gb), 'g', g);
 }
 
+static void dat_comp(FILE *f, const wp_problem *p, int h)
+{
+	char hb[600];
+	/* a prefix keeps composite names apart from group names */
+	char nb[620];
+	snprintf(nb, sizeof nb, "H:%s", comp_name(p, h, hb, sizeof hb));
+	dat_sym(f, nb, 'h', h);
+}
+
+static void dat_under(FILE *f, const wp_problem *p, int h, int top)
+{
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			dat_under(f, p, -1 - k, top);
+			continue;
+		}
+		fprintf(f, "\n (");
+		dat_group(f, p, k);
+		fputc(',', f);
+		dat_comp(f, p, top);
+		fputc(')', f);
+	}
+}
+
+/* CompositePodGroups (issue 5): H, parents, minimum, running children,
+ * keys and the group-below-composite relation. */
+static void dat_trees(FILE *f, const wp_problem *p)
+{
+	fprintf(f, "\nset H :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+	}
+	fprintf(f, ";\nparam : hmin hrun husable :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+		fprintf(f, " %d %d %d", c->min_groups > 0 ? c->min_groups : 1,
+			c->nrunning, !c->invalid && c->fixed_dom != -2);
+	}
+	fprintf(f, ";\nparam hpar :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].parent >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+			fputc(' ', f);
+			dat_comp(f, p, p->comps[h].parent);
+		}
+	fprintf(f, ";\nparam gpar :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].pcomp) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fputc(' ', f);
+			dat_comp(f, p, p->groups[g].pcomp - 1);
+		}
+	fprintf(f, ";\nset HK :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].key >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+		}
+	fprintf(f, ";\nparam hkey :=");
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].key >= 0) {
+			fprintf(f, "\n ");
+			dat_comp(f, p, h);
+			fputc(' ', f);
+			dat_sym(f, p->topo->keys[p->comps[h].key].label, 'k',
+				p->comps[h].key);
+		}
+	fprintf(f, ";\nparam hfixed :=");
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		if (c->key < 0 || c->fixed_dom < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_comp(f, p, h);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[c->key].dom_name[c->fixed_dom], 'd',
+			c->fixed_dom);
+	}
+	fprintf(f, ";\nset UNDER :=");
+	for (int h = 0; h < p->ncomps; h++)
+		dat_under(f, p, h, h);
+	fprintf(f, ";\n");
+}
+
 static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
@@ -2736,6 +3729,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		bool used = false;
 		for (int g = 0; g < p->ngroups; g++)
 			used |= p->groups[g].key == k;
+		for (int h = 0; h < p->ncomps; h++)
+			used |= p->comps[h].key == k;
 		if (!used)
 			continue;
 		fputc(' ', f);
@@ -2747,6 +3742,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		bool used = false;
 		for (int g = 0; g < p->ngroups; g++)
 			used |= p->groups[g].key == k;
+		for (int h = 0; h < p->ncomps; h++)
+			used |= p->comps[h].key == k;
 		if (!used)
 			continue;
 		fprintf(f, "set D[");
@@ -2849,7 +3846,42 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 				fprintf(f, "\n 'e%d' 'b%d' %d", qc, un->pdb[i],
 					un->pdbn[i]);
 	}
-	fprintf(f, ";\n\nend;\n");
+	fprintf(f, ";\n");
+	if (p->ncomps)
+		dat_trees(f, p);
+	/* DRA: per-class device fit and the device rows (empty without) */
+	if (m->cpc) {
+		fprintf(f, "\nparam xdev :=");
+		for (int c = 0; c < p->nclasses; c++) {
+			if (!m->cpc[c])
+				continue;
+			for (int k = 0; k < p->classes[c].nelig; k++) {
+				int n = p->classes[c].elig[k];
+				fprintf(f, "\n 'c%d' ", c);
+				dat_sym(f, s->nodes[n].name, 'n', n);
+				fprintf(f, " %d", wdr_fit(m->dra, m->cpc[c], n,
+							   p->classes[c].count));
+			}
+		}
+		fprintf(f, ";\n");
+	}
+	fprintf(f, "set DR :=");
+	for (int i = 0; i < m->ndr; i++)
+		fprintf(f, " %d", i + 1);
+	fprintf(f, ";\nparam dnode :=");
+	for (int i = 0; i < m->ndr; i++) {
+		fprintf(f, "\n %d ", i + 1);
+		dat_sym(f, s->nodes[m->dr_node[i]].name, 'n', m->dr_node[i]);
+	}
+	fprintf(f, ";\nparam drhs :=");
+	for (int i = 0; i < m->ndr; i++)
+		fprintf(f, "\n %d %d", i + 1, m->dr_rhs[i]);
+	fprintf(f, ";\nparam dcoef :=");
+	for (int i = 0; i < m->ndt; i++)
+		fprintf(f, "\n %d 'c%d' %d", m->dt_row[i] + 1, m->dt_cls[i],
+			m->dt_coef[i]);
+	fprintf(f, ";\n");
+	fprintf(f, "\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))
 		return werr(err, WASP_EIO, "cannot write %s", path);

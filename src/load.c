@@ -228,6 +228,35 @@ out:
 
 /* ------------------------------------------------------------- loading */
 
+int wl_push(wt_node ***stk, size_t *n, size_t *cap, wt_node *v)
+{
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 1024;
+		wt_node **ns = realloc(*stk, nc * sizeof *ns);
+		if (!ns)
+			return -1;
+		*stk = ns;
+		*cap = nc;
+	}
+	(*stk)[(*n)++] = v;
+	return 0;
+}
+
+int wl_begin(wa_arena *a, size_t len, const char **name, wt_doc *out,
+	     wasp_error *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!*name)
+		*name = "<input>";
+	out->file = wa_strdup(a, *name);
+	if (!out->file)
+		return werr(err, WASP_ENOMEM, "out of memory loading %s",
+			    *name);
+	if (len > (size_t)WASP_MAX_INPUT_BYTES)
+		return too_big(err, *name);
+	return 0;
+}
+
 int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
@@ -236,9 +265,7 @@ int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 	if (len > (size_t)WASP_MAX_INPUT_BYTES)
 		return too_big(err, name);
 	/* Sniff: the first byte after a BOM and white space. */
-	size_t i = 0;
-	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		i = 3;
+	size_t i = wl_bom(text, len);
 	while (i < len && (text[i] == ' ' || text[i] == '\t' ||
 			   text[i] == '\r' || text[i] == '\n'))
 		i++;

@@ -54,6 +54,20 @@ int wl_find_dup(wt_node *const *items, size_t npairs, size_t *first,
 /* Key text for messages: at most about 60 bytes, control bytes as \xNN.
  * Returns buf. */
 const char *wl_quote(char *buf, size_t size, const char *s, size_t n);
+/* The common start of wl_load_yaml and wl_load_json: clears *out, copies
+ * *name (NULL: "<input>", and *name is set to it) into out->file, and
+ * enforces WASP_MAX_INPUT_BYTES. */
+int wl_begin(wa_arena *a, size_t len, const char **name, wt_doc *out,
+	     wasp_error *err);
+/* 3 when text starts with a UTF-8 byte-order mark (not part of column 1),
+ * else 0. */
+static inline size_t wl_bom(const char *text, size_t len)
+{
+	return len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+/* Appends v to the malloc'd node stack (*stk, *n, *cap), growing it by
+ * doubling from 1024; -1 when out of memory. */
+int wl_push(wt_node ***stk, size_t *n, size_t *cap, wt_node *v);
 /* Keys are WT_STR nodes; equal when their bytes are. */
 static inline int wl_key_eq(const wt_node *a, const wt_node *b)
 {

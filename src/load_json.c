@@ -126,16 +126,7 @@ static int new_node(struct jp *j, wt_type t, const unsigned char *at,
 
 static int push(struct jp *j, wt_node *n)
 {
-	if (j->nstk == j->capstk) {
-		size_t nc = j->capstk ? j->capstk * 2 : 1024;
-		wt_node **ns = realloc(j->stk, nc * sizeof *ns);
-		if (!ns)
-			return nomem(j);
-		j->stk = ns;
-		j->capstk = nc;
-	}
-	j->stk[j->nstk++] = n;
-	return 0;
+	return wl_push(&j->stk, &j->nstk, &j->capstk, n) ? nomem(j) : 0;
 }
 
 /* Move the children above `base` into the arena as n's items. */
@@ -446,43 +437,73 @@ static int too_deep(struct jp *j)
 		       WASP_MAX_DEPTH);
 }
 
-static int parse_array(struct jp *j, int depth, wt_node *n)
+/* Where a container opened, for "unterminated" errors. */
+struct opening {
+	const unsigned char *at, *ls;
+	int line;
+};
+
+/* Steps over the '[' or '{' at j->p; 1 when the container is empty (its
+ * closer consumed too), else 0. */
+static int open_container(struct jp *j, struct opening *o, unsigned char close)
 {
-	const unsigned char *open = j->p;
-	int open_line = j->line;
-	const unsigned char *open_ls = j->ls;
-	size_t base = j->nstk;
-	int rc;
-	char b[16];
+	*o = (struct opening){j->p, j->ls, j->line};
 	j->p++;
 	skip_ws(j);
-	if (j->p < j->end && *j->p == ']') {
+	if (j->p < j->end && *j->p == close) {
 		j->p++;
+		return 1;
+	}
+	return 0;
+}
+
+static int unterminated(struct jp *j, const struct opening *o,
+			const char *msg)
+{
+	j->line = o->line;
+	j->ls = o->ls;
+	return syntax(j, o->at, "%s", msg);
+}
+
+/* After an element: the closer (*done = 1), or a comma not followed by the
+ * closer (*done = 0); anything else is an error.  `elem` names the element
+ * and `unterm` the error at the end of the input. */
+static int after_element(struct jp *j, const struct opening *o,
+			 unsigned char close, const char *elem,
+			 const char *unterm, int *done)
+{
+	char b[16];
+	skip_ws(j);
+	*done = 0;
+	if (j->p >= j->end)
+		return unterminated(j, o, unterm);
+	if (*j->p == close) {
+		j->p++;
+		*done = 1;
 		return 0;
 	}
-	for (;;) {
+	if (*j->p != ',')
+		return syntax(j, j->p, "expected ',' or '%c' after %s, found %s",
+			      close, elem, what(j, j->p, b));
+	const unsigned char *comma = j->p, *cls = j->ls;
+	int cl = j->line;
+	j->p++;
+	skip_ws(j);
+	return check_trailing(j, comma, cl, cls, close);
+}
+
+static int parse_array(struct jp *j, int depth, wt_node *n)
+{
+	struct opening o;
+	size_t base = j->nstk;
+	int rc, done = 0;
+	if (open_container(j, &o, ']'))
+		return 0;
+	while (!done) {
 		wt_node *v;
-		if ((rc = parse_value(j, depth, &v)) || (rc = push(j, v)))
-			return rc;
-		skip_ws(j);
-		if (j->p >= j->end) {
-			j->line = open_line;
-			j->ls = open_ls;
-			return syntax(j, open, "unterminated list");
-		}
-		if (*j->p == ']') {
-			j->p++;
-			break;
-		}
-		if (*j->p != ',')
-			return syntax(j, j->p,
-				      "expected ',' or ']' after a list "
-				      "element, found %s", what(j, j->p, b));
-		const unsigned char *comma = j->p, *cls = j->ls;
-		int cl = j->line;
-		j->p++;
-		skip_ws(j);
-		if ((rc = check_trailing(j, comma, cl, cls, ']')))
+		if ((rc = parse_value(j, depth, &v)) || (rc = push(j, v)) ||
+		    (rc = after_element(j, &o, ']', "a list element",
+					"unterminated list", &done)))
 			return rc;
 	}
 	return close_container(j, n, base);
@@ -490,24 +511,15 @@ static int parse_array(struct jp *j, int depth, wt_node *n)
 
 static int parse_object(struct jp *j, int depth, wt_node *n)
 {
-	const unsigned char *open = j->p;
-	int open_line = j->line;
-	const unsigned char *open_ls = j->ls;
+	struct opening o;
 	size_t base = j->nstk;
-	int rc;
+	int rc, done = 0;
 	char b[16];
-	j->p++;
-	skip_ws(j);
-	if (j->p < j->end && *j->p == '}') {
-		j->p++;
+	if (open_container(j, &o, '}'))
 		return 0;
-	}
-	for (;;) {
-		if (j->p >= j->end) {
-			j->line = open_line;
-			j->ls = open_ls;
-			return syntax(j, open, "unterminated object");
-		}
+	while (!done) {
+		if (j->p >= j->end)
+			return unterminated(j, &o, "unterminated object");
 		if (*j->p != '"')
 			return syntax(j, j->p,
 				      "expected a string key, found %s",
@@ -524,27 +536,9 @@ static int parse_object(struct jp *j, int depth, wt_node *n)
 		j->p++;
 		skip_ws(j);
 		if ((rc = parse_value(j, depth, &v)) || (rc = push(j, k)) ||
-		    (rc = push(j, v)))
-			return rc;
-		skip_ws(j);
-		if (j->p >= j->end) {
-			j->line = open_line;
-			j->ls = open_ls;
-			return syntax(j, open, "unterminated object");
-		}
-		if (*j->p == '}') {
-			j->p++;
-			break;
-		}
-		if (*j->p != ',')
-			return syntax(j, j->p,
-				      "expected ',' or '}' after an object "
-				      "member, found %s", what(j, j->p, b));
-		const unsigned char *comma = j->p, *cls = j->ls;
-		int cl = j->line;
-		j->p++;
-		skip_ws(j);
-		if ((rc = check_trailing(j, comma, cl, cls, '}')))
+		    (rc = push(j, v)) ||
+		    (rc = after_element(j, &o, '}', "an object member",
+					"unterminated object", &done)))
 			return rc;
 	}
 	size_t first, second;
@@ -623,30 +617,21 @@ static int parse_value(struct jp *j, int depth, wt_node **out)
 int wl_load_json(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
-	memset(out, 0, sizeof *out);
-	if (!name)
-		name = "<input>";
-	out->file = wa_strdup(a, name);
-	if (!out->file)
-		return werr(err, WASP_ENOMEM, "out of memory loading %s", name);
-	if (len > (size_t)WASP_MAX_INPUT_BYTES)
-		return werr(err, WASP_ELIMIT,
-			    "%s is larger than %ld bytes "
-			    "(WASP_MAX_INPUT_BYTES)",
-			    name, (long)WASP_MAX_INPUT_BYTES);
+	int rc = wl_begin(a, len, &name, out, err);
+	if (rc)
+		return rc;
 	struct jp j = {.a = a,
 		       .p = (const unsigned char *)text,
 		       .end = (const unsigned char *)text + len,
 		       .line = 1,
 		       .file = out->file,
 		       .err = err};
-	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
-		j.p += 3; /* a BOM is not part of column 1 */
+	j.p += wl_bom(text, len);
 	j.ls = j.p;
 
 	wt_node **roots = NULL;
 	size_t nroots = 0, cap = 0;
-	int rc = 0, seen = 0;
+	int seen = 0;
 	for (;;) {
 		skip_ws(&j);
 		if (j.p >= j.end)

@@ -459,16 +459,7 @@ static int add(struct yl *y, wt_node *n, size_t size, int height)
 	f->size += size;
 	if (height > f->height)
 		f->height = height;
-	if (y->nkids == y->capkids) {
-		size_t nc = y->capkids ? y->capkids * 2 : 1024;
-		wt_node **nk = realloc(y->kids, nc * sizeof *nk);
-		if (!nk)
-			return nomem(y);
-		y->kids = nk;
-		y->capkids = nc;
-	}
-	y->kids[y->nkids++] = n;
-	return 0;
+	return wl_push(&y->kids, &y->nkids, &y->capkids, n) ? nomem(y) : 0;
 }
 
 static wt_node *new_node(struct yl *y, wt_type t, wsrc w)
@@ -758,23 +749,14 @@ static int on_event(struct yl *y, const yaml_event_t *ev)
 int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
-	memset(out, 0, sizeof *out);
-	if (!name)
-		name = "<input>";
-	out->file = wa_strdup(a, name);
-	if (!out->file)
-		return werr(err, WASP_ENOMEM, "out of memory loading %s", name);
-	if (len > (size_t)WASP_MAX_INPUT_BYTES)
-		return werr(err, WASP_ELIMIT,
-			    "%s is larger than %ld bytes "
-			    "(WASP_MAX_INPUT_BYTES)",
-			    name, (long)WASP_MAX_INPUT_BYTES);
+	int rc = wl_begin(a, len, &name, out, err);
+	if (rc)
+		return rc;
 	/* A BOM is not part of column 1: drop it here rather than let the
 	 * scanner count it. */
-	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-		text += 3;
-		len -= 3;
-	}
+	size_t bom = wl_bom(text, len);
+	text += bom;
+	len -= bom;
 	struct yl *y = calloc(1, sizeof *y);
 	if (!y)
 		return werr(err, WASP_ENOMEM, "out of memory loading %s", name);
@@ -786,7 +768,6 @@ int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 	y->scratch = wa_new();
 
 	yaml_parser_t p;
-	int rc = 0;
 	if (!y->scratch || !yaml_parser_initialize(&p)) {
 		wa_destroy(y->scratch);
 		free(y);

@@ -13,8 +13,10 @@
  */
 #include "plan.h"
 #include "preempt.h"
+#include "dra.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,7 +227,91 @@ typedef struct build {
 	size_t cap_place, cap_wait;
 	int64_t *placed;    /* nnodes * nres: requests the plan places */
 	unsigned char *got; /* nnodes: the plan places something there */
+	/* DRA: pod-claim allocations sorted by (class, node, order), and
+	 * per class the next one to hand out */
+	int *dord;
+	int ndord;
+	int *dcur;
+	size_t cap_claims;
 } build;
+
+/* Claims of one allocation as a plan entry. */
+static int add_claim(build *b, const wdr_alloc *al, const char *ns,
+		     const char *name, const char *pod, const char *entry,
+		     const char *group)
+{
+	const wdr_state *st = b->sol->dra;
+	const ws_dra *d = st->d;
+	wa_arena *a = b->pl->arena;
+	wpl_claim c = {.ns = wa_strdup(a, ns), .name = wa_strdup(a, name),
+		       .pod = pod ? wa_strdup(a, pod) : NULL,
+		       .entry = entry ? wa_strdup(a, entry) : NULL,
+		       .group = group ? wa_strdup(a, group) : NULL,
+		       .node = wa_strdup(a, b->p->snap->nodes[al->node].name),
+		       .nresults = al->n};
+	c.results = wa_calloc(a, (size_t)al->n + 1, sizeof *c.results);
+	if (!c.ns || !c.name || !c.node || !c.results)
+		return -1;
+	for (int i = 0; i < al->n; i++) {
+		const wdr_result *r = &st->res[al->first + i];
+		const wdr_device *dv = &d->devs[r->dev];
+		wpl_result *x = &c.results[i];
+		x->request = wa_strdup(a, d->subs[r->sub]->name);
+		x->driver = wa_strdup(a, dv->cel.driver);
+		x->pool = wa_strdup(a, d->slices[dv->slice].pool);
+		x->device = wa_strdup(a, dv->name);
+		if (!x->request || !x->driver || !x->pool || !x->device)
+			return -1;
+	}
+	return WA_PUSH(a, b->pl->claims, b->pl->nclaims, b->cap_claims, c);
+}
+
+/* The pod's own claims: the next allocations of its class on its node. */
+static int pod_claims(build *b, const wp_class *c, int ci, int node,
+		      const ws_pod *pod, int pi)
+{
+	const wdr_state *st = b->sol->dra;
+	const wdr_podc *pc = &st->d->pods[pi];
+	for (int k = 0; k < pc->n; k++) {
+		if (pc->c[k].inst >= 0)
+			continue;
+		int j = b->dcur[ci];
+		if (j >= b->ndord)
+			return 0; /* the verifier reports the missing claim */
+		const wdr_alloc *al = &st->allocs[b->dord[j]];
+		if (al->cls != ci || al->node != node)
+			return 0;
+		b->dcur[ci]++;
+		char name[2 * WASP_MAX_NAME + 2];
+		snprintf(name, sizeof name, "%s-%s", pod->name, pc->c[k].name);
+		if (add_claim(b, al, pod->ns, name, pod->name, pc->c[k].name,
+			      NULL))
+			return -1;
+	}
+	(void)c;
+	return 0;
+}
+
+typedef struct dkey {
+	int cls, node, i;
+} dkey;
+
+static int cmp_dord(const void *va, const void *vb)
+{
+	const dkey *a = va, *b = vb;
+	if (a->cls != b->cls)
+		return a->cls < b->cls ? -1 : 1;
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static int cmp_claim(const void *va, const void *vb)
+{
+	const wpl_claim *a = va, *b = vb;
+	int c = strcmp(a->ns, b->ns);
+	return c ? c : strcmp(a->name, b->name);
+}
 
 /* Deal the pods of class c out over its nodes; returns the count placed
  * (the next pod of the class to deal) or -1 on NOMEM.  *first_node gets
@@ -253,6 +339,9 @@ static int deal_class(build *b, const wp_class *c, const ws_group *sg,
 			int64_t *row = &b->placed[(size_t)node * s->nres];
 			for (int r = 0; r < s->nres; r++)
 				row[r] += pod->req[r];
+			if (b->dcur && pod_claims(b, c, (int)(c - b->p->classes),
+						  node, pod, c->pods[next - 1]))
+				return -1;
 			b->got[node] = 1;
 			if (*first_node < 0)
 				*first_node = node;
@@ -349,6 +438,37 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 	pl->admit = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *pl->admit);
 	if (!b.placed || !b.got || !pl->admit)
 		goto nomem;
+	const wdr_state *dst = sol->dra;
+	if (dst && dst->nallocs) {
+		b.dord = wa_calloc(a, (size_t)dst->nallocs, sizeof(int));
+		b.dcur = wa_calloc(a, (size_t)p->nclasses + 1, sizeof(int));
+		dkey *ks = wa_calloc(a, (size_t)dst->nallocs, sizeof *ks);
+		if (!b.dord || !b.dcur || !ks)
+			goto nomem;
+		int nk = 0;
+		for (int i = 0; i < dst->nallocs; i++)
+			if (dst->allocs[i].cls >= 0)
+				ks[nk++] = (dkey){dst->allocs[i].cls,
+						  dst->allocs[i].node, i};
+		qsort(ks, (size_t)nk, sizeof *ks, cmp_dord);
+		for (int i = 0; i < nk; i++)
+			b.dord[b.ndord++] = ks[i].i;
+		for (int c = p->nclasses - 1; c >= 0; c--)
+			b.dcur[c] = b.ndord;
+		for (int i = b.ndord - 1; i >= 0; i--)
+			b.dcur[dst->allocs[b.dord[i]].cls] = i;
+		/* Shared claims (a group's, or a ResourceClaim's). */
+		for (int i = 0; i < dst->nallocs; i++) {
+			const wdr_alloc *al = &dst->allocs[i];
+			if (al->inst < 0)
+				continue;
+			const wdr_inst *in = &dst->d->insts[al->inst];
+			if (add_claim(&b, al, in->ns, in->name, NULL, NULL,
+				      in->group >= 0
+				      ? s->groups[in->group].name : NULL))
+				goto nomem;
+		}
+	}
 
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
@@ -381,6 +501,8 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 		qsort(pl->wait, pl->nwait, sizeof *pl->wait, cmp_wait);
 	if (pl->nadmit > 1)
 		qsort(pl->admit, pl->nadmit, sizeof *pl->admit, cmp_admit);
+	if (pl->nclaims > 1)
+		qsort(pl->claims, pl->nclaims, sizeof *pl->claims, cmp_claim);
 	*out = pl;
 	return WASP_OK;
 nomem:

@@ -79,6 +79,23 @@ typedef struct wpl_summary {
 			      0 by construction, re-measured by verify   */
 } wpl_summary;
 
+/* A DRA claim the plan allocates (added for issue 4): per-pod claims are
+ * named "<pod>-<entry>", group claims "<group>-<entry>"; results in the
+ * shape of status.allocation.devices.results. */
+typedef struct wpl_result {
+	const char *request, *driver, *pool, *device;
+} wpl_result;
+
+typedef struct wpl_claim {
+	const char *ns, *name;
+	const char *pod;    /* a pod's own claim: the pod; NULL: shared   */
+	const char *entry;  /* the pod's resourceClaims entry, or NULL    */
+	const char *group;  /* a PodGroup's claim: the group, or NULL     */
+	const char *node;   /* node it was allocated for                  */
+	wpl_result *results;
+	int nresults;
+} wpl_claim;
+
 struct wasp_plan {
 	wa_arena *arena;
 	wpl_summary sum;
@@ -109,6 +126,9 @@ struct wasp_plan {
 	const char *gang_shape; /* NULL: not computed */
 	const char *gang_key;   /* the key of the domains, NULL: cluster */
 	int gang_before, gang_after;
+	/* Added (DRA): device claims allocated by the plan, by ns/name. */
+	wpl_claim *claims;
+	int nclaims;
 };
 
 typedef struct wpl_frag {

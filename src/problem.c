@@ -15,6 +15,7 @@
 #include "problem.h"
 #include "preempt.h"
 #include "rebalance.h"
+#include "dra.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -158,15 +159,24 @@ typedef struct red {
 	int nres;
 } red;
 
-static bool same_class(const ws_pod *x, const ws_pod *y, int nres)
+/* DRA: pods with different claim lists never share a class. */
+static int dra_sig(const ws_snapshot *s, const ws_pod *x)
 {
-	return x->priority == y->priority && eq_req(x->req, y->req, nres) &&
-	       eq_static(x, y);
+	return s->dra ? s->dra->pods[x - s->pods].sig : 0;
 }
 
-static uint64_t hash_class(const ws_pod *x, int nres)
+static bool same_class(const ws_snapshot *s, const ws_pod *x,
+		       const ws_pod *y, int nres)
 {
-	return hash_req(mix(hash_static(x), (uint64_t)(uint32_t)x->priority),
+	return x->priority == y->priority && eq_req(x->req, y->req, nres) &&
+	       eq_static(x, y) && dra_sig(s, x) == dra_sig(s, y);
+}
+
+static uint64_t hash_class(const ws_snapshot *s, const ws_pod *x, int nres)
+{
+	return hash_req(mix(mix(hash_static(x),
+				(uint64_t)(uint32_t)x->priority),
+			    (uint64_t)dra_sig(s, x)),
 			x->req, nres);
 }
 
@@ -213,13 +223,14 @@ static int make_protos(red *r, proto **out, int *nout)
 		const ws_pod *pod = &s->pods[i];
 		if (pod->group >= 0 || !ws_pod_pending(pod))
 			continue;
-		uint64_t h = hash_class(pod, r->nres);
+		uint64_t h = hash_class(s, pod, r->nres);
 		size_t j = h & tab.mask;
 		proto *q = NULL;
 		while (tab.idx[j]) {
 			proto *c = &pr[tab.idx[j] - 1];
 			if (tab.hash[j] == h &&
-			    same_class(&s->pods[c->pods[0]], pod, r->nres)) {
+			    same_class(s, &s->pods[c->pods[0]], pod,
+				       r->nres)) {
 				q = c;
 				break;
 			}
@@ -265,13 +276,14 @@ static int make_classes(red *r, const proto *pr, int np, cbuild **out,
 		for (int i = 0; i < pr[g].npods; i++) {
 			int pi = pr[g].pods[i];
 			const ws_pod *pod = &s->pods[pi];
-			uint64_t h = mix(hash_class(pod, r->nres), (uint64_t)g);
+			uint64_t h = mix(hash_class(s, pod, r->nres),
+					 (uint64_t)g);
 			size_t j = h & tab.mask;
 			cbuild *c = NULL;
 			while (tab.idx[j]) {
 				cbuild *x = &cb[tab.idx[j] - 1];
 				if (tab.hash[j] == h && x->group == g &&
-				    same_class(&s->pods[x->pods[0]], pod,
+				    same_class(s, &s->pods[x->pods[0]], pod,
 					       r->nres)) {
 					c = x;
 					break;
@@ -559,6 +571,248 @@ static int fill_group(red *r, wp_group *wg)
 	return 0;
 }
 
+/* ------------------------------------------- CompositePodGroups */
+
+/* Domain of key k holding every bound pod of snapshot group sg, merged
+ * into *dom (-1 none yet, -2 several). */
+static void pin_dom(const ws_snapshot *s, const wtp_key *k, int sg, int *dom)
+{
+	const ws_group *g = &s->groups[sg];
+	for (int i = 0; i < g->npods; i++) {
+		const ws_pod *pod = &s->pods[g->pods[i]];
+		if (pod->terminal || ws_pod_pending(pod) || pod->node < 0)
+			continue;
+		int d = k->node_dom[pod->node];
+		if (d < 0 || (*dom >= 0 && *dom != d))
+			*dom = -2;
+		else if (*dom == -1)
+			*dom = d;
+	}
+}
+
+static void pin_tree(const ws_snapshot *s, const wtp_key *k, int sc,
+		     int *dom)
+{
+	const ws_composite *h = &s->comps[sc];
+	for (int i = 0; i < h->nkids; i++) {
+		int kid = h->kids[i];
+		if (kid >= 0)
+			pin_dom(s, k, kid, dom);
+		else
+			pin_tree(s, k, -1 - kid, dom);
+	}
+}
+
+static int build_comps(red *r)
+{
+	const ws_snapshot *s = r->s;
+	wp_problem *p = r->p;
+	p->ncomps = s->ncomps;
+	if (!s->ncomps)
+		return 0;
+	p->comps = wa_calloc(r->a, (size_t)s->ncomps + 1, sizeof *p->comps);
+	int *pg = wa_calloc(r->tmp, (size_t)s->ngroups + 1, sizeof *pg);
+	if (!p->comps || !pg)
+		return -1;
+	for (int g = 0; g < s->ngroups; g++)
+		pg[g] = -1;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].sg >= 0) {
+			pg[p->groups[g].sg] = g;
+			p->groups[g].pcomp = s->groups[p->groups[g].sg].pcomp;
+		}
+	for (int i = 0; i < s->ncomps; i++) {
+		const ws_composite *sh = &s->comps[i];
+		wp_comp *h = &p->comps[i];
+		h->parent = sh->pcomp - 1;
+		h->root = i;
+		while (s->comps[h->root].pcomp)
+			h->root = s->comps[h->root].pcomp - 1;
+		h->min_groups = sh->min_groups;
+		h->priority = sh->priority;
+		h->key = -1;
+		h->fixed_dom = -1;
+		h->kids = wa_calloc(r->a, (size_t)sh->nkids + 1, sizeof(int));
+		if (!h->kids)
+			return -1;
+		for (int j = 0; j < sh->nkids; j++) {
+			int kid = sh->kids[j];
+			if (kid < 0) {
+				h->kids[h->nkids++] = kid;
+				continue;
+			}
+			if (pg[kid] >= 0) {
+				h->kids[h->nkids++] = pg[kid];
+				continue;
+			}
+			/* no pending pods: admitted if running enough */
+			const ws_group *g = &s->groups[kid];
+			int run = 0;
+			for (int q = 0; q < g->npods; q++) {
+				const ws_pod *pod = &s->pods[g->pods[q]];
+				run += !pod->terminal && !ws_pod_pending(pod);
+			}
+			if (run > 0 && run >= g->min_count)
+				h->nrunning++;
+		}
+		if (sh->nkids < sh->min_groups &&
+		    !(h->invalid = wa_printf(r->a, "CompositePodGroup %s/%s "
+					     "needs minGroupCount %d but has "
+					     "only %d child group%s", sh->ns,
+					     sh->name, sh->min_groups,
+					     sh->nkids,
+					     sh->nkids == 1 ? "" : "s")))
+			return -1;
+		if (!sh->topo_key)
+			continue;
+		h->key = wtp_key_index(r->t, sh->topo_key);
+		if (h->key < 0) {
+			if (!h->invalid &&
+			    !(h->invalid = wa_printf(r->a, "topology key %s "
+						     "is not known to the "
+						     "topology",
+						     sh->topo_key)))
+				return -1;
+			continue;
+		}
+		pin_tree(s, &r->t->keys[h->key], i, &h->fixed_dom);
+	}
+	return 0;
+}
+
+/* Annotations of group wg (snapshot sg) as key indices; a key the
+ * topology does not know, or slices the group cannot be cut into, make
+ * the group invalid. */
+static int build_tas(red *r, wp_group *wg)
+{
+	const ws_snapshot *s = r->s;
+	const ws_group *sg = &s->groups[wg->sg];
+	const ws_tas *ta = sg->tas;
+	wp_problem *p = r->p;
+	if (!ta)
+		return 0;
+	wp_tas *t = wa_calloc(r->a, 1, sizeof *t);
+	if (!t)
+		return -1;
+	wg->tas = t;
+	t->excl = t->pref = t->excl_fixed = -1;
+	const char *bad = NULL;
+	if (ta->exclusive && (t->excl = wtp_key_index(r->t, ta->exclusive)) < 0)
+		bad = ta->exclusive;
+	if (ta->preferred && (t->pref = wtp_key_index(r->t, ta->preferred)) < 0)
+		bad = ta->preferred;
+	t->nslices = ta->nslices;
+	for (int l = 0; l < ta->nslices; l++) {
+		t->slice_size[l] = ta->slice_size[l];
+		if ((t->slice_key[l] = wtp_key_index(r->t, ta->slice_key[l])) < 0)
+			bad = ta->slice_key[l];
+	}
+	if (bad && !wg->invalid &&
+	    !(wg->invalid = wa_printf(r->a, "topology key %s is not known "
+				      "to the topology", bad)))
+		return -1;
+	if (ta->nslices && !wg->invalid) {
+		int s0 = ta->slice_size[0];
+		if (wg->nbound)
+			wg->invalid = wa_printf(r->a, "a sliced group cannot "
+						"grow: %d of its pods already "
+						"run", wg->nbound);
+		else if (wg->size % s0)
+			wg->invalid = wa_printf(r->a, "%d pods cannot be cut "
+						"into slices of %d", wg->size,
+						s0);
+		else if (wg->gang && wg->min_need % s0)
+			/* a gang admits whole slices: round its minimum up */
+			wg->min_need += s0 - wg->min_need % s0;
+		if (!wg->invalid && !wg->gang)
+			wg->min_need = 0;
+		if (wg->nbound || wg->size % s0) {
+			if (!wg->invalid)
+				return -1; /* wa_printf failed */
+		}
+	}
+	if (t->excl < 0)
+		return 0;
+	/* running pods of the group pin its exclusive domain */
+	const wtp_key *k = &r->t->keys[t->excl];
+	pin_dom(s, k, wg->sg, &t->excl_fixed);
+	if (t->excl_fixed == -2 && !wg->invalid &&
+	    !(wg->invalid = wa_printf(r->a, "its running pods already span "
+				      "several %s domains", k->label)))
+		return -1;
+	if (!p->excl_owner[t->excl]) {
+		int *o = wa_calloc(r->a, (size_t)k->ndom + 1, sizeof *o);
+		if (!o)
+			return -1;
+		for (int d = 0; d < k->ndom; d++)
+			o[d] = -1;
+		p->excl_owner[t->excl] = o;
+	}
+	return 0;
+}
+
+/* Domains held by running pods of groups with an exclusive key (pending
+ * or not). */
+static int build_excl(red *r)
+{
+	const ws_snapshot *s = r->s;
+	wp_problem *p = r->p;
+	int nk = r->t ? r->t->nkeys : 0;
+	p->excl_owner = wa_calloc(r->a, (size_t)nk + 1, sizeof *p->excl_owner);
+	if (!p->excl_owner)
+		return -1;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].sg >= 0 && build_tas(r, &p->groups[g]))
+			return -1;
+	for (int g = 0; g < s->ngroups; g++) {
+		const ws_tas *ta = s->groups[g].tas;
+		if (!ta || !ta->exclusive)
+			continue;
+		int key = wtp_key_index(r->t, ta->exclusive);
+		if (key < 0)
+			continue;
+		const wtp_key *k = &r->t->keys[key];
+		if (!p->excl_owner[key]) {
+			int *o = wa_calloc(r->a, (size_t)k->ndom + 1,
+					   sizeof *o);
+			if (!o)
+				return -1;
+			for (int d = 0; d < k->ndom; d++)
+				o[d] = -1;
+			p->excl_owner[key] = o;
+		}
+		int *o = p->excl_owner[key];
+		const ws_group *sg = &s->groups[g];
+		for (int i = 0; i < sg->npods; i++) {
+			const ws_pod *pod = &s->pods[sg->pods[i]];
+			if (pod->terminal || ws_pod_pending(pod) ||
+			    pod->node < 0)
+				continue;
+			int d = k->node_dom[pod->node];
+			if (d < 0)
+				continue;
+			o[d] = o[d] == -1 || o[d] == g ? g : -2;
+		}
+	}
+	return 0;
+}
+
+int wp_group_need(const wp_group *wg)
+{
+	return wg->gang ? wg->min_need : 1;
+}
+
+bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h)
+{
+	const wp_comp *c = &p->comps[h];
+	int n = c->nrunning;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		n += k >= 0 ? s->admit[k] != 0 : wp_comp_admitted(p, s, -1 - k);
+	}
+	return n >= c->min_groups && n > 0;
+}
+
 static int reduce(red *r, const wasp_options *o)
 {
 	const ws_snapshot *s = r->s;
@@ -623,7 +877,9 @@ static int reduce(red *r, const wasp_options *o)
 		off += p->classes[c].nelig;
 	}
 	p->nx = off;
-	return 0;
+	if (build_excl(r))
+		return -1;
+	return build_comps(r);
 }
 
 int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
@@ -732,6 +988,7 @@ void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
 		memcpy(dst->evict_by, src->evict_by,
 		       (size_t)p->nunits * sizeof *dst->evict_by);
 	}
+	dst->dra = src->dra;
 }
 
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
@@ -785,6 +1042,47 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		nfree += !busy[n];
 	free(busy);
 	v->packing = nfree;
+	wp_compactness(p, s, v);
+}
+
+/* Preferred levels (issue 5): the levels are the topology keys, coarse to
+ * fine (at most 8 counted); per level, the domains where a group with a
+ * preferred level at or below it has eligible nodes but no pod. */
+void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v)
+{
+	const wtp_topo *t = p->topo;
+	int nk = t ? t->nkeys : 0;
+	if (nk > 8)
+		nk = 8;
+	v->ncompact = nk;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (!wg->tas || wg->tas->pref < 0)
+			continue;
+		for (int k = wg->tas->pref; k >= 0; k = t->keys[k].parent) {
+			if (k >= nk)
+				continue;
+			const wtp_key *key = &t->keys[k];
+			unsigned char *st = calloc((size_t)key->ndom + 1, 1);
+			if (!st)
+				return;
+			for (int ci = 0; ci < wg->nclasses; ci++) {
+				const wp_class *cl = &p->classes[wg->classes[ci]];
+				for (int j = 0; j < cl->nelig; j++) {
+					int d = key->node_dom[cl->elig[j]];
+					if (d < 0)
+						continue;
+					if (!st[d])
+						st[d] = 1; /* eligible */
+					if (s->x[cl->off + j])
+						st[d] = 2; /* used */
+				}
+			}
+			for (int d = 0; d < key->ndom; d++)
+				v->compact[k] += st[d] == 1;
+			free(st);
+		}
+	}
 }
 
 int wp_value_cmp(const wp_value *a, const wp_value *b)
@@ -802,9 +1100,70 @@ int wp_value_cmp(const wp_value *a, const wp_value *b)
 		return a->evictions < b->evictions ? 1 : -1;
 	if (a->moves != b->moves)
 		return a->moves < b->moves ? 1 : -1;
+	for (int i = 0; i < a->ncompact && i < b->ncompact; i++)
+		if (a->compact[i] != b->compact[i])
+			return a->compact[i] > b->compact[i] ? 1 : -1;
 	if (a->packing != b->packing)
 		return a->packing > b->packing ? 1 : -1;
 	return 0;
+}
+
+/* The domain of comp h's key that the placed pods of its descendants use
+ * (merged into *dom as in pin_dom). */
+static void sol_dom(const wp_problem *p, const wp_sol *s, const wtp_key *k,
+		    int h, int *dom)
+{
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int kid = c->kids[i];
+		if (kid < 0) {
+			sol_dom(p, s, k, -1 - kid, dom);
+			continue;
+		}
+		const wp_group *wg = &p->groups[kid];
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			const wp_class *cl = &p->classes[wg->classes[ci]];
+			for (int j = 0; j < cl->nelig; j++) {
+				if (!s->x[cl->off + j])
+					continue;
+				int d = k->node_dom[cl->elig[j]];
+				if (d < 0 || (*dom >= 0 && *dom != d))
+					*dom = -2;
+				else if (*dom == -1)
+					*dom = d;
+			}
+		}
+	}
+}
+
+static const char *tree_infeasible(const wp_problem *p, const wp_sol *s)
+{
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (s->admit[g] && wg->pcomp &&
+		    !wp_comp_admitted(p, s, wg->pcomp - 1))
+			return "a group is admitted but its CompositePodGroup "
+			       "is not";
+	}
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		if (!wp_comp_admitted(p, s, h))
+			continue;
+		if (c->invalid)
+			return "an invalid CompositePodGroup is admitted";
+		if (c->parent >= 0 && !wp_comp_admitted(p, s, c->parent))
+			return "a CompositePodGroup is admitted but its "
+			       "parent is not";
+		if (c->key < 0 || !p->topo)
+			continue;
+		int dom = -1;
+		sol_dom(p, s, &p->topo->keys[c->key], h, &dom);
+		if (dom == -2 || (dom >= 0 && c->fixed_dom != -1 &&
+				  c->fixed_dom != dom))
+			return "a CompositePodGroup spans several domains of "
+			       "its topology key";
+	}
+	return NULL;
 }
 
 int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
@@ -888,6 +1247,8 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 	free(use);
 	if (!w && s->evict)
 		wpe_check_rows(p, s, &w);
+	if (!w)
+		w = tree_infeasible(p, s);
 	if (why)
 		*why = w;
 	return w ? -1 : 0;

@@ -45,7 +45,43 @@ typedef struct wp_group {
 	int *classes;
 	int nclasses;
 	const char *invalid; /* non-NULL: cannot be placed, and why      */
+	/* addition (issue 5): parent CompositePodGroup, index + 1 into
+	 * wp_problem.comps (0: not in a tree) */
+	int pcomp;
+	const struct wp_tas *tas; /* annotations, NULL: none (issue 5) */
 } wp_group;
+
+/* A PodGroup's topology annotations as key indices (issue 5):
+ * exclusive: the group sits in one domain of `excl` that no other group
+ * with the same exclusive key uses (running ones included); preferred:
+ * fewest domains of `pref`, then of each coarser key; slices: the pods
+ * in each domain of slice_key[l] are a multiple of slice_size[l]. */
+typedef struct wp_tas {
+	int excl;           /* key index, -1: none                        */
+	int excl_fixed;     /* domain its own running pods hold, -1       */
+	int pref;           /* key index, -1: none                        */
+	int nslices;
+	int slice_key[WS_MAX_SLICE_LAYERS];
+	int slice_size[WS_MAX_SLICE_LAYERS];
+} wp_tas;
+
+/* A CompositePodGroup (issue 5): comps[i] is snapshot composite i.  It is
+ * admitted when at least min_groups children are (running children count
+ * as admitted); no child is admitted unless it is; a key confines every
+ * descendant to one domain of it. */
+typedef struct wp_comp {
+	int parent;        /* problem comp index, -1: a root             */
+	int root;          /* comp index of the tree's root              */
+	int min_groups;
+	int key;           /* topology key index, -1: none               */
+	int fixed_dom;     /* as wp_group: -1, a domain, -2 spans several */
+	int *kids;         /* >= 0: problem group; < 0: -1 - comp index;
+			      children with no pending pods are left out */
+	int nkids;
+	int nrunning;      /* children admitted already (no pending pods) */
+	int32_t priority;
+	const char *invalid; /* cannot be admitted, and why              */
+} wp_comp;
 
 typedef struct wp_problem {
 	const ws_snapshot *snap;
@@ -64,6 +100,13 @@ typedef struct wp_problem {
 	struct wp_unit *units;
 	int nunits;
 	int *pdb_allowed;  /* per snapshot PDB: disruptions it allows     */
+	/* addition (issue 5): CompositePodGroups, as in the snapshot */
+	wp_comp *comps;
+	int ncomps;
+	/* per key (NULL when no group is exclusive on it), per domain: the
+	 * snapshot group whose running pods hold it exclusively, -1 none,
+	 * -2 several */
+	int **excl_owner;
 } wp_problem;
 
 /* A disruption unit of running pods (addition, preemption): one pod of a
@@ -92,6 +135,9 @@ typedef struct wp_sol {
 	 * group whose placement evicted it (-1: none) */
 	unsigned char *evict;
 	int *evict_by;
+	/* addition (DRA): the greedy's device allocations (struct
+	 * wdr_state, dra.h) for plan.c; NULL without device claims. */
+	const struct wdr_state *dra;
 } wp_sol;
 
 int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
@@ -115,6 +161,11 @@ typedef struct wp_value {
 	/* addition: PodDisruptionBudget violations, compared right after
 	 * tier 1 and before evictions (fewer is better) */
 	double pdb_violations;
+	/* addition (issue 5): preferred-topology compactness, compared
+	 * before packing: per level, coarsest first, the domains that groups
+	 * with a preferred level leave unused (higher is better) */
+	int ncompact;
+	double compact[8];
 } wp_value;
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
 /* <0: a worse than b, 0 equal, >0 better (lexicographic). */
@@ -124,5 +175,14 @@ int wp_value_cmp(const wp_value *a, const wp_value *b);
  * 0 when feasible, else fills `why` (static or arena text).  Used before a
  * warm start and in tests; the independent check is verify.c. */
 int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
+
+/* Issue 5 helpers (problem.c). */
+/* Pods group g needs placed to count as admitted (gang min_need, else 1
+ * when it has pending pods). */
+int wp_group_need(const wp_group *wg);
+/* Fill v->compact (wp_evaluate does). */
+void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
+/* Is problem comp h admitted in s (enough children admitted)? */
+bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
 
 #endif

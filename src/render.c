@@ -338,6 +338,38 @@ static cJSON *build_doc(const wasp_plan *p)
 		jpush(&j, ad, e);
 	}
 
+	/* DRA claims, in the shape of status.allocation.devices.results;
+	 * only when there are any, so plans without DRA look as before. */
+	if (p->nclaims) {
+		cJSON *cl = cJSON_CreateArray();
+		jadd(&j, doc, "claims", cl);
+		for (int i = 0; i < p->nclaims && j.ok; i++) {
+			const wpl_claim *x = &p->claims[i];
+			cJSON *e = cJSON_CreateObject();
+			jadd(&j, e, "namespace", jstr(x->ns));
+			jadd(&j, e, "name", jstr(x->name));
+			if (x->pod)
+				jadd(&j, e, "pod", jstr(x->pod));
+			if (x->entry)
+				jadd(&j, e, "podClaimName", jstr(x->entry));
+			if (x->group)
+				jadd(&j, e, "podGroup", jstr(x->group));
+			jadd(&j, e, "node", jstr(x->node));
+			cJSON *rs = cJSON_CreateArray();
+			jadd(&j, e, "results", rs);
+			for (int k = 0; k < x->nresults && j.ok; k++) {
+				const wpl_result *r = &x->results[k];
+				cJSON *o = cJSON_CreateObject();
+				jadd(&j, o, "request", jstr(r->request));
+				jadd(&j, o, "driver", jstr(r->driver));
+				jadd(&j, o, "pool", jstr(r->pool));
+				jadd(&j, o, "device", jstr(r->device));
+				jpush(&j, rs, o);
+			}
+			jpush(&j, cl, e);
+		}
+	}
+
 	cJSON *wt = cJSON_CreateArray();
 	jadd(&j, doc, "waiting", wt);
 	for (int i = 0; i < p->nwait && j.ok; i++) {
@@ -784,6 +816,23 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 		free(idx);
 	}
 
+	if (p->nclaims) {
+		sb_puts(&b, "\nDevice claims\n");
+		sb_puts(&b, "  CLAIM  NODE  RESULTS (request: driver/pool/device)\n");
+		for (int i = 0; i < p->nclaims; i++) {
+			const wpl_claim *x = &p->claims[i];
+			sb_printf(&b, "  %s/%s  %s ", or_dash(x->ns),
+				  or_dash(x->name), or_dash(x->node));
+			for (int k = 0; k < x->nresults; k++)
+				sb_printf(&b, " %s: %s/%s/%s",
+					  or_dash(x->results[k].request),
+					  or_dash(x->results[k].driver),
+					  or_dash(x->results[k].pool),
+					  or_dash(x->results[k].device));
+			sb_puts(&b, "\n");
+		}
+	}
+
 	if (p->nwait) {
 		int w = 5;
 		for (int i = 0; i < p->nwait; i++) {
@@ -1170,6 +1219,57 @@ static void read_admit(rd *r, const wt_node *seq)
 	}
 }
 
+static void read_claims(rd *r, const wt_node *seq)
+{
+	wasp_plan *pl = r->pl;
+	if (!seq->n)
+		return;
+	pl->claims = wa_calloc(pl->arena, seq->n, sizeof *pl->claims);
+	if (!pl->claims) {
+		nomem(r);
+		return;
+	}
+	for (size_t i = 0; i < seq->n && !r->rc; i++) {
+		const wt_node *e = seq->items[i];
+		const char *w = "claims[]";
+		if (e->type != WT_MAP) {
+			bad(r, e, w, "a map");
+			return;
+		}
+		wpl_claim *x = &pl->claims[i];
+		get_str(r, e, "namespace", w, &x->ns, false, true);
+		get_str(r, e, "name", w, &x->name, false, true);
+		get_str(r, e, "pod", w, &x->pod, true, false);
+		get_str(r, e, "podClaimName", w, &x->entry, true, false);
+		get_str(r, e, "podGroup", w, &x->group, true, false);
+		get_str(r, e, "node", w, &x->node, false, true);
+		const wt_node *rs = get_kind(r, e, "results", w, WT_SEQ);
+		if (r->rc)
+			return;
+		size_t n = rs ? rs->n : 0;
+		x->results = wa_calloc(pl->arena, n + 1, sizeof *x->results);
+		if (!x->results) {
+			nomem(r);
+			return;
+		}
+		for (size_t k = 0; k < n && !r->rc; k++) {
+			const wt_node *o = rs->items[k];
+			const char *wr = "claims[].results[]";
+			if (o->type != WT_MAP) {
+				bad(r, o, wr, "a map");
+				return;
+			}
+			wpl_result *y = &x->results[k];
+			get_str(r, o, "request", wr, &y->request, false, true);
+			get_str(r, o, "driver", wr, &y->driver, false, true);
+			get_str(r, o, "pool", wr, &y->pool, false, true);
+			get_str(r, o, "device", wr, &y->device, false, true);
+			x->nresults = (int)k + 1;
+		}
+		pl->nclaims = (int)i + 1;
+	}
+}
+
 static void read_wait(rd *r, const wt_node *seq)
 {
 	wasp_plan *pl = r->pl;
@@ -1330,6 +1430,8 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 		read_place(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "admitted", "", WT_SEQ)))
 		read_admit(&r, v);
+	if (!r.rc && (v = get_kind(&r, root, "claims", "", WT_SEQ)))
+		read_claims(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "waiting", "", WT_SEQ)))
 		read_wait(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "warnings", "", WT_SEQ)))

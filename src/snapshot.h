@@ -150,7 +150,47 @@ typedef struct ws_group {
 	 * CompositePodGroup trees are not modelled yet: such a group is
 	 * decoded as a flat group (with a warning). */
 	const char *parent;
+	/* additions (issue 5): the parent CompositePodGroup as an index
+	 * into ws_snapshot.comps PLUS ONE (0: a root group, so a zeroed
+	 * group is a root), and the Kueue/JobSet annotations. */
+	int pcomp;
+	struct ws_tas *tas; /* NULL: no annotations */
 } ws_group;
+
+/* Topology annotations (Kueue / JobSet names) on a PodGroup or a
+ * CompositePodGroup.  Slices: layer 0 is the outermost; each layer's
+ * pods are cut into slices of `size` pods, each inside one domain of
+ * `key`; an inner size divides the outer one. */
+#define WS_MAX_SLICE_LAYERS 3
+typedef struct ws_tas {
+	const char *preferred; /* kueue.x-k8s.io/podset-preferred-topology */
+	const char *exclusive; /* alpha.jobset.sigs.k8s.io/exclusive-topology */
+	int nslices;
+	const char *slice_key[WS_MAX_SLICE_LAYERS];
+	int slice_size[WS_MAX_SLICE_LAYERS];
+	wsrc src;              /* metadata.annotations                  */
+} ws_tas;
+
+/* A CompositePodGroup (scheduling.k8s.io/v1alpha3): an inner node of a
+ * tree whose leaves are PodGroups.  Priority, preemption policy and (for
+ * `all`) disruption mode are the tree's, checked when decoding. */
+#define WS_MAX_TREE_DEPTH 4
+typedef struct ws_composite {
+	const char *ns, *name;
+	wsrc src;
+	int policy;          /* enum ws_policy                            */
+	int min_groups;      /* gang minGroupCount (basic: 1)             */
+	const char *topo_key;
+	int32_t priority;
+	int disruption;
+	int preempt;
+	int pcomp;           /* parent: index + 1 into comps, 0: root     */
+	int depth;           /* 1 for a root                              */
+	int *kids;           /* child groups (>= 0) and composites
+				(-1 - composite index), input order       */
+	int nkids;
+	ws_tas *tas;         /* NULL: no annotations                      */
+} ws_composite;
 
 typedef struct ws_priority_class {
 	const char *name;
@@ -193,6 +233,12 @@ struct wasp_snapshot {
 	/* addition (preemption): PodDisruptionBudgets, input order */
 	ws_pdb *pdbs;
 	int npdbs;
+	/* addition (issue 5): CompositePodGroups, input order */
+	ws_composite *comps;
+	int ncomps;
+	/* addition (DRA, dra.h): devices, classes and claims; NULL when no
+	 * pod or group has resourceClaims. */
+	struct ws_dra *dra;
 };
 
 /* Pending: to be placed by the solvers. */

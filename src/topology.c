@@ -301,7 +301,8 @@ static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
 		      wa_arena *tmp, wtp_topo *t)
 {
 	size_t wcap = 0;
-	int maxk = s->ngroups + 1;
+	/* issue 5: composite keys and annotation keys (up to 5 per object) */
+	int maxk = s->ngroups + 1 + 6 * (s->ngroups + s->ncomps);
 	if (s->ntopologies > 0)
 		maxk += s->topologies[0].nlabels;
 	vkey *keys = wa_calloc(tmp, (size_t)maxk, sizeof *keys);
@@ -324,6 +325,22 @@ static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
 	for (int g = 0; g < s->ngroups; g++)
 		if (s->groups[g].topo_key && s->groups[g].topo_key[0])
 			add_label(keys, &nk, s->groups[g].topo_key, false);
+	for (int h = 0; h < s->ncomps; h++)
+		if (s->comps[h].topo_key && s->comps[h].topo_key[0])
+			add_label(keys, &nk, s->comps[h].topo_key, false);
+	/* annotation keys: preferred, exclusive, slice layers */
+	for (int i = 0; i < s->ngroups + s->ncomps; i++) {
+		const ws_tas *ta = i < s->ngroups ? s->groups[i].tas
+						  : s->comps[i - s->ngroups].tas;
+		if (!ta)
+			continue;
+		if (ta->preferred)
+			add_label(keys, &nk, ta->preferred, false);
+		if (ta->exclusive)
+			add_label(keys, &nk, ta->exclusive, false);
+		for (int l = 0; l < ta->nslices; l++)
+			add_label(keys, &nk, ta->slice_key[l], false);
+	}
 
 	for (int i = 0; i < nk; i++) {
 		if (read_values(s, tmp, &keys[i]))

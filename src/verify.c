@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dra.h"
 #include "quantity.h"
 
 /* --------------------------------------------------------- name tables */
@@ -648,7 +649,7 @@ static int path_levels(vctx *v, const char *key, const char ***out)
 			*out = lv->labels;
 			return i + 1;
 		}
-	int maxc = s->ngroups + (lv ? lv->nlabels : 0) + 1;
+	int maxc = s->ngroups + s->ncomps + (lv ? lv->nlabels : 0) + 1;
 	const char **all = wa_calloc(v->a, maxc, sizeof *all);
 	const char **cand = wa_calloc(v->a, maxc, sizeof *cand);
 	int *nval = wa_calloc(v->a, maxc, sizeof *nval);
@@ -662,6 +663,9 @@ static int path_levels(vctx *v, const char *key, const char ***out)
 	for (int g = 0; g < s->ngroups; g++)
 		if (s->groups[g].topo_key && s->groups[g].topo_key[0])
 			all[nall++] = s->groups[g].topo_key;
+	for (int h = 0; h < s->ncomps; h++)
+		if (s->comps[h].topo_key)
+			all[nall++] = s->comps[h].topo_key;
 	int kv = count_values(v, key);
 	for (int i = 0; i < nall; i++) {
 		const char *k = all[i];
@@ -829,6 +833,239 @@ static void check_groups(vctx *v)
 	}
 }
 
+/* ------------------------------------------- CompositePodGroup trees */
+
+/* The level list for key (path mode) or the key alone; 0 on NOMEM. */
+static int levels_for(vctx *v, const char *key, const char *const **lv,
+		      const char **one)
+{
+	*one = key;
+	*lv = one;
+	if (!v->path)
+		return 1;
+	int c = 0;
+	while (c < v->nlv && strcmp(v->lv_key[c], key))
+		c++;
+	if (c == v->nlv) {
+		const char **l = NULL;
+		v->lv_n[c] = path_levels(v, key, &l);
+		v->lv_list[c] = l;
+		v->lv_key[c] = key;
+		v->nlv++;
+	}
+	*lv = v->lv_list[c];
+	return v->lv_n[c];
+}
+
+/* After the plan: is group g admitted (pods placed or running, gangs at
+ * minCount)? */
+static bool group_on(const vctx *v, int g)
+{
+	const ws_snapshot *s = v->s;
+	const ws_group *grp = &s->groups[g];
+	int n = v->g_placed[g];
+	for (int k = 0; k < grp->npods; k++) {
+		const ws_pod *pod = &s->pods[grp->pods[k]];
+		n += !pod->terminal && !ws_pod_pending(pod);
+	}
+	return n > 0 && (grp->policy != WS_POLICY_GANG || n >= grp->min_count);
+}
+
+static int comp_kids_on(const vctx *v, int h)
+{
+	const ws_composite *c = &v->s->comps[h];
+	int n = 0;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		if (k >= 0)
+			n += group_on(v, k);
+		else
+			n += comp_kids_on(v, -1 - k) >=
+			     v->s->comps[-1 - k].min_groups &&
+			     comp_kids_on(v, -1 - k) > 0;
+	}
+	return n;
+}
+
+static int comp_placed(const vctx *v, int h)
+{
+	const ws_composite *c = &v->s->comps[h];
+	int n = 0;
+	for (int i = 0; i < c->nkids; i++) {
+		int k = c->kids[i];
+		n += k >= 0 ? v->g_placed[k] : comp_placed(v, -1 - k);
+	}
+	return n;
+}
+
+typedef struct tdom {
+	const char *dom, *pod;
+	int node;
+	bool bad;
+} tdom;
+
+/* Every pod (placed or running) below comp h in one domain of lv. */
+static void comp_dom(vctx *v, int h, const char *const *lv, int nl,
+		     tdom *t)
+{
+	const ws_snapshot *s = v->s;
+	const ws_composite *c = &s->comps[h];
+	for (int i = 0; i < c->nkids && !t->bad; i++) {
+		int k = c->kids[i];
+		if (k < 0) {
+			comp_dom(v, -1 - k, lv, nl, t);
+			continue;
+		}
+		const ws_group *grp = &s->groups[k];
+		for (int j = 0; j < grp->npods && !t->bad; j++) {
+			int pi = grp->pods[j];
+			const ws_pod *pod = &s->pods[pi];
+			int n = v->pod_node[pi];
+			if (n < 0 && !pod->terminal && !ws_pod_pending(pod))
+				n = pod->node;
+			if (n < 0)
+				continue;
+			const char *d = domain_of(v, n, lv, nl);
+			if (!d) {
+				viol(v, "CompositePodGroup %s/%s: pod %s/%s on "
+					"node %s, which lacks topology label "
+					"%s", c->ns, c->name, pod->ns,
+				     pod->name, s->nodes[n].name, lv[nl - 1]);
+				t->bad = true;
+			} else if (!t->dom) {
+				*t = (tdom){d, pod->name, n, false};
+			} else if (strcmp(d, t->dom)) {
+				viol(v, "CompositePodGroup %s/%s: pods span "
+					"more than one %s domain: %s (pod %s "
+					"on %s) and %s (pod %s on %s)",
+				     c->ns, c->name, lv[nl - 1], t->dom,
+				     t->pod, s->nodes[t->node].name, d,
+				     pod->name, s->nodes[n].name);
+				t->bad = true;
+			}
+		}
+	}
+}
+
+static void check_trees(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	for (int h = 0; h < s->ncomps; h++) {
+		const ws_composite *c = &s->comps[h];
+		int placed = comp_placed(v, h);
+		if (!placed)
+			continue;
+		int on = comp_kids_on(v, h);
+		if (on < c->min_groups)
+			viol(v, "CompositePodGroup %s/%s: %d pods placed below "
+				"it but only %d of minGroupCount %d child "
+				"groups admitted",
+			     c->ns, c->name, placed, on, c->min_groups);
+		if (c->topo_key) {
+			const char *one;
+			const char *const *lv;
+			int nl = levels_for(v, c->topo_key, &lv, &one);
+			tdom t = {0};
+			if (nl > 0)
+				comp_dom(v, h, lv, nl, &t);
+		}
+	}
+}
+
+/* Annotations (issue 5): an exclusive group sits in one domain of its
+ * exclusive key that no other group with that key uses; a sliced group
+ * has a multiple of the slice size in every domain of each slice key. */
+typedef struct xdom {
+	const char *dom;
+	int g;
+} xdom;
+
+static void check_annotations(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	htab held; /* (key, domain) -> group */
+	if (ht_init(&held, v->a, (size_t)s->npods + 1)) {
+		v->nomem = true;
+		return;
+	}
+	for (int g = 0; g < s->ngroups; g++) {
+		const ws_group *grp = &s->groups[g];
+		const ws_tas *ta = grp->tas;
+		if (!ta)
+			continue;
+		for (int l = -1; l < ta->nslices; l++) {
+			const char *key = l < 0 ? ta->exclusive
+						: ta->slice_key[l];
+			if (!key)
+				continue;
+			const char *one;
+			const char *const *lv;
+			int nl = levels_for(v, key, &lv, &one);
+			if (nl <= 0)
+				continue;
+			/* pods per domain, in first-seen order */
+			const char **dn = wa_calloc(v->a, grp->npods + 1,
+						    sizeof *dn);
+			int *cnt = wa_calloc(v->a, grp->npods + 1, sizeof *cnt);
+			if (!dn || !cnt) {
+				v->nomem = true;
+				return;
+			}
+			int nd = 0;
+			for (int k = 0; k < grp->npods; k++) {
+				int pi = grp->pods[k];
+				const ws_pod *pod = &s->pods[pi];
+				int n = v->pod_node[pi];
+				if (n < 0 && !pod->terminal &&
+				    !ws_pod_pending(pod))
+					n = pod->node;
+				if (n < 0)
+					continue;
+				const char *d = domain_of(v, n, lv, nl);
+				if (!d) {
+					viol(v, "group %s/%s: pod %s on node %s, "
+						"which lacks topology label %s",
+					     grp->ns, grp->name, pod->name,
+					     s->nodes[n].name, key);
+					continue;
+				}
+				int i = 0;
+				while (i < nd && strcmp(dn[i], d))
+					i++;
+				if (i == nd)
+					dn[nd++] = d;
+				cnt[i]++;
+			}
+			if (l >= 0) {
+				for (int i = 0; i < nd; i++)
+					if (cnt[i] % ta->slice_size[l])
+						viol(v, "group %s/%s: %d pods in %s "
+							"%s, not a multiple of the "
+							"slice size %d",
+						     grp->ns, grp->name, cnt[i],
+						     key, dn[i],
+						     ta->slice_size[l]);
+				continue;
+			}
+			if (nd > 1)
+				viol(v, "group %s/%s: exclusive topology %s but "
+					"its pods span %s and %s",
+				     grp->ns, grp->name, key, dn[0], dn[1]);
+			for (int i = 0; i < nd; i++) {
+				int other = ht_get(&held, key, dn[i]);
+				if (other >= 0 && other != g)
+					viol(v, "exclusive topology %s: domain %s "
+						"holds both %s/%s and %s/%s",
+					     key, dn[i], s->groups[other].ns,
+					     s->groups[other].name, grp->ns,
+					     grp->name);
+				else
+					ht_put(&held, key, dn[i], g);
+			}
+		}
+	}
+}
+
 static void check_waiting(vctx *v)
 {
 	const ws_snapshot *s = v->s;
@@ -883,6 +1120,286 @@ static void check_waiting(vctx *v)
 	}
 }
 
+/* --------------------------------------------------------------- DRA */
+
+/* Results of one claim against its spec: every device exists, reaches
+ * `node`, matches its request's class and selectors; counts per request;
+ * constraints; the uses of each device are counted in `uses`. */
+static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
+			int node, ws_map *devs, uint16_t *uses)
+{
+	const ws_snapshot *s = v->s;
+	const ws_dra *d = s->dra;
+	int *dev = wa_calloc(v->a, (size_t)c->nresults + 1, sizeof(int));
+	const wdr_sub **sub = wa_calloc(v->a, (size_t)c->nresults + 1,
+					sizeof *sub);
+	if (!dev || !sub) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < c->nresults; i++) {
+		const wpl_result *r = &c->results[i];
+		char key[3 * WASP_MAX_NAME + 8];
+		snprintf(key, sizeof key, "%s/%s/%s", nz(r->driver),
+			 nz(r->pool), nz(r->device));
+		dev[i] = ws_map_get(devs, key);
+		sub[i] = NULL;
+		for (int q = 0; q < sp->nreqs && !sub[i]; q++)
+			for (int k = 0; k < sp->reqs[q].nalts; k++)
+				if (!strcmp(sp->reqs[q].alts[k].name,
+					    nz(r->request)))
+					sub[i] = &sp->reqs[q].alts[k];
+		if (dev[i] < 0) {
+			viol(v, "claim %s/%s: device %s does not exist",
+			     c->ns, c->name, key);
+			continue;
+		}
+		if (!sub[i]) {
+			viol(v, "claim %s/%s: no request %s in the claim",
+			     c->ns, c->name, nz(r->request));
+			continue;
+		}
+		const wdr_device *dv = &d->devs[dev[i]];
+		if (!wdr_reaches(s, dv, node))
+			viol(v, "claim %s/%s: device %s is not available on "
+				"node %s", c->ns, c->name, key,
+			     s->nodes[node].name);
+		if (!wdr_matches(d, sub[i], dev[i], NULL))
+			viol(v, "claim %s/%s: device %s does not match request "
+				"%s", c->ns, c->name, key, sub[i]->name);
+		if (uses[dev[i]]++ && !dv->multi)
+			viol(v, "claim %s/%s: device %s is already allocated",
+			     c->ns, c->name, key);
+	}
+	/* Counts: one alternative per request, count or All. */
+	for (int q = 0; q < sp->nreqs; q++) {
+		const wdr_req *rq = &sp->reqs[q];
+		const wdr_sub *used = NULL;
+		int n = 0;
+		for (int i = 0; i < c->nresults; i++) {
+			bool mine = false;
+			for (int k = 0; k < rq->nalts; k++)
+				mine |= sub[i] == &rq->alts[k];
+			if (!mine)
+				continue;
+			if (used && used != sub[i])
+				viol(v, "claim %s/%s: request %s mixes "
+					"alternatives %s and %s", c->ns,
+				     c->name, rq->name, used->name,
+				     sub[i]->name);
+			used = sub[i];
+			n++;
+		}
+		if (!used) {
+			viol(v, "claim %s/%s: request %s has no device",
+			     c->ns, c->name, rq->name);
+			continue;
+		}
+		int want = used->count;
+		if (used->all) {
+			want = 0;
+			for (int x = 0; x < d->ndevs; x++)
+				want += wdr_reaches(s, &d->devs[x], node) &&
+					wdr_matches(d, used, x, NULL);
+		}
+		if (n != want)
+			viol(v, "claim %s/%s: request %s has %d device%s, "
+				"wants %d", c->ns, c->name, used->name, n,
+			     n == 1 ? "" : "s", want);
+	}
+	/* Constraints over the named requests. */
+	for (int k = 0; k < sp->ncons; k++) {
+		const wdr_cons *cn = &sp->cons[k];
+		for (int i = 0; i < c->nresults; i++) {
+			if (dev[i] < 0 || !sub[i])
+				continue;
+			bool in = cn->nreqs == 0;
+			for (int j = 0; !in && j < cn->nreqs; j++) {
+				size_t l = strlen(cn->reqs[j]);
+				in = !strncmp(sub[i]->name, cn->reqs[j], l) &&
+				     (!sub[i]->name[l] ||
+				      sub[i]->name[l] == '/');
+			}
+			if (!in)
+				continue;
+			const wcel_attr *a = wdr_attr(&d->devs[dev[i]],
+						      cn->domain, cn->attr);
+			if (!a) {
+				viol(v, "claim %s/%s: device %s lacks %s/%s",
+				     c->ns, c->name, c->results[i].device,
+				     cn->domain, cn->attr);
+				continue;
+			}
+			for (int j = i + 1; j < c->nresults; j++) {
+				if (dev[j] < 0 || !sub[j])
+					continue;
+				const wcel_attr *b = wdr_attr(
+				    &d->devs[dev[j]], cn->domain, cn->attr);
+				if (!b)
+					continue;
+				bool eq = wdr_attr_equal(a, b);
+				if (cn->distinct && eq)
+					viol(v, "claim %s/%s: devices %s and "
+						"%s share %s/%s (distinct"
+						"Attribute)", c->ns, c->name,
+					     c->results[i].device,
+					     c->results[j].device, cn->domain,
+					     cn->attr);
+				else if (!cn->distinct && !eq)
+					viol(v, "claim %s/%s: devices %s and "
+						"%s differ in %s/%s (match"
+						"Attribute)", c->ns, c->name,
+					     c->results[i].device,
+					     c->results[j].device, cn->domain,
+					     cn->attr);
+			}
+		}
+	}
+}
+
+static const wpl_claim *find_claim(const wasp_plan *p, const htab *t,
+				   const char *ns, const char *name)
+{
+	int i = ht_get(t, ns, name);
+	return i >= 0 ? &p->claims[i] : NULL;
+}
+
+static void check_devices(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const ws_dra *d = s->dra;
+	const wasp_plan *p = v->p;
+	if (!d) {
+		if (p->nclaims)
+			viol(v, "the plan allocates %d device claim%s but the "
+				"snapshot has none", p->nclaims,
+			     p->nclaims == 1 ? "" : "s");
+		return;
+	}
+	ws_map *devs = ws_map_new(v->a);
+	uint16_t *uses = wa_calloc(v->a, (size_t)d->ndevs + 1, sizeof *uses);
+	int *inst_node = wa_calloc(v->a, (size_t)d->ninsts + 1, sizeof(int));
+	htab ct;
+	if (!devs || !uses || !inst_node || ht_init(&ct, v->a, p->nclaims)) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < p->nclaims; i++)
+		ht_put(&ct, p->claims[i].ns, p->claims[i].name, i);
+	for (int i = 0; i < d->ndevs; i++) {
+		const wdr_device *dv = &d->devs[i];
+		const char *k = wa_printf(v->a, "%s/%s/%s", dv->cel.driver,
+					  d->slices[dv->slice].pool, dv->name);
+		if (!k || ws_map_put(devs, k, i) == -2) {
+			v->nomem = true;
+			return;
+		}
+	}
+	/* Devices of existing allocations are in use. */
+	for (int i = 0; i < d->nspecs; i++)
+		for (int k = 0; k < d->specs[i].nalloc; k++)
+			uses[d->specs[i].alloc_dev[k]]++;
+	/* Shared claims first: each allocated once, for its node. */
+	for (int i = 0; i < d->ninsts; i++) {
+		const wdr_inst *in = &d->insts[i];
+		const wpl_claim *c = find_claim(p, &ct, in->ns, in->name);
+		inst_node[i] = -1;
+		if (!c)
+			continue;
+		if (d->specs[in->spec].allocated) {
+			viol(v, "claim %s/%s: already allocated, but the plan "
+				"allocates it again", in->ns, in->name);
+			continue;
+		}
+		int n = ht_get(&v->nodes, "", nz(c->node));
+		if (n < 0) {
+			viol(v, "claim %s/%s: node %s is not in the snapshot",
+			     in->ns, in->name, nz(c->node));
+			continue;
+		}
+		inst_node[i] = n;
+		check_claim(v, c, &d->specs[in->spec], n, devs, uses);
+	}
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wdr_podc *pc = &d->pods[pi];
+		int n = v->pod_node[pi];
+		if (!pc->n || n < 0)
+			continue;
+		const ws_pod *pod = &s->pods[pi];
+		if (pc->why) {
+			viol(v, "pod %s/%s: placed, but %s", pod->ns,
+			     pod->name, pc->why);
+			continue;
+		}
+		for (int k = 0; k < pc->n; k++) {
+			const wdr_pclaim *e = &pc->c[k];
+			const wdr_spec *sp = &d->specs[e->spec];
+			if (e->inst < 0) {
+				char name[2 * WASP_MAX_NAME + 2];
+				snprintf(name, sizeof name, "%s-%s", pod->name,
+					 e->name);
+				const wpl_claim *c = find_claim(p, &ct, pod->ns,
+								name);
+				if (!c) {
+					viol(v, "pod %s/%s: claim %s has no "
+						"allocation in the plan",
+					     pod->ns, pod->name, e->name);
+					continue;
+				}
+				if (strcmp(nz(c->node), s->nodes[n].name))
+					viol(v, "claim %s/%s: allocated for "
+						"node %s, pod runs on %s",
+					     c->ns, c->name, nz(c->node),
+					     s->nodes[n].name);
+				check_claim(v, c, sp, n, devs, uses);
+				continue;
+			}
+			/* Shared: every user must reach every device. */
+			const wdr_inst *in = &d->insts[e->inst];
+			const int *ad = sp->alloc_dev;
+			int na = sp->nalloc;
+			const wpl_claim *c = NULL;
+			if (!sp->allocated) {
+				c = find_claim(p, &ct, in->ns, in->name);
+				if (!c) {
+					viol(v, "pod %s/%s: shared claim %s has "
+						"no allocation", pod->ns,
+					     pod->name, in->name);
+					continue;
+				}
+			}
+			for (int i = 0; i < (c ? c->nresults : na); i++) {
+				int dv = ad ? ad[i] : -1;
+				if (c) {
+					char key[3 * WASP_MAX_NAME + 8];
+					snprintf(key, sizeof key, "%s/%s/%s",
+						 nz(c->results[i].driver),
+						 nz(c->results[i].pool),
+						 nz(c->results[i].device));
+					dv = ws_map_get(devs, key);
+				}
+				if (dv >= 0 &&
+				    !wdr_reaches(s, &d->devs[dv], n))
+					viol(v, "pod %s/%s on node %s: cannot "
+						"reach device %s of shared "
+						"claim %s", pod->ns, pod->name,
+					     s->nodes[n].name,
+					     d->devs[dv].name, in->name);
+			}
+		}
+	}
+	/* Per-pod claims of pods the plan does not place. */
+	for (int i = 0; i < p->nclaims; i++) {
+		const wpl_claim *c = &p->claims[i];
+		if (!c->pod)
+			continue;
+		int pi = ht_get(&v->pods, c->ns, c->pod);
+		if (pi < 0 || v->pod_node[pi] < 0)
+			viol(v, "claim %s/%s: its pod %s is not placed",
+			     c->ns, c->name, c->pod);
+	}
+}
+
 int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	     size_t *nviol, char **report, wasp_error *err)
 {
@@ -904,9 +1421,12 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	    !(v.pod_moved = wa_calloc(a, s->npods + 1, sizeof(int))) ||
 	    !(v.evicted = wa_calloc(a, (size_t)(s->nnodes + 1) * nres,
 				    sizeof(int64_t))) ||
-	    !(v.lv_key = wa_calloc(a, s->ngroups + 1, sizeof(char *))) ||
-	    !(v.lv_list = wa_calloc(a, s->ngroups + 1, sizeof(char **))) ||
-	    !(v.lv_n = wa_calloc(a, s->ngroups + 1, sizeof(int))))
+	    !(v.lv_key = wa_calloc(a, s->ngroups + s->ncomps + 1,
+				   sizeof(char *))) ||
+	    !(v.lv_list = wa_calloc(a, s->ngroups + s->ncomps + 1,
+				    sizeof(char **))) ||
+	    !(v.lv_n = wa_calloc(a, s->ngroups + s->ncomps + 1,
+				 sizeof(int))))
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
 	for (int i = 0; i < s->npods; i++) {
 		ht_put(&v.pods, s->pods[i].ns, s->pods[i].name, i);
@@ -925,7 +1445,10 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	check_priority_rows(&v);
 	check_pdbs(&v);
 	check_groups(&v);
+	check_trees(&v);
+	check_annotations(&v);
 	check_waiting(&v);
+	check_devices(&v);
 	if (v.nomem)
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
 	*nviol = v.nviol;

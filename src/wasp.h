@@ -194,6 +194,23 @@ typedef struct wasp_gen_options {
 	int max_gang;      /* largest gang, in pods                       */
 	int priorities;    /* distinct priority classes                   */
 	int json;          /* 1: kubectl JSON List; 0: YAML documents      */
+	/* Added for instance families (fields above keep their meaning; the
+	 * defaults give the same bytes as before): */
+	int family;        /* 0 gpu (default), 1 nvlink, 2 fragmented,
+			      3 mixed; see wasp_gen_option_set "family"  */
+	int rack_nodes;    /* nvlink: nodes per rack (NVLink domain); 0: 18 */
+	double cpu_nodes;  /* mixed: fraction of CPU-only nodes (0.25)    */
+	int services;      /* mixed: basic-policy PodGroups (default 4)   */
+	int lone_pods;     /* mixed: pending pods without a group (8)     */
+	unsigned given;    /* options set through wasp_gen_option_set, one
+			      bit each; a family's own defaults (nvlink: 4
+			      GPUs per node) apply only to options not given */
+	int trees;         /* added (issue 5): pending CompositePodGroup
+			      trees, depth 2-3, 2-8 children each         */
+	/* added (DRA): 1: GPUs are DRA devices (a ResourceSlice per node, a
+	 * DeviceClass, claim templates per pod shape, allocated claims for
+	 * the running pods) instead of the nvidia.com/gpu resource */
+	int dra;
 	/* additions (preemption benchmarks): */
 	int running_pods;  /* > 0: exactly this many 1-GPU running pods
 			      instead of `busy`                          */
@@ -206,6 +223,13 @@ typedef struct wasp_gen_options {
 void wasp_gen_options_init(wasp_gen_options *g);
 /* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */
 char *wasp_gen(const wasp_gen_options *g, wasp_error *err);
+/* Set one option by its `wasp gen` name without the dashes ("seed",
+ * "levels", "fanout", "nodes", "gpus", "busy", "gangs", "max-gang",
+ * "priorities", "json", "family", "rack-nodes", "cpu-nodes", "services",
+ * "lone-pods") from its text.  WASP_EINVAL, with a message naming the
+ * option and its accepted values, for an unknown name or a bad value. */
+int wasp_gen_option_set(wasp_gen_options *g, const char *name,
+			const char *value, wasp_error *err);
 
 /* ---------------------------------------------------------------- misc */
 

@@ -628,13 +628,14 @@ START_TEST(bench_suite_errors)
 	} cases[] = {
 	    {"instances:\n  - name: a\n    gen: {nodez: 4}\n"
 	     "    solvers: [greedy]\n",
-	     ":3:11: unknown gen option 'nodez'"},
+	     ":3:11: gen: unknown generator option 'nodez'"},
 	    {"solvers: [greedy, simplex]\ninstances:\n  - name: a\n"
 	     "    gen: {nodes: 4}\n",
 	     ":1:19: unknown solver 'simplex'"},
 	    {"instances:\n  - name: a\n    gen:\n      nodes: -4\n"
 	     "    solvers: [greedy]\n",
-	     ":4:14: nodes: expected an integer in 1..1000000, got '-4'"},
+	     ":4:14: gen: invalid nodes value '-4' (expected an integer from 1 "
+	     "to 1000000)"},
 	    {"instances:\n  - name: a\n    solvers: [greedy]\n",
 	     ":2:5: instance 'a' needs exactly one of gen and file"},
 	    {"time: 2\ntime: 3\n", ":2:1: duplicate key 'time'"},

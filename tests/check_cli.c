@@ -953,6 +953,363 @@ START_TEST(test_export)
 }
 END_TEST
 
+/* ------------------------------------------------------------ gen families */
+
+/* One small instance per family: 2 levels, fanout 2, 4 racks. */
+static const char *const families[] = {"gpu", "nvlink", "fragmented",
+				       "mixed"};
+
+static run_result gen_family(int f, const char *seed, const char *out,
+			     int json)
+{
+	return run("gen", "--family", (char *)families[f], "--seed",
+		   (char *)seed, "--levels", "2", "--fanout", "2", "--nodes",
+		   "32", "--gangs", "8", "--busy", "0.5", "-o", (char *)out,
+		   json ? "--json" : NULL);
+}
+
+/* Same options, same bytes; another seed, other bytes; YAML and JSON both
+ * plan (greedy and auto) and the plans pass `wasp check`. */
+START_TEST(test_gen_family_plans_check)
+{
+	const char *a = tmp_path("a.yaml"), *b = tmp_path("b.yaml");
+	const char *c = tmp_path("c.yaml"), *j = tmp_path("a.json");
+	const char *plan = tmp_path("plan.json");
+	const char *fam = families[_i];
+	run_result r = gen_family(_i, "7", a, 0);
+	expect_status(&r, 0, fam);
+	rr_free(&r);
+	r = gen_family(_i, "7", b, 0);
+	expect_status(&r, 0, fam);
+	rr_free(&r);
+	r = gen_family(_i, "8", c, 0);
+	expect_status(&r, 0, fam);
+	rr_free(&r);
+	char *ta = read_all(a, NULL), *tb = read_all(b, NULL);
+	char *tc = read_all(c, NULL);
+	ck_assert_msg(!strcmp(ta, tb), "%s: not deterministic", fam);
+	ck_assert_msg(strcmp(ta, tc) != 0, "%s: seed ignored", fam);
+	/* the header is the whole command */
+	ck_assert_msg(_i == 0 ? !strstr(ta, "--family")
+			      : strstr(ta, families[_i]) != NULL,
+		      "%s header: %.200s", fam, ta);
+	free(tb);
+	free(tc);
+
+	r = gen_family(_i, "7", j, 1);
+	expect_status(&r, 0, fam);
+	rr_free(&r);
+	const char *snaps[2] = {a, j};
+	for (int s = 0; s < 2; s++) {
+		r = run("plan", "-q", "--mode", "greedy", "-o", (char *)plan,
+			(char *)snaps[s]);
+		expect_status(&r, 0, fam);
+		rr_free(&r);
+		expect_valid(snaps[s], plan);
+		wasp_plan *p = load_plan(plan);
+		wasp_plan_stats st;
+		wasp_plan_stats_get(p, &st);
+		ck_assert_msg(st.placed_pods > 0, "%s: nothing placed", fam);
+		wasp_plan_free(p);
+	}
+	r = run("plan", "-q", "--time-limit", "10", "-o", (char *)plan,
+		(char *)a);
+	expect_status(&r, 0, fam);
+	rr_free(&r);
+	expect_valid(a, plan);
+	free(ta);
+}
+END_TEST
+
+/* nvlink: 18 x 4-GPU nodes per rack; 32 nodes round up to one block of 2
+ * racks (36 nodes); every pending gang asks a multiple of 4 GPUs, and the
+ * rack constraint dominates. */
+START_TEST(test_gen_nvlink_shape)
+{
+	const char *a = tmp_path("n.yaml");
+	run_result r = gen_family(1, "3", a, 0);
+	expect_status(&r, 0, "nvlink");
+	rr_free(&r);
+	char *t = read_all(a, NULL);
+	ck_assert_int_eq(count_lines_with(t, "kind: Node\n"), 36);
+	ck_assert_int_eq(count_lines_with(t, "    nvidia.com/gpu: \"4\"\n"),
+			 2 * 36);
+	ck_assert_int_eq(count_lines_with(t, "    example.com/rack: r1\n"),
+			 18);
+	ck_assert(strstr(t, "    example.com/rack: r2\n") == NULL);
+	ck_assert(strstr(t, "    example.com/block: b1\n") == NULL);
+	/* gang GPUs: sum the pending pods' requests per group */
+	int gpus[64] = {0}, rack_keys = 0;
+	for (const char *d = strstr(t, "kind: Pod\n"); d;
+	     d = strstr(d + 1, "kind: Pod\n")) {
+		const char *end = strstr(d, "\n---\n");
+		const char *q = strstr(d, "nvidia.com/gpu: \"");
+		const char *pg = strstr(d, "podGroupName: gang-");
+		int g, k;
+		if (pg && (!end || pg < end) && q &&
+		    sscanf(pg, "podGroupName: gang-%d", &g) == 1 && g < 64 &&
+		    sscanf(q, "nvidia.com/gpu: \"%d", &k) == 1)
+			gpus[g] += k;
+	}
+	for (const char *d = strstr(t, "- key: example.com/rack"); d;
+	     d = strstr(d + 1, "- key: example.com/rack"))
+		rack_keys++;
+	int ngangs = 0;
+	for (int g = 0; g < 64; g++) {
+		if (!gpus[g])
+			continue;
+		ngangs++;
+		ck_assert_msg(gpus[g] % 4 == 0, "gang %d asks %d GPUs", g,
+			      gpus[g]);
+	}
+	ck_assert_int_eq(ngangs, 8);
+	ck_assert_int_ge(rack_keys, 3);
+	free(t);
+
+	/* an explicit --gpus wins over the family default */
+	r = run("gen", "--family", "nvlink", "--gpus", "8", "--nodes", "18",
+		"--levels", "1", "--fanout", "1", "-o", (char *)a);
+	expect_status(&r, 0, "nvlink --gpus 8");
+	rr_free(&r);
+	t = read_all(a, NULL);
+	ck_assert_int_eq(count_lines_with(t, "kind: Node\n"), 18);
+	ck_assert_int_eq(count_lines_with(t, "    nvidia.com/gpu: \"8\"\n"),
+			 2 * 18);
+	free(t);
+}
+END_TEST
+
+/* fragmented: every rack holds a running pod, and the free GPUs exceed
+ * the largest pending gang's; checked over a few seeds and loads. */
+START_TEST(test_gen_fragmented_property)
+{
+	static const char *const cases[][4] = {
+	    {"1", "0.5", "16", "2"}, {"2", "0.1", "64", "3"},
+	    {"3", "0.95", "64", "2"}, {"4", "0.7", "32", "1"}};
+	const char *a = tmp_path("f.yaml");
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		run_result r = run("gen", "--family", "fragmented", "--seed",
+				   (char *)cases[c][0], "--busy",
+				   (char *)cases[c][1], "--max-gang",
+				   (char *)cases[c][2], "--levels",
+				   (char *)cases[c][3], "--fanout", "4",
+				   "--nodes", "64", "--gangs", "12", "-o",
+				   (char *)a);
+		expect_status(&r, 0, "fragmented");
+		rr_free(&r);
+		char *t = read_all(a, NULL);
+		int nodes = count_lines_with(t, "kind: Node\n");
+		int racks = atoi(cases[c][3]) == 1 ? 4
+			    : atoi(cases[c][3]) == 2 ? 16 : 64;
+		int per_rack = nodes / racks;
+		int busy_rack[64] = {0}, gang[16] = {0}, used = 0;
+		/* each pod document: nodeName (running) or podGroupName */
+		for (const char *d = strstr(t, "kind: Pod\n"); d;
+		     d = strstr(d + 1, "kind: Pod\n")) {
+			const char *end = strstr(d, "\n---\n");
+			const char *q = strstr(d, "nvidia.com/gpu: \"");
+			const char *nn = strstr(d, "nodeName: node-");
+			const char *pg = strstr(d, "podGroupName: gang-");
+			int k = 0, idx;
+			ck_assert(q && (!end || q < end));
+			sscanf(q, "nvidia.com/gpu: \"%d", &k);
+			if (nn && (!end || nn < end) &&
+			    sscanf(nn, "nodeName: node-%d", &idx) == 1) {
+				busy_rack[idx / per_rack] = 1;
+				used += k;
+			} else if (pg && (!end || pg < end) &&
+				   sscanf(pg, "podGroupName: gang-%d",
+					  &idx) == 1) {
+				gang[idx] += k;
+			}
+		}
+		for (int rk = 0; rk < racks; rk++)
+			ck_assert_msg(busy_rack[rk], "case %zu: rack %d free",
+				      c, rk);
+		int largest = 0;
+		for (int g = 0; g < 16; g++)
+			if (gang[g] > largest)
+				largest = gang[g];
+		ck_assert_int_gt(largest, 0);
+		ck_assert_msg(nodes * 8 - used > largest, "case %zu: %d free "
+			      "GPUs, largest gang %d", c, nodes * 8 - used,
+			      largest);
+		free(t);
+	}
+}
+END_TEST
+
+/* mixed: CPU-only nodes without GPUs, tainted GPU nodes, tolerating GPU
+ * pods, basic services and lone pods; CPU pods land on CPU nodes only. */
+START_TEST(test_gen_mixed_shape)
+{
+	const char *a = tmp_path("m.yaml"), *plan = tmp_path("m.json");
+	run_result r = run("gen", "--family", "mixed", "--cpu-nodes", "0.5",
+			   "--services", "3", "--lone-pods", "5", "--nodes",
+			   "16", "-o", (char *)a);
+	expect_status(&r, 0, "mixed");
+	rr_free(&r);
+	char *t = read_all(a, NULL);
+	ck_assert_int_eq(count_lines_with(t, "kind: Node\n"), 16);
+	ck_assert_int_eq(count_lines_with(t, "    example.com/pool: cpu\n"),
+			 8);
+	ck_assert_int_eq(count_lines_with(t, "  taints:\n"), 8);
+	ck_assert_int_eq(count_lines_with(t, "    value: present\n"), 8);
+	ck_assert_int_eq(count_lines_with(t, "    nvidia.com/gpu: \"8\"\n"),
+			 2 * 8);
+	ck_assert_int_eq(count_lines_with(t, "    basic: {}\n"), 3);
+	ck_assert_int_eq(count_lines_with(t, "  name: lone-"), 5);
+	ck_assert(count_lines_with(t, "    operator: Exists\n") > 0);
+	free(t);
+	r = run("plan", "-q", "--mode", "greedy", "-o", (char *)plan,
+		(char *)a);
+	expect_status(&r, 0, "plan mixed");
+	rr_free(&r);
+	expect_valid(a, plan);
+	/* every placed CPU pod (svc-, lone- without GPUs) is on a CPU node:
+	 * the checker enforces the taint, so it is enough that some were
+	 * placed at all */
+	char *p = read_all(plan, NULL);
+	ck_assert(strstr(p, "\"lone-") != NULL);
+	ck_assert(strstr(p, "\"svc-") != NULL);
+	free(p);
+}
+END_TEST
+
+/* wasp_gen_option_set: every name, its range, a clear error. */
+START_TEST(test_gen_option_set)
+{
+	static const struct {
+		const char *name, *good, *bad, *range;
+	} cases[] = {
+	    {"seed", "0x10", "-1", "non-negative integer"},
+	    {"levels", "3", "4", "from 1 to 3"},
+	    {"fanout", "1024", "0", "from 1 to 1024"},
+	    {"nodes", "1000000", "1000001", "from 1 to 1000000"},
+	    {"gpus", "0", "1025", "from 0 to 1024"},
+	    {"busy", "1", "1.5", "from 0 to 1"},
+	    {"gangs", "0", "x", "from 0 to 1000000"},
+	    {"max-gang", "1", "0", "from 1 to 100000"},
+	    {"priorities", "16", "17", "from 1 to 16"},
+	    {"json", "true", "yes", "true or false"},
+	    {"family", "mixed", "trees", "gpu, nvlink, fragmented or mixed"},
+	    {"rack-nodes", "18", "-2", "from 0 to 1024"},
+	    {"cpu-nodes", "0.95", "1", "from 0 to 0.95"},
+	    {"services", "5", "2.5", "from 0 to 1000000"},
+	    {"lone-pods", "0", "", "from 0 to 1000000"},
+	};
+	wasp_gen_options g, d;
+	wasp_error err;
+	wasp_gen_options_init(&g);
+	wasp_gen_options_init(&d);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_int_eq(wasp_gen_option_set(&g, cases[i].name,
+						     cases[i].good, &err),
+				 WASP_OK);
+		ck_assert_int_eq(wasp_gen_option_set(&g, cases[i].name,
+						     cases[i].bad, &err),
+				 WASP_EINVAL);
+		ck_assert_int_eq(err.code, WASP_EINVAL);
+		ck_assert_msg(strstr(err.msg, cases[i].name) &&
+				  strstr(err.msg, cases[i].range),
+			      "%s: %s", cases[i].name, err.msg);
+	}
+	ck_assert(g.seed == 16 && g.levels == 3 && g.fanout == 1024 &&
+		  g.nodes == 1000000 && g.gpus_per_node == 0 && g.busy == 1 &&
+		  g.gangs == 0 && g.max_gang == 1 && g.priorities == 16 &&
+		  g.json == 1 && g.family == 3 && g.rack_nodes == 18 &&
+		  g.cpu_nodes == 0.95 && g.services == 5 && g.lone_pods == 0);
+	ck_assert_int_eq(wasp_gen_option_set(&g, "colour", "1", &err),
+			 WASP_EINVAL);
+	ck_assert(strstr(err.msg, "colour") && strstr(err.msg, "lone-pods"));
+
+	/* defaults through the API: the same bytes as `wasp gen` */
+	char *text = wasp_gen(&d, &err);
+	ck_assert(text != NULL);
+	run_result r = run("gen");
+	expect_status(&r, 0, "gen");
+	ck_assert_str_eq(text, r.out);
+	rr_free(&r);
+	wasp_free(text);
+	/* family needs GPUs; the error says so */
+	ck_assert_int_eq(wasp_gen_option_set(&d, "family", "mixed", &err), 0);
+	ck_assert_int_eq(wasp_gen_option_set(&d, "gpus", "0", &err), 0);
+	ck_assert(wasp_gen(&d, &err) == NULL);
+	ck_assert_int_eq(err.code, WASP_EINVAL);
+	ck_assert(strstr(err.msg, "mixed") && strstr(err.msg, "gpus"));
+}
+END_TEST
+
+START_TEST(test_gen_family_usage_errors)
+{
+	static const char *const cases[][3] = {
+	    {"--family", "trees"}, {"--cpu-nodes", "2"},
+	    {"--rack-nodes", "x"}, {"--lone-pods", "-1"},
+	    {"--family", "mixed", "--gpus"}};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		run_result r = cases[i][2]
+				   ? run("gen", (char *)cases[i][0],
+					 (char *)cases[i][1],
+					 (char *)cases[i][2], "0")
+				   : run("gen", (char *)cases[i][0],
+					 (char *)cases[i][1]);
+		expect_status(&r, 2, cases[i][0]);
+		ck_assert_msg(strstr(r.err, "wasp") != NULL, "%s", r.err);
+		ck_assert_str_eq(r.out, "");
+		rr_free(&r);
+	}
+}
+END_TEST
+
+/* Every generated example (first line "# wasp gen ...") regenerates from
+ * its recorded command, byte for byte. */
+START_TEST(test_gen_examples_regenerate)
+{
+	const char *ex = examples[_i];
+	char *text = read_all(src_path(ex), NULL);
+	ck_assert(text != NULL);
+	if (strncmp(text, "# wasp gen ", 11)) {
+		free(text);
+		return;
+	}
+	char line[1024], *argv[MAX_ARGS];
+	size_t n = strcspn(text, "\n");
+	ck_assert(n < sizeof line);
+	snprintf(line, sizeof line, "%.*s", (int)n - 7, text + 7);
+	int argc = 0;
+	argv[argc++] = "wasp";
+	for (char *tok = strtok(line, " "); tok && argc < MAX_ARGS - 1;
+	     tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	run_result r = finish(spawn(NULL, argv), now());
+	expect_status(&r, 0, ex);
+	ck_assert_msg(!strcmp(r.out, text), "%s differs from the output of "
+		      "its recorded command", ex);
+	rr_free(&r);
+	free(text);
+}
+END_TEST
+
+/* Each new family at 10,000 nodes / 100,000 pods in a few seconds. */
+START_TEST(test_gen_family_large_is_fast)
+{
+	const char *snap = tmp_path("big.yaml");
+	run_result r = run("gen", "--family", (char *)families[_i + 1],
+			   "--seed", "4", "--levels", "3", "--fanout", "8",
+			   "--nodes", "10000", "--gangs", "7000",
+			   "--max-gang", "32", "-o", (char *)snap);
+	expect_status(&r, 0, families[_i + 1]);
+	ck_assert_msg(r.secs < 5, "%s: 10,000 nodes took %.2f s",
+		      families[_i + 1], r.secs);
+	rr_free(&r);
+	char *text = read_all(snap, NULL);
+	ck_assert_int_ge(count_lines_with(text, "kind: Node\n"), 10000);
+	ck_assert_int_ge(count_lines_with(text, "kind: Pod\n"), 100000);
+	free(text);
+}
+END_TEST
+
 /* ------------------------------------------------------------ main */
 
 static int cmp_str(const void *a, const void *b)
@@ -1037,6 +1394,14 @@ int main(void)
 	tcase_add_test(tc, test_gen_deterministic);
 	tcase_add_test(tc, test_gen_example_regenerates);
 	tcase_add_test(tc, test_gen_large_is_fast);
+	tcase_add_loop_test(tc, test_gen_family_plans_check, 0, 4);
+	tcase_add_test(tc, test_gen_nvlink_shape);
+	tcase_add_test(tc, test_gen_fragmented_property);
+	tcase_add_test(tc, test_gen_mixed_shape);
+	tcase_add_test(tc, test_gen_option_set);
+	tcase_add_test(tc, test_gen_family_usage_errors);
+	tcase_add_loop_test(tc, test_gen_examples_regenerate, 0, nexamples);
+	tcase_add_loop_test(tc, test_gen_family_large_is_fast, 0, 3);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("budget");

@@ -15,6 +15,7 @@
 
 #include "testutil.h"
 #include "decode.h"
+#include "dra.h"
 #include "load.h"
 #include "quantity.h"
 
@@ -866,19 +867,16 @@ START_TEST(composite_warnings)
 	ck_assert_int_eq(s->ngroups, 1);
 	ck_assert_int_eq(s->groups[0].min_count, 3);
 	ck_assert_str_eq(s->groups[0].parent, "root-0");
-	ck_assert_int_eq(s->nwarnings, 3);
-	ck_assert_str_eq(s->warnings[0],
-			 "1 PodGroup names a parentCompositePodGroupName "
-			 "(first: default/leaf-0, parent root-0); "
-			 "CompositePodGroup trees are not yet supported, so "
-			 "it is placed as flat groups");
-	ck_assert_str_eq(s->warnings[1],
-			 "1 Workload has compositePodGroupTemplates (first: "
-			 "default/w), which are not yet supported; only their"
-			 " PodGroups are used, as flat groups");
-	ck_assert_str_eq(s->warnings[2],
-			 "skipped 1 object of kind CompositePodGroup "
-			 "(scheduling.k8s.io/v1alpha3): not yet supported");
+	/* the tree is decoded (issue 5): no warnings any more */
+	ck_assert_int_eq(s->nwarnings, 0);
+	ck_assert_int_eq(s->ncomps, 1);
+	ck_assert_str_eq(s->comps[0].name, "root-0");
+	ck_assert_int_eq(s->comps[0].policy, WS_POLICY_GANG);
+	ck_assert_int_eq(s->comps[0].min_groups, 2);
+	ck_assert_int_eq(s->comps[0].depth, 1);
+	ck_assert_int_eq(s->comps[0].nkids, 1);
+	ck_assert_int_eq(s->comps[0].kids[0], 0);
+	ck_assert_int_eq(s->groups[0].pcomp, 1);
 	ws_snapshot_free(s);
 }
 END_TEST
@@ -1054,7 +1052,8 @@ START_TEST(skipped_kinds_and_dra)
 	    "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"
 	    "metadata: {name: a}\n---\n"
 	    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
-	    "metadata: {name: s}\n---\n"
+	    "metadata: {name: s}\n"
+	    "spec: {driver: d, pool: {name: p}, allNodes: true}\n---\n"
 	    "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\n"
 	    "metadata: {name: b}\n---\n"
 	    "apiVersion: apps/v1\nkind: Deployment\n"
@@ -1075,20 +1074,21 @@ START_TEST(skipped_kinds_and_dra)
 	static const char *const want[] = {
 	    "1 pod is bound to nodes missing from the snapshot (first: "
 	    "default/p2 on elsewhere); their requests are not counted",
-	    "2 pods have DRA resourceClaims, which wasp does not model yet; "
-	    "their device requests are ignored",
 	    "1 pod uses spec.workloadRef (Kubernetes 1.35), which wasp "
 	    "ignores; use spec.schedulingGroup.podGroupName",
 	    "skipped 2 objects of kind JobSet (jobset.x-k8s.io/v1alpha2): not "
 	    "used by wasp",
-	    "skipped 1 object of kind ResourceSlice (resource.k8s.io/v1): not "
-	    "yet supported",
 	    "skipped 1 object of kind Deployment (apps/v1): not used by wasp",
 	    "skipped 1 object of kind Pod (v2): not used by wasp",
 	};
-	ck_assert_int_eq(s->nwarnings, 7);
-	for (int i = 0; i < 7; i++)
+	ck_assert_int_eq(s->nwarnings, 5);
+	for (int i = 0; i < 5; i++)
 		ck_assert_str_eq(s->warnings[i], want[i]);
+	/* DRA is decoded now: p1 names a template that does not exist. */
+	ck_assert_ptr_nonnull(s->dra);
+	ck_assert_int_eq(s->dra->ndevs, 0);
+	ck_assert_str_eq(s->dra->pods[0].why,
+			 "ResourceClaimTemplate default/t does not exist");
 	ws_snapshot_free(s);
 }
 END_TEST

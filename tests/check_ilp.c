@@ -33,6 +33,7 @@
 #include "verify.h"
 
 #define NSEEDS 36      /* generated cross-check instances */
+#define NTREES 24      /* generated instances with trees (issue 5) */
 #define NTINY 40       /* generated enumeration instances */
 
 /* ------------------------------------------------------- text builder */
@@ -220,6 +221,102 @@ static char *gen_instance(uint64_t seed, bool tiny)
 			y_pod(&b, nm, gname, prio, i % 2 ? cpu2 : cpu, mem, gpu,
 			      -1);
 		}
+	}
+	return b.s;
+}
+
+/* CompositePodGroup trees (issue 5): one or two roots (block key or
+ * none, minGroupCount 1..children) with two or three PodGroup children
+ * (gang or basic, rack key or none), sometimes a nested composite with a
+ * rack key; a tree shares one priority.  Lone pods compete for room. */
+static void y_cpg(sb *b, const char *name, const char *parent, int mgc,
+		  int key, int prio)
+{
+	static const char *keys[] = { NULL, "example.com/rack",
+				      "example.com/block" };
+	sbf(b, "---\napiVersion: scheduling.k8s.io/v1alpha3\n"
+	       "kind: CompositePodGroup\nmetadata:\n  name: %s\n"
+	       "  namespace: t\nspec:\n  schedulingPolicy:\n", name);
+	if (mgc)
+		sbf(b, "    gang:\n      minGroupCount: %d\n", mgc);
+	else
+		sbf(b, "    basic: {}\n");
+	if (key)
+		sbf(b, "  schedulingConstraints:\n    topology:\n"
+		       "    - key: %s\n", keys[key]);
+	if (parent)
+		sbf(b, "  parentCompositePodGroupName: %s\n", parent);
+	sbf(b, "  priorityClassName: p%d\n  priority: %d\n", prio, prio);
+}
+
+static void tree_kids(sb *b, rng *r, const char *parent, int nkids,
+		      int prio, int *budget, int nn, bool gpu_nodes)
+{
+	for (int k = 0; k < nkids && *budget > 0; k++) {
+		char g[48];
+		snprintf(g, sizeof g, "%s-k%d", parent, k);
+		int size = rint_(r, 1, 3);
+		if (size > *budget)
+			size = *budget;
+		*budget -= size;
+		bool gang = rint_(r, 0, 3) != 0;
+		int min = gang ? rint_(r, 1, size) : 1;
+		y_group(b, g, gang, min, rint_(r, 0, 2) == 0 ? 1 : 0, prio);
+		sbf(b, "  parentCompositePodGroupName: %s\n", parent);
+		int cpu = 500 * rint_(r, 1, 5), mem = rint_(r, 1, 8);
+		int gpu = gpu_nodes && rint_(r, 0, 1) ? rint_(r, 1, 2) : 0;
+		if (rint_(r, 0, 9) == 0 && rint_(r, 0, 1) && nn > 0) {
+			char nm[64];
+			snprintf(nm, sizeof nm, "%s-run", g);
+			y_pod(b, nm, g, prio, 500, 2, 0, rint_(r, 0, nn - 1));
+		}
+		for (int i = 0; i < size; i++) {
+			char nm[64];
+			snprintf(nm, sizeof nm, "%s-%d", g, i);
+			y_pod(b, nm, g, prio, cpu, mem, gpu, -1);
+		}
+	}
+}
+
+static char *gen_tree_instance(uint64_t seed)
+{
+	rng r = { seed * 104729 + 11 };
+	sb b = { 0 };
+	int nn = rint_(&r, 4, 8);
+	int budget = 14;
+	for (int i = 0; i < 3; i++)
+		y_pc(&b, PRIOS[i]);
+	bool gpu_nodes = rint_(&r, 0, 1);
+	for (int i = 0; i < nn; i++) {
+		int gpu = gpu_nodes && rint_(&r, 0, 2) ? 4 : 0;
+		y_node(&b, i, rint_(&r, 2, 6), 8 * rint_(&r, 1, 3),
+		       rint_(&r, 2, 5), gpu, rint_(&r, 0, 12) == 0);
+	}
+	int nroots = rint_(&r, 1, 2);
+	for (int t = 0; t < nroots; t++) {
+		char root[16];
+		snprintf(root, sizeof root, "h%d", t);
+		int prio = PRIOS[rint_(&r, 0, 2)];
+		int nk = rint_(&r, 2, 3);
+		bool nested = rint_(&r, 0, 2) == 0;
+		int kids = nk + nested;
+		int mgc = rint_(&r, 0, 3) == 0 ? 0 : rint_(&r, 1, kids);
+		y_cpg(&b, root, NULL, mgc, rint_(&r, 0, 2) ? 2 : 0, prio);
+		tree_kids(&b, &r, root, nk, prio, &budget, nn, gpu_nodes);
+		if (nested) {
+			char mid[24];
+			snprintf(mid, sizeof mid, "%s-m", root);
+			y_cpg(&b, mid, root, rint_(&r, 1, 2), 1, prio);
+			tree_kids(&b, &r, mid, 2, prio, &budget, nn,
+				  gpu_nodes);
+		}
+	}
+	/* lone pods that compete for the room */
+	for (int i = 0; i < 3 && budget > 0; i++, budget--) {
+		char nm[32];
+		snprintf(nm, sizeof nm, "lone-%d", i);
+		y_pod(&b, nm, NULL, PRIOS[rint_(&r, 0, 2)],
+		      500 * rint_(&r, 1, 4), rint_(&r, 1, 8), 0, -1);
 	}
 	return b.s;
 }
@@ -624,6 +721,36 @@ static void enumerate(const wp_problem *p, enumst *E)
 
 /* ------------------------------------------------------------- tests */
 
+/* Trees: the ILP is optimal, never worse than greedy, verified, and
+ * glpsol on wasp.mod and cbc agree with it. */
+START_TEST(cross_check_trees)
+{
+	int seed0 = _i * 6, nadm = 0, nwait = 0;
+	for (int seed = seed0; seed < seed0 + 6; seed++) {
+		char *yaml = gen_tree_instance((uint64_t)seed);
+		inst in;
+		char label[64];
+		snprintf(label, sizeof label, "tree seed %d", seed);
+		inst_load(&in, yaml, NULL);
+		ck_assert_int_gt(in.p->ncomps, 0);
+		inst_solve(&in, 0);
+		ck_assert_msg(in.st.gap == 0, "%s: not proven optimal", label);
+		check_plan(&in, label);
+		cross_check(&in, label);
+		for (int g = 0; g < in.p->ngroups; g++)
+			if (in.p->groups[g].pcomp) {
+				nadm += in.ilp->admit[g] != 0;
+				nwait += !in.ilp->admit[g];
+			}
+		inst_free(&in);
+		free(yaml);
+	}
+	/* the batch exercises both admitted and waiting tree groups */
+	ck_assert_int_gt(nadm, 0);
+	ck_assert_int_gt(nwait, 0);
+}
+END_TEST
+
 START_TEST(cross_check_generated)
 {
 	int seed0 = _i * 6;
@@ -1004,6 +1131,7 @@ int main(void)
 	TCase *tc = tcase_create("cross-check");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, cross_check_generated, 0, NSEEDS / 6);
+	tcase_add_loop_test(tc, cross_check_trees, 0, NTREES / 6);
 	tcase_add_loop_test(tc, enumeration_tiny, 0, NTINY / 8);
 	suite_add_tcase(s, tc);
 	TCase *tt = tcase_create("tiers");

@@ -11,10 +11,10 @@
  * stranded in gangs below minCount, whole free nodes and racks, and runs
  * the independent checker (wasp_check) on every plan.
  *
- * The command links only the public libwasp, so this file carries a small
- * JSON reader for plans and generated manifests, and a reader for the
- * suite's YAML subset (block maps and sequences, one-line flow lists and
- * maps, scalars, comments) with file:line:col errors.
+ * Plans and generated manifests are read with cJSON.  The suite is read by
+ * a small reader for its YAML subset (block maps and sequences, one-line
+ * flow lists and maps, scalars, comments) that keeps every value's
+ * file:line:col for its errors.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cJSON.h>
+
 #include "cli.h"
 #include "wasp.h"
 
@@ -47,7 +49,6 @@
 #define MAX_SOLVERS 8
 #define MAX_PRIO 16         /* per-priority columns kept              */
 #define MAX_INSTANCES 1024
-#define MAX_JSON_DEPTH 256
 #define SUITE_MAX_BYTES (1 << 20)
 #define WATCHDOG_MIN_S 120.0 /* a run is killed after 4 x budget + this */
 
@@ -127,36 +128,15 @@ static void pl_free(pool *pl)
 	}
 }
 
-/* ------------------------------------------------------------ values */
+/* ------------------------------------------------------------ JSON */
 
-/* A parsed value, from JSON or from the suite's YAML subset.  Scalars
- * keep their text (s, len); YAML scalars are all J_STR (quoted or not). */
-enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-typedef struct jv jv;
-struct jv {
-	int t;
-	int line, col;      /* suite values only                       */
-	int b;              /* J_BOOL                                  */
-	double num;         /* J_NUM                                   */
-	const char *s;      /* J_STR                                   */
-	size_t n;           /* J_ARR / J_OBJ: entries                   */
-	jv **v;             /* entries                                 */
-	const char **k;     /* J_OBJ keys                              */
-	int *kline, *kcol;  /* suite maps: key positions               */
-};
-
-static const jv *jget(const jv *o, const char *key)
+static const cJSON *jget(const cJSON *o, const char *key)
 {
-	if (!o || o->t != J_OBJ)
-		return NULL;
-	for (size_t i = 0; i < o->n; i++)
-		if (!strcmp(o->k[i], key))
-			return o->v[i];
-	return NULL;
+	return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key)
+				 : NULL;
 }
 
-static const jv *jpath(const jv *o, const char *dotted)
+static const cJSON *jpath(const cJSON *o, const char *dotted)
 {
 	char part[64];
 	while (o && *dotted) {
@@ -172,19 +152,49 @@ static const jv *jpath(const jv *o, const char *dotted)
 	return o;
 }
 
-static const char *jstr(const jv *v)
+static const char *jstr(const cJSON *v)
 {
-	return v && v->t == J_STR ? v->s : NULL;
+	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static double jnum(const jv *v, double dflt)
+/* v if it is an array, else NULL (for cJSON_ArrayForEach). */
+static const cJSON *jarr(const cJSON *v)
 {
-	if (!v)
-		return dflt;
-	if (v->t == J_NUM)
-		return v->num;
-	return dflt;
+	return cJSON_IsArray(v) ? v : NULL;
 }
+
+static double jnum(const cJSON *v, double dflt)
+{
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+/* A NUL-terminated JSON text (as read_all returns it); NULL with the byte
+ * offset of the error in *at on failure. */
+static cJSON *json_parse(const char *text, size_t len, size_t *at)
+{
+	const char *end = text;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (!root)
+		*at = end ? (size_t)(end - text) : 0;
+	return root;
+}
+
+/* ------------------------------------------------------------ suite values */
+
+/* A value of the suite's YAML subset: scalars are all J_STR (quoted or
+ * not) and keep their text; every value and key keeps its position. */
+enum { J_NULL, J_STR, J_ARR, J_OBJ };
+
+typedef struct jv jv;
+struct jv {
+	int t;
+	int line, col;
+	const char *s;      /* J_STR                                   */
+	size_t n;           /* J_ARR / J_OBJ: entries                   */
+	jv **v;             /* entries                                 */
+	const char **k;     /* J_OBJ keys                              */
+	int *kline, *kcol;  /* J_OBJ key positions                     */
+};
 
 /* Growable entry lists while parsing. */
 typedef struct jlist {
@@ -244,233 +254,6 @@ static jv *jv_new(pool *pl, int t)
 	jv *v = pl_alloc(pl, sizeof *v);
 	memset(v, 0, sizeof *v);
 	v->t = t;
-	return v;
-}
-
-/* ------------------------------------------------------------ JSON */
-
-typedef struct jparse {
-	pool *pl;
-	const char *p, *end;
-	const char *err;
-	int depth;
-} jparse;
-
-static void jp_ws(jparse *j)
-{
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' ||
-				 *j->p == '\n' || *j->p == '\r'))
-		j->p++;
-}
-
-static void put_utf8(char **o, unsigned cp)
-{
-	char *q = *o;
-	if (cp < 0x80) {
-		*q++ = (char)cp;
-	} else if (cp < 0x800) {
-		*q++ = (char)(0xc0 | cp >> 6);
-		*q++ = (char)(0x80 | (cp & 0x3f));
-	} else if (cp < 0x10000) {
-		*q++ = (char)(0xe0 | cp >> 12);
-		*q++ = (char)(0x80 | ((cp >> 6) & 0x3f));
-		*q++ = (char)(0x80 | (cp & 0x3f));
-	} else {
-		*q++ = (char)(0xf0 | cp >> 18);
-		*q++ = (char)(0x80 | ((cp >> 12) & 0x3f));
-		*q++ = (char)(0x80 | ((cp >> 6) & 0x3f));
-		*q++ = (char)(0x80 | (cp & 0x3f));
-	}
-	*o = q;
-}
-
-static int hex4(const char *p, unsigned *out)
-{
-	unsigned v = 0;
-	for (int i = 0; i < 4; i++) {
-		char c = p[i];
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static const char *jp_string(jparse *j)
-{
-	const char *s = ++j->p; /* past the quote */
-	const char *q = s;
-	while (q < j->end && *q != '"') {
-		if (*q == '\\')
-			q++;
-		q++;
-	}
-	if (q >= j->end) {
-		j->err = "unterminated string";
-		return NULL;
-	}
-	char *out = pl_alloc(j->pl, (size_t)(q - s) + 1), *o = out;
-	while (j->p < q) {
-		char c = *j->p++;
-		if (c != '\\') {
-			*o++ = c;
-			continue;
-		}
-		c = *j->p++;
-		switch (c) {
-		case 'n': *o++ = '\n'; break;
-		case 't': *o++ = '\t'; break;
-		case 'r': *o++ = '\r'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case 'u': {
-			unsigned cp;
-			if (q - j->p < 4 || hex4(j->p, &cp)) {
-				j->err = "bad \\u escape";
-				return NULL;
-			}
-			j->p += 4;
-			if (cp >= 0xd800 && cp < 0xdc00 && q - j->p >= 6 &&
-			    j->p[0] == '\\' && j->p[1] == 'u') {
-				unsigned lo;
-				if (!hex4(j->p + 2, &lo) && lo >= 0xdc00 &&
-				    lo < 0xe000) {
-					cp = 0x10000 + ((cp - 0xd800) << 10) +
-					     (lo - 0xdc00);
-					j->p += 6;
-				}
-			}
-			put_utf8(&o, cp);
-			break;
-		}
-		default: *o++ = c; break;
-		}
-	}
-	*o = 0;
-	j->p = q + 1;
-	return out;
-}
-
-static jv *jp_value(jparse *j)
-{
-	jp_ws(j);
-	if (j->p >= j->end) {
-		j->err = "unexpected end of input";
-		return NULL;
-	}
-	char c = *j->p;
-	if (c == '{' || c == '[') {
-		if (++j->depth > MAX_JSON_DEPTH) {
-			j->err = "nested too deeply";
-			return NULL;
-		}
-		int obj = c == '{';
-		jv *o = jv_new(j->pl, obj ? J_OBJ : J_ARR);
-		jlist l = {0};
-		j->p++;
-		jp_ws(j);
-		if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
-			j->p++;
-			jl_finish(j->pl, &l, o);
-			j->depth--;
-			return o;
-		}
-		for (;;) {
-			const char *key = NULL;
-			jp_ws(j);
-			if (obj) {
-				if (j->p >= j->end || *j->p != '"') {
-					j->err = "expected a key";
-					break;
-				}
-				if (!(key = jp_string(j)))
-					break;
-				jp_ws(j);
-				if (j->p >= j->end || *j->p != ':') {
-					j->err = "expected ':'";
-					break;
-				}
-				j->p++;
-			}
-			jv *v = jp_value(j);
-			if (!v)
-				break;
-			jl_push(&l, key, v, 0, 0);
-			jp_ws(j);
-			if (j->p < j->end && *j->p == ',') {
-				j->p++;
-				continue;
-			}
-			if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
-				j->p++;
-				jl_finish(j->pl, &l, o);
-				j->depth--;
-				return o;
-			}
-			j->err = obj ? "expected ',' or '}'" : "expected ',' or ']'";
-			break;
-		}
-		jl_finish(j->pl, &l, o);
-		return NULL;
-	}
-	if (c == '"') {
-		jv *v = jv_new(j->pl, J_STR);
-		v->s = jp_string(j);
-		return v->s ? v : NULL;
-	}
-	if (j->end - j->p >= 4 && !strncmp(j->p, "true", 4)) {
-		jv *v = jv_new(j->pl, J_BOOL);
-		v->b = 1;
-		j->p += 4;
-		return v;
-	}
-	if (j->end - j->p >= 5 && !strncmp(j->p, "false", 5)) {
-		j->p += 5;
-		return jv_new(j->pl, J_BOOL);
-	}
-	if (j->end - j->p >= 4 && !strncmp(j->p, "null", 4)) {
-		j->p += 4;
-		return jv_new(j->pl, J_NULL);
-	}
-	if (c == '-' || (c >= '0' && c <= '9')) {
-		char *e;
-		jv *v = jv_new(j->pl, J_NUM);
-		v->num = strtod(j->p, &e); /* the buffer is NUL-terminated */
-		if (e == j->p) {
-			j->err = "bad number";
-			return NULL;
-		}
-		j->p = e;
-		return v;
-	}
-	j->err = "unexpected character";
-	return NULL;
-}
-
-/* Parse a NUL-terminated JSON text; NULL with *err set on failure. */
-static jv *json_parse(pool *pl, const char *text, size_t len,
-		      const char **err, size_t *at)
-{
-	jparse j = {pl, text, text + len, NULL, 0};
-	jv *v = jp_value(&j);
-	if (v) {
-		jp_ws(&j);
-		if (j.p != j.end) {
-			v = NULL;
-			j.err = "trailing text after the document";
-		}
-	}
-	if (!v) {
-		*err = j.err ? j.err : "bad JSON";
-		*at = (size_t)(j.p - text);
-	}
 	return v;
 }
 
@@ -697,8 +480,11 @@ static void trim(const char **s, int *n, int *col)
 		(*n)--;
 }
 
-/* Where the top-level ':' of "key: value" is, or -1. */
-static int find_colon(const char *s, int n)
+/* Where the first `stop` outside quotes and brackets is in s[0..n), or
+ * -1; a ':' counts only before a space or the end ("key: value").  `esc`:
+ * a backslash escapes the next byte in double quotes (the flow-item scan
+ * has never honoured that; kept so). */
+static int find_top(const char *s, int n, char stop, int esc)
 {
 	char q = 0;
 	int depth = 0;
@@ -707,7 +493,7 @@ static int find_colon(const char *s, int n)
 		if (q) {
 			if (c == q)
 				q = 0;
-			else if (c == '\\' && q == '"')
+			else if (esc && c == '\\' && q == '"')
 				i++;
 			continue;
 		}
@@ -717,11 +503,16 @@ static int find_colon(const char *s, int n)
 			depth++;
 		else if (c == ']' || c == '}')
 			depth--;
-		else if (c == ':' && depth == 0 && (i + 1 == n ||
-						    s[i + 1] == ' '))
+		else if (c == stop && depth == 0 &&
+			 (stop != ':' || i + 1 == n || s[i + 1] == ' '))
 			return i;
 	}
 	return -1;
+}
+
+static int find_colon(const char *s, int n)
+{
+	return find_top(s, n, ':', 1);
 }
 
 /* A one-line value: flow sequence, flow map or scalar, at s[0..n). */
@@ -749,24 +540,8 @@ static jv *y_inline(yparse *y, const char *s, int n, int line, int col)
 	int i = 1, end = n - 1;
 	while (i < end) {
 		/* one item up to the next top-level comma */
-		int j = i, depth = 0;
-		char q = 0;
-		for (; j < end; j++) {
-			char c = s[j];
-			if (q) {
-				if (c == q)
-					q = 0;
-				continue;
-			}
-			if (c == '"' || c == '\'')
-				q = c;
-			else if (c == '[' || c == '{')
-				depth++;
-			else if (c == ']' || c == '}')
-				depth--;
-			else if (c == ',' && depth == 0)
-				break;
-		}
+		int j = find_top(s + i, end - i, ',', 0);
+		j = j < 0 ? end : i + j;
 		const char *it = s + i;
 		int itn = j - i, itc = col + i;
 		trim(&it, &itn, &itc);
@@ -1029,48 +804,30 @@ static int s_solvers(yparse *y, const jv *v, int *out, int *n)
 	return 0;
 }
 
+/* `gen:` takes exactly the options of `wasp gen`, by the same names and
+ * with the same range checks (wasp_gen_option_set). */
 static int s_gen(yparse *y, const jv *g, wasp_gen_options *o)
 {
-	static const struct {
-		const char *key;
-		double lo, hi;
-		int integer;
-	} opt[] = {
-	    {"seed", 0, 9007199254740992.0, 1}, {"levels", 1, 3, 1},
-	    {"fanout", 1, 1024, 1},     {"nodes", 1, 1000000, 1},
-	    {"gpus", 0, 1024, 1},       {"busy", 0, 1, 0},
-	    {"gangs", 0, 1000000, 1},   {"max-gang", 1, 100000, 1},
-	    {"priorities", 1, 16, 1},
-	};
 	if (g->t != J_OBJ)
 		return yerr(y, g->line, g->col, "gen: expected a map of "
-			    "generator options (seed, levels, fanout, nodes, "
-			    "gpus, busy, gangs, max-gang, priorities)");
+			    "`wasp gen` options (seed, levels, nodes, ...)");
 	wasp_gen_options_init(o);
 	for (size_t i = 0; i < g->n; i++) {
-		size_t k;
-		double d;
-		for (k = 0; k < sizeof opt / sizeof opt[0]; k++)
-			if (!strcmp(g->k[i], opt[k].key))
-				break;
-		if (k == sizeof opt / sizeof opt[0])
-			return yerr(y, g->kline[i], g->kcol[i], "unknown gen "
-				    "option '%s' (seed, levels, fanout, nodes, "
-				    "gpus, busy, gangs, max-gang, priorities)",
-				    g->k[i]);
-		if (s_num(y, g->v[i], g->k[i], opt[k].lo, opt[k].hi,
-			  opt[k].integer, &d))
-			return -1;
-		switch (k) {
-		case 0: o->seed = (uint64_t)d; break;
-		case 1: o->levels = (int)d; break;
-		case 2: o->fanout = (int)d; break;
-		case 3: o->nodes = (int)d; break;
-		case 4: o->gpus_per_node = (int)d; break;
-		case 5: o->busy = d; break;
-		case 6: o->gangs = (int)d; break;
-		case 7: o->max_gang = (int)d; break;
-		case 8: o->priorities = (int)d; break;
+		const jv *v = g->v[i];
+		wasp_error e;
+		if (!v || v->t != J_STR)
+			return yerr(y, g->kline[i], g->kcol[i], "gen option "
+				    "'%s': expected a scalar value", g->k[i]);
+		if (!strcmp(g->k[i], "json"))
+			return yerr(y, g->kline[i], g->kcol[i], "gen option "
+				    "'json' is fixed by the harness");
+		if (wasp_gen_option_set(o, g->k[i], v->s, &e)) {
+			/* an unknown name points at the key, a bad value at
+			 * the value */
+			int at_key = strstr(e.msg, "unknown") != NULL;
+			return yerr(y, at_key ? g->kline[i] : v->line,
+				    at_key ? g->kcol[i] : v->col, "gen: %s",
+				    e.msg);
 		}
 	}
 	o->json = 1; /* the harness reads the manifests back as JSON */
@@ -1403,6 +1160,21 @@ static int run_child(child_fn fn, void *arg, double timeout, char *out,
 	return 0;
 }
 
+static int write_raw(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 static void fd_printf(int fd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void fd_printf(int fd, const char *fmt, ...)
@@ -1416,16 +1188,7 @@ static void fd_printf(int fd, const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof buf)
 		n = sizeof buf - 1;
-	const char *p = buf;
-	while (n > 0) {
-		ssize_t w = write(fd, p, (size_t)n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (int)w;
-	}
+	(void)write_raw(fd, buf, (size_t)n);
 }
 
 static void fd_error(int fd, const char *what, const wasp_error *e)
@@ -1433,6 +1196,26 @@ static void fd_error(int fd, const char *what, const wasp_error *e)
 	char buf[1024];
 	fd_printf(fd, "error %s: %s\n", what,
 		  wasp_error_format(e, buf, sizeof buf));
+}
+
+/* Load a child's snapshot and set up its solver options; NULL (reported
+ * on fd) on failure. */
+static wasp_snapshot *child_load(int fd, const char *snap, int mode,
+				 double time, wasp_options *o)
+{
+	wasp_error err;
+	wasp_snapshot *s = NULL;
+	const char *paths[1] = {snap};
+
+	memset(&err, 0, sizeof err);
+	if (wasp_snapshot_load(&s, paths, 1, &err)) {
+		fd_error(fd, "load", &err);
+		return NULL;
+	}
+	wasp_options_init(o);
+	o->mode = mode;
+	o->time_limit_s = time;
+	return s;
 }
 
 /* The solve child: load, solve, render to the plan file; report times. */
@@ -1446,21 +1229,15 @@ static int solve_child(void *arg, int fd)
 {
 	const solve_arg *a = arg;
 	wasp_error err;
-	wasp_snapshot *s = NULL;
 	wasp_plan *p = NULL;
 	wasp_options o;
-	const char *paths[1] = {a->snap};
 
 	memset(&err, 0, sizeof err);
 	double t0 = wasp_now();
-	if (wasp_snapshot_load(&s, paths, 1, &err)) {
-		fd_error(fd, "load", &err);
+	wasp_snapshot *s = child_load(fd, a->snap, a->mode, a->time, &o);
+	if (!s)
 		return 2;
-	}
 	double t1 = wasp_now();
-	wasp_options_init(&o);
-	o.mode = a->mode;
-	o.time_limit_s = a->time;
 	o.start_time = t0;
 	int rc = 3;
 	if (wasp_solve(s, &o, &p, &err)) {
@@ -1499,19 +1276,14 @@ static int export_child(void *arg, int fd)
 {
 	const export_arg *a = arg;
 	wasp_error err;
-	wasp_snapshot *s = NULL;
 	wasp_options o;
-	const char *paths[1] = {a->snap};
 
 	memset(&err, 0, sizeof err);
 	double t0 = wasp_now();
-	if (wasp_snapshot_load(&s, paths, 1, &err)) {
-		fd_error(fd, "load", &err);
+	wasp_snapshot *s = child_load(fd, a->snap, WASP_MODE_ILP, a->time,
+				      &o);
+	if (!s)
 		return 2;
-	}
-	wasp_options_init(&o);
-	o.mode = WASP_MODE_ILP;
-	o.time_limit_s = a->time;
 	int rc = wasp_export(s, &o, WASP_EXPORT_LP, a->lp, &err);
 	if (rc)
 		fd_error(fd, "export", &err);
@@ -1649,16 +1421,14 @@ static int sm_find2(pool *scratch, const smap *m, const char *ns,
 }
 
 /* An integer quantity of whole units ("8", "8000m"); GPUs are whole. */
-static long qty_units(const jv *v)
+static long qty_units(const cJSON *v)
 {
-	if (!v)
-		return 0;
-	if (v->t == J_NUM)
-		return (long)v->num;
-	if (v->t != J_STR)
+	if (cJSON_IsNumber(v))
+		return (long)v->valuedouble;
+	if (!cJSON_IsString(v))
 		return 0;
 	char *e;
-	double d = strtod(v->s, &e);
+	double d = strtod(v->valuestring, &e);
 	if (*e == 'm')
 		d /= 1000;
 	else if (*e == 'k')
@@ -1668,7 +1438,7 @@ static long qty_units(const jv *v)
 
 typedef struct snode {
 	const char *name;
-	const jv *labels;
+	const cJSON *labels;
 	long gpus;
 	int rack;   /* -1: no rack label */
 	int busy;   /* a bound pod holds something here */
@@ -1691,6 +1461,7 @@ typedef struct sgroup {
 } sgroup;
 
 typedef struct world {
+	cJSON *root;       /* the manifests; names below point into it */
 	pool pl;
 	snode *nodes;
 	int nnodes;
@@ -1718,9 +1489,9 @@ static void note_domain(const world *w, const sgroup *g, int node,
 		*spread = 1;
 }
 
-static const jv *items_of(const jv *root)
+static const cJSON *items_of(const cJSON *root)
 {
-	if (root->t == J_ARR)
+	if (cJSON_IsArray(root))
 		return root;
 	const char *kind = jstr(jget(root, "kind"));
 	if (kind && !strcmp(kind, "List"))
@@ -1728,14 +1499,14 @@ static const jv *items_of(const jv *root)
 	return NULL;
 }
 
-static long pod_gpus(const jv *pod)
+static long pod_gpus(const cJSON *pod)
 {
-	const jv *cs = jpath(pod, "spec.containers");
+	const cJSON *c;
 	long g = 0;
-	for (size_t i = 0; cs && cs->t == J_ARR && i < cs->n; i++) {
-		const jv *req = jpath(cs->v[i], "resources.requests");
-		const jv *lim = jpath(cs->v[i], "resources.limits");
-		const jv *q = jget(req, GPU_RES);
+	cJSON_ArrayForEach(c, jarr(jpath(pod, "spec.containers"))) {
+		const cJSON *req = jpath(c, "resources.requests");
+		const cJSON *lim = jpath(c, "resources.limits");
+		const cJSON *q = jget(req, GPU_RES);
 		if (!q)
 			q = jget(lim, GPU_RES);
 		g += qty_units(q);
@@ -1755,8 +1526,8 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 {
 	size_t len;
 	char *text = read_all(path, &len, (size_t)WASP_MAX_INPUT_BYTES);
-	const char *err;
-	size_t at;
+	size_t at = 0;
+	const cJSON *o;
 
 	memset(w, 0, sizeof *w);
 	if (!text) {
@@ -1770,21 +1541,23 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 		free(text);
 		return -1;
 	}
-	jv *root = json_parse(&w->pl, text, len, &err, &at);
+	w->root = json_parse(text, len, &at);
 	free(text);
-	const jv *items = root ? items_of(root) : NULL;
+	const cJSON *items = w->root ? items_of(w->root) : NULL;
 	if (!items) {
-		snprintf(note, nsz, "manifests not read (%s)", root ? "not a "
-			 "List" : err);
+		if (w->root)
+			snprintf(note, nsz, "manifests not read (not a List)");
+		else
+			snprintf(note, nsz, "manifests not read (bad JSON at "
+				 "byte %zu)", at);
 		return -1;
 	}
 	/* priority classes, the rack label */
 	const char *rack_label = NULL;
 	size_t nn = 0, np = 0, ng = 0;
 	smap pcs;
-	sm_init(&w->pl, &pcs, items->n);
-	for (size_t i = 0; i < items->n; i++) {
-		const jv *o = items->v[i];
+	sm_init(&w->pl, &pcs, (size_t)cJSON_GetArraySize(items));
+	cJSON_ArrayForEach(o, items) {
 		const char *kind = jstr(jget(o, "kind"));
 		if (!kind)
 			continue;
@@ -1799,11 +1572,9 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 			if (n)
 				sm_put(&pcs, n, (int)jnum(jget(o, "value"), 0));
 		} else if (!strcmp(kind, "Topology")) {
-			const jv *lv = jpath(o, "spec.levels");
-			for (size_t j = 0; lv && lv->t == J_ARR && j < lv->n;
-			     j++) {
-				const char *l = jstr(jget(lv->v[j],
-							  "nodeLabel"));
+			const cJSON *lv = jpath(o, "spec.levels"), *e;
+			cJSON_ArrayForEach(e, jarr(lv)) {
+				const char *l = jstr(jget(e, "nodeLabel"));
 				if (l && strcmp(l, HOST_LABEL))
 					rack_label = l;
 			}
@@ -1817,8 +1588,7 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 	sm_init(&w->pl, &w->group_by, ng);
 	smap racks;
 	sm_init(&w->pl, &racks, nn);
-	for (size_t i = 0; i < items->n; i++) {
-		const jv *o = items->v[i];
+	cJSON_ArrayForEach(o, items) {
 		const char *kind = jstr(jget(o, "kind"));
 		const char *name = jstr(jpath(o, "metadata.name"));
 		const char *ns = jstr(jpath(o, "metadata.namespace"));
@@ -1844,18 +1614,17 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 			sm_put(&w->node_by, name, w->nnodes++);
 		} else if (!strcmp(kind, "PodGroup")) {
 			sgroup *g = &w->groups[w->ngroups];
-			const jv *gang = jpath(o, "spec.schedulingPolicy.gang");
+			const cJSON *gang = jpath(o, "spec.schedulingPolicy.gang");
 			g->min = gang ? (int)jnum(jget(gang, "minCount"), 1) : 0;
-			const jv *tk = jpath(o, "spec.schedulingConstraints."
-					     "topology");
-			if (tk && tk->t == J_ARR && tk->n > 0)
-				g->key = jstr(jget(tk->v[0], "key"));
+			const cJSON *tk = jpath(o, "spec.schedulingConstraints."
+						"topology");
+			if (cJSON_IsArray(tk) && tk->child)
+				g->key = jstr(jget(tk->child, "key"));
 			sm_put(&w->group_by, nskey(&w->pl, ns, name),
 			       w->ngroups++);
 		}
 	}
-	for (size_t i = 0; i < items->n; i++) {
-		const jv *o = items->v[i];
+	cJSON_ArrayForEach(o, items) {
 		const char *kind = jstr(jget(o, "kind"));
 		const char *name = jstr(jpath(o, "metadata.name"));
 		const char *ns = jstr(jpath(o, "metadata.namespace"));
@@ -1868,7 +1637,7 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 			      !strcmp(phase, "Failed")))
 			continue;
 		spod *p = &w->pods[w->npods];
-		const jv *pr = jpath(o, "spec.priority");
+		const cJSON *pr = jpath(o, "spec.priority");
 		const char *pc = jstr(jpath(o, "spec.priorityClassName"));
 		int pci = pc ? sm_find(&pcs, pc) : -1;
 		p->prio = pr ? (int32_t)jnum(pr, 0) : pci != -1 ? pci : 0;
@@ -1947,9 +1716,7 @@ static int prio_slot(const ifacts *f, int32_t prio)
 /* The numbers of one plan against the world. */
 static void plan_metrics(world *w, const char *path, pmetrics *m)
 {
-	size_t len;
-	const char *err;
-	size_t at;
+	size_t len, at = 0;
 	pool pl = {0};
 	char *text = read_all(path, &len, (size_t)WASP_MAX_INPUT_BYTES);
 
@@ -1959,15 +1726,14 @@ static void plan_metrics(world *w, const char *path, pmetrics *m)
 		snprintf(m->note, sizeof m->note, "cannot read the plan");
 		return;
 	}
-	jv *root = json_parse(&pl, text, len, &err, &at);
+	cJSON *root = json_parse(text, len, &at);
 	free(text);
 	if (!root) {
-		snprintf(m->note, sizeof m->note, "plan is not JSON: %s at "
-			 "byte %zu", err, at);
-		pl_free(&pl);
+		snprintf(m->note, sizeof m->note, "plan is not JSON: bad JSON "
+			 "at byte %zu", at);
 		return;
 	}
-	const jv *sum = jget(root, "summary");
+	const cJSON *sum = jget(root, "summary");
 	snprintf(m->status, sizeof m->status, "%s",
 		 jstr(jget(sum, "status")) ? jstr(jget(sum, "status")) : "?");
 	snprintf(m->mode, sizeof m->mode, "%s",
@@ -1978,18 +1744,18 @@ static void plan_metrics(world *w, const char *path, pmetrics *m)
 	m->objective = jnum(jget(sum, "objective"), NAN);
 	m->bound = jnum(jget(sum, "bound"), NAN);
 	m->gap = jnum(jget(sum, "gap"), NAN);
-	const jv *c = jget(sum, "counts");
+	const cJSON *c = jget(sum, "counts"), *e;
 	m->admitted_groups = (long)jnum(jget(c, "admittedGroups"), -1);
 	m->waiting_groups = (long)jnum(jget(c, "waitingGroups"), -1);
 	m->placed_pods = (long)jnum(jget(c, "placedPods"), -1);
 	m->evicted = (long)jnum(jget(c, "evictedPods"), 0);
-	const jv *pls = jget(root, "placements");
+	const cJSON *pls = jget(root, "placements");
 	if (!w->f.manifests) {
 		m->ok = 1;
 		m->adm_pods = m->adm_gpus = m->stranded_gpus = -1;
 		m->partial_gangs = m->free_nodes = m->free_racks = -1;
 		m->spread_gpus = m->spread_groups = -1;
-		pl_free(&pl);
+		cJSON_Delete(root);
 		return;
 	}
 	long *gplaced = xcalloc(w->ngroups, sizeof *gplaced);
@@ -2005,8 +1771,7 @@ static void plan_metrics(world *w, const char *path, pmetrics *m)
 	long unknown = 0;
 	for (int i = 0; i < w->nnodes; i++)
 		used[i] = (char)w->nodes[i].busy;
-	for (size_t i = 0; pls && pls->t == J_ARR && i < pls->n; i++) {
-		const jv *e = pls->v[i];
+	cJSON_ArrayForEach(e, jarr(pls)) {
 		const char *ns = jstr(jget(e, "namespace"));
 		const char *pod = jstr(jget(e, "pod"));
 		const char *node = jstr(jget(e, "node"));
@@ -2076,6 +1841,7 @@ static void plan_metrics(world *w, const char *path, pmetrics *m)
 	free(used);
 	free(placed);
 	pl_free(&pl);
+	cJSON_Delete(root);
 }
 
 /* The metrics child: facts of the instance, then per plan its numbers
@@ -2086,21 +1852,6 @@ typedef struct metrics_arg {
 	row *rows;
 	int nrows;
 } metrics_arg;
-
-static int write_raw(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static int metrics_child(void *arg, int fd)
 {
@@ -2137,6 +1888,7 @@ static int metrics_child(void *arg, int fd)
 	}
 	wasp_snapshot_free(s);
 	pl_free(&w.pl);
+	cJSON_Delete(w.root);
 	return rc;
 }
 
@@ -2275,6 +2027,8 @@ static void row_values(const suite *su, const row *r, const ifacts *fa,
 #define PUT(...) snprintf(vals[i++], 256, __VA_ARGS__)
 #define PUTL(cond, v) ((cond) && (v) >= 0 ? PUT("%ld", (long)(v)) : PUT("%s", ""))
 #define PUTD(cond, v) ((cond) && !isnan(v) ? PUT("%.10g", (double)(v)) : PUT("%s", ""))
+#define PUTP(cond, pods) ((cond) ? fmt_prio(vals[i++], 256, r, fa, pods) \
+				 : (void)PUT("%s", ""))
 	PUT("%s", su->name);
 	PUT("%s", in->name);
 	PUT("%s", solver_name[r->solver]);
@@ -2293,21 +2047,9 @@ static void row_values(const suite *su, const row *r, const ifacts *fa,
 	PUTL(has, m->waiting_groups);
 	PUTL(has, m->placed_pods);
 	PUTL(q, m->adm_pods);
-	if (q) {
-		char pr[256];
-		fmt_prio(pr, sizeof pr, r, fa, 1);
-		PUT("%s", pr);
-	} else {
-		PUT("%s", "");
-	}
+	PUTP(q, 1);
 	PUTL(q, m->adm_gpus);
-	if (q) {
-		char pr[256];
-		fmt_prio(pr, sizeof pr, r, fa, 0);
-		PUT("%s", pr);
-	} else {
-		PUT("%s", "");
-	}
+	PUTP(q, 0);
 	{
 		char pr[256];
 		size_t u = 0;
@@ -2345,6 +2087,7 @@ static void row_values(const suite *su, const row *r, const ifacts *fa,
 #undef PUT
 #undef PUTL
 #undef PUTD
+#undef PUTP
 }
 
 static void json_string(FILE *f, const char *s)

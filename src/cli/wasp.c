@@ -193,24 +193,48 @@ static const char check_help[] =
 static const char gen_help[] =
 "Usage: wasp gen [OPTIONS]\n"
 "\n"
-"Print a synthetic GPU cluster snapshot: a Kueue Topology, PriorityClasses,\n"
+"Print a synthetic cluster snapshot: a Kueue Topology, PriorityClasses,\n"
 "Nodes labelled with up to three topology levels (example.com/superblock,\n"
 "example.com/block, example.com/rack) and kubernetes.io/hostname, running\n"
-"pods that hold about BUSY of the GPUs, scattered so racks are fragmented,\n"
-"and pending gangs (scheduling.k8s.io/v1beta1 PodGroups and their pods).\n"
+"pods that hold about BUSY of the GPUs, and pending gangs\n"
+"(scheduling.k8s.io/v1beta1 PodGroups and their pods).\n"
 "The same options give the same bytes on every machine.\n"
+"\n"
+"Families (--family):\n"
+"  gpu         a fat tree of GPU nodes; running pods scattered at random,\n"
+"              so racks are fragmented (the default)\n"
+"  nvlink      racks of RACK_NODES x 4-GPU nodes (NVLink domains; 18 x 4\n"
+"              unless --rack-nodes/--gpus say otherwise), FANOUT racks per\n"
+"              block; rigid gangs of whole nodes or of single GPUs in\n"
+"              fours, most with a rack constraint\n"
+"  fragmented  every rack holds a running pod, so no rack is free, yet the\n"
+"              free GPUs exceed what the largest gang needs\n"
+"  mixed       CPU_NODES of the nodes CPU-only; GPU nodes tainted\n"
+"              nvidia.com/gpu=present:NoSchedule, GPU pods tolerate it;\n"
+"              gangs plus SERVICES basic-policy PodGroups and LONE_PODS\n"
+"              pods without a group\n"
 "\n"
 "Options:\n"
 "  -s, --seed N          random seed (default 1)\n"
+"      --family NAME     gpu, nvlink, fragmented or mixed (default gpu)\n"
 "      --levels L        topology levels above the host, 1..3 (default 2)\n"
 "      --fanout F        children per domain at each level (default 4)\n"
 "      --nodes N         nodes, rounded up to fill the racks (default 64)\n"
-"      --gpus G          nvidia.com/gpu per node (default 8)\n"
+"      --gpus G          nvidia.com/gpu per node (default 8; nvlink: 4)\n"
 "      --busy F          fraction of GPUs held by running pods (default 0.5)\n"
 "      --gangs N         pending gangs (default 8)\n"
 "      --max-gang N      largest gang, in pods (default 16)\n"
 "      --priorities N    priority classes, 1..16 (default 3)\n"
+"      --rack-nodes N    nvlink: nodes per rack (default 18)\n"
+"      --cpu-nodes F     mixed: fraction of CPU-only nodes, 0..0.95\n"
+"                        (default 0.25)\n"
+"      --services N      mixed: basic-policy services (default 4)\n"
+"      --lone-pods N     mixed: pending pods without a group (default 8)\n"
+"      --trees N         pending CompositePodGroup trees, depth 2-3 with\n"
+"                        2-8 children each (default 0)\n"
 "      --json            a kubectl-style JSON List instead of YAML\n"
+"      --dra             GPUs as DRA devices: ResourceSlices, a DeviceClass,\n"
+"                        claim templates, allocated claims for running pods\n"
 "      --running-pods N  exactly N one-GPU running pods (lowest priority)\n"
 "                        instead of --busy\n"
 "      --running-groups G  put them round-robin into G PodGroups\n"
@@ -277,20 +301,6 @@ static int parse_int(const char *cmd, const char *opt, const char *s,
 	return 0;
 }
 
-static int parse_u64(const char *cmd, const char *opt, const char *s,
-		     uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (end == s || *end || errno || *s == '-') {
-		return usage_error(cmd, "invalid %s value '%s' (expected a "
-				   "non-negative integer)", opt, s);
-	}
-	*out = v;
-	return 0;
-}
-
 /* Options shared by plan and export. */
 enum {
 	OPT_GAP = 256,
@@ -303,17 +313,8 @@ enum {
 	OPT_LP,
 	OPT_MPS,
 	OPT_DAT,
-	OPT_LEVELS,
-	OPT_FANOUT,
-	OPT_NODES,
-	OPT_GPUS,
-	OPT_BUSY,
-	OPT_GANGS,
-	OPT_MAX_GANG,
-	OPT_PRIORITIES,
 	OPT_JSON,
-	OPT_RUN_PODS,
-	OPT_RUN_GROUPS,
+	OPT_DRA,
 	OPT_PREEMPTIBLE
 };
 
@@ -748,78 +749,51 @@ static int cmd_check(int argc, char **argv)
 
 static int cmd_gen(int argc, char **argv)
 {
-	static const struct option longs[] = {
-	    {"seed", required_argument, NULL, 's'},
-	    {"levels", required_argument, NULL, OPT_LEVELS},
-	    {"fanout", required_argument, NULL, OPT_FANOUT},
-	    {"nodes", required_argument, NULL, OPT_NODES},
-	    {"gpus", required_argument, NULL, OPT_GPUS},
-	    {"busy", required_argument, NULL, OPT_BUSY},
-	    {"gangs", required_argument, NULL, OPT_GANGS},
-	    {"max-gang", required_argument, NULL, OPT_MAX_GANG},
-	    {"priorities", required_argument, NULL, OPT_PRIORITIES},
-	    {"json", no_argument, NULL, OPT_JSON},
-	    {"running-pods", required_argument, NULL, OPT_RUN_PODS},
-	    {"running-groups", required_argument, NULL, OPT_RUN_GROUPS},
-	    {"preemptible", no_argument, NULL, OPT_PREEMPTIBLE},
-	    {"output", required_argument, NULL, 'o'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
+	/* Generator options by name: their ranges live in the library
+	 * (wasp_gen_option_set), shared with the bench harness. */
+	static const char *const names[] = {
+	    "seed", "levels", "fanout", "nodes", "gpus", "busy", "gangs",
+	    "max-gang", "priorities", "family", "rack-nodes", "cpu-nodes",
+	    "services", "lone-pods", "trees", "running-pods",
+	    "running-groups"};
+	enum { NNAMES = sizeof names / sizeof names[0], OPT_GEN = 512 };
+	struct option longs[NNAMES + 6];
 	const char *cmd = "gen", *out = NULL;
 	wasp_gen_options g;
+	wasp_error err;
 	int c, rc = 0;
 
+	for (int i = 0; i < NNAMES; i++)
+		longs[i] = (struct option){names[i], required_argument, NULL,
+					   OPT_GEN + i};
+	longs[NNAMES] = (struct option){"json", no_argument, NULL, OPT_JSON};
+	longs[NNAMES + 1] = (struct option){"output", required_argument, NULL,
+					    'o'};
+	longs[NNAMES + 2] = (struct option){"help", no_argument, NULL, 'h'};
+	longs[NNAMES + 3] = (struct option){"dra", no_argument, NULL, OPT_DRA};
+	longs[NNAMES + 4] = (struct option){"preemptible", no_argument, NULL,
+					    OPT_PREEMPTIBLE};
+	longs[NNAMES + 5] = (struct option){NULL, 0, NULL, 0};
 	wasp_gen_options_init(&g);
+	memset(&err, 0, sizeof err);
 	getopt_reset();
 	while ((c = getopt_long(argc, argv, "s:o:h", longs, NULL)) != -1) {
+		if (c == 's' || (c >= OPT_GEN && c < OPT_GEN + NNAMES)) {
+			const char *name = c == 's' ? "seed" : names[c - OPT_GEN];
+			if (wasp_gen_option_set(&g, name, optarg, &err))
+				return usage_error(cmd, "%s", err.msg);
+			continue;
+		}
 		switch (c) {
-		case 's':
-			rc = parse_u64(cmd, "--seed", optarg, &g.seed);
-			break;
-		case OPT_LEVELS:
-			rc = parse_int(cmd, "--levels", optarg, 1, 3,
-				       &g.levels);
-			break;
-		case OPT_FANOUT:
-			rc = parse_int(cmd, "--fanout", optarg, 1, 1024,
-				       &g.fanout);
-			break;
-		case OPT_NODES:
-			rc = parse_int(cmd, "--nodes", optarg, 1, 1000000,
-				       &g.nodes);
-			break;
-		case OPT_GPUS:
-			rc = parse_int(cmd, "--gpus", optarg, 0, 1024,
-				       &g.gpus_per_node);
-			break;
-		case OPT_BUSY:
-			rc = parse_double(cmd, "--busy", optarg, 0, 1, &g.busy);
-			break;
-		case OPT_GANGS:
-			rc = parse_int(cmd, "--gangs", optarg, 0, 1000000,
-				       &g.gangs);
-			break;
-		case OPT_MAX_GANG:
-			rc = parse_int(cmd, "--max-gang", optarg, 1, 100000,
-				       &g.max_gang);
-			break;
-		case OPT_PRIORITIES:
-			rc = parse_int(cmd, "--priorities", optarg, 1, 16,
-				       &g.priorities);
-			break;
 		case OPT_JSON:
 			g.json = 1;
 			break;
-		case OPT_RUN_PODS:
-			rc = parse_int(cmd, "--running-pods", optarg, 0,
-				       100000000, &g.running_pods);
-			break;
-		case OPT_RUN_GROUPS:
-			rc = parse_int(cmd, "--running-groups", optarg, 0,
-				       100000000, &g.running_groups);
+		case OPT_DRA:
+			g.dra = 1;
 			break;
 		case OPT_PREEMPTIBLE:
-			g.preemptible = 1;
+			if (wasp_gen_option_set(&g, "preemptible", "1", &err))
+				return usage_error(cmd, "%s", err.msg);
 			break;
 		case 'o':
 			out = optarg;
@@ -830,14 +804,10 @@ static int cmd_gen(int argc, char **argv)
 		default:
 			return try_help(cmd);
 		}
-		if (rc)
-			return rc;
 	}
 	if (optind < argc)
 		return usage_error(cmd, "unexpected argument '%s'",
 				   argv[optind]);
-	wasp_error err;
-	memset(&err, 0, sizeof err);
 	char *text = wasp_gen(&g, &err);
 	if (!text)
 		return report(&err);

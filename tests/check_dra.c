@@ -1,0 +1,1028 @@
+/*
+ * check_dra.c -- DRA: decoding the resource.k8s.io objects, device
+ * matching, claim allocation on a node, and plans with device claims
+ * (every plan goes through the verifier via tu_solve).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "decode.h"
+#include "dra.h"
+#include "load.h"
+#include "verify.h"
+
+static const char *corpus(char *buf, size_t n, const char *file)
+{
+	const char *env = getenv("WASP_CORPUS");
+	snprintf(buf, n, "%s/%s", env && *env ? env
+		 : "/work/shared/corpus/real", file);
+	return buf;
+}
+
+static int load_path(const char *path, ws_snapshot **s, wasp_error *e)
+{
+	wa_arena *a = wa_new();
+	wt_doc doc;
+	memset(e, 0, sizeof *e);
+	*s = NULL;
+	int rc = wl_load_file(a, path, &doc, e);
+	if (!rc)
+		rc = wd_decode(&doc, 1, s, e);
+	wa_destroy(a);
+	return rc;
+}
+
+/* Every DRA file of the corpus loads (the one v1alpha2 PodGroup file is
+ * refused for its PodGroup, with the v1beta1 rewrite in the message). */
+START_TEST(corpus_files)
+{
+	static const struct {
+		const char *file;
+		int ok;
+	} files[] = {
+		{"dra-deviceclass-website.yaml", 1},
+		{"dra-example-resourceslice-list.yaml", 1},
+		{"dra-rct-firstavailable.yaml", 1},
+		{"dra-rct-website-cel-quantity.yaml", 1},
+		{"dra-resourceslice-v1beta1-basic-kwok.yaml", 1},
+		{"kep5729-workload-podgroups-resourceclaims-v1beta1.yaml", 1},
+		{"node-kwok-dra-gpu-1T.yaml", 1},
+		{"nvidia-gpu-test4-mig-matchattribute-v1.yaml", 1},
+		{"nvidia-gpu-test4-mig-matchattribute-v1beta1.yaml", 1},
+		{"nvidia-imex-resourceslice-v1alpha3.yaml", 1},
+		{"nvidia-mig-extended-resource-deviceclass.yaml", 1},
+		{"podgroup-v1alpha2-resourceclaimtemplate.yaml", 0},
+	};
+	char buf[4096];
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		FILE *f = fopen(corpus(buf, sizeof buf, files[i].file), "r");
+		if (!f) {
+			fprintf(stderr, "check_dra: %s absent, skipped\n", buf);
+			continue;
+		}
+		fclose(f);
+		ws_snapshot *s;
+		wasp_error e;
+		int rc = load_path(buf, &s, &e);
+		if (files[i].ok)
+			ck_assert_msg(rc == WASP_OK, "%s: %s", files[i].file,
+				      e.msg);
+		else
+			ck_assert_msg(rc == WASP_EINPUT &&
+				      strstr(e.msg, "v1beta1"), "%s: %s",
+				      files[i].file, e.msg);
+		ws_snapshot_free(s);
+	}
+}
+END_TEST
+
+
+/* ------------------------------------------------------------ builders */
+
+static char *slurp_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	size_t got = fread(buf, 1, (size_t)n, f);
+	buf[got] = 0;
+	fclose(f);
+	return buf;
+}
+
+typedef struct tb {
+	char *s;
+	size_t n, cap;
+} tb;
+
+__attribute__((format(printf, 2, 3)))
+static void add(tb *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->n + n + 1 > b->cap) {
+		b->cap = (b->n + n + 1) * 2;
+		b->s = realloc(b->s, b->cap);
+		ck_assert_ptr_nonnull(b->s);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->n, n + 1, fmt, ap);
+	va_end(ap);
+	b->n += n;
+}
+
+static void node(tb *b, const char *name, int cpu, const char *rack)
+{
+	add(b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n"
+	    "  labels: {rack: %s}\nstatus:\n  allocatable: {cpu: %d, "
+	    "pods: 110}\n", name, rack, cpu);
+}
+
+/* A node-local slice with n GPUs; attrs: per device "model,root,mem". */
+static void slice(tb *b, const char *nodename, int n, const char *const *attrs)
+{
+	add(b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: %s-gpus}\nspec:\n  driver: gpu.example.com\n"
+	    "  nodeName: %s\n  pool: {name: %s, generation: 1, "
+	    "resourceSliceCount: 1}\n  devices:\n", nodename, nodename,
+	    nodename);
+	for (int i = 0; i < n; i++) {
+		char model[32] = "H100", root[32] = "r0", mem[32] = "80Gi";
+		if (attrs && attrs[i])
+			sscanf(attrs[i], "%31[^,],%31[^,],%31s", model, root,
+			       mem);
+		add(b, "  - name: gpu-%d\n    attributes:\n      model: "
+		    "{string: %s}\n      index: {int: %d}\n"
+		    "      resource.kubernetes.io/pcieRoot: {string: %s}\n"
+		    "    capacity:\n      memory: {value: %s}\n", i, model, i,
+		    root, mem);
+	}
+}
+
+static const char *const gpu_class =
+    "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+    "metadata: {name: gpu}\nspec:\n  selectors:\n"
+    "  - cel: {expression: \"device.driver == 'gpu.example.com'\"}\n";
+
+static void pod(tb *b, const char *name, const char *group, int cpu,
+		const char *claims)
+{
+	add(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
+	    "spec:\n", name);
+	if (group)
+		add(b, "  schedulingGroup: {podGroupName: %s}\n", group);
+	add(b, "  containers:\n  - name: c\n    resources: {requests: "
+	    "{cpu: %d}}\n", cpu);
+	if (claims)
+		add(b, "  resourceClaims:\n%s", claims);
+}
+
+static const wpl_claim *claim_of(const wasp_plan *p, const char *name)
+{
+	for (int i = 0; i < p->nclaims; i++)
+		if (!strcmp(p->claims[i].name, name))
+			return &p->claims[i];
+	return NULL;
+}
+
+/* Pods each take 2 of 4 GPUs per node: exact device fit, not cpu. */
+START_TEST(exact_count_per_node)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	slice(&b, "n1", 4, NULL);
+	slice(&b, "n2", 4, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: two}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpus\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n");
+	for (int i = 0; i < 5; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "p%d", i);
+		pod(&b, nm, NULL, 1,
+		    "  - {name: g, resourceClaimTemplateName: two}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 4);
+	ck_assert_int_eq(p->nclaims, 4);
+	ck_assert_int_eq(p->nwait, 1);
+	ck_assert_str_eq(p->wait[0].reason,
+			 "no node in the cluster has 2 free devices of class "
+			 "gpu; best has 0");
+	const wpl_claim *c = claim_of(p, "p0-g");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[0].request, "gpus");
+	ck_assert_str_eq(c->results[0].driver, "gpu.example.com");
+	ck_assert_str_eq(c->results[0].pool, c->node);
+	/* the text and JSON renderers show the results */
+	char *txt = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
+	ck_assert_ptr_nonnull(txt);
+	ck_assert_ptr_nonnull(strstr(txt, "\"podClaimName\": \"g\""));
+	ck_assert_ptr_nonnull(strstr(txt, "\"device\": \"gpu-1\""));
+	free(txt);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* matchAttribute: root r0 has one free GPU (the other is allocated to an
+ * existing claim), r1 has two: only r1 fits a pair. */
+START_TEST(match_attribute_partition)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "H100,r0,80Gi",
+					 "H100,r1,80Gi", "H100,r1,80Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	    "metadata: {name: old}\nspec:\n  devices:\n    requests:\n"
+	    "    - name: g\n      exactly: {deviceClassName: gpu}\n"
+	    "status:\n  allocation:\n    devices:\n      results:\n"
+	    "      - {request: g, driver: gpu.example.com, pool: n1, "
+	    "device: gpu-1}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: a\n        exactly: {deviceClassName: gpu}\n"
+	    "      - name: b\n        exactly: {deviceClassName: gpu}\n"
+	    "      constraints:\n      - requests: [a, b]\n"
+	    "        matchAttribute: resource.kubernetes.io/pcieRoot\n");
+	pod(&b, "p", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pair}\n");
+	pod(&b, "q", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pair}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 1);
+	const wpl_claim *c = claim_of(p, "p-x");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[0].device, "gpu-2");
+	ck_assert_str_eq(c->results[1].device, "gpu-3");
+	ck_assert_str_eq(tu_wait_reason(p, "default", "q"),
+			 "no node in the cluster has 2 free devices of class "
+			 "gpu sharing one pcieRoot; best has 1");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* firstAvailable: no 1Ti GPU anywhere, so the second alternative. */
+START_TEST(first_available_fallback)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 2, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: huge\n          deviceClassName: gpu\n"
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "capacity['gpu.example.com'].memory.compareTo(quantity('1Ti')) "
+	    ">= 0\"}\n"
+	    "        - name: any\n          deviceClassName: gpu\n");
+	pod(&b, "p", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pref}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 1);
+	const wpl_claim *c = claim_of(p, "p-x");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->nresults, 1);
+	ck_assert_str_eq(c->results[0].request, "gpu/any");
+	ck_assert_str_eq(c->results[0].device, "gpu-0");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* A PodGroup claim on a node-local device pins the gang to that node;
+ * a pod whose entry differs from the group's gets its own claim. */
+START_TEST(group_claim_colocates)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	node(&b, "n3", 64, "r1");
+	slice(&b, "n2", 1, NULL);
+	slice(&b, "n3", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 3}\n  resourceClaims:\n"
+	    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	for (int i = 0; i < 3; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "w%d", i);
+		pod(&b, nm, "team", 20,
+		    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 3);
+	const char *n0 = tu_node_of(p, "default", "w0");
+	ck_assert_ptr_nonnull(n0);
+	ck_assert_str_eq(tu_node_of(p, "default", "w1"), n0);
+	ck_assert_str_eq(tu_node_of(p, "default", "w2"), n0);
+	ck_assert_int_eq(p->nclaims, 1);
+	const wpl_claim *c = claim_of(p, "team-shared");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(c->group, "team");
+	ck_assert_str_eq(c->node, n0);
+	ck_assert_str_eq(c->results[0].pool, n0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* The gang needs 3 x 20 cpu on the one node its claim reaches; that
+ * node has 50: it waits, and the reason speaks of the shared claim. */
+START_TEST(group_claim_too_big_waits)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 50, "r1");
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 3}\n  resourceClaims:\n"
+	    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	for (int i = 0; i < 3; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "w%d", i);
+		pod(&b, nm, "team", 20,
+		    "  - {name: shared, resourceClaimTemplateName: one}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 0);
+	ck_assert_int_eq(p->nclaims, 0);
+	ck_assert_ptr_nonnull(tu_wait_reason(p, "default", "team"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* An existing allocation takes its device: the pod goes elsewhere. */
+START_TEST(existing_allocation_blocks)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 8, "r1");
+	slice(&b, "n1", 1, NULL);
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	    "metadata: {name: old}\nspec:\n  devices:\n    requests:\n"
+	    "    - name: g\n      exactly: {deviceClassName: gpu}\n"
+	    "status:\n  allocation:\n    devices:\n      results:\n"
+	    "      - {request: g, driver: gpu.example.com, pool: n1, "
+	    "device: gpu-0}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	pod(&b, "p", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: one}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n2");
+	ck_assert_str_eq(claim_of(p, "p-x")->results[0].pool, "n2");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* The verifier catches a device given twice and a wrong count. */
+START_TEST(verifier_catches_device_errors)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
+	pod(&b, "q", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nclaims, 2);
+	/* tamper: q's claim gets p's device */
+	wpl_claim *cq = (wpl_claim *)claim_of(p, "q-x");
+	const wpl_claim *cp = claim_of(p, "p-x");
+	cq->results[0].device = cp->results[0].device;
+	size_t nv = 0;
+	char *rep = NULL;
+	wa_arena *a = wa_new();
+	ck_assert_int_eq(wv_check(s, p, a, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 1);
+	ck_assert_ptr_nonnull(strstr(rep, "is already allocated"));
+	/* and a claim with no result for its request */
+	cq->nresults = 0;
+	ck_assert_int_eq(wv_check(s, p, a, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 1);
+	ck_assert_ptr_nonnull(strstr(rep, "request g has no device"));
+	wa_destroy(a);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* Decoding errors point at the value; v1beta1 shapes read; a missing
+ * DeviceClass is a waiting reason. */
+START_TEST(decode_errors_and_v1beta1)
+{
+	wasp_error e = tu_load_fail(
+	    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	    "metadata: {name: c}\nspec:\n  selectors:\n"
+	    "  - cel: {expression: \"device.driver = 'x'\"}\n");
+	ck_assert_str_eq(e.msg, "CEL: unexpected '=' (use '==') at offset 14");
+	ck_assert_int_eq(e.line, 6);
+	e = tu_load_fail(
+	    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\n"
+	    "metadata: {name: t}\nspec:\n  spec:\n    devices:\n"
+	    "      requests:\n      - name: g\n        deviceClassName: c\n");
+	ck_assert_ptr_nonnull(strstr(e.msg, "under exactly:"));
+	ck_assert_int_eq(e.line, 8);
+	/* v1beta1: devices under basic:, request fields inline */
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	add(&b, "---\napiVersion: resource.k8s.io/v1beta1\n"
+	    "kind: ResourceSlice\nmetadata: {name: s}\nspec:\n"
+	    "  driver: gpu.example.com\n  nodeName: n1\n  pool: {name: n1}\n"
+	    "  devices:\n  - name: d0\n    basic:\n      attributes:\n"
+	    "        model: {string: L4}\n      capacity:\n"
+	    "        memory: {value: 24Gi}\n");
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1beta1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: t}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        deviceClassName: gpu\n"
+	    "        selectors:\n        - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'L4'\"}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: nocls}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: nope}\n");
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: t}\n");
+	pod(&b, "q", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: nocls}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n1");
+	ck_assert_str_eq(claim_of(p, "p-x")->results[0].device, "d0");
+	ck_assert_str_eq(tu_wait_reason(p, "default", "q"),
+			 "DeviceClass nope does not exist (claim default/nocls)");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* Pool generations: only the newest counts; node selectors reach. */
+START_TEST(pools_and_reach)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r2");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: old}\nspec:\n  driver: net.example.com\n"
+	    "  allNodes: true\n  pool: {name: fabric, generation: 1}\n"
+	    "  devices:\n  - name: ch0\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: new}\nspec:\n  driver: net.example.com\n"
+	    "  nodeSelector:\n    nodeSelectorTerms:\n    - matchExpressions:"
+	    "\n      - {key: rack, operator: In, values: [r2]}\n"
+	    "  pool: {name: fabric, generation: 2, resourceSliceCount: 2}\n"
+	    "  devices:\n  - name: ch1\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	    "metadata: {name: net}\nspec: {}\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: ch}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: c\n        exactly: {deviceClassName: net}\n");
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: ch}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	const ws_dra *d = s->dra;
+	ck_assert_int_eq(d->ndevs, 1);
+	ck_assert_str_eq(d->devs[0].name, "ch1");
+	ck_assert_str_eq(wasp_snapshot_warning(s, 0),
+			 "1 DRA pool is incomplete (first: net.example.com/"
+			 "fabric has 1 of 2 slices); their devices are used "
+			 "as listed");
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n2");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+static const char *const one_tpl =
+    "---\napiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaimTemplate\nmetadata: {name: one}\n"
+    "spec:\n  spec:\n    devices:\n      requests:\n"
+    "      - name: g\n        exactly: {deviceClassName: gpu}\n";
+
+/* distinctAttribute: two GPUs on different roots; All takes every
+ * matching device; firstAvailable prefers its first way when it fits. */
+START_TEST(distinct_all_and_preference)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "H100,r0,80Gi",
+					 "A100,r1,40Gi", "A100,r1,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: spread}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n      constraints:\n"
+	    "      - distinctAttribute: resource.kubernetes.io/pcieRoot\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: a100\n          deviceClassName: gpu\n"
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'A100'\"}\n"
+	    "        - name: any\n          deviceClassName: gpu\n");
+	pod(&b, "s", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: spread}\n");
+	pod(&b, "t", NULL, 1,
+	    "  - {name: x, resourceClaimTemplateName: pref}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 2);
+	const wpl_claim *c = claim_of(p, "s-x");
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[0].device, "gpu-0");
+	ck_assert_str_eq(c->results[1].device, "gpu-2");
+	c = claim_of(p, "t-x");
+	ck_assert_str_eq(c->results[0].request, "gpu/a100");
+	ck_assert_str_eq(c->results[0].device, "gpu-3");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+
+	/* All: every H100 of the node; a second such claim waits */
+	memset(&b, 0, sizeof b);
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 4, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: all}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly:\n          deviceClassName: gpu\n"
+	    "          allocationMode: All\n          selectors:\n"
+	    "          - cel: {expression: \"device.attributes["
+	    "'gpu.example.com'].model.startsWith('H1')\"}\n");
+	pod(&b, "u", NULL, 1, "  - {name: x, resourceClaimTemplateName: all}\n");
+	pod(&b, "v", NULL, 1, "  - {name: x, resourceClaimTemplateName: all}\n");
+	s = tu_load(b.s);
+	p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 1);
+	c = claim_of(p, "u-x");
+	ck_assert_int_eq(c->nresults, 2);
+	ck_assert_str_eq(c->results[1].device, "gpu-1");
+	ck_assert_str_eq(tu_wait_reason(p, "default", "v"),
+			 "no node in the cluster has all devices of class "
+			 "gpu free");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* A ResourceClaim named by two pods is allocated once and both pods run
+ * where its device is; a selector that errors is a reason, not a crash. */
+START_TEST(shared_resourceclaim_and_cel_error)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	    "metadata: {name: shared}\nspec:\n  devices:\n    requests:\n"
+	    "    - name: g\n      exactly: {deviceClassName: gpu}\n");
+	pod(&b, "a", NULL, 1, "  - {name: x, resourceClaimName: shared}\n");
+	pod(&b, "b", NULL, 2, "  - {name: x, resourceClaimName: shared}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 2);
+	ck_assert_str_eq(tu_node_of(p, "default", "a"), "n2");
+	ck_assert_str_eq(tu_node_of(p, "default", "b"), "n2");
+	ck_assert_int_eq(p->nclaims, 1);
+	ck_assert_ptr_null(claim_of(p, "shared")->pod);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+
+	memset(&b, 0, sizeof b);
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 1, NULL);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	    "metadata: {name: gpu}\nspec:\n  selectors:\n"
+	    "  - cel: {expression: \"device.attributes['gpu.example.com']"
+	    ".nope == 1\"}\n");
+	add(&b, "%s", one_tpl);
+	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
+	s = tu_load(b.s);
+	p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 0);
+	const char *why = tu_wait_reason(p, "default", "p");
+	ck_assert_ptr_nonnull(strstr(why, "best has 0; a selector failed: "
+				     "test.yaml:"));
+	ck_assert_ptr_nonnull(strstr(why, "CEL: no such key: 'nope' at "
+				     "offset 37"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* The generator's --dra instance loads, solves and verifies. */
+START_TEST(generated_instance)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.nodes = 32;
+	g.gangs = 24;
+	g.dra = 1;
+	char *text = wasp_gen(&g, NULL);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	ck_assert_ptr_nonnull(s->dra);
+	ck_assert_int_eq(s->dra->ndevs, 32 * 8);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_gt(p->nplace, 0);
+	ck_assert_int_gt(p->nclaims, 0);
+	/* the ILP answer, with its devices, is verified too */
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.time_limit_s = 3;
+	wasp_plan *q = tu_solve(s, &o);
+	ck_assert_str_eq(q->sum.mode, "ilp");
+	ck_assert_int_eq(q->nclaims, q->nplace);
+	wasp_plan_free(q);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	wasp_free(text);
+}
+END_TEST
+
+/* Plans round-trip through YAML with their claims, and `wasp check`
+ * accepts the read-back plan; perDeviceNodeSelection reaches per device. */
+START_TEST(roundtrip_and_per_device)
+{
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r2");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	    "metadata: {name: s}\nspec:\n  driver: gpu.example.com\n"
+	    "  perDeviceNodeSelection: true\n  pool: {name: p}\n"
+	    "  devices:\n  - name: d1\n    nodeName: n1\n"
+	    "  - name: d2\n    nodeSelector:\n      nodeSelectorTerms:\n"
+	    "      - matchExpressions:\n"
+	    "        - {key: rack, operator: In, values: [r2]}\n");
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: two}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n");
+	pod(&b, "p", NULL, 40, "  - {name: x, resourceClaimTemplateName: one}\n");
+	pod(&b, "q", NULL, 40, "  - {name: x, resourceClaimTemplateName: one}\n");
+	pod(&b, "r", NULL, 1, "  - {name: x, resourceClaimTemplateName: two}\n");
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nplace, 2);
+	ck_assert_str_ne(tu_node_of(p, "default", "p"),
+			 tu_node_of(p, "default", "q"));
+	/* r is tried first (most constrained): one free device per node */
+	ck_assert_str_eq(tu_wait_reason(p, "default", "r"),
+			 "no node in the cluster has 2 free devices of class "
+			 "gpu; best has 1");
+	char *y = wasp_plan_render(p, WASP_FORMAT_YAML, NULL);
+	ck_assert_ptr_nonnull(y);
+	wasp_plan *back = NULL;
+	wasp_error e = {0};
+	ck_assert_int_eq(wasp_plan_from_text(&back, y, strlen(y), "plan.yaml",
+					     &e), WASP_OK);
+	ck_assert_int_eq(back->nclaims, 2);
+	size_t nv = 9;
+	ck_assert_int_eq(wasp_check(s, back, &nv, NULL, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 0);
+	/* a claim moved to the other pod's device is caught */
+	wpl_claim *c = &back->claims[0];
+	c->results[0].device = back->claims[1].results[0].device;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(s, back, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_ge(nv, 2);
+	ck_assert_ptr_nonnull(strstr(rep, "is not available on node"));
+	wasp_free(rep);
+	wasp_free(y);
+	wasp_plan_free(back);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* Bad DRA input: each error names the value and the v1 form. */
+START_TEST(decode_refusals)
+{
+	static const struct {
+		const char *text, *msg;
+		int line;
+	} cases[] = {
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+		 "metadata: {name: s}\nspec:\n  driver: d\n  nodeName: n\n"
+		 "  pool: {name: p}\n  devices:\n  - name: a\n    basic: {}\n",
+		 "spec.devices[0]: devices[].basic is the v1beta1 form; in "
+		 "resource.k8s.io/v1 the attributes and capacity sit directly "
+		 "in the device", 10},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+		 "metadata: {name: s}\nspec:\n  driver: d\n  nodeName: n\n"
+		 "  pool: {name: p}\n  devices:\n  - name: a\n"
+		 "    attributes:\n      x: {float: 1}\n",
+		 "spec.devices[0].attributes.x: unknown attribute type "
+		 "\"float\" (want int, bool, string, version, ints, bools, "
+		 "strings or versions)", 11},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+		 "metadata: {name: s}\nspec:\n  driver: d\n  allNodes: true\n"
+		 "  nodeName: n\n  pool: {name: p}\n",
+		 "spec: exactly one of nodeName, nodeSelector, allNodes, "
+		 "perDeviceNodeSelection may be set", 5},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+		 "metadata: {name: c}\nspec:\n  devices:\n    requests:\n"
+		 "    - name: g\n      exactly: {deviceClassName: x}\n"
+		 "    constraints:\n    - matchAttribute: pcieRoot\n",
+		 "spec.devices.constraints[0]: attribute \"pcieRoot\" must be "
+		 "fully qualified (domain/name)", 10},
+		{"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+		 "metadata: {name: c}\nspec:\n  devices:\n    requests:\n"
+		 "    - name: g\n      exactly: {deviceClassName: x, "
+		 "allocationMode: Some}\n",
+		 "spec.devices.requests[0].exactly: allocationMode must be "
+		 "ExactCount or All, not \"Some\"", 8},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		wasp_error e = tu_load_fail(cases[i].text);
+		ck_assert_int_eq(e.code, WASP_EINPUT);
+		ck_assert_str_eq(e.msg, cases[i].msg);
+		ck_assert_int_eq(e.line, cases[i].line);
+	}
+}
+END_TEST
+
+/* The ILP's device rows: greedy puts the high-priority pod on an H100 and
+ * the H100 pair for the gang is gone; the ILP puts it on the A100 node,
+ * and its answer gets devices claim by claim (then verified). */
+START_TEST(ilp_beats_greedy_with_devices)
+{
+	static const char *const h[] = {"H100,r0,80Gi", "H100,r0,80Gi"};
+	static const char *const a[] = {"A100,r0,40Gi", "A100,r0,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	node(&b, "n2", 64, "r1");
+	slice(&b, "n1", 2, h);
+	slice(&b, "n2", 2, a);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: h100}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly:\n          deviceClassName: gpu\n"
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'H100'\"}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: pair}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 100\n");
+	add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: any}\n"
+	    "spec:\n  priority: 200\n  containers:\n  - name: c\n"
+	    "    resources: {requests: {cpu: 1}}\n  resourceClaims:\n"
+	    "  - {name: x, resourceClaimTemplateName: one}\n");
+	for (int i = 0; i < 2; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "h%d", i);
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
+		    "spec:\n  priority: 100\n  schedulingGroup: {podGroupName: "
+		    "pair}\n  containers:\n  - name: c\n    resources: "
+		    "{requests: {cpu: 1}}\n  resourceClaims:\n"
+		    "  - {name: x, resourceClaimTemplateName: h100}\n", nm);
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
+	ck_assert_int_eq(g->nplace, 1);
+	ck_assert_str_eq(tu_node_of(g, "default", "any"), "n1");
+	wasp_plan *p = tu_solve_mode(s, WASP_MODE_ILP);
+	ck_assert_str_eq(p->sum.mode, "ilp");
+	ck_assert_int_eq(p->nplace, 3);
+	ck_assert_str_eq(tu_node_of(p, "default", "any"), "n2");
+	ck_assert_str_eq(claim_of(p, "any-x")->results[0].device, "gpu-0");
+	ck_assert_str_eq(claim_of(p, "any-x")->results[0].pool, "n2");
+	ck_assert_str_eq(claim_of(p, "h1-x")->node, "n1");
+	/* cbc on the exported LP (device rows included) finds the same
+	 * optimum as GLPK */
+	if (system("cbc -quit >/dev/null 2>&1") == 0) {
+		char dir[] = "/tmp/wasp-dra-XXXXXX", lp[64];
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		snprintf(lp, sizeof lp, "%s/m.lp", dir); /* cbc wants .lp */
+		wasp_options o;
+		wasp_options_init(&o);
+		o.mode = WASP_MODE_ILP;
+		ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL),
+				 WASP_OK);
+		char *txt = slurp_file(lp);
+		ck_assert_ptr_nonnull(strstr(txt, "devs(n1)"));
+		free(txt);
+		char cmd[256];
+		snprintf(cmd, sizeof cmd, "cbc %s -solve 2>&1", lp);
+		FILE *f = popen(cmd, "r");
+		ck_assert_ptr_nonnull(f);
+		char line[512];
+		double got = NAN;
+		while (fgets(line, sizeof line, f)) {
+			const char *q = strstr(line, "Objective value:");
+			if (q)
+				got = strtod(q + 16, NULL);
+		}
+		pclose(f);
+		unlink(lp);
+		ck_assert_msg(fabs(got - p->sum.objective) < 0.5,
+			      "cbc %.1f, wasp %.1f", got, p->sum.objective);
+		/* glpsol on models/wasp.mod with the exported data */
+		char dat[64];
+		snprintf(dat, sizeof dat, "%s/m.dat", dir);
+		ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT, dat, NULL),
+				 WASP_OK);
+		snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
+			 tu_src_path("models/wasp.mod"), dat);
+		f = popen(cmd, "r");
+		ck_assert_ptr_nonnull(f);
+		got = NAN;
+		while (fgets(line, sizeof line, f)) {
+			const char *q = strstr(line, "wasp.mod: value = ");
+			if (q)
+				got = strtod(q + 18, NULL);
+		}
+		pclose(f);
+		unlink(dat);
+		rmdir(dir);
+		ck_assert_msg(fabs(got - p->sum.objective) < 0.5,
+			      "glpsol on wasp.mod %.1f, wasp %.1f", got,
+			      p->sum.objective);
+	} else {
+		fprintf(stderr, "check_dra: cbc absent, cross-check skipped\n");
+	}
+	wasp_plan_free(g);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+/* Random small instances with every request feature; greedy and ILP
+ * plans must pass the verifier (tu_solve), and the ILP is never worse. */
+static uint64_t rs_next(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+START_TEST(random_instances)
+{
+	uint64_t rs = 1000 + (uint64_t)_i;
+	tb b = {0};
+	int nn = 2 + (int)(rs_next(&rs) % 3);
+	for (int n = 0; n < nn; n++) {
+		char nm[8], rk[8];
+		snprintf(nm, sizeof nm, "n%d", n);
+		snprintf(rk, sizeof rk, "r%d", n / 2);
+		node(&b, nm, 8 + (int)(rs_next(&rs) % 8), rk);
+		int nd = 1 + (int)(rs_next(&rs) % 4);
+		const char *at[4];
+		char buf[4][32];
+		for (int d = 0; d < nd; d++) {
+			snprintf(buf[d], sizeof buf[d], "%s,r%d,%dGi",
+				 rs_next(&rs) % 2 ? "H100" : "A100",
+				 (int)(rs_next(&rs) % 2), 40);
+			at[d] = buf[d];
+		}
+		slice(&b, nm, nd, at);
+	}
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n      constraints:\n      - matchAttribute: "
+	    "resource.kubernetes.io/pcieRoot\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: spread}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: a\n        exactly: {deviceClassName: gpu}\n"
+	    "      - name: b\n        exactly: {deviceClassName: gpu}\n"
+	    "      constraints:\n      - distinctAttribute: "
+	    "gpu.example.com/model\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: h\n          deviceClassName: gpu\n"
+	    "          count: 2\n          selectors:\n"
+	    "          - cel: {expression: \"device.attributes["
+	    "'gpu.example.com'].model == 'H100'\"}\n"
+	    "        - name: any\n          deviceClassName: gpu\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  resourceClaims:\n"
+	    "  - {name: s, resourceClaimTemplateName: one}\n");
+	static const char *const tpls[] = {"one", "pair", "spread", "pref"};
+	int np = 2 + (int)(rs_next(&rs) % 5);
+	for (int i = 0; i < np; i++) {
+		char nm[8], cl[128];
+		snprintf(nm, sizeof nm, "p%d", i);
+		snprintf(cl, sizeof cl, "  - {name: x, "
+			 "resourceClaimTemplateName: %s}\n",
+			 tpls[rs_next(&rs) % 4]);
+		pod(&b, nm, NULL, 1 + (int)(rs_next(&rs) % 4), cl);
+	}
+	for (int i = 0; i < 2; i++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "t%d", i);
+		pod(&b, nm, "team", 2,
+		    "  - {name: s, resourceClaimTemplateName: one}\n"
+		    "  - {name: own, resourceClaimTemplateName: one}\n");
+	}
+	wasp_snapshot *s = tu_load(b.s);
+	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.time_limit_s = 5;
+	wasp_plan *p = tu_solve(s, &o);
+	ck_assert_msg(wp_value_cmp(&p->sum.tiers, &g->sum.tiers) >= 0,
+		      "seed %d: ILP worse than greedy", _i);
+	/* team: both pods with the group's device reachable */
+	if (tu_placed_in_group(p, "default", "team") == 2)
+		ck_assert_str_eq(tu_node_of(p, "default", "t0"),
+				 tu_node_of(p, "default", "t1"));
+	wasp_plan_free(g);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("dra");
+	TCase *t = tcase_create("decode");
+	tcase_add_test(t, corpus_files);
+	tcase_add_test(t, decode_errors_and_v1beta1);
+	tcase_add_test(t, pools_and_reach);
+	tcase_add_test(t, exact_count_per_node);
+	tcase_add_test(t, match_attribute_partition);
+	tcase_add_test(t, first_available_fallback);
+	tcase_add_test(t, group_claim_colocates);
+	tcase_add_test(t, group_claim_too_big_waits);
+	tcase_add_test(t, existing_allocation_blocks);
+	tcase_add_test(t, verifier_catches_device_errors);
+	tcase_add_test(t, distinct_all_and_preference);
+	tcase_add_test(t, shared_resourceclaim_and_cel_error);
+	tcase_add_test(t, generated_instance);
+	tcase_add_test(t, roundtrip_and_per_device);
+	tcase_add_test(t, decode_refusals);
+	tcase_add_test(t, ilp_beats_greedy_with_devices);
+	tcase_add_loop_test(t, random_instances, 0, 40);
+	suite_add_tcase(s, t);
+	return tu_run(s);
+}
