@@ -1,4 +1,4 @@
-/* wasp.mod -- the wasp placement ILP in GNU MathProg (GMPL).
+/* wasp.mod -- the wasp placement and preemption ILP in GNU MathProg (GMPL).
  *
  * A second, independent statement of the integer program that src/ilp.c
  * builds (doc/formulation.md): run it on the data that
@@ -36,6 +36,18 @@ param size{G} integer >= 0;   /* pending pods of the group               */
 param prio{G} integer;        /* priority                                */
 param usable{G} binary;       /* 0: invalid, or its running pods span
 				 several domains (it cannot grow)        */
+
+/* Preemption (doc/formulation.md, 4b): eviction classes of running units
+ * that some group could evict, in keep form (q = units kept running). */
+set Q default {};
+param qk{Q} integer >= 0;     /* units in the class                      */
+param qprio{Q} integer;       /* their priority                          */
+param qcost{Q} integer >= 0;  /* tier-2 cost of evicting one unit        */
+param quse{Q, N, R} integer >= 0, default 0; /* one unit's use, data units */
+param mayp{G} binary, default 1; /* the group may preempt               */
+set B default {};             /* PodDisruptionBudgets over the classes    */
+param allowed{B} integer >= 0; /* disruptions the budget allows          */
+param bsel{Q, B} integer >= 0, default 0; /* pods of one unit it selects */
 
 set K;                        /* topology keys that groups require       */
 set D{K};                     /* domains of a key                        */
@@ -78,10 +90,23 @@ set NU := setof{(c, n) in E: empty[n] = 1} n;
 set P := setof{c in C} prio[grp[c]];
 param M{p in P} := sum{c in C: prio[grp[c]] = p} val[c] * cnt[c];
 
-/* Tier weights: W[p] = (1 + |NU|) * prod_{q < p} (1 + M[q]).  Then
- * W[p] > sum_{q < p} W[q] M[q] + |NU|: no amount of lower tiers outvotes
- * one unit of a higher one (doc/formulation.md has the proof). */
-param W{p in P} := (1 + card(NU)) * prod{q in P: q < p} (1 + M[q]);
+/* The eviction tier (kept cost) and the budget tier (selected pods the
+ * classes may take, minus violations), with their largest values. */
+param MQ := sum{vq in Q} qcost[vq] * qk[vq];
+param V{j in B} := sum{vq in Q} bsel[vq, j] * qk[vq];
+param MB := sum{j in B} V[j];
+
+/* Tier weights: 1 + |NU| for evictions, (1 + |NU|) (1 + MQ) for budgets,
+ * W[p] = (1 + |NU|) (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q]) for work.
+ * Each exceeds everything below it at its largest: no amount of lower
+ * tiers outvotes one unit of a higher one (doc/formulation.md). */
+param W{p in P} := (1 + card(NU)) * (1 + MQ) * (1 + MB)
+	* prod{q in P: q < p} (1 + M[q]);
+
+/* Capacity levels: a class counts at its group's priority, or below
+ * everything when the group may not preempt (it never uses freed room). */
+param eprio{c in C} := if mayp[grp[c]] = 1 then prio[grp[c]] else -2147483648;
+set PL := setof{c in C} eprio[c];
 
 /* Whether node n lies in a domain of group g's key. */
 param indom{g in GK, n in N} :=
@@ -98,11 +123,15 @@ var e{g in GX, d in D[xkey[g]]} binary;        /* exclusive domain         */
 var ks{(g, l) in GL, d in D[skey[g, l]]} integer >= 0; /* slices in d     */
 var t{g in GK, d in D[gkey[g]]} binary;        /* g's domain               */
 var u{NU} binary;                              /* n stays wholly free      */
+var q{vq in Q} integer >= 0, <= qk[vq];          /* units of vq kept running */
+var w{j in B} integer >= 0, <= V[j];           /* V minus j's violations   */
 
 /* ----------------------------------------------------------- objective */
 
 maximize value:
 	sum{(c, n) in E} W[prio[grp[c]]] * val[c] * x[c, n]
+	+ (1 + card(NU)) * (1 + MQ) * sum{j in B} w[j]
+	+ (1 + card(NU)) * sum{vq in Q} qcost[vq] * q[vq]
 	+ sum{n in NU} u[n];
 
 /* --------------------------------------------------------- constraints */
@@ -189,10 +218,26 @@ s.t. slice_off{(c, n) in E, (g, l) in GL: grp[c] = g and
 	       sum{d in D[skey[g, l]]: n in DN[skey[g, l], d]} 1 = 0}:
 	x[c, n] = 0;
 
-/* Capacity per node and resource (a node over-committed in a resource
- * takes no pod that requests it). */
-s.t. capacity{n in N, r in R: exists{(c, n) in E} req[c, r] > 0}:
-	sum{(c, n) in E} req[c, r] * x[c, n] <= max(free[n, r], 0);
+/* Capacity per node, resource and level (a node over-committed in a
+ * resource takes no pod that requests it): pods counting at or below the
+ * level, plus the kept units below it, fit the free capacity plus what
+ * evicting every unit below the level would free.  Freed room thus serves
+ * only strictly higher priorities (DESIGN.md section 5). */
+s.t. capacity{n in N, r in R, l in PL: exists{(c, n) in E} req[c, r] > 0}:
+	sum{(c, n) in E: eprio[c] <= l} req[c, r] * x[c, n]
+	+ sum{vq in Q: qprio[vq] < l} quse[vq, n, r] * q[vq]
+	<= max(free[n, r], 0) + sum{vq in Q: qprio[vq] < l} quse[vq, n, r] * qk[vq];
+
+/* Violations of a budget: at least the evicted pods it selects beyond
+ * what it allows (evicted = qk - q). */
+s.t. budget{j in B}:
+	w[j] - sum{vq in Q} bsel[vq, j] * q[vq] <= allowed[j];
+
+/* Preemption leaves a node that is already over-committed alone. */
+s.t. overcommitted{(c, n) in E: mayp[grp[c]] = 1 and
+		   (exists{vq in Q, r in R} quse[vq, n, r] > 0) and
+		   (exists{r in R} free[n, r] < 0)}:
+	x[c, n] = 0;
 
 /* DRA device claims (doc/dra.md); empty without them.  xdev: pods of a
  * class whose own claims the node's free devices hold (the class alone,

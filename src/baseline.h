@@ -19,7 +19,10 @@ int wbl_solve(const wp_problem *p, int mode, const wasp_options *o,
 /* True when the baselines model every constraint in p (no trees, no
  * topology annotations, no DRA claims).  solve.c uses BestFit as a second
  * constructive pass only then: a plan that ignores a constraint must never
- * win. */
+ * win.  Running units, PodDisruptionBudgets and --protect do not matter:
+ * the baselines never evict, and a plan without evictions meets every
+ * preemption row; --rebalance works on the finished plan, whichever pass
+ * made it. */
 bool wbl_models(const wp_problem *p);
 
 #endif

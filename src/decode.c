@@ -169,6 +169,8 @@ typedef struct dctx {
 	size_t nskips, capskips;
 	const char **warns;
 	size_t nwarns, capwarns;
+	ws_pdb *pdbs;             /* policy/v1 PodDisruptionBudgets (arena a) */
+	size_t npdbs, cappdbs;
 
 	/* assembly */
 	ws_group *out_groups; /* real groups, then placeholders        */
@@ -1114,6 +1116,17 @@ static int dec_pod(dctx *c, const wt_node *o, const char *ns,
 	pod->src = src_of(c, o);
 	pod->group = -1;
 	pod->node = -1;
+	{
+		const wt_node *pm = mget(o, "metadata"), *pl;
+		if (pm && (pl = mget(pm, "labels"))) {
+			if (dec_labels(c, pl, "metadata.labels", &pod->labels,
+				       &pod->nlabels))
+				return c->rc;
+			if (pod->nlabels > 1)
+				qsort(pod->labels, (size_t)pod->nlabels,
+				      sizeof *pod->labels, kv_cmp);
+		}
+	}
 
 	const wt_node *spec = mget(o, "spec"), *st = mget(o, "status"), *v;
 	if (spec && want(c, spec, WT_MAP, "spec"))
@@ -1762,7 +1775,128 @@ static int dec_topology(dctx *c, const wt_node *o, const char *name)
 
 /* ------------------------------------------------------------- collect */
 
-enum kind { K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_CPG, K_DRA, K_SKIP };
+/* ------------------------------------------------ PodDisruptionBudget */
+
+/* minAvailable / maxUnavailable: an integer or "N%". */
+static int dec_intpct(dctx *c, const wt_node *v, const char *path, int *kind,
+		      int *val)
+{
+	if (v->type == WT_NUM) {
+		int64_t x;
+		if (ival(c, v, path, 0, INT32_MAX, &x))
+			return c->rc;
+		*kind = 1;
+		*val = (int)x;
+		return 0;
+	}
+	const char *s = "";
+	if (sval(c, v, path, &s))
+		return c->rc;
+	size_t n = strlen(s);
+	char *end = NULL;
+	long x = n > 1 && s[n - 1] == '%' ? strtol(s, &end, 10) : -1;
+	if (x < 0 || x > 100 || end != s + n - 1)
+		return bad(c, v, path, "expected an integer or a percentage "
+			   "such as \"50%%\", got \"%s\"", s);
+	*kind = 2;
+	*val = (int)x;
+	return 0;
+}
+
+static int dec_pdb(dctx *c, const wt_node *o, const char *ns,
+		   const char *name)
+{
+	ws_pdb d;
+	memset(&d, 0, sizeof d);
+	d.ns = wa_strdup(c->a, ns);
+	d.name = wa_strdup(c->a, name);
+	if (!d.ns || !d.name)
+		return nomem(c);
+	d.src = src_of(c, o);
+	const wt_node *spec = mget(o, "spec"), *st = mget(o, "status"), *v;
+	if (spec && want(c, spec, WT_MAP, "spec"))
+		return c->rc;
+	if (st && want(c, st, WT_MAP, "status"))
+		return c->rc;
+	const wt_node *sel = spec ? mget(spec, "selector") : NULL;
+	if (sel && sel->type != WT_NULL) {
+		char p[PATHMAX];
+		if (want(c, sel, WT_MAP, "spec.selector"))
+			return c->rc;
+		d.has_selector = true;
+		const wt_node *ml = mget(sel, "matchLabels");
+		const wt_node *me = mget(sel, "matchExpressions");
+		if (ml && want(c, ml, WT_MAP, "spec.selector.matchLabels"))
+			return c->rc;
+		if (me && want(c, me, WT_SEQ,
+			       "spec.selector.matchExpressions"))
+			return c->rc;
+		size_t n = (ml ? ml->n : 0) + (me ? me->n : 0);
+		d.sel = wa_calloc(c->a, n + 1, sizeof *d.sel);
+		if (!d.sel)
+			return nomem(c);
+		for (size_t i = 0; ml && i < ml->n; i++) {
+			ws_expr *e = &d.sel[d.nsel++];
+			const char *val = "";
+			if (sval(c, wt_val(ml, i),
+				 pk(p, "spec.selector.matchLabels",
+				    wt_key(ml, i)->str), &val))
+				return c->rc;
+			e->key = wa_strdup(c->a, wt_key(ml, i)->str);
+			e->op = WS_OP_IN;
+			e->vals = wa_calloc(c->a, 1, sizeof *e->vals);
+			if (!e->key || !e->vals ||
+			    !(e->vals[0] = wa_strdup(c->a, val)))
+				return nomem(c);
+			e->nvals = 1;
+		}
+		for (size_t i = 0; me && i < me->n; i++) {
+			ws_expr *e = &d.sel[d.nsel++];
+			if (dec_expr(c, me->items[i],
+				     pi(p, "spec.selector.matchExpressions",
+					i), false, e))
+				return c->rc;
+			if (e->op == WS_OP_GT || e->op == WS_OP_LT)
+				return bad(c, me->items[i], p, "a label "
+					   "selector has no Gt or Lt");
+		}
+	}
+	if (spec && (v = mget(spec, "minAvailable")) &&
+	    dec_intpct(c, v, "spec.minAvailable", &d.min_kind, &d.min_val))
+		return c->rc;
+	if (spec && (v = mget(spec, "maxUnavailable")) &&
+	    dec_intpct(c, v, "spec.maxUnavailable", &d.max_kind,
+		       &d.max_val))
+		return c->rc;
+	if (d.min_kind && d.max_kind)
+		return bad(c, spec, "spec", "minAvailable and maxUnavailable "
+			   "are mutually exclusive");
+	int64_t x;
+	if (st && (v = mget(st, "disruptionsAllowed"))) {
+		if (ival(c, v, "status.disruptionsAllowed", 0, INT32_MAX, &x))
+			return c->rc;
+		d.has_allowed = true;
+		d.allowed = (int)x;
+	}
+	const wt_node *ch = st ? mget(st, "currentHealthy") : NULL;
+	const wt_node *dh = st ? mget(st, "desiredHealthy") : NULL;
+	if (ch && dh) {
+		if (ival(c, ch, "status.currentHealthy", 0, INT32_MAX, &x))
+			return c->rc;
+		d.current_healthy = (int)x;
+		if (ival(c, dh, "status.desiredHealthy", 0, INT32_MAX, &x))
+			return c->rc;
+		d.desired_healthy = (int)x;
+		d.has_healthy = true;
+	}
+	if (WA_PUSH(c->a, c->pdbs, c->npdbs, c->cappdbs, d))
+		return nomem(c);
+	return 0;
+}
+
+enum kind {
+	K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_CPG, K_DRA, K_PDB, K_SKIP
+};
 
 static int skip_kind(dctx *c, const char *kind, const char *api,
 		     const char *why)
@@ -1896,6 +2030,9 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	else if (!strcmp(group, "kueue.x-k8s.io") &&
 		 !strcmp(kind, "Topology"))
 		k = K_TOPO;
+	else if (!strcmp(group, "policy") && !strcmp(ver, "v1") &&
+		 !strcmp(kind, "PodDisruptionBudget"))
+		k = K_PDB;
 	else if (!strcmp(group, "scheduling.k8s.io") &&
 		 !strcmp(kind, "CompositePodGroup"))
 		k = K_CPG;
@@ -1922,6 +2059,7 @@ static int collect(dctx *c, const wt_node *o, int depth)
 		return c->rc;
 
 	bool namespaced = k == K_POD || k == K_PG || k == K_WL || k == K_CPG ||
+			  k == K_PDB ||
 			  (k == K_DRA && !strncmp(kind, "ResourceClaim", 13));
 	if (namespaced) {
 		ns = "default";
@@ -1945,6 +2083,7 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	case K_CPG: return dec_podgroup(c, o, ns, name, true);
 	case K_WL: return dec_workload(c, o, ns, name);
 	case K_TOPO: return dec_topology(c, o, name);
+	case K_PDB: return dec_pdb(c, o, ns, name);
 	case K_DRA:
 		if (WA_PUSH(c->t, c->draobjs, c->ndraobjs, c->capdraobjs, o))
 			return nomem(c);
@@ -2709,6 +2848,8 @@ static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 	    link_pods(c) || number_resources(c) || build_nodes(c) ||
 	    build_pods(c) || build_rest(c) || final_warnings(c))
 		return c->rc;
+	c->s->pdbs = c->pdbs;
+	c->s->npdbs = (int)c->npdbs;
 	if (ws_snapshot_index(c->s))
 		return nomem(c);
 	return decode_dra(c);

@@ -669,8 +669,20 @@ static void emit_nodes(gen *g)
 	}
 }
 
+static void emit_podgroup_x(gen *g, const char *ns, const char *name,
+			    int min_count, const char *topo_key, int pc,
+			    int all);
+
 static void emit_podgroup(gen *g, const char *ns, const char *name,
 			  int min_count, const char *topo_key, int pc)
+{
+	emit_podgroup_x(g, ns, name, min_count, topo_key, pc, 0);
+}
+
+/* all: disruptionMode all (the group is preempted whole). */
+static void emit_podgroup_x(gen *g, const char *ns, const char *name,
+			    int min_count, const char *topo_key, int pc,
+			    int all)
 {
 	emitter *e = &g->em;
 	em_doc(e);
@@ -694,6 +706,12 @@ static void emit_podgroup(gen *g, const char *ns, const char *name,
 		em_map(e, NULL);
 		em_str(e, "key", topo_key);
 		em_end(e);
+		em_end(e);
+		em_end(e);
+	}
+	if (all) {
+		em_map(e, "disruptionMode");
+		em_map(e, "all");
 		em_end(e);
 		em_end(e);
 	}
@@ -760,6 +778,58 @@ static void emit_pod(gen *g, const char *ns, const char *name,
 	em_str(e, "phase", node ? "Running" : "Pending");
 	em_end(e);
 	em_end(e);
+}
+
+/*
+ * The preemption benchmark's running pods: exactly running_pods pods of
+ * one GPU on random nodes with room, at the lowest priority, round-robin
+ * into running_groups gangs (minCount 1; disruptionMode all when
+ * preemptible).
+ */
+static int emit_running_groups(gen *g)
+{
+	const wasp_gen_options *o = g->o;
+	int n = g->nnodes, S = g->slots, G = o->running_groups;
+	int N = o->running_pods;
+	char name[48], node[32];
+	if (G > 0) {
+		for (int i = 0; i < G; i++) {
+			snprintf(name, sizeof name, "job-%05d", i);
+			emit_podgroup_x(g, "serve", name, 1, NULL, 0,
+					o->preemptible);
+		}
+	}
+	int *free_slots = malloc(sizeof *free_slots * (size_t)n);
+	int *open = malloc(sizeof *open * (size_t)n);
+	int *pos = malloc(sizeof *pos * (size_t)n);
+	if (!free_slots || !open || !pos) {
+		free(free_slots), free(open), free(pos);
+		return -1;
+	}
+	int nopen = n;
+	for (int i = 0; i < n; i++) {
+		free_slots[i] = S < RUN_PODS_PER_NODE ? S : RUN_PODS_PER_NODE;
+		open[i] = pos[i] = i;
+	}
+	for (int id = 0; id < N && nopen > 0; id++) {
+		int pick = open[rnd_below(&g->rng, (uint64_t)nopen)];
+		if (--free_slots[pick] == 0) {
+			int p = pos[pick], last = open[--nopen];
+			open[p] = last;
+			pos[last] = p;
+		}
+		node_name(g, pick, node, sizeof node);
+		char grp[48];
+		if (G > 0)
+			snprintf(grp, sizeof grp, "job-%05d", id % G);
+		snprintf(name, sizeof name, "run-%06d", id);
+		if (o->dra && o->gpus_per_node > 0)
+			emit_run_claim(g, name, pick, 1);
+		/* all running pods at the lowest class, as their groups */
+		emit_pod(g, "serve", name, G > 0 ? grp : NULL, 0, 1, node);
+	}
+	free(free_slots), free(open), free(pos);
+	return 0;
 }
 
 /*
@@ -880,6 +950,8 @@ static void emit_gangs(gen *g)
 		if (key == level_key[1] && need > block_cap)
 			key = NULL;
 		int pc = (int)rnd_below(&g->rng, (uint64_t)g->npc);
+		if (o->preemptible)
+			pc = g->npc - 1;
 		snprintf(name, sizeof name, "gang-%05d", i);
 		emit_podgroup(g, "train", name, min_count, key, pc);
 		for (int j = 0; j < size; j++) {
@@ -1606,6 +1678,11 @@ static const struct gen_opt {
      offsetof(wasp_gen_options, lone_pods)},
     {"trees", OT_INT, 0, WGEN_MAX_GANGS, offsetof(wasp_gen_options, trees)},
     {"dra", OT_BOOL, 0, 1, offsetof(wasp_gen_options, dra)},
+    {"running-pods", OT_INT, 0, WGEN_MAX_NODES * 100,
+     offsetof(wasp_gen_options, running_pods)},
+    {"running-groups", OT_INT, 0, WGEN_MAX_NODES * 100,
+     offsetof(wasp_gen_options, running_groups)},
+    {"preemptible", OT_BOOL, 0, 1, offsetof(wasp_gen_options, preemptible)},
 };
 #define NOPTS (sizeof gen_opts / sizeof gen_opts[0])
 #define GIVEN_GPUS (1u << 4) /* bit of "gpus" in gen_opts */
@@ -1628,7 +1705,8 @@ int wasp_gen_option_set(wasp_gen_options *g, const char *name,
 		return werr(err, WASP_EINVAL, "unknown generator option '%s' "
 			    "(seed, levels, fanout, nodes, gpus, busy, gangs, "
 			    "max-gang, priorities, json, family, rack-nodes, "
-			    "cpu-nodes, services, lone-pods, trees, dra)", name);
+			    "cpu-nodes, services, lone-pods, trees, dra, "
+			    "running-pods, running-groups, preemptible)", name);
 	char *field = (char *)g + o->off;
 	errno = 0;
 	switch (o->type) {
@@ -1733,6 +1811,19 @@ static int check_options(const wasp_gen_options *o, wasp_error *err)
 	if (o->priorities < 1 || o->priorities > WGEN_MAX_PRIORITIES)
 		return werr(err, WASP_EINVAL, "priorities must be 1..%d "
 			    "(got %d)", WGEN_MAX_PRIORITIES, o->priorities);
+	if (o->running_pods < 0 || o->running_pods > WGEN_MAX_NODES * 100)
+		return werr(err, WASP_EINVAL, "running pods must be 0..%d "
+			    "(got %d)", WGEN_MAX_NODES * 100, o->running_pods);
+	if (o->running_groups < 0 ||
+	    (o->running_groups > 0 && o->running_pods == 0) ||
+	    o->running_groups > o->running_pods)
+		return werr(err, WASP_EINVAL, "running groups need running "
+			    "pods, at least one per group (got %d groups, "
+			    "%d pods)", o->running_groups, o->running_pods);
+	if ((o->running_pods > 0 || o->preemptible) &&
+	    o->family != WGEN_FAMILY_GPU)
+		return werr(err, WASP_EINVAL, "--running-pods and --preemptible "
+			    "are supported with the gpu family only");
 	if (o->family < 0 || o->family >= WGEN_NFAMILIES)
 		return werr(err, WASP_EINVAL, "family must be 0..%d (got %d)",
 			    WGEN_NFAMILIES - 1, o->family);
@@ -1845,6 +1936,13 @@ char *wgen_generate(const wasp_gen_options *in, wasp_error *err)
 			size_t hn = strlen(head);
 			snprintf(head + hn, sizeof head - hn, " --dra");
 		}
+		if (o->running_pods > 0) {
+			size_t hn = strlen(head);
+			snprintf(head + hn, sizeof head - hn,
+				 " --running-pods %d --running-groups %d%s",
+				 o->running_pods, o->running_groups,
+				 o->preemptible ? " --preemptible" : "");
+		}
 		gb_puts(&g.em.b, head);
 		gb_puts(&g.em.b, "\n");
 	}
@@ -1859,7 +1957,9 @@ char *wgen_generate(const wasp_gen_options *in, wasp_error *err)
 	}
 	if (o->family == WGEN_FAMILY_GPU) {
 		emit_nodes(&g);
-		if (!g.em.b.oom && emit_running(&g))
+		if (!g.em.b.oom && (o->running_pods > 0
+					    ? emit_running_groups(&g)
+					    : emit_running(&g)))
 			g.em.b.oom = 1;
 		emit_gangs(&g);
 	} else if (emit_family(&g)) {

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "dra.h"
+#include "preempt.h"
 #include "quantity.h"
 
 #ifdef _OPENMP
@@ -56,6 +57,7 @@ typedef struct cinfo {
 
 typedef struct logent {
 	int c, k, cnt;
+	int dmark; /* device allocations before this entry's (DRA) */
 } logent;
 
 typedef struct ncand {
@@ -117,6 +119,20 @@ typedef struct gs {
 	int64_t *dr_fit;
 	const int **dr_elig;
 	int dr_nk, dr_nsig;
+	/* preemption (the section before run()) */
+	int32_t level;         /* priority level being placed             */
+	bool have_level;
+	unsigned char *dirty;  /* nnodes: something was evicted there     */
+	int *dlist;            /* the dirty nodes                          */
+	int ndirty;
+	int *pe_start, *pe_list; /* node -> units with a pod there (CSR) */
+	unsigned char *pe_mark, *pe_rep;
+	int *pe_v, *pe_tmp;
+	unsigned char *pe_pdbv;  /* per unit: evicting it breaks a budget */
+	int *pdb_left, *pdb_use; /* per PDB: disruptions left, scratch    */
+	bool preempt;          /* preemption allowed at all              */
+	int64_t *nv_save, *nv_capd, *nv_used; /* never_cap               */
+	bool nv_pending;
 } gs;
 
 /* ------------------------------------------------------------ fitting */
@@ -378,6 +394,7 @@ static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
 		int pos = elig_pos(cl, top.n);
 		if (pos < 0)
 			continue; /* cannot happen: candidates are eligible */
+		int dmark = G->dra ? G->dra->nallocs : 0;
 		if (G->cpc && G->cpc[c]) {
 			/* Devices, pod by pod: the fit is an estimate for
 			 * shared claims, this is exact. */
@@ -389,7 +406,7 @@ static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
 				continue;
 			cnt = ok;
 		}
-		logent e = {c, pos, cnt};
+		logent e = {c, pos, cnt, dmark};
 		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
 			return -1;
 		G->sol->x[cl->off + pos] += cnt;
@@ -956,7 +973,18 @@ static int place_cons(gs *G, int c, const tcons *cs, int ncs, int m)
 		int pos = elig_pos(cl, top.n);
 		if (pos < 0)
 			continue;
-		logent e = {c, pos, cnt};
+		int dmark = G->dra ? G->dra->nallocs : 0;
+		if (G->cpc && G->cpc[c]) {
+			/* devices, pod by pod, as place_class */
+			int ok = 0;
+			while (ok < cnt &&
+			       wdr_place(G->dra, cl->pods[0], c, top.n))
+				ok++;
+			if (ok == 0)
+				continue;
+			cnt = ok;
+		}
+		logent e = {c, pos, cnt, dmark};
 		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
 			return -1;
 		G->sol->x[cl->off + pos] += cnt;
@@ -971,6 +999,8 @@ static int place_cons(gs *G, int c, const tcons *cs, int ncs, int m)
 
 static void rollback_to(gs *G, int mark)
 {
+	if (G->dra && G->nlog > mark)
+		wdr_undo(G->dra, G->log[mark].dmark);
 	while (G->nlog > mark) {
 		logent e = G->log[--G->nlog];
 		const wp_class *cl = &G->p->classes[e.c];
@@ -1761,6 +1791,521 @@ static int tree_setup(gs *G)
 	return 0;
 }
 
+/* --------------------------------------------------------- preemption */
+
+/* Workload-aware preemption (preempt.h, KEP-5710).  A group that does not
+ * fit may evict running units of strictly lower priority.  Per candidate
+ * domain: the group must fit with every such unit there gone (else the
+ * domain is out); the shortest prefix of the units sorted cheapest first
+ * (lowest priority, then fewest pods) that lets it fit is found by
+ * bisection; the group is placed; then every victim whose return still
+ * fits beside the placement is reprieved, highest priority first (as
+ * upstream's reprieve step).  The cheapest domain wins and is redone for
+ * real, so the result is deterministic.
+ *
+ * Freed capacity serves only strictly higher priorities: G->fr holds, on
+ * nodes with evictions, the capacity usable at the level being placed
+ * (the minimum slack of the capacity-by-priority rows at and above it),
+ * recomputed whenever the priority level changes. */
+
+/* Units cheapest first: those whose eviction breaks no budget, then
+ * lowest priority, then fewest pods, then index. */
+static int cmp_unit_cost(const wp_problem *p, const unsigned char *pdbv,
+			 int a, int b)
+{
+	const wp_unit *x = &p->units[a], *y = &p->units[b];
+	if (pdbv[a] != pdbv[b])
+		return pdbv[a] < pdbv[b] ? -1 : 1;
+	if (x->priority != y->priority)
+		return x->priority < y->priority ? -1 : 1;
+	if (x->npods != y->npods)
+		return x->npods < y->npods ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Merge sort of unit indices by cost (no qsort_r in C11). */
+static void sort_units(const wp_problem *p, const unsigned char *pdbv,
+		       int *v, int *tmp, int n)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	sort_units(p, pdbv, v, tmp, h);
+	sort_units(p, pdbv, v + h, tmp, n - h);
+	int i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = cmp_unit_cost(p, pdbv, v[i], v[j]) <= 0 ? v[i++]
+								   : v[j++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, (size_t)n * sizeof *v);
+}
+
+/* Node -> units with a pod there (CSR), built on first use. */
+static int pe_setup(gs *G)
+{
+	const wp_problem *p = G->p;
+	if (G->pe_start)
+		return 0;
+	G->pe_start = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
+	G->pe_mark = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
+	G->pe_v = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_rep = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
+	G->pe_tmp = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_pdbv = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
+	G->pdb_left = wa_calloc(G->tmp, (size_t)p->snap->npdbs + 1,
+				sizeof(int));
+	G->pdb_use = wa_calloc(G->tmp, (size_t)p->snap->npdbs + 1,
+			       sizeof(int));
+	if (!G->pe_pdbv || !G->pdb_left || !G->pdb_use)
+		return -1;
+	for (int j = 0; j < p->snap->npdbs; j++)
+		G->pdb_left[j] = p->pdb_allowed[j];
+	G->dirty = wa_calloc(G->tmp, (size_t)G->nn + 1, 1);
+	G->dlist = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int));
+	if (!G->pe_start || !G->pe_mark || !G->pe_v || !G->pe_rep || !G->pe_tmp ||
+	    !G->dirty || !G->dlist)
+		return -1;
+	long tot = 0;
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; i < p->units[u].npods; i++)
+			G->pe_start[p->snap->pods[p->units[u].pods[i]].node + 1]++;
+	for (int n = 0; n < G->nn; n++)
+		G->pe_start[n + 1] += G->pe_start[n];
+	tot = G->pe_start[G->nn];
+	G->pe_list = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	int *fill = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int));
+	if (!G->pe_list || !fill)
+		return -1;
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; i < p->units[u].npods; i++) {
+			int n = p->snap->pods[p->units[u].pods[i]].node;
+			G->pe_list[G->pe_start[n] + fill[n]++] = u;
+		}
+	return 0;
+}
+
+/* Evict (sign +1) or restore (-1) unit u in the working capacity. */
+static void pe_apply(gs *G, int u, int sign)
+{
+	const wp_unit *un = &G->p->units[u];
+	for (int i = 0; i < un->npods; i++) {
+		const ws_pod *pod = &G->s->pods[un->pods[i]];
+		int64_t *f = G->fr + (size_t)pod->node * G->nres;
+		for (int r = 0; r < G->nres; r++)
+			f[r] += sign * pod->req[r];
+		touch(G, pod->node);
+	}
+}
+
+/* After restoring u: does every node of u still have room? */
+static bool pe_fits(const gs *G, int u)
+{
+	const wp_unit *un = &G->p->units[u];
+	for (int i = 0; i < un->npods; i++) {
+		const int64_t *f = G->fr +
+				   (size_t)G->s->pods[un->pods[i]].node * G->nres;
+		for (int r = 0; r < G->nres; r++)
+			if (f[r] < 0)
+				return false;
+	}
+	return true;
+}
+
+/* Place the group in domain d with at most `limit` pods, keeping the log
+ * (so the caller can roll back).  Pods placed, or -1 (rolled back) when
+ * fewer than need fit, -2 on NOMEM. */
+static int pe_place(gs *G, const wp_group *wg, const int *corder,
+		    const wtp_key *k, int d, int need, int limit)
+{
+	G->nlog = 0;
+	if (G->dra)
+		G->dra_mark = G->dra->nallocs;
+	int placed = 0;
+	for (int i = 0; i < wg->nclasses && placed < limit; i++) {
+		int c = corder[i], m = G->p->classes[c].count;
+		if (m > limit - placed)
+			m = limit - placed;
+		int got = place_class(G, c, k, d, m);
+		if (got < 0)
+			return -2;
+		placed += got;
+	}
+	if (placed < need) {
+		rollback(G);
+		return -1;
+	}
+	return placed;
+}
+
+/* Does the group fit in d with the first m of v[] evicted?  Leaves
+ * nothing behind.  1 yes, 0 no, -2 NOMEM. */
+static int pe_test(gs *G, const wp_group *wg, const int *corder,
+		   const wtp_key *k, int d, int need, int limit,
+		   const int *v, int m)
+{
+	for (int i = 0; i < m; i++)
+		pe_apply(G, v[i], 1);
+	int r = pe_place(G, wg, corder, k, d, need, limit);
+	if (r >= 0)
+		rollback(G);
+	for (int i = m - 1; i >= 0; i--)
+		pe_apply(G, v[i], -1);
+	return r == -2 ? -2 : r >= 0;
+}
+
+typedef struct pecost {
+	long viol;  /* PodDisruptionBudget violations: fewest first */
+	double w;
+	long pods;
+} pecost;
+
+/* The victim search in one domain.  With commit, the placement and the
+ * evictions stay; otherwise everything is undone.  Returns pods placed,
+ * -1 when the group cannot fit here, -2 on NOMEM; *cost gets the cost. */
+static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
+		     int d, int need, int limit, bool commit, pecost *cost)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	int *v = G->pe_v, nv = 0;
+	/* candidate victims: lower priority, not yet evicted, on a node of
+	 * d that some class of the group may use */
+	int n0 = 0, n1 = k ? k->dom_nnodes[d] : G->nn;
+	for (int j = n0; j < n1; j++) {
+		int n = k ? k->dom_nodes[d][j] : j;
+		bool ok = false;
+		for (int ci = 0; ci < wg->nclasses && !ok; ci++)
+			ok = elig_bit(&G->ci[wg->classes[ci]], n);
+		/* a node already over-committed is left alone (the ILP too) */
+		for (int r = 0; ok && r < G->nres; r++)
+			ok = p->free[(size_t)n * G->nres + r] >= 0;
+		if (!ok)
+			continue;
+		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
+			int u = G->pe_list[e];
+			if (G->pe_mark[u] || G->sol->evict[u] ||
+			    p->units[u].keep ||
+			    p->units[u].priority >= wg->priority)
+				continue;
+			G->pe_mark[u] = 1;
+			v[nv++] = u;
+		}
+	}
+	for (int i = 0; i < nv; i++)
+		G->pe_mark[v[i]] = 0;
+	if (nv == 0)
+		return -1;
+	/* a unit breaks a budget when its pods alone exceed what is left */
+	for (int i = 0; i < nv; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		G->pe_pdbv[v[i]] = 0;
+		for (int j = 0; j < un->npdb; j++)
+			if (un->pdbn[j] > G->pdb_left[un->pdb[j]])
+				G->pe_pdbv[v[i]] = 1;
+	}
+	sort_units(p, G->pe_pdbv, v, G->pe_tmp, nv);
+	int t = pe_test(G, wg, corder, k, d, need, limit, v, nv);
+	if (t <= 0)
+		return t == -2 ? -2 : -1;
+	int lo = 1, hi = nv;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		t = pe_test(G, wg, corder, k, d, need, limit, v, mid);
+		if (t == -2)
+			return -2;
+		if (t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	int m = hi;
+	for (int i = 0; i < m; i++)
+		pe_apply(G, v[i], 1);
+	int placed = pe_place(G, wg, corder, k, d, need, limit);
+	if (placed == -2)
+		return -2;
+	if (placed < 0) { /* not monotone after all: take them all */
+		for (int i = m; i < nv; i++)
+			pe_apply(G, v[i], 1);
+		m = nv;
+		placed = pe_place(G, wg, corder, k, d, need, limit);
+		if (placed < 0) {
+			for (int i = m - 1; i >= 0; i--)
+				pe_apply(G, v[i], -1);
+			return placed == -2 ? -2 : -1;
+		}
+	}
+	/* reprieve, highest priority first; budget-breaking victims in a
+	 * first pass, as upstream does */
+	cost->w = 0;
+	cost->pods = 0;
+	cost->viol = 0;
+	for (int pass = 1; pass >= 0; pass--)
+		for (int i = m - 1; i >= 0; i--) {
+			if (G->pe_pdbv[v[i]] != pass)
+				continue;
+			pe_apply(G, v[i], -1);
+			G->pe_rep[i] = pe_fits(G, v[i]);
+			if (!G->pe_rep[i]) {
+				pe_apply(G, v[i], 1);
+				cost->w += (double)p->units[v[i]].npods *
+					   p->units[v[i]].weight;
+				cost->pods += p->units[v[i]].npods;
+			}
+		}
+	/* budgets broken by what stays evicted */
+	for (int i = 0; i < m; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		for (int j = 0; !G->pe_rep[i] && j < un->npdb; j++)
+			G->pdb_use[un->pdb[j]] += un->pdbn[j];
+	}
+	for (int i = 0; i < m; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		for (int j = 0; !G->pe_rep[i] && j < un->npdb; j++) {
+			int b = un->pdb[j];
+			if (G->pdb_use[b] > G->pdb_left[b] && G->pdb_use[b] > 0)
+				cost->viol += G->pdb_use[b] -
+					      (G->pdb_left[b] > 0
+						   ? G->pdb_left[b] : 0);
+			if (commit)
+				G->pdb_left[b] -= G->pdb_use[b];
+			G->pdb_use[b] = 0; /* count each budget once */
+		}
+	}
+	if (commit) {
+		G->nlog = 0;
+		for (int i = 0; i < m; i++) {
+			if (G->pe_rep[i])
+				continue;
+			int u = v[i];
+			G->sol->evict[u] = 1;
+			G->sol->evict_by[u] = g;
+			const wp_unit *un = &p->units[u];
+			for (int j = 0; j < un->npods; j++) {
+				int n = G->s->pods[un->pods[j]].node;
+				if (!G->dirty[n]) {
+					G->dirty[n] = 1;
+					G->dlist[G->ndirty++] = n;
+				}
+			}
+		}
+		return placed;
+	}
+	rollback(G);
+	for (int i = m - 1; i >= 0; i--)
+		if (!G->pe_rep[i])
+			pe_apply(G, v[i], -1);
+	return placed;
+}
+
+/* Try to admit group g by preemption.  Pods placed, -1: no way, -2:
+ * NOMEM. */
+static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
+			 int need)
+{
+	const wp_group *wg = &G->p->groups[g];
+	if (pe_setup(G))
+		return -2;
+	/* candidate domains: as candidates() */
+	int ncd = !k ? 1 : wg->fixed_dom >= 0 ? 1 : k->ndom;
+	/* a gang evicts for its minimum only; other groups for all pods */
+	int limit = wg->gang ? need : wg->size;
+	int best = -1;
+	pecost bc = {0, 0, 0};
+	for (int i = 0; i < ncd; i++) {
+		pecost c;
+		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : i;
+		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
+		if (r == -2)
+			return -2;
+		if (r < 0)
+			continue;
+		if (best < 0 || c.viol < bc.viol ||
+		    (c.viol == bc.viol &&
+		     (c.w < bc.w || (c.w == bc.w && c.pods < bc.pods)))) {
+			best = i;
+			bc = c;
+		}
+	}
+	if (best < 0)
+		return -1;
+	pecost c;
+	int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : best;
+	return pe_domain(G, g, corder, k, d, need, limit, true, &c);
+}
+
+/* A group that may not preempt may not use freed room either: on nodes
+ * with evictions its capacity is at most the free capacity before any
+ * eviction minus what such groups already took there.  never_cap applies
+ * that before the group is placed, never_restore undoes it after (keeping
+ * what the group placed). */
+static int never_cap(gs *G)
+{
+	int nres = G->nres;
+	if (!G->ndirty)
+		return 0;
+	if (!G->nv_save) {
+		G->nv_save = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_save);
+		G->nv_capd = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_capd);
+		G->nv_used = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_used);
+		if (!G->nv_save || !G->nv_capd || !G->nv_used)
+			return -1;
+	}
+	/* what groups that may not preempt hold on the dirty nodes */
+	for (int i = 0; i < G->ndirty; i++)
+		memset(G->nv_used + (size_t)G->dlist[i] * nres, 0,
+		       sizeof *G->nv_used * nres);
+	const wp_problem *p = G->p;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		if (!G->sol->admit[cl->group] || wpe_may_preempt(p, cl->group))
+			continue;
+		for (int j = 0; j < cl->nelig; j++) {
+			int x = G->sol->x[cl->off + j], n = cl->elig[j];
+			if (x <= 0 || !G->dirty[n])
+				continue;
+			for (int r = 0; r < nres; r++)
+				G->nv_used[(size_t)n * nres + r] +=
+				    (int64_t)x * cl->req[r];
+		}
+	}
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		size_t o = (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t cap = G->p->free[o + r] - G->nv_used[o + r];
+			G->nv_save[o + r] = G->fr[o + r];
+			if (cap < G->fr[o + r])
+				G->fr[o + r] = cap;
+			G->nv_capd[o + r] = G->fr[o + r];
+		}
+		touch(G, n);
+	}
+	G->nv_pending = true;
+	return 0;
+}
+
+static void never_restore(gs *G)
+{
+	int nres = G->nres;
+	if (!G->nv_pending)
+		return;
+	G->nv_pending = false;
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		size_t o = (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t used = G->nv_capd[o + r] - G->fr[o + r];
+			G->fr[o + r] = G->nv_save[o + r] - used;
+		}
+		touch(G, n);
+	}
+}
+
+/* Entering priority level q: on nodes with evictions, the capacity the
+ * level may use is the least slack of the rows at q and at every higher
+ * level placed there (preempt.h). */
+static int level_enter(gs *G, int32_t q)
+{
+	const wp_problem *p = G->p;
+	int nres = G->nres;
+	G->level = q;
+	G->have_level = true;
+	if (G->ndirty == 0)
+		return 0;
+	int *slot = calloc((size_t)G->nn + 1, sizeof *slot);
+	int32_t *lv = calloc((size_t)p->ngroups + 2, sizeof *lv);
+	if (!slot || !lv) {
+		free(slot);
+		free(lv);
+		return -1;
+	}
+	for (int i = 0; i < G->ndirty; i++)
+		slot[G->dlist[i]] = i + 1;
+	/* q and the distinct levels above it placed so far */
+	int nl = 0;
+	lv[nl++] = q;
+	for (int g = 0; g < p->ngroups; g++) {
+		int32_t pr = p->groups[g].priority;
+		if (!G->sol->admit[g] || pr <= q)
+			continue;
+		int j = 0;
+		while (j < nl && lv[j] != pr)
+			j++;
+		if (j == nl)
+			lv[nl++] = pr;
+	}
+	/* slack[node, level, r] = free + evicted below the level - placed
+	 * at or below it */
+	int64_t *sl = calloc((size_t)G->ndirty * nl * nres + 1, sizeof *sl);
+	if (!sl) {
+		free(slot);
+		free(lv);
+		return -1;
+	}
+#define SL(i, l, r) sl[((size_t)(i) * nl + (l)) * nres + (r)]
+	for (int i = 0; i < G->ndirty; i++)
+		for (int l = 0; l < nl; l++)
+			for (int r = 0; r < nres; r++)
+				SL(i, l, r) = p->free[(size_t)G->dlist[i] *
+						      nres + r];
+	for (int u = 0; u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (!G->sol->evict[u])
+			continue;
+		for (int j = 0; j < un->npods; j++) {
+			const ws_pod *pod = &G->s->pods[un->pods[j]];
+			int i = slot[pod->node] - 1;
+			for (int l = 0; i >= 0 && l < nl; l++)
+				if (un->priority < lv[l])
+					for (int r = 0; r < nres; r++)
+						SL(i, l, r) += pod->req[r];
+		}
+	}
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		int32_t pr = p->groups[cl->group].priority;
+		/* pods of groups that may not preempt never use freed room:
+		 * they count at every level (as in the ILP) */
+		if (!wpe_may_preempt(p, cl->group))
+			pr = INT32_MIN;
+		for (int j = 0; j < cl->nelig; j++) {
+			int x = G->sol->x[cl->off + j];
+			int i = slot[cl->elig[j]] - 1;
+			if (x <= 0 || i < 0)
+				continue;
+			for (int l = 0; l < nl; l++)
+				if (pr <= lv[l])
+					for (int r = 0; r < nres; r++)
+						SL(i, l, r) -=
+						    (int64_t)x * cl->req[r];
+		}
+	}
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		int64_t *f = G->fr + (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t m = INT64_MAX;
+			for (int l = 0; l < nl; l++)
+				if (SL(i, l, r) < m)
+					m = SL(i, l, r);
+			f[r] = m;
+		}
+		touch(G, n);
+	}
+#undef SL
+	free(sl);
+	free(slot);
+	free(lv);
+	return 0;
+}
+
 /* ------------------------------------------------------------- solve */
 
 /* A group with device claims that could not be placed: when the devices
@@ -1888,6 +2433,14 @@ static int run(gs *G, const wasp_options *o)
 					 "considered";
 			continue;
 		}
+		/* capacity at this priority level (preemption): trees and
+		 * annotated groups use it too, they only never evict */
+		never_restore(G);
+		if ((!G->have_level || wg->priority != G->level) &&
+		    level_enter(G, wg->priority))
+			return -1;
+		if (!wpe_may_preempt(p, g) && never_cap(G))
+			return -1;
 		if (wg->pcomp) {
 			/* the whole tree, once (issue 5) */
 			if (tree_solve(G, wg->pcomp - 1))
@@ -1948,6 +2501,12 @@ static int run(gs *G, const wasp_options *o)
 				return -1;
 			if (placed >= 0)
 				break;
+		}
+		if (placed < 0 && need > 0 && p->nunits > 0 && G->preempt &&
+		    wpe_may_preempt(p, g)) {
+			placed = preempt_group(G, g, corder, k, need);
+			if (placed == -2)
+				return -1;
 		}
 		if (placed < 0 && need == 0 && ncd > 0)
 			placed = 0; /* a gang already at its minimum */
@@ -2012,8 +2571,14 @@ int wgr_assign_devices(const wp_problem *p, wp_sol *sol)
 int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	      wasp_error *err)
 {
+	return wgr_solve_ex(p, o, sol, true, err);
+}
+
+int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+		 bool preempt, wasp_error *err)
+{
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
-		.nn = p->nnodes, .threads = 1};
+		.nn = p->nnodes, .threads = 1, .preempt = preempt};
 #ifdef _OPENMP
 	G.threads = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 #endif

@@ -18,6 +18,10 @@
  * (plan.c gives it to each unplaced lone pod). */
 int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	      wasp_error *err);
+/* The same; with preempt false no running unit is evicted (the ILP's
+ * cross-checks use it while the ILP does not model preemption). */
+int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+		 bool preempt, wasp_error *err);
 
 /* DRA: allocate the devices of every pod another solver (the ILP) placed,
  * group by group in problem order, and attach the allocations to sol.

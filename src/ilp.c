@@ -21,6 +21,7 @@
 
 #include "ilp.h"
 #include "dra.h"
+#include "preempt.h"
 
 /* Largest objective coefficient of one weighted solve.  GLPK's simplex
  * accepts a reduced cost d as optimal when |d| <= 1e-7 + 1e-10 |c|; below
@@ -32,10 +33,13 @@
 #define WILP_SYM_MAX 100    /* GMPL symbol length limit                   */
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
+#define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
-enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W };
+enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B };
 /* H, S: composites; E: exclusive domain; K: slice count; W: preferred
- * level domain left unused (issue 5) */
+ * level domain left unused (issue 5); Q: units of an eviction class kept
+ * running; B: a PodDisruptionBudget's allowance minus its violations
+ * (preemption) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -88,6 +92,21 @@ typedef struct wm {
 	int *symnode;       /* nodes sorted by signature                     */
 	int *symrun, *symend; /* runs of interchangeable nodes (>= 2)        */
 	int nsymrun;
+	/* preemption (doc/formulation.md, Preemption): eviction classes of
+	 * running units, each with a "keep" column q = units not evicted */
+	int nqc;
+	int *qc_beg, *qc_units; /* units of class i: [qc_beg[i], qc_beg[i+1]) */
+	int *qcol;          /* per class: its q column                     */
+	int *unit_qc;       /* per unit: its class, -1: never evicted       */
+	unsigned char *hasq; /* per node: some class has a pod there       */
+	int *nq_beg, *nq_list; /* per node: the classes with a pod there   */
+	int nprio_t;        /* priority tiers of the objective            */
+	int qtier;          /* the eviction tier, -1: none                */
+	/* PodDisruptionBudgets over eviction classes: w[j] = V[j] minus
+	 * the budget's violations */
+	int *wcol;          /* per snapshot PDB: column, 0: none           */
+	int *wV;            /* per snapshot PDB: pods the classes may take */
+	int btier;          /* the budget tier, -1: none                  */
 	/* CompositePodGroups (issue 5): a[h] and t[h,d] columns */
 	int *hcol;          /* ncomps */
 	int *hbeg, *hn;     /* ncomps: t[h,d] columns are contiguous         */
@@ -360,6 +379,359 @@ static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
 	return g->fixed_dom < 0 || d == g->fixed_dom;
 }
 
+/* ---------------------------------------------------------- preemption */
+
+static int32_t q_prio(const wm *m, int qc)
+{
+	return m->p->units[m->qc_units[m->qc_beg[qc]]].priority;
+}
+
+static int q_ub(const wm *m, int qc)
+{
+	return m->qc_beg[qc + 1] - m->qc_beg[qc];
+}
+
+/* Requests of resource r that one unit of class qc holds on node n. */
+static int64_t q_use(const wm *m, int qc, int n, int r)
+{
+	const wp_problem *p = m->p;
+	const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+	int64_t u = 0;
+	for (int i = 0; i < un->npods; i++) {
+		const ws_pod *pod = &p->snap->pods[un->pods[i]];
+		if (pod->node == n)
+			u += pod->req[r];
+	}
+	return u;
+}
+
+/* Tier-2 cost of evicting one unit of class qc. */
+static double q_cost(const wm *m, int qc)
+{
+	const wp_unit *un = &m->p->units[m->qc_units[m->qc_beg[qc]]];
+	return (double)un->npods * un->weight;
+}
+
+/* Single units that differ in nothing but identity: same node, priority
+ * and requests. */
+static int q_cmp(const wp_problem *p, int a, int b)
+{
+	const wp_unit *x = &p->units[a], *y = &p->units[b];
+	if (x->all != y->all)
+		return x->all ? 1 : -1;
+	if (!x->all) {
+		const ws_pod *pa = &p->snap->pods[x->pods[0]];
+		const ws_pod *pb = &p->snap->pods[y->pods[0]];
+		if (pa->node != pb->node)
+			return pa->node < pb->node ? -1 : 1;
+		if (x->priority != y->priority)
+			return x->priority < y->priority ? -1 : 1;
+		int c = memcmp(pa->req, pb->req,
+			       (size_t)p->nres * sizeof *pa->req);
+		if (c)
+			return c;
+		if (x->npdb != y->npdb)
+			return x->npdb < y->npdb ? -1 : 1;
+		for (int j = 0; j < x->npdb; j++)
+			if (x->pdb[j] != y->pdb[j])
+				return x->pdb[j] < y->pdb[j] ? -1 : 1;
+	}
+	return (a > b) - (a < b);
+}
+
+/* Units a class may merge: same budgets (and counts: one pod each). */
+static bool same_pdbs(const wp_unit *x, const wp_unit *y)
+{
+	if (x->npdb != y->npdb)
+		return false;
+	for (int j = 0; j < x->npdb; j++)
+		if (x->pdb[j] != y->pdb[j] || x->pdbn[j] != y->pdbn[j])
+			return false;
+	return true;
+}
+
+static void q_sort(const wp_problem *p, int *v, int *tmp, int n)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	q_sort(p, v, tmp, h);
+	q_sort(p, v + h, tmp, n - h);
+	int i = 0, j = h, k = 0;
+	while (i < h && j < n)
+		tmp[k++] = q_cmp(p, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+	while (i < h)
+		tmp[k++] = v[i++];
+	while (j < n)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, sizeof *v * n);
+}
+
+/* Eviction classes: the running units some group could evict (priority
+ * below the highest of the groups that may preempt), interchangeable
+ * single pods merged.  Built before the x columns, whose bounds count
+ * what evictions could free. */
+static void q_classes(wm *m)
+{
+	const wp_problem *p = m->p;
+	int32_t maxp = INT32_MIN;
+	bool any = false;
+	for (int g = 0; g < p->ngroups; g++)
+		if (wpe_may_preempt(p, g)) {
+			if (!any || p->groups[g].priority > maxp)
+				maxp = p->groups[g].priority;
+			any = true;
+		}
+	m->unit_qc = wa_calloc(m->ar, p->nunits + 1, sizeof *m->unit_qc);
+	m->hasq = wa_calloc(m->ar, p->nnodes + 1, 1);
+	m->nq_beg = wa_calloc(m->ar, p->nnodes + 2, sizeof *m->nq_beg);
+	int *v = wa_calloc(m->ar, p->nunits + 1, sizeof *v);
+	int *tmp = wa_calloc(m->ar, p->nunits + 1, sizeof *tmp);
+	m->qc_beg = wa_calloc(m->ar, p->nunits + 2, sizeof *m->qc_beg);
+	m->qc_units = wa_calloc(m->ar, p->nunits + 1, sizeof *m->qc_units);
+	if (!m->unit_qc || !m->hasq || !m->nq_beg || !v || !tmp ||
+	    !m->qc_beg || !m->qc_units) {
+		m->nomem = true;
+		return;
+	}
+	int nv = 0;
+	for (int u = 0; u < p->nunits; u++) {
+		m->unit_qc[u] = -1;
+		if (any && p->units[u].priority < maxp && !p->units[u].keep)
+			v[nv++] = u;
+	}
+	q_sort(p, v, tmp, nv);
+	m->nqc = 0;
+	for (int i = 0; i < nv; i++) {
+		if (i == 0 || p->units[v[i]].all || p->units[v[i - 1]].all ||
+		    !same_pdbs(&p->units[v[i - 1]], &p->units[v[i]]) ||
+		    p->snap->pods[p->units[v[i - 1]].pods[0]].node !=
+			p->snap->pods[p->units[v[i]].pods[0]].node ||
+		    p->units[v[i - 1]].priority != p->units[v[i]].priority ||
+		    memcmp(p->snap->pods[p->units[v[i - 1]].pods[0]].req,
+			   p->snap->pods[p->units[v[i]].pods[0]].req,
+			   (size_t)p->nres * sizeof(int64_t)))
+			m->qc_beg[m->nqc++] = i;
+		m->qc_units[i] = v[i];
+		m->unit_qc[v[i]] = m->nqc - 1;
+	}
+	m->qc_beg[m->nqc] = nv;
+	/* per node, the classes with a pod there (each once) */
+	int *last = wa_calloc(m->ar, p->nnodes + 1, sizeof *last);
+	if (!last) {
+		m->nomem = true;
+		return;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		last[n] = -1;
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npods; i++) {
+			int n = p->snap->pods[un->pods[i]].node;
+			if (last[n] != qc) {
+				last[n] = qc;
+				m->nq_beg[n + 1]++;
+			}
+		}
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		m->nq_beg[n + 1] += m->nq_beg[n];
+	m->nq_list = wa_calloc(m->ar, m->nq_beg[p->nnodes] + 1,
+			       sizeof *m->nq_list);
+	int *fill = wa_calloc(m->ar, p->nnodes + 1, sizeof *fill);
+	if (!m->nq_list || !fill) {
+		m->nomem = true;
+		return;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		last[n] = -1;
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npods; i++) {
+			int n = p->snap->pods[un->pods[i]].node;
+			if (last[n] != qc) {
+				last[n] = qc;
+				m->nq_list[m->nq_beg[n] + fill[n]++] = qc;
+				m->hasq[n] = 1;
+			}
+		}
+	}
+}
+
+/* q[e]: units of eviction class e kept running (the rest are evicted). */
+static void cols_q(wm *m)
+{
+	m->qcol = wa_calloc(m->ar, m->nqc + 1, sizeof *m->qcol);
+	if (!m->qcol) {
+		m->nomem = true;
+		return;
+	}
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &m->p->units[m->qc_units[m->qc_beg[qc]]];
+		const ws_pod *pod = &m->p->snap->pods[un->pods[0]];
+		m->qcol[qc] = wm_col(m, WM_Q, qc, -1, 0, q_ub(m, qc),
+		    wm_name(m, "q[e%d,%s/%s]", qc, pod->ns,
+			    un->all ? m->p->snap->groups[un->sg].name
+				    : pod->name));
+	}
+}
+
+/* w[j]: budget j's evictable pods minus its violations (the budget
+ * tier); budget[j]: w[j] - sum_e sel[e,j] q[e] <= allowed[j], which with
+ * q = k - evicted reads: violations >= evicted selected - allowed. */
+static void cols_w(wm *m)
+{
+	const wp_problem *p = m->p;
+	int nb = p->snap->npdbs;
+	m->wcol = wa_calloc(m->ar, nb + 1, sizeof *m->wcol);
+	m->wV = wa_calloc(m->ar, nb + 1, sizeof *m->wV);
+	if (!m->wcol || !m->wV) {
+		m->nomem = true;
+		return;
+	}
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int j = 0; j < un->npdb; j++)
+			m->wV[un->pdb[j]] += un->pdbn[j] * q_ub(m, qc);
+	}
+	for (int j = 0; j < nb; j++)
+		if (m->wV[j] > 0)
+			m->wcol[j] = wm_col(m, WM_B, j, -1, 0, m->wV[j],
+			    wm_name(m, "w[%s/%s]", p->snap->pdbs[j].ns,
+				    p->snap->pdbs[j].name));
+}
+
+static void rows_budget(wm *m)
+{
+	const wp_problem *p = m->p;
+	for (int j = 0; j < p->snap->npdbs && !m->nomem; j++) {
+		if (!m->wcol[j])
+			continue;
+		wm_row_begin(m);
+		wm_coef(m, m->wcol[j], 1);
+		for (int qc = 0; qc < m->nqc; qc++) {
+			const wp_unit *un =
+			    &p->units[m->qc_units[m->qc_beg[qc]]];
+			for (int i = 0; i < un->npdb; i++)
+				if (un->pdb[i] == j)
+					wm_coef(m, m->qcol[qc], -un->pdbn[i]);
+		}
+		wm_row_end(m, GLP_UP, 0, p->pdb_allowed[j],
+		    wm_name(m, "budget[%s/%s]", p->snap->pdbs[j].ns,
+			    p->snap->pdbs[j].name));
+	}
+}
+
+/* Pods of class c that fit on node n alone, counting what evicting the
+ * lower units there would free when c's group may preempt. */
+static int x_bound_q(const wm *m, int c, int n)
+{
+	const wp_problem *p = m->p;
+	const wp_class *cl = &p->classes[c];
+	if (!m->hasq || !m->hasq[n] || !wpe_may_preempt(p, cl->group))
+		return x_bound(p, c, n);
+	int32_t pr = p->groups[cl->group].priority;
+	int64_t ub = cl->count;
+	for (int r = 0; r < p->nres; r++) {
+		int64_t f = p->free[(size_t)n * p->nres + r];
+		if (f < 0)
+			return 0; /* over-committed already: leave it be */
+		int64_t q = cl->req[r];
+		if (q <= 0)
+			continue;
+		for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
+			int qc = m->nq_list[i];
+			if (q_prio(m, qc) < pr)
+				f += q_use(m, qc, n, r) * q_ub(m, qc);
+		}
+		if (f < q)
+			return 0;
+		if (f / q < ub)
+			ub = f / q;
+	}
+	return (int)ub;
+}
+
+/* Priority a class's pods count at in the capacity rows: its group's, or
+ * the lowest of all for a group that may not preempt (its pods never use
+ * freed room). */
+static int32_t eff_prio(const wp_problem *p, int c)
+{
+	int g = p->classes[c].group;
+	return wpe_may_preempt(p, g) ? p->groups[g].priority : INT32_MIN;
+}
+
+/* capq[n,r,l]: the capacity rows of a node with eviction classes, one per
+ * level l that a class with columns there has (DESIGN.md §5, in keep
+ * form): sum_{c: prio(c) <= l} req x + sum_{e: prio(e) < l} use q
+ * <= free + sum_{e: prio(e) < l} use ub. */
+static void rows_cap_q(wm *m, int n)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	int b = m->nxbeg[n], e = m->nxbeg[n + 1];
+	int32_t *lv = malloc(sizeof *lv * (size_t)(e - b + 1));
+	if (!lv) {
+		m->nomem = true;
+		return;
+	}
+	int nl = 0;
+	for (int i = b; i < e; i++) {
+		int32_t pr = eff_prio(p, class_of_slot(p, m->nxslot[i]));
+		int k = 0;
+		while (k < nl && lv[k] != pr)
+			k++;
+		if (k == nl)
+			lv[nl++] = pr;
+	}
+	for (int l = 0; l < nl && !m->nomem; l++) {
+		int32_t L = lv[l];
+		for (int r = 0; r < p->nres; r++) {
+			int64_t f = p->free[(size_t)n * p->nres + r], g = 0;
+			double room = 0;
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i];
+				int c = class_of_slot(p, sl);
+				int64_t q = p->classes[c].req[r];
+				if (q <= 0 || eff_prio(p, c) > L)
+					continue;
+				g = gcd64(g, q);
+				room += (double)q * m->xub[sl];
+			}
+			if (g == 0 || room <= (double)f)
+				continue; /* cannot bind */
+			int64_t credit = 0;
+			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
+				int qc = m->nq_list[i];
+				int64_t u = q_use(m, qc, n, r);
+				if (q_prio(m, qc) >= L || u <= 0)
+					continue;
+				g = gcd64(g, u);
+				credit += u * q_ub(m, qc);
+			}
+			wm_row_begin(m);
+			for (int i = b; i < e; i++) {
+				int sl = m->nxslot[i];
+				int c = class_of_slot(p, sl);
+				int64_t q = p->classes[c].req[r];
+				if (q > 0 && eff_prio(p, c) <= L)
+					wm_coef(m, m->xcol[sl], (double)(q / g));
+			}
+			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
+				int qc = m->nq_list[i];
+				int64_t u = q_use(m, qc, n, r);
+				if (q_prio(m, qc) < L && u > 0)
+					wm_coef(m, m->qcol[qc], (double)(u / g));
+			}
+			wm_row_end(m, GLP_UP, 0,
+				   (double)((f + credit) / g),
+			    wm_name(m, "capq[%s,%s,%d]", s->nodes[n].name,
+				    s->res[r], l));
+		}
+	}
+	free(lv);
+}
+
 /* x[c,n]: integer pod counts, bounded by what fits on n alone.  A gang
  * whose min_need cannot fit in one domain of its key gets no columns there
  * (it could never be admitted in that domain). */
@@ -382,7 +754,7 @@ static void cols_x(wm *m)
 			const wp_group *g = &p->groups[cl->group];
 			int n = cl->elig[k];
 			m->xub[cl->off + k] =
-			    slot_allowed(p, g, n) ? x_bound(p, c, n) : 0;
+			    slot_allowed(p, g, n) ? x_bound_q(m, c, n) : 0;
 			/* DRA: what the node's devices hold of this class
 			 * alone (exact for its own claims) */
 			if (m->cpc && m->cpc[c] && m->xub[cl->off + k] > 0)
@@ -1189,6 +1561,11 @@ static void rows_cap(wm *m)
 		bool linked = false;
 		if (b == e)
 			continue;
+		if (m->hasq && m->hasq[n]) {
+			/* bound pods there: no u[n] to link */
+			rows_cap_q(m, n);
+			continue;
+		}
 		for (int r = 0; r < p->nres; r++) {
 			int64_t f = p->free[(size_t)n * p->nres + r], g = 0;
 			double room = 0;
@@ -1430,6 +1807,9 @@ static void rows_dev(wm *m)
 static int sym_cmp(const wm *m, const int *keys, int nkeys, int a, int b)
 {
 	const wp_problem *p = m->p;
+	/* nodes with eviction classes are each unlike any other */
+	if (m->hasq && (m->hasq[a] || m->hasq[b]))
+		return (a > b) - (a < b);
 	for (int r = 0; r < p->nres; r++) {
 		int64_t fa = p->free[(size_t)a * p->nres + r];
 		int64_t fb = p->free[(size_t)b * p->nres + r];
@@ -1612,9 +1992,10 @@ static void objective(wm *m, double max_coef)
 {
 	const wp_problem *p = m->p;
 	int nt = 0;
-	/* room for the compactness tiers (one per key, issue 5) */
+	/* room for the budget and eviction tiers (preemption) and the
+	 * compactness tiers (one per key, issue 5) */
 	int nk = p->topo ? p->topo->nkeys : 0;
-	size_t ntmax = (size_t)p->nclasses + 2 + nk;
+	size_t ntmax = (size_t)p->nclasses + 4 + nk;
 	m->tprio = wa_calloc(m->ar, ntmax, sizeof *m->tprio);
 	m->tM = wa_calloc(m->ar, ntmax, sizeof *m->tM);
 	m->tmaxval = wa_calloc(m->ar, ntmax, sizeof *m->tmaxval);
@@ -1652,6 +2033,28 @@ static void objective(wm *m, double max_coef)
 		if (v > m->tmaxval[t])
 			m->tmaxval[t] = v;
 	}
+	m->nprio_t = nt;
+	/* tier 2 in keep form: the cost of the units kept running, so that
+	 * every tier is maximised and non-negative (formulation.md) */
+	m->btier = -1;
+	long vsum = 0;
+	for (int j = 0; j < p->snap->npdbs; j++)
+		vsum += m->wcol[j] ? m->wV[j] : 0;
+	if (vsum > 0) {
+		m->btier = nt++;
+		m->tM[m->btier] = (double)vsum;
+		m->tmaxval[m->btier] = 1;
+	}
+	m->qtier = -1;
+	if (m->nqc > 0) {
+		m->qtier = nt++;
+		for (int qc = 0; qc < m->nqc; qc++) {
+			double c = q_cost(m, qc);
+			m->tM[m->qtier] += c * q_ub(m, qc);
+			if (c > m->tmaxval[m->qtier])
+				m->tmaxval[m->qtier] = c;
+		}
+	}
 	/* compactness tiers (issue 5): one per key with w columns,
 	 * coarse to fine, between the work tiers and packing */
 	int *ktier = wa_calloc(m->ar, (size_t)nk + 1, sizeof *ktier);
@@ -1684,6 +2087,12 @@ static void objective(wm *m, double max_coef)
 			m->cval[j] = (double)class_value(p, c, vg);
 		} else if (m->ckind[j] == WM_U) {
 			m->ctier[j] = nt;
+			m->cval[j] = 1;
+		} else if (m->ckind[j] == WM_Q) {
+			m->ctier[j] = m->qtier;
+			m->cval[j] = q_cost(m, m->cref[j]);
+		} else if (m->ckind[j] == WM_B) {
+			m->ctier[j] = m->btier;
 			m->cval[j] = 1;
 		} else if (m->ckind[j] == WM_W) {
 			int t = ktier[m->cref[j] % 64];
@@ -1789,7 +2198,9 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		}
 	}
 	/* the steps run in order; a late build is abandoned (m->late) */
-	cols_x(m);
+	q_classes(m);
+	if (!wm_late(m))
+		cols_x(m);
 	if (!wm_late(m))
 		index_nodes(m);
 	if (!wm_late(m))
@@ -1802,6 +2213,10 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		cols_tas(m);
 	if (!wm_late(m))
 		cols_u(m);
+	if (!wm_late(m))
+		cols_q(m);
+	if (!wm_late(m))
+		cols_w(m);
 	if (!wm_late(m)) {
 		rows_class(m);
 		rows_gang(m);
@@ -1816,6 +2231,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		cols_rows_pref(m);
 	if (!wm_late(m))
 		rows_cap(m);
+	if (!wm_late(m))
+		rows_budget(m);
 	if (!wm_late(m))
 		rows_dev(m);
 	if (sym && !wm_late(m))
@@ -1900,6 +2317,33 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++)
 			on += x[m->nxslot[i]];
 		v[m->ucol[n]] = on == 0;
+	}
+	/* from x alone: nothing evicted, no budget broken */
+	for (int qc = 0; qc < m->nqc; qc++)
+		v[m->qcol[qc]] = q_ub(m, qc);
+	for (int j = 0; m->wcol && j < p->snap->npdbs; j++)
+		if (m->wcol[j])
+			v[m->wcol[j]] = m->wV[j];
+}
+
+/* w from the q values in v (after evictions were set there). */
+static void w_from_q(const wm *m, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int j = 0; m->wcol && j < p->snap->npdbs; j++) {
+		if (!m->wcol[j])
+			continue;
+		double ev = 0;
+		for (int qc = 0; qc < m->nqc; qc++) {
+			const wp_unit *un =
+			    &p->units[m->qc_units[m->qc_beg[qc]]];
+			for (int i = 0; i < un->npdb; i++)
+				if (un->pdb[i] == j)
+					ev += un->pdbn[i] *
+					      (q_ub(m, qc) - v[m->qcol[qc]]);
+		}
+		double viol = ev - p->pdb_allowed[j];
+		v[m->wcol[j]] = m->wV[j] - (viol > 0 ? viol : 0);
 	}
 }
 
@@ -2551,7 +2995,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		glp_init_iocp(&ip);
 		ip.msg_lev = GLP_MSG_OFF;
 		ip.presolve = GLP_OFF;
-		ip.br_tech = GLP_BR_DTH;
+		/* Driebeek-Tomlin evaluates a tableau row per fractional
+		 * column, uninterruptibly: tens of seconds at 10^5 columns */
+		ip.br_tech = m->ncols <= WILP_DTH_MAX_COLS ? GLP_BR_DTH
+							   : GLP_BR_MFV;
 		ip.bt_tech = GLP_BT_BLB;
 		/* Cuts pay on small models; on large ones each cut round
 		 * re-solves a slow LP and the rounding heuristic does better
@@ -2698,6 +3145,14 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 	c += p->nnodes;
 	r += (long)p->nnodes * (p->nres > 3 ? 3 : p->nres);
 	nz += (long)p->nx * (3 + (p->nres > 3 ? 3 : p->nres)) + p->nnodes;
+	/* preemption: at most one keep column per running unit some
+	 * pending group outranks, in a few capacity rows each */
+	int32_t top = p->ngroups ? p->groups[0].priority : INT32_MIN;
+	for (int u = 0; u < p->nunits; u++)
+		if (p->units[u].priority < top) {
+			c++;
+			nz += 3;
+		}
 	*rows = r > INT_MAX ? INT_MAX : (int)r;
 	*cols = c > INT_MAX ? INT_MAX : (int)c;
 	*nonzeros = nz;
@@ -2774,7 +3229,8 @@ int wilp_solve(const wp_problem *p, const wasp_options *o, double deadline,
 
 /* The single objective at x counts per slot, computed from the problem
  * (so it also works for a warm start that the model cannot express). */
-static double obj_of_x(const wm *m, const int *x)
+static double obj_of_x(const wm *m, const int *x,
+		       const unsigned char *evict)
 {
 	const wp_problem *p = m->p;
 	int64_t vg = value_gcd(p);
@@ -2786,7 +3242,8 @@ static double obj_of_x(const wm *m, const int *x)
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		int t = 0;
-		while (t < nt && m->tprio[t] != p->groups[cl->group].priority)
+		while (t < m->nprio_t &&
+		       m->tprio[t] != p->groups[cl->group].priority)
 			t++;
 		for (int k = 0; k < cl->nelig; k++) {
 			if (!x[cl->off + k])
@@ -2799,8 +3256,77 @@ static double obj_of_x(const wm *m, const int *x)
 	for (int n = 0; n < p->nnodes; n++)
 		if (m->ucol[n] && !busy[n])
 			z += m->wfull[nt];
+	for (int j = 0; m->btier >= 0 && j < p->snap->npdbs; j++) {
+		if (!m->wcol[j])
+			continue;
+		long ev = 0;
+		for (int u = 0; evict && u < p->nunits; u++) {
+			const wp_unit *un = &p->units[u];
+			for (int i = 0; evict[u] && i < un->npdb; i++)
+				if (un->pdb[i] == j)
+					ev += un->pdbn[i];
+		}
+		long viol = ev - p->pdb_allowed[j];
+		z += (long double)m->wfull[m->btier] *
+		     (m->wV[j] - (viol > 0 ? viol : 0));
+	}
+	for (int qc = 0; m->qtier >= 0 && qc < m->nqc; qc++) {
+		int kept = 0;
+		for (int i = m->qc_beg[qc]; i < m->qc_beg[qc + 1]; i++)
+			kept += !(evict && evict[m->qc_units[i]]);
+		z += (long double)m->wfull[m->qtier] * q_cost(m, qc) * kept;
+	}
 	free(busy);
 	return (double)z;
+}
+
+/* Evictions from the q columns of v (the first units of each class go),
+ * each credited to the highest-priority admitted group that may preempt,
+ * outranks it and places pods on one of its nodes; an eviction nobody
+ * needs is dropped. */
+static void fill_evictions(const wm *m, const double *v, wp_sol *out)
+{
+	const wp_problem *p = m->p;
+	for (int u = 0; u < p->nunits; u++) {
+		out->evict[u] = 0;
+		out->evict_by[u] = -1;
+	}
+	if (!m->nqc)
+		return;
+	unsigned char *on = calloc((size_t)p->nnodes + 1, 1);
+	if (!on)
+		return; /* nothing evicted: the caller's check decides */
+	for (int qc = 0; qc < m->nqc; qc++) {
+		int ev = q_ub(m, qc) - (int)v[m->qcol[qc]];
+		for (int i = 0; i < ev; i++)
+			out->evict[m->qc_units[m->qc_beg[qc] + i]] = 1;
+	}
+	for (int u = 0; u < p->nunits; u++) {
+		if (!out->evict[u])
+			continue;
+		const wp_unit *un = &p->units[u];
+		for (int i = 0; i < un->npods; i++)
+			on[p->snap->pods[un->pods[i]].node] = 1;
+		for (int g = 0; g < p->ngroups && out->evict_by[u] < 0; g++) {
+			const wp_group *wg = &p->groups[g];
+			if (wg->priority <= un->priority)
+				break; /* sorted by priority, descending */
+			if (!out->admit[g] || !wpe_may_preempt(p, g))
+				continue;
+			for (int ci = 0; ci < wg->nclasses; ci++) {
+				const wp_class *cl = &p->classes[wg->classes[ci]];
+				for (int k = 0; k < cl->nelig; k++)
+					if (out->x[cl->off + k] > 0 &&
+					    on[cl->elig[k]])
+						out->evict_by[u] = g;
+			}
+		}
+		for (int i = 0; i < un->npods; i++)
+			on[p->snap->pods[un->pods[i]].node] = 0;
+		if (out->evict_by[u] < 0)
+			out->evict[u] = 0;
+	}
+	free(on);
 }
 
 int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
@@ -2877,7 +3403,17 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	}
 	if (warm_ok) {
 		vec_from_x(m, xw, S->best);
-		warm_ok = wm_check(m, S->best) == 0;
+		/* its evictions, when every one is in an eviction class */
+		for (int u = 0; warm_ok && warm->evict && u < p->nunits; u++) {
+			if (!warm->evict[u])
+				continue;
+			if (m->unit_qc[u] < 0)
+				warm_ok = false;
+			else
+				S->best[m->qcol[m->unit_qc[u]]] -= 1;
+		}
+		w_from_q(m, S->best);
+		warm_ok = warm_ok && wm_check(m, S->best) == 0;
 	}
 	if (!warm_ok) {
 		memset(xw, 0, sizeof *xw * (p->nx + 1));
@@ -2905,12 +3441,17 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	for (int s = 0; s < p->nx; s++)
 		out->x[s] = m->xcol[s] ? (int)S->best[m->xcol[s]] : 0;
 	fill_admission(m, warm, out);
+	fill_evictions(m, S->best, out);
 	bool done = S->blocks_done == m->nblock && S->all_opt;
 	bool mip_ok = S->have_best && wp_sol_feasible(p, out, &why) == 0;
 	if (!mip_ok) {
 		/* cannot happen with every row checked; stay safe */
 		memset(out->x, 0, sizeof *out->x * p->nx);
 		fill_admission(m, warm, out);
+		for (int u = 0; u < p->nunits; u++) {
+			out->evict[u] = 0;
+			out->evict_by[u] = -1;
+		}
 	}
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
@@ -2929,7 +3470,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	} else {
 		st->status = mip_ok ? mst : "none";
 	}
-	st->objective = obj_of_x(m, out->x);
+	st->objective = obj_of_x(m, out->x, out->evict);
 	/* bound and gap in units of the single objective */
 	if (done) {
 		st->bound = st->objective;
@@ -3184,6 +3725,15 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		for (int c = 0; c < p->nclasses; c++)
 			if (p->classes[c].req[r] > 0)
 				unit[r] = gcd64(unit[r], p->classes[c].req[r]);
+		/* and what running units hold (preemption) */
+		for (int qc = 0; qc < m->nqc; qc++) {
+			const wp_unit *un =
+			    &p->units[m->qc_units[m->qc_beg[qc]]];
+			for (int i = 0; i < un->npods; i++)
+				if (s->pods[un->pods[i]].req[r] > 0)
+					unit[r] = gcd64(unit[r],
+					    s->pods[un->pods[i]].req[r]);
+		}
 		if (!unit[r])
 			unit[r] = 1;
 		fprintf(f, "# %s: one unit = %lld milli\n", s->res[r],
@@ -3341,6 +3891,58 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		fputc(' ', f);
 		dat_sym(f, p->topo->keys[gr->key].dom_name[gr->fixed_dom],
 			'd', gr->fixed_dom);
+	}
+	fprintf(f, ";\n");
+	/* preemption: eviction classes and who may preempt */
+	fprintf(f, "\nparam mayp :=");
+	for (int g = 0; g < p->ngroups; g++)
+		if (!wpe_may_preempt(p, g)) {
+			fprintf(f, "\n ");
+			dat_group(f, p, g);
+			fprintf(f, " 0");
+		}
+	fprintf(f, ";\nset Q :=");
+	for (int qc = 0; qc < m->nqc; qc++)
+		fprintf(f, "%s'e%d'", qc % 10 ? " " : "\n ", qc);
+	fprintf(f, ";\nparam : qk qprio qcost :=");
+	for (int qc = 0; qc < m->nqc; qc++)
+		fprintf(f, "\n 'e%d' %d %ld %.0f", qc, q_ub(m, qc),
+			(long)q_prio(m, qc), q_cost(m, qc));
+	fprintf(f, ";\nparam quse :=");
+	for (int qc = 0; qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npods; i++) {
+			int n = s->pods[un->pods[i]].node;
+			bool seen = false;
+			for (int j = 0; j < i && !seen; j++)
+				seen = s->pods[un->pods[j]].node == n;
+			for (int r = 0; !seen && r < p->nres; r++) {
+				int64_t u = q_use(m, qc, n, r);
+				if (!u)
+					continue;
+				fprintf(f, "\n 'e%d' ", qc);
+				dat_sym(f, s->nodes[n].name, 'n', n);
+				fputc(' ', f);
+				dat_sym(f, s->res[r], 'r', r);
+				fprintf(f, " %lld", (long long)(u / unit[r]));
+			}
+		}
+	}
+	fprintf(f, ";\nset B :=");
+	for (int j = 0; j < s->npdbs; j++)
+		if (m->wcol && m->wcol[j])
+			fprintf(f, " 'b%d'", j);
+	fprintf(f, ";\nparam allowed :=");
+	for (int j = 0; j < s->npdbs; j++)
+		if (m->wcol && m->wcol[j])
+			fprintf(f, "\n 'b%d' %d", j, p->pdb_allowed[j]);
+	fprintf(f, ";\nparam bsel :=");
+	for (int qc = 0; m->wcol && qc < m->nqc; qc++) {
+		const wp_unit *un = &p->units[m->qc_units[m->qc_beg[qc]]];
+		for (int i = 0; i < un->npdb; i++)
+			if (m->wcol[un->pdb[i]])
+				fprintf(f, "\n 'e%d' 'b%d' %d", qc, un->pdb[i],
+					un->pdbn[i]);
 	}
 	fprintf(f, ";\n");
 	if (p->ncomps)

@@ -12,6 +12,7 @@
  * shows how many pods were placed.
  */
 #include "plan.h"
+#include "preempt.h"
 #include "dra.h"
 
 #include <math.h>
@@ -59,6 +60,97 @@ static int cmp_wait(const void *va, const void *vb)
 	return c ? c : strcmp(a->kind, b->kind);
 }
 
+static int cmp_evict(const void *va, const void *vb)
+{
+	const wpl_evict *a = va, *b = vb;
+	int c = strcmp(a->ns, b->ns);
+	return c ? c : strcmp(a->pod, b->pod);
+}
+
+/* The evictions of the solution, each with the group that causes it. */
+static int add_evictions(const wp_problem *p, const wp_sol *sol,
+			 wasp_plan *pl, int64_t *placed)
+{
+	const ws_snapshot *s = p->snap;
+	wa_arena *a = pl->arena;
+	int n = 0;
+	for (int u = 0; sol->evict && u < p->nunits; u++)
+		if (sol->evict[u])
+			n += p->units[u].npods;
+	if (!n)
+		return 0;
+	pl->evict = wa_calloc(a, (size_t)n, sizeof *pl->evict);
+	if (!pl->evict)
+		return -1;
+	for (int u = 0; u < p->nunits; u++) {
+		if (!sol->evict[u])
+			continue;
+		const wp_unit *un = &p->units[u];
+		const wp_group *by = &p->groups[sol->evict_by[u]];
+		const char *bkind = "PodGroup", *bns, *bname;
+		if (by->sg >= 0) {
+			bns = s->groups[by->sg].ns;
+			bname = s->groups[by->sg].name;
+		} else {
+			/* lone pods: name the first one placed */
+			const ws_pod *first = NULL;
+			for (int ci = 0; ci < by->nclasses && !first; ci++) {
+				const wp_class *c = &p->classes[by->classes[ci]];
+				for (int k = 0; k < c->nelig && !first; k++)
+					if (sol->x[c->off + k] > 0)
+						first = &s->pods[c->pods[0]];
+			}
+			if (!first)
+				first = &s->pods[p->classes[by->classes[0]]
+						     .pods[0]];
+			bkind = "Pod";
+			bns = first->ns;
+			bname = first->name;
+		}
+		for (int i = 0; i < un->npods; i++) {
+			const ws_pod *pod = &s->pods[un->pods[i]];
+			wpl_evict e = {
+			    .ns = wa_strdup(a, pod->ns),
+			    .pod = wa_strdup(a, pod->name),
+			    .node = wa_strdup(a, s->nodes[pod->node].name),
+			    .unit = un->all ? wa_strdup(a,
+						s->groups[un->sg].name) : NULL,
+			    .priority = un->priority,
+			    .by_kind = bkind,
+			    .by_ns = wa_strdup(a, bns),
+			    .by = wa_strdup(a, bname),
+			    .by_priority = by->priority};
+			if (!e.ns || !e.pod || !e.node || !e.by_ns || !e.by ||
+			    (un->all && !e.unit))
+				return -1;
+			pl->evict[pl->nevict++] = e;
+			int64_t *row = &placed[(size_t)pod->node * s->nres];
+			for (int r = 0; r < s->nres; r++)
+				row[r] -= pod->req[r];
+		}
+	}
+	pl->sum.evicted_pods = pl->nevict;
+	if (pl->nevict > 1)
+		qsort(pl->evict, pl->nevict, sizeof *pl->evict, cmp_evict);
+	/* budgets: the evicted pods each selects beyond what it allows are
+	 * flagged, in plan order */
+	for (int j = 0; j < s->npdbs; j++) {
+		const ws_pdb *bd = &s->pdbs[j];
+		int left = p->pdb_allowed[j];
+		for (int i = 0; i < pl->nevict; i++) {
+			int pi = ws_pod_index(s, pl->evict[i].ns,
+					      pl->evict[i].pod);
+			if (pi < 0 || !wpe_pdb_selects(bd, &s->pods[pi]))
+				continue;
+			if (left-- > 0)
+				continue;
+			pl->evict[i].pdb_violation = true;
+			pl->pdb_violations++;
+		}
+	}
+	return 0;
+}
+
 static int cmp_admit(const void *va, const void *vb)
 {
 	const wpl_admit *a = va, *b = vb;
@@ -101,14 +193,16 @@ static int fill_usage(const wp_problem *p, wasp_plan *pl,
 		const ws_node *nd = &s->nodes[n];
 		if (!ws_node_schedulable(nd, NULL))
 			continue;
-		bool empty = true;
-		for (int r = 0; r < s->nres && empty; r++)
-			empty = nd->used[r] == 0;
-		if (!empty)
-			continue;
-		sum->free_nodes_before++;
-		if (!got[n])
-			sum->free_nodes_after++;
+		bool empty = true, after = !got[n];
+		for (int r = 0; r < s->nres; r++) {
+			empty = empty && nd->used[r] == 0;
+			/* evictions show as negative placed requests */
+			after = after &&
+				nd->used[r] + placed[(size_t)n * s->nres + r]
+				    == 0;
+		}
+		sum->free_nodes_before += empty;
+		sum->free_nodes_after += after;
 	}
 	return 0;
 }
@@ -396,6 +490,8 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 	}
 	pl->sum.admitted_groups = pl->nadmit;
 	pl->sum.waiting_groups = pl->nwait;
+	if (add_evictions(p, sol, pl, b.placed))
+		goto nomem;
 	if (s->nnodes && fill_usage(p, pl, b.placed, b.got))
 		goto nomem;
 

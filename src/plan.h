@@ -35,6 +35,24 @@ typedef struct wpl_admit {
 	const char *domain; /* its domain (value, or path in path mode), NULL */
 } wpl_admit;
 
+/* A running pod the plan evicts (added for preemption). */
+typedef struct wpl_evict {
+	const char *ns, *pod, *node;
+	const char *unit;     /* its PodGroup when the group is evicted whole
+				 (disruptionMode all), else NULL          */
+	int32_t priority;     /* the victim's                              */
+	const char *by_kind;  /* "PodGroup" or "Pod": what evicts it       */
+	const char *by_ns, *by; /* its namespace and name                  */
+	int32_t by_priority;
+	bool pdb_violation;   /* evicting it breaks a PodDisruptionBudget  */
+} wpl_evict;
+
+/* A running pod the plan moves (rebalance mode). */
+typedef struct wpl_move {
+	const char *ns, *pod, *from, *to;
+	const char *group;    /* PodGroup, NULL for a lone pod             */
+} wpl_move;
+
 typedef struct wpl_util {
 	const char *resource;
 	double alloc;        /* allocatable over schedulable nodes (units) */
@@ -92,10 +110,31 @@ struct wasp_plan {
 	wpl_admit *admit;
 	int nadmit;
 	size_t warnings_cap;
+	/* Added (preemption, rebalancing): evictions sorted by ns/pod,
+	 * moves likewise, and the PDB violations among the evictions. */
+	wpl_evict *evict;
+	int nevict;
+	wpl_move *move;
+	int nmove;
+	int pdb_violations;
+	/* Rebalancing: wholly free domains per topology key (finest last),
+	 * before and after the plan. */
+	struct wpl_frag *frag;
+	int nfrag;
+	/* and the largest gang of the commonest pending pod shape that fits
+	 * in one such domain (the whole cluster without keys) */
+	const char *gang_shape; /* NULL: not computed */
+	const char *gang_key;   /* the key of the domains, NULL: cluster */
+	int gang_before, gang_after;
 	/* Added (DRA): device claims allocated by the plan, by ns/name. */
 	wpl_claim *claims;
 	int nclaims;
 };
+
+typedef struct wpl_frag {
+	const char *key;
+	int before, after;
+} wpl_frag;
 
 /* Build the plan from a solution (placements in class/pod order). */
 int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,

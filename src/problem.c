@@ -13,6 +13,8 @@
  * thread count.
  */
 #include "problem.h"
+#include "preempt.h"
+#include "rebalance.h"
 #include "dra.h"
 
 #include <stdint.h>
@@ -932,6 +934,23 @@ int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
 	}
 	if (!rc)
 		rc = reduce(&r, o);
+	if (!rc)
+		rc = wpe_units(p, a);
+	if (!rc && o->protect && *o->protect) {
+		ws_expr *sel;
+		int nsel = wrb_selector(a, o->protect, &sel);
+		if (nsel < 0) {
+			wa_destroy(tmp);
+			return werr(err, WASP_EINVAL, "bad --protect selector "
+				    "'%s' (want key=value, key!=value, key or "
+				    "!key, comma-separated)", o->protect);
+		}
+		for (int u = 0; u < p->nunits; u++)
+			for (int i = 0; i < p->units[u].npods; i++)
+				if (wrb_selects(sel, nsel,
+						&s->pods[p->units[u].pods[i]]))
+					p->units[u].keep = true;
+	}
 	wa_destroy(tmp);
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in the reduction");
@@ -949,8 +968,12 @@ wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a)
 	s->x = wa_calloc(a, (size_t)p->nx + 1, sizeof *s->x);
 	s->admit = wa_calloc(a, (size_t)p->ngroups + 1, 1);
 	s->reason = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *s->reason);
-	if (!s->x || !s->admit || !s->reason)
+	s->evict = wa_calloc(a, (size_t)p->nunits + 1, 1);
+	s->evict_by = wa_calloc(a, (size_t)p->nunits + 1, sizeof(int));
+	if (!s->x || !s->admit || !s->reason || !s->evict || !s->evict_by)
 		return NULL;
+	for (int u = 0; u < p->nunits; u++)
+		s->evict_by[u] = -1;
 	return s;
 }
 
@@ -960,6 +983,11 @@ void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
 	memcpy(dst->admit, src->admit, (size_t)p->ngroups);
 	memcpy(dst->reason, src->reason,
 	       (size_t)p->ngroups * sizeof *dst->reason);
+	if (dst->evict && src->evict) {
+		memcpy(dst->evict, src->evict, (size_t)p->nunits);
+		memcpy(dst->evict_by, src->evict_by,
+		       (size_t)p->nunits * sizeof *dst->evict_by);
+	}
 	dst->dra = src->dra;
 }
 
@@ -990,6 +1018,11 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		}
 		v->work[t] += w;
 	}
+	for (int u = 0; s->evict && u < p->nunits; u++)
+		if (s->evict[u])
+			v->evictions += (double)p->units[u].npods *
+					p->units[u].weight;
+	v->pdb_violations = wpe_pdb_violations(p, s);
 	/* packing: nodes with neither bound nor placed pods */
 	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
 	if (!busy) {
@@ -1061,6 +1094,8 @@ int wp_value_cmp(const wp_value *a, const wp_value *b)
 		if (x != y)
 			return x > y ? 1 : -1;
 	}
+	if (a->pdb_violations != b->pdb_violations)
+		return a->pdb_violations < b->pdb_violations ? 1 : -1;
 	if (a->evictions != b->evictions)
 		return a->evictions < b->evictions ? 1 : -1;
 	if (a->moves != b->moves)
@@ -1186,10 +1221,32 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 		else if (placed > wg->size)
 			w = "a group places more pods than it has";
 	}
+	/* evictions free their pods' requests (for higher priorities only:
+	 * wpe_check_rows) */
+	for (int u = 0; !w && s->evict && u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (!s->evict[u])
+			continue;
+		if (s->evict_by[u] < 0 || s->evict_by[u] >= p->ngroups ||
+		    !s->admit[s->evict_by[u]] ||
+		    p->groups[s->evict_by[u]].priority <= un->priority) {
+			w = "a unit is evicted by no admitted group of higher "
+			    "priority";
+			break;
+		}
+		for (int i = 0; i < un->npods; i++) {
+			const ws_pod *pod = &p->snap->pods[un->pods[i]];
+			for (int r = 0; r < nres; r++)
+				use[(size_t)pod->node * nres + r] -=
+				    pod->req[r];
+		}
+	}
 	for (size_t i = 0; !w && i < (size_t)p->nnodes * nres; i++)
 		if (use[i] > p->free[i])
 			w = "a node is over capacity";
 	free(use);
+	if (!w && s->evict)
+		wpe_check_rows(p, s, &w);
 	if (!w)
 		w = tree_infeasible(p, s);
 	if (why)

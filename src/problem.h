@@ -95,6 +95,11 @@ typedef struct wp_problem {
 	int nx;            /* sum of nelig over classes                   */
 	int value_res;     /* tier-1 unit: resource index, -1 = pods       */
 	wa_arena *arena;
+	/* addition (preemption, preempt.c): running disruption units, in
+	 * snapshot order of their first pod */
+	struct wp_unit *units;
+	int nunits;
+	int *pdb_allowed;  /* per snapshot PDB: disruptions it allows     */
 	/* addition (issue 5): CompositePodGroups, as in the snapshot */
 	wp_comp *comps;
 	int ncomps;
@@ -104,12 +109,32 @@ typedef struct wp_problem {
 	int **excl_owner;
 } wp_problem;
 
+/* A disruption unit of running pods (addition, preemption): one pod of a
+ * `single` group or without a group, or all running pods of an `all`
+ * group.  Only pods bound to a known node are in units. */
+typedef struct wp_unit {
+	int sg;           /* snapshot group, -1: a lone pod                 */
+	int32_t priority;
+	bool all;         /* disruptionMode all: evicted whole             */
+	int *pods;        /* snapshot pod indices, input order             */
+	int npods;
+	int weight;       /* eviction cost per pod: 1 + rank of its priority
+			     among the units' distinct priorities (lowest 0) */
+	int *pdb;         /* PodDisruptionBudgets selecting its pods       */
+	int *pdbn;        /* and how many of its pods each selects         */
+	int npdb;
+	bool keep;        /* --protect selects one of its pods: never evicted */
+} wp_unit;
 
 /* A solution: counts per (class, eligible node) and admission per group. */
 typedef struct wp_sol {
 	int *x;               /* nx: x[c.off + k] pods of class c on c.elig[k] */
 	unsigned char *admit; /* ngroups */
 	const char **reason;  /* ngroups: why a group waits; NULL if admitted */
+	/* addition (preemption): per unit, evicted or not, and the problem
+	 * group whose placement evicted it (-1: none) */
+	unsigned char *evict;
+	int *evict_by;
 	/* addition (DRA): the greedy's device allocations (struct
 	 * wdr_state, dra.h) for plan.c; NULL without device claims. */
 	const struct wdr_state *dra;
@@ -128,10 +153,14 @@ typedef struct wp_value {
 	int nprio;                 /* distinct pending priorities           */
 	int32_t prio[WP_MAX_TIERS]; /* descending                            */
 	double work[WP_MAX_TIERS]; /* admitted work at prio[i]              */
-	double evictions;          /* tier 2 (0 until preemption lands)     */
+	double evictions;          /* tier 2: evicted pods, each weighted by
+				      its unit's weight (wp_unit)          */
 	double moves;              /* tier 3 (0 until rebalancing lands)    */
 	double packing;            /* tier 4: higher is better (whole free
 				      nodes, then domains)                */
+	/* addition: PodDisruptionBudget violations, compared right after
+	 * tier 1 and before evictions (fewer is better) */
+	double pdb_violations;
 	/* addition (issue 5): preferred-topology compactness, compared
 	 * before packing: per level, coarsest first, the domains that groups
 	 * with a preferred level leave unused (higher is better) */

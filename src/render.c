@@ -235,11 +235,31 @@ static cJSON *build_doc(const wasp_plan *p)
 	jadd(&j, c, "placedPods", jnum(s->placed_pods));
 	jadd(&j, c, "evictedPods", jnum(s->evicted_pods));
 	jadd(&j, c, "movedPods", jnum(s->moved_pods));
+	jadd(&j, c, "pdbViolations", jnum(p->pdb_violations));
 
 	cJSON *f = cJSON_CreateObject();
 	jadd(&j, sum, "freeNodes", f);
 	jadd(&j, f, "before", jnum(s->free_nodes_before));
 	jadd(&j, f, "after", jnum(s->free_nodes_after));
+	if (p->gang_shape) {
+		cJSON *lg = cJSON_CreateObject();
+		jadd(&j, sum, "largestGang", lg);
+		jadd(&j, lg, "shape", jstr(p->gang_shape));
+		jadd(&j, lg, "key", jstr(p->gang_key));
+		jadd(&j, lg, "before", jnum(p->gang_before));
+		jadd(&j, lg, "after", jnum(p->gang_after));
+	}
+	if (p->nfrag) {
+		cJSON *fd = cJSON_CreateArray();
+		jadd(&j, sum, "freeDomains", fd);
+		for (int i = 0; i < p->nfrag; i++) {
+			cJSON *e = cJSON_CreateObject();
+			jadd(&j, e, "key", jstr(p->frag[i].key));
+			jadd(&j, e, "before", jnum(p->frag[i].before));
+			jadd(&j, e, "after", jnum(p->frag[i].after));
+			jpush(&j, fd, e);
+		}
+	}
 
 	cJSON *u = cJSON_CreateArray();
 	jadd(&j, sum, "utilisation", u);
@@ -264,8 +284,43 @@ static cJSON *build_doc(const wasp_plan *p)
 		jadd(&j, e, "group", jstr(x->group));
 		jpush(&j, pl, e);
 	}
-	jadd(&j, doc, "evictions", cJSON_CreateArray());
-	jadd(&j, doc, "moves", cJSON_CreateArray());
+	cJSON *ev = cJSON_CreateArray();
+	jadd(&j, doc, "evictions", ev);
+	for (int i = 0; i < p->nevict && j.ok; i++) {
+		const wpl_evict *x = &p->evict[i];
+		cJSON *e = cJSON_CreateObject();
+		jadd(&j, e, "namespace", jstr(x->ns));
+		jadd(&j, e, "pod", jstr(x->pod));
+		jadd(&j, e, "node", jstr(x->node));
+		jadd(&j, e, "unit", jstr(x->unit));
+		jadd(&j, e, "priority", jnum(x->priority));
+		cJSON *by = cJSON_CreateObject();
+		jadd(&j, e, "preemptedBy", by);
+		jadd(&j, by, "kind", jstr(x->by_kind));
+		jadd(&j, by, "namespace", jstr(x->by_ns));
+		jadd(&j, by, "name", jstr(x->by));
+		jadd(&j, by, "priority", jnum(x->by_priority));
+		char why[2 * WASP_MAX_NAME + 64];
+		snprintf(why, sizeof why, "preempted by %s/%s (priority %d)",
+			 x->by_ns ? x->by_ns : "", x->by ? x->by : "",
+			 (int)x->by_priority);
+		jadd(&j, e, "reason", jstr(why));
+		if (x->pdb_violation)
+			jadd(&j, e, "pdbViolation", cJSON_CreateTrue());
+		jpush(&j, ev, e);
+	}
+	cJSON *mv = cJSON_CreateArray();
+	jadd(&j, doc, "moves", mv);
+	for (int i = 0; i < p->nmove && j.ok; i++) {
+		const wpl_move *x = &p->move[i];
+		cJSON *e = cJSON_CreateObject();
+		jadd(&j, e, "namespace", jstr(x->ns));
+		jadd(&j, e, "pod", jstr(x->pod));
+		jadd(&j, e, "from", jstr(x->from));
+		jadd(&j, e, "to", jstr(x->to));
+		jadd(&j, e, "group", jstr(x->group));
+		jpush(&j, mv, e);
+	}
 
 	cJSON *ad = cJSON_CreateArray();
 	jadd(&j, doc, "admitted", ad);
@@ -658,6 +713,15 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 		  s->placed_pods, s->evicted_pods, s->moved_pods);
 	sb_printf(&b, "  free nodes  %d before, %d after\n",
 		  s->free_nodes_before, s->free_nodes_after);
+	for (int i = 0; i < p->nfrag; i++)
+		sb_printf(&b, "  free %s domains  %d before, %d after\n",
+			  or_dash(p->frag[i].key), p->frag[i].before,
+			  p->frag[i].after);
+	if (p->gang_shape)
+		sb_printf(&b, "  largest gang of %s in one %s  %d before, %d "
+			      "after\n", p->gang_shape,
+			  p->gang_key ? p->gang_key : "cluster",
+			  p->gang_before, p->gang_after);
 	sb_printf(&b, "  times       load %.3f s, reduce %.3f s, greedy %.3f "
 		      "s, ilp %.3f s, total %.3f s\n",
 		  s->t_load, s->t_reduce, s->t_greedy, s->t_ilp, s->t_total);
@@ -789,6 +853,39 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 			sb_printf(&b, "  %-8s  %5d  %8d  %s\n",
 				  or_dash(x->kind), x->pods, (int)x->priority,
 				  or_dash(x->reason));
+		}
+	}
+
+	if (p->nevict) {
+		sb_printf(&b, "\nEvictions (%d pod%s", p->nevict,
+			  p->nevict == 1 ? "" : "s");
+		if (p->pdb_violations)
+			sb_printf(&b, "; %d PodDisruptionBudget violation%s",
+				  p->pdb_violations,
+				  p->pdb_violations == 1 ? "" : "s");
+		sb_puts(&b, ")\n");
+		for (int i = 0; i < p->nevict; i++) {
+			const wpl_evict *x = &p->evict[i];
+			sb_printf(&b, "  %s/%s on %s (priority %d%s%s): "
+				      "preempted by %s/%s (priority %d)%s\n",
+				  or_dash(x->ns), or_dash(x->pod),
+				  or_dash(x->node), (int)x->priority,
+				  x->unit ? ", whole group " : "",
+				  x->unit ? x->unit : "", or_dash(x->by_ns),
+				  or_dash(x->by), (int)x->by_priority,
+				  x->pdb_violation ? "; violates a "
+						     "PodDisruptionBudget"
+						   : "");
+		}
+	}
+	if (p->nmove) {
+		sb_printf(&b, "\nMoves (%d pod%s)\n", p->nmove,
+			  p->nmove == 1 ? "" : "s");
+		for (int i = 0; i < p->nmove; i++) {
+			const wpl_move *x = &p->move[i];
+			sb_printf(&b, "  %s/%s: %s -> %s\n", or_dash(x->ns),
+				  or_dash(x->pod), or_dash(x->from),
+				  or_dash(x->to));
 		}
 	}
 
@@ -1029,6 +1126,7 @@ static void read_summary(rd *r, const wt_node *m)
 		get_int(r, c, "placedPods", cw, &s->placed_pods);
 		get_int(r, c, "evictedPods", cw, &s->evicted_pods);
 		get_int(r, c, "movedPods", cw, &s->moved_pods);
+		get_int(r, c, "pdbViolations", cw, &r->pl->pdb_violations);
 	}
 	const wt_node *f = get_kind(r, m, "freeNodes", w, WT_MAP);
 	if (f) {
@@ -1211,6 +1309,81 @@ static void read_wait(rd *r, const wt_node *seq)
 	}
 }
 
+static void read_evict(rd *r, const wt_node *seq)
+{
+	wasp_plan *pl = r->pl;
+	if (!seq->n)
+		return;
+	pl->evict = wa_calloc(pl->arena, seq->n, sizeof *pl->evict);
+	if (!pl->evict) {
+		nomem(r);
+		return;
+	}
+	for (size_t i = 0; i < seq->n && !r->rc; i++) {
+		const wt_node *e = seq->items[i];
+		const char *w = "evictions[]";
+		if (e->type != WT_MAP) {
+			bad(r, e, w, "a map");
+			return;
+		}
+		wpl_evict *x = &pl->evict[i];
+		int prio = 0, bprio = 0;
+		get_str(r, e, "namespace", w, &x->ns, false, true);
+		get_str(r, e, "pod", w, &x->pod, false, true);
+		get_str(r, e, "node", w, &x->node, false, false);
+		get_str(r, e, "unit", w, &x->unit, true, false);
+		get_int(r, e, "priority", w, &prio);
+		x->priority = prio;
+		const wt_node *pdb = wt_get(e, "pdbViolation");
+		if (pdb && pdb->type == WT_BOOL)
+			x->pdb_violation = pdb->boolean;
+		const wt_node *by = r->rc ? NULL
+				   : get_kind(r, e, "preemptedBy", w, WT_MAP);
+		if (!by) {
+			if (!r->rc)
+				r->rc = werr_at(r->err, WASP_EINPUT, e->src,
+						"%s: missing \"preemptedBy\"",
+						w);
+			return;
+		}
+		const char *bw = "evictions[].preemptedBy";
+		x->by_kind = "PodGroup";
+		get_str(r, by, "kind", bw, &x->by_kind, false, false);
+		get_str(r, by, "namespace", bw, &x->by_ns, false, true);
+		get_str(r, by, "name", bw, &x->by, false, true);
+		get_int(r, by, "priority", bw, &bprio);
+		x->by_priority = bprio;
+		pl->nevict = (int)i + 1;
+	}
+}
+
+static void read_move(rd *r, const wt_node *seq)
+{
+	wasp_plan *pl = r->pl;
+	if (!seq->n)
+		return;
+	pl->move = wa_calloc(pl->arena, seq->n, sizeof *pl->move);
+	if (!pl->move) {
+		nomem(r);
+		return;
+	}
+	for (size_t i = 0; i < seq->n && !r->rc; i++) {
+		const wt_node *e = seq->items[i];
+		const char *w = "moves[]";
+		if (e->type != WT_MAP) {
+			bad(r, e, w, "a map");
+			return;
+		}
+		wpl_move *x = &pl->move[i];
+		get_str(r, e, "namespace", w, &x->ns, false, true);
+		get_str(r, e, "pod", w, &x->pod, false, true);
+		get_str(r, e, "from", w, &x->from, false, false);
+		get_str(r, e, "to", w, &x->to, false, true);
+		get_str(r, e, "group", w, &x->group, true, false);
+		pl->nmove = (int)i + 1;
+	}
+}
+
 static void read_warnings(rd *r, const wt_node *seq)
 {
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
@@ -1250,6 +1423,7 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 			       "kind \"%s\": expected Plan", kind);
 
 	const wt_node *v;
+	pl->pdb_violations = -1; /* unless the summary gives it */
 	if (!r.rc && (v = get_kind(&r, root, "summary", "", WT_MAP)))
 		read_summary(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "placements", "", WT_SEQ)))
@@ -1262,19 +1436,18 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 		read_wait(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "warnings", "", WT_SEQ)))
 		read_warnings(&r, v);
-	/* Preemption and rebalancing do not exist yet: a plan that evicts
-	 * or moves pods cannot be checked, so it is refused, not ignored. */
-	static const char *const unsupported[] = {"evictions", "moves"};
-	for (int i = 0; i < 2 && !r.rc; i++) {
-		v = get_kind(&r, root, unsupported[i], "", WT_SEQ);
-		if (v && v->n)
-			r.rc = werr_at(err, WASP_EINPUT, v->items[0]->src,
-				       "%s are not supported by this version",
-				       unsupported[i]);
-	}
+	if (!r.rc && (v = get_kind(&r, root, "evictions", "", WT_SEQ)))
+		read_evict(&r, v);
+	if (!r.rc && (v = get_kind(&r, root, "moves", "", WT_SEQ)))
+		read_move(&r, v);
 	if (r.rc) {
 		wasp_plan_free(pl);
 		return r.rc;
+	}
+	if (pl->pdb_violations < 0) {
+		pl->pdb_violations = 0;
+		for (int i = 0; i < pl->nevict; i++)
+			pl->pdb_violations += pl->evict[i].pdb_violation;
 	}
 	/* Counts a hand-written plan left out follow from its lists. */
 	const wt_node *sum = wt_get(root, "summary");
@@ -1284,6 +1457,8 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 		pl->sum.placed_pods = pl->nplace;
 		pl->sum.admitted_groups = pl->nadmit;
 		pl->sum.waiting_groups = pl->nwait;
+		pl->sum.evicted_pods = pl->nevict;
+		pl->sum.moved_pods = pl->nmove;
 	}
 	*out = pl;
 	return WASP_OK;

@@ -109,7 +109,28 @@ typedef struct ws_pod {
 				  from the snapshot has node == -1, is not
 				  pending, and gets a warning. */
 	bool terminal;       /* phase Succeeded/Failed: ignored entirely  */
+	/* addition (PodDisruptionBudgets): metadata.labels, sorted by key */
+	ws_kv *labels;
+	int nlabels;
 } ws_pod;
+
+/* A policy/v1 PodDisruptionBudget (addition, preemption).  The selector
+ * is matchLabels (as In with one value) plus matchExpressions over pod
+ * labels in the PDB's namespace; no selector selects nothing, an empty
+ * one every pod.  Budget kinds: 0 unset, 1 an integer, 2 a percentage. */
+typedef struct ws_pdb {
+	const char *ns, *name;
+	wsrc src;
+	bool has_selector;
+	ws_expr *sel;
+	int nsel;
+	int min_kind, min_val;     /* spec.minAvailable      */
+	int max_kind, max_val;     /* spec.maxUnavailable    */
+	bool has_allowed;          /* status.disruptionsAllowed */
+	int allowed;
+	bool has_healthy;          /* status.currentHealthy and desiredHealthy */
+	int current_healthy, desired_healthy;
+} ws_pdb;
 
 typedef struct ws_group {
 	const char *ns, *name;
@@ -209,6 +230,9 @@ struct wasp_snapshot {
 	 * afterwards, so lookups stay thread-safe.  NULL: the ws_*_index
 	 * lookups scan the arrays. */
 	struct ws_map *node_idx, *pod_idx, *group_idx;
+	/* addition (preemption): PodDisruptionBudgets, input order */
+	ws_pdb *pdbs;
+	int npdbs;
 	/* addition (issue 5): CompositePodGroups, input order */
 	ws_composite *comps;
 	int ncomps;

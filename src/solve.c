@@ -17,6 +17,8 @@
 #include "baseline.h"
 #include "greedy.h"
 #include "ilp.h"
+#include "preempt.h"
+#include "rebalance.h"
 
 /* Auto mode: the ILP is tried up to this size and with this much time
  * left; larger models go greedy-only (GLPK's branch and bound would not
@@ -257,6 +259,11 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	rc = wpl_from_sol(p, best, &pl, err);
 	if (rc)
 		goto out;
+	if (o->rebalance) {
+		rc = wrb_rebalance(s, p->topo, o, pl, err);
+		if (rc)
+			goto out;
+	}
 	wa_arena *pa = pl->arena;
 	wpl_summary *sum = &pl->sum;
 	sum->mode = mode;

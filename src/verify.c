@@ -101,6 +101,10 @@ typedef struct vctx {
 	int *pod_place;    /* npods: placement index, -1                   */
 	int64_t *placed;   /* nnodes * nres: placed requests                */
 	int *g_placed;     /* ngroups: valid placements per group          */
+	int *pod_evict;    /* npods: eviction index, -1                    */
+	int64_t *evicted;  /* nnodes * nres: requests the plan evicts       */
+	bool any_evict;
+	int *pod_moved;    /* npods: node a move takes the pod to, -1      */
 	/* path mode: level lists already worked out, per key */
 	const char **lv_key;
 	const char ***lv_list;
@@ -240,9 +244,22 @@ static void check_capacity(vctx *v)
 			if (!pl)
 				continue; /* over-commit before the plan is
 					     not the plan's doing */
-			int64_t tot = sat_add(node->used[r], pl);
+			int64_t ev = v->evicted[(size_t)n * s->nres + r];
+			int64_t tot = sat_add(node->used[r] - ev, pl);
 			if (tot <= node->alloc[r])
 				continue;
+			if (ev) {
+				char b5[48];
+				viol(v, "node %s: %s over allocatable: %s > %s "
+					"(bound %s - evicted %s + placed %s)",
+				     node->name, s->res[r],
+				     qty(v, r, tot, b1, sizeof b1),
+				     qty(v, r, node->alloc[r], b2, sizeof b2),
+				     qty(v, r, node->used[r], b3, sizeof b3),
+				     qty(v, r, ev, b5, sizeof b5),
+				     qty(v, r, pl, b4, sizeof b4));
+				continue;
+			}
 			viol(v, "node %s: %s over allocatable: %s > %s (bound "
 				"%s + placed %s)",
 			     node->name, s->res[r],
@@ -250,6 +267,326 @@ static void check_capacity(vctx *v)
 			     qty(v, r, node->alloc[r], b2, sizeof b2),
 			     qty(v, r, node->used[r], b3, sizeof b3),
 			     qty(v, r, pl, b4, sizeof b4));
+		}
+	}
+}
+
+/* ----------------------------------------------------------- evictions */
+
+static int32_t pod_prio(const ws_snapshot *s, const ws_pod *pod)
+{
+	return pod->group >= 0 ? s->groups[pod->group].priority
+			       : pod->priority;
+}
+
+/* Each eviction: a running pod, evicted once, by a group (or lone pod)
+ * that the plan places, of strictly higher priority, whose policy lets it
+ * preempt.  Fills pod_evict and evicted (run after check_placements). */
+static void check_evictions(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const wasp_plan *p = v->p;
+	for (int i = 0; i < p->nevict; i++) {
+		const wpl_evict *x = &p->evict[i];
+		int pi = ht_get(&v->pods, x->ns, x->pod);
+		if (pi < 0) {
+			viol(v, "eviction of %s/%s: no such pod in the "
+				"snapshot", nz(x->ns), nz(x->pod));
+			continue;
+		}
+		const ws_pod *pod = &s->pods[pi];
+		if (pod->terminal || ws_pod_pending(pod) || pod->node < 0) {
+			viol(v, "eviction of %s/%s: the pod is not running on "
+				"a node of the snapshot", pod->ns, pod->name);
+			continue;
+		}
+		if (v->pod_evict[pi] >= 0) {
+			viol(v, "eviction of %s/%s: evicted twice", pod->ns,
+			     pod->name);
+			continue;
+		}
+		if (x->node && strcmp(x->node, s->nodes[pod->node].name))
+			viol(v, "eviction of %s/%s: the plan says node %s, "
+				"the pod runs on %s", pod->ns, pod->name,
+			     x->node, s->nodes[pod->node].name);
+		v->pod_evict[pi] = i;
+		v->any_evict = true;
+		for (int r = 0; r < s->nres; r++) {
+			int64_t *c = &v->evicted[(size_t)pod->node * s->nres +
+						 r];
+			*c = sat_add(*c, pod->req[r]);
+		}
+		int32_t vp = pod_prio(s, pod), bp;
+		int pol;
+		bool places;
+		bool lone = x->by_kind && !strcmp(x->by_kind, "Pod");
+		if (lone) {
+			int bi = ht_get(&v->pods, x->by_ns, x->by);
+			if (bi < 0) {
+				viol(v, "eviction of %s/%s: preempted by pod "
+					"%s/%s, which is not in the snapshot",
+				     pod->ns, pod->name, nz(x->by_ns),
+				     nz(x->by));
+				continue;
+			}
+			bp = s->pods[bi].priority;
+			pol = s->pods[bi].preempt;
+			places = v->pod_node[bi] >= 0;
+		} else {
+			int g = ht_get(&v->groups, x->by_ns, x->by);
+			if (g < 0) {
+				viol(v, "eviction of %s/%s: preempted by "
+					"PodGroup %s/%s, which is not in the "
+					"snapshot", pod->ns, pod->name,
+				     nz(x->by_ns), nz(x->by));
+				continue;
+			}
+			bp = s->groups[g].priority;
+			pol = s->groups[g].preempt;
+			places = v->g_placed[g] > 0;
+		}
+		if (!places)
+			viol(v, "eviction of %s/%s: %s/%s, which evicts it, "
+				"places no pod in this plan", pod->ns,
+			     pod->name, nz(x->by_ns), nz(x->by));
+		if (bp <= vp)
+			viol(v, "eviction of %s/%s: its priority %d is not "
+				"below the priority %d of %s/%s", pod->ns,
+			     pod->name, (int)vp, (int)bp, nz(x->by_ns),
+			     nz(x->by));
+		if (pol == WS_PREEMPT_NEVER)
+			viol(v, "eviction of %s/%s: %s/%s has "
+				"preemptionPolicy Never", pod->ns, pod->name,
+			     nz(x->by_ns), nz(x->by));
+	}
+	/* disruptionMode all: the running group goes whole or not at all */
+	for (int g = 0; v->any_evict && g < s->ngroups; g++) {
+		const ws_group *grp = &s->groups[g];
+		if (grp->disruption != WS_DISRUPT_ALL)
+			continue;
+		int run = 0, ev = 0;
+		for (int k = 0; k < grp->npods; k++) {
+			const ws_pod *pod = &s->pods[grp->pods[k]];
+			if (pod->terminal || ws_pod_pending(pod) ||
+			    pod->node < 0)
+				continue;
+			run++;
+			ev += v->pod_evict[grp->pods[k]] >= 0;
+		}
+		if (ev && ev < run)
+			viol(v, "group %s/%s: disruptionMode all, but only %d "
+				"of its %d running pods are evicted", grp->ns,
+			     grp->name, ev, run);
+	}
+}
+
+/* Moves: a running pod, not evicted, from its node to another existing
+ * node that it tolerates and selects; capacity counts it at the
+ * destination and no longer at the source (check_capacity). */
+static void check_moves(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const wasp_plan *p = v->p;
+	for (int i = 0; i < p->nmove; i++) {
+		const wpl_move *x = &p->move[i];
+		int pi = ht_get(&v->pods, x->ns, x->pod);
+		if (pi < 0) {
+			viol(v, "move of %s/%s: no such pod in the snapshot",
+			     nz(x->ns), nz(x->pod));
+			continue;
+		}
+		const ws_pod *pod = &s->pods[pi];
+		if (pod->terminal || ws_pod_pending(pod) || pod->node < 0) {
+			viol(v, "move of %s/%s: the pod is not running on a "
+				"node of the snapshot", pod->ns, pod->name);
+			continue;
+		}
+		if (v->pod_evict[pi] >= 0 || v->pod_moved[pi] >= 0) {
+			viol(v, "move of %s/%s: the pod is %s", pod->ns,
+			     pod->name, v->pod_evict[pi] >= 0
+				 ? "also evicted" : "moved twice");
+			continue;
+		}
+		if (x->from && strcmp(x->from, s->nodes[pod->node].name))
+			viol(v, "move of %s/%s: from %s, but it runs on %s",
+			     pod->ns, pod->name, x->from,
+			     s->nodes[pod->node].name);
+		int ni = ht_get(&v->nodes, "", x->to);
+		if (ni < 0) {
+			viol(v, "move of %s/%s: to node %s, which is not in "
+				"the snapshot", pod->ns, pod->name, nz(x->to));
+			continue;
+		}
+		if (ni == pod->node) {
+			viol(v, "move of %s/%s: to the node it runs on",
+			     pod->ns, pod->name);
+			continue;
+		}
+		const char *why = NULL;
+		if (!ws_pod_fits_node_static(pod, &s->nodes[ni], &why))
+			viol(v, "move of %s/%s to %s: %s", pod->ns, pod->name,
+			     s->nodes[ni].name, why ? why : "does not fit");
+		if (pod->group >= 0 &&
+		    s->groups[pod->group].disruption == WS_DISRUPT_ALL)
+			viol(v, "move of %s/%s: its group %s is disrupted "
+				"only whole (disruptionMode all)", pod->ns,
+			     pod->name, s->groups[pod->group].name);
+		v->pod_moved[pi] = ni;
+		for (int r = 0; r < s->nres; r++) {
+			int64_t *c = &v->placed[(size_t)ni * s->nres + r];
+			*c = sat_add(*c, pod->req[r]);
+			c = &v->evicted[(size_t)pod->node * s->nres + r];
+			*c = sat_add(*c, pod->req[r]);
+		}
+	}
+}
+
+/* PodDisruptionBudgets, recomputed here: the evicted pods each budget
+ * selects beyond the disruptions it allows are violations of the budget
+ * (allowed when nothing better exists); the plan must count them right. */
+static bool lbl_match(const ws_expr *e, const ws_pod *pod)
+{
+	const char *val = NULL;
+	for (int i = 0; i < pod->nlabels && !val; i++)
+		if (!strcmp(pod->labels[i].key, e->key))
+			val = pod->labels[i].val;
+	bool in = false;
+	for (int i = 0; val && i < e->nvals; i++)
+		in = in || !strcmp(val, e->vals[i]);
+	return e->op == WS_OP_IN ? in
+	       : e->op == WS_OP_NOTIN ? !in
+	       : e->op == WS_OP_EXISTS ? val != NULL
+	       : e->op == WS_OP_DOESNOTEXIST ? val == NULL : false;
+}
+
+static bool pdb_sel(const ws_pdb *b, const ws_pod *pod)
+{
+	if (!b->has_selector || strcmp(b->ns, pod->ns))
+		return false;
+	for (int i = 0; i < b->nsel; i++)
+		if (!lbl_match(&b->sel[i], pod))
+			return false;
+	return true;
+}
+
+static void check_pdbs(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	long total = 0;
+	for (int j = 0; v->any_evict && j < s->npdbs; j++) {
+		const ws_pdb *b = &s->pdbs[j];
+		int healthy = 0, ev = 0;
+		for (int i = 0; i < s->npods; i++) {
+			const ws_pod *pod = &s->pods[i];
+			if (pod->terminal || ws_pod_pending(pod) ||
+			    !pdb_sel(b, pod))
+				continue;
+			healthy++;
+			ev += v->pod_evict[i] >= 0;
+		}
+		int allowed = healthy;
+		if (b->has_allowed)
+			allowed = b->allowed;
+		else if (b->has_healthy)
+			allowed = b->current_healthy - b->desired_healthy;
+		else if (b->min_kind == 1)
+			allowed = healthy - b->min_val;
+		else if (b->min_kind == 2)
+			allowed = healthy - (int)(((long)b->min_val * healthy +
+						   99) / 100);
+		else if (b->max_kind == 1)
+			allowed = b->max_val;
+		else if (b->max_kind == 2)
+			allowed = (int)(((long)b->max_val * healthy + 99) /
+					100);
+		if (allowed < 0)
+			allowed = 0;
+		if (ev > allowed)
+			total += ev - allowed;
+	}
+	if (total != v->p->pdb_violations)
+		viol(v, "PodDisruptionBudgets: the evictions break budgets %ld "
+			"time%s, the plan says %d", total,
+		     total == 1 ? "" : "s", v->p->pdb_violations);
+}
+
+/* Capacity by priority (DESIGN.md §5): on a node with evictions, for
+ * every priority L of a pod placed there, bound pods minus the evicted
+ * ones of priority below L plus the placed ones of priority at most L fit
+ * the allocatable; capacity freed by a victim thus serves only pods of
+ * strictly higher priority. */
+static void check_priority_rows(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const wasp_plan *p = v->p;
+	if (!v->any_evict)
+		return;
+	int nn = s->nnodes, nres = s->nres;
+	int *ps = wa_calloc(v->a, (size_t)nn + 2, sizeof(int));
+	int *es = wa_calloc(v->a, (size_t)nn + 2, sizeof(int));
+	int *pl = wa_calloc(v->a, (size_t)p->nplace + 1, sizeof(int));
+	int *el = wa_calloc(v->a, (size_t)p->nevict + 1, sizeof(int));
+	int *pf = wa_calloc(v->a, (size_t)nn + 1, sizeof(int));
+	int *ef = wa_calloc(v->a, (size_t)nn + 1, sizeof(int));
+	if (!ps || !es || !pl || !el || !pf || !ef) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < s->npods; i++) {
+		if (v->pod_place[i] >= 0 && v->pod_node[i] >= 0)
+			ps[v->pod_node[i] + 1]++;
+		if (v->pod_evict[i] >= 0)
+			es[s->pods[i].node + 1]++;
+	}
+	for (int n = 0; n < nn; n++) {
+		ps[n + 1] += ps[n];
+		es[n + 1] += es[n];
+	}
+	for (int i = 0; i < s->npods; i++) {
+		if (v->pod_place[i] >= 0 && v->pod_node[i] >= 0) {
+			int n = v->pod_node[i];
+			pl[ps[n] + pf[n]++] = i;
+		}
+		if (v->pod_evict[i] >= 0) {
+			int n = s->pods[i].node;
+			el[es[n] + ef[n]++] = i;
+		}
+	}
+	char b1[48], b2[48];
+	for (int n = 0; n < nn; n++) {
+		if (es[n] == es[n + 1] || ps[n] == ps[n + 1])
+			continue;
+		const ws_node *node = &s->nodes[n];
+		bool bad = false;
+		for (int a = ps[n]; a < ps[n + 1] && !bad; a++) {
+			int32_t L = pod_prio(s, &s->pods[pl[a]]);
+			for (int r = 0; r < nres && !bad; r++) {
+				int64_t tot = node->used[r];
+				int32_t vmax = INT32_MIN;
+				for (int e = es[n]; e < es[n + 1]; e++) {
+					const ws_pod *q = &s->pods[el[e]];
+					if (pod_prio(s, q) < L)
+						tot -= q->req[r];
+					else if (pod_prio(s, q) > vmax)
+						vmax = pod_prio(s, q);
+				}
+				for (int b = ps[n]; b < ps[n + 1]; b++) {
+					const ws_pod *q = &s->pods[pl[b]];
+					if (pod_prio(s, q) <= L)
+						tot = sat_add(tot, q->req[r]);
+				}
+				if (tot <= node->alloc[r])
+					continue;
+				viol(v, "node %s: %s freed by evicting pods of "
+					"priority >= %d is used by pods of "
+					"priority %d or lower: %s > %s at "
+					"level %d", node->name, s->res[r],
+				     (int)vmax, (int)L,
+				     qty(v, r, tot, b1, sizeof b1),
+				     qty(v, r, node->alloc[r], b2, sizeof b2),
+				     (int)L);
+				bad = true;
+			}
 		}
 	}
 }
@@ -420,6 +757,8 @@ static void check_topology(vctx *v, int g)
 		int pi = grp->pods[k];
 		const ws_pod *pod = &s->pods[pi];
 		int n = v->pod_node[pi];
+		if (n < 0 && v->pod_moved && v->pod_moved[pi] >= 0)
+			n = v->pod_moved[pi];
 		if (n < 0 && !pod->terminal && !ws_pod_pending(pod))
 			n = pod->node; /* running; -1 if its node is unknown */
 		if (n < 0)
@@ -455,8 +794,15 @@ static void check_groups(vctx *v)
 	for (int g = 0; g < s->ngroups; g++) {
 		const ws_group *grp = &s->groups[g];
 		int placed = v->g_placed[g];
-		if (!placed)
+		if (!placed) {
+			/* a moved pod must keep its group in one domain */
+			bool moved = false;
+			for (int k = 0; k < grp->npods && !moved; k++)
+				moved = v->pod_moved[grp->pods[k]] >= 0;
+			if (moved && grp->topo_key)
+				check_topology(v, g);
 			continue;
+		}
 		if (grp->invalid)
 			viol(v, "group %s/%s: cannot be scheduled (%s) but %d "
 				"pods are placed",
@@ -1071,6 +1417,10 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	    !(v.placed = wa_calloc(a, (size_t)(s->nnodes + 1) * nres,
 				   sizeof(int64_t))) ||
 	    !(v.g_placed = wa_calloc(a, s->ngroups + 1, sizeof(int))) ||
+	    !(v.pod_evict = wa_calloc(a, s->npods + 1, sizeof(int))) ||
+	    !(v.pod_moved = wa_calloc(a, s->npods + 1, sizeof(int))) ||
+	    !(v.evicted = wa_calloc(a, (size_t)(s->nnodes + 1) * nres,
+				    sizeof(int64_t))) ||
 	    !(v.lv_key = wa_calloc(a, s->ngroups + s->ncomps + 1,
 				   sizeof(char *))) ||
 	    !(v.lv_list = wa_calloc(a, s->ngroups + s->ncomps + 1,
@@ -1080,7 +1430,8 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");
 	for (int i = 0; i < s->npods; i++) {
 		ht_put(&v.pods, s->pods[i].ns, s->pods[i].name, i);
-		v.pod_node[i] = v.pod_place[i] = -1;
+		v.pod_node[i] = v.pod_place[i] = v.pod_evict[i] = -1;
+		v.pod_moved[i] = -1;
 	}
 	for (int i = 0; i < s->nnodes; i++)
 		ht_put(&v.nodes, "", s->nodes[i].name, i);
@@ -1088,7 +1439,11 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 		ht_put(&v.groups, s->groups[i].ns, s->groups[i].name, i);
 
 	check_placements(&v);
+	check_evictions(&v);
+	check_moves(&v);
 	check_capacity(&v);
+	check_priority_rows(&v);
+	check_pdbs(&v);
 	check_groups(&v);
 	check_trees(&v);
 	check_annotations(&v);

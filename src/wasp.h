@@ -120,6 +120,12 @@ typedef struct wasp_options {
 				       and returns its best plan so far      */
 	double start_time;       /* wasp_now() when the run began (the budget
 				    counts from there); 0: at the call       */
+	/* additions (rebalancing, doc/preemption.md): */
+	int rebalance;           /* 1: move running pods to free whole
+				    domains of the finest topology key      */
+	int max_moves;           /* at most this many moves; 0: no limit    */
+	const char *protect;     /* label selector ("k=v,k!=v,k"): pods it
+				    selects never move nor get evicted      */
 } wasp_options;
 
 void wasp_options_init(wasp_options *o);
@@ -205,6 +211,14 @@ typedef struct wasp_gen_options {
 	 * DeviceClass, claim templates per pod shape, allocated claims for
 	 * the running pods) instead of the nvidia.com/gpu resource */
 	int dra;
+	/* additions (preemption benchmarks): */
+	int running_pods;  /* > 0: exactly this many 1-GPU running pods
+			      instead of `busy`                          */
+	int running_groups; /* > 0: running pods go round-robin into this
+			       many PodGroups (gang, minCount 1)          */
+	int preemptible;   /* 1: running groups are disruptionMode all at
+			      the lowest priority, pending gangs at the
+			      highest                                    */
 } wasp_gen_options;
 void wasp_gen_options_init(wasp_gen_options *g);
 /* A deterministic snapshot as Kubernetes manifests; free with wasp_free. */

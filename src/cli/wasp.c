@@ -145,6 +145,11 @@ static const char main_help[] =
 "                          all coarser levels too)\n"                      \
 "      --value RESOURCE    count admitted work in RESOURCE (for example\n" \
 "                          nvidia.com/gpu) instead of pods\n"              \
+"      --rebalance         also move running pods to free whole domains of\n" \
+"                          the finest topology key (nightly rebalancing)\n" \
+"      --max-moves N       at most N moves (default 0: no limit)\n"      \
+"      --protect SELECTOR  pods with these labels (k=v,k!=v,k,!k) never\n" \
+"                          move nor get evicted\n"                        \
 "  -q, --quiet             no warnings on standard error\n"                \
 "  -h, --help              show this help\n"
 
@@ -230,6 +235,11 @@ static const char gen_help[] =
 "      --json            a kubectl-style JSON List instead of YAML\n"
 "      --dra             GPUs as DRA devices: ResourceSlices, a DeviceClass,\n"
 "                        claim templates, allocated claims for running pods\n"
+"      --running-pods N  exactly N one-GPU running pods (lowest priority)\n"
+"                        instead of --busy\n"
+"      --running-groups G  put them round-robin into G PodGroups\n"
+"      --preemptible     running groups are disruptionMode all and the\n"
+"                        pending gangs take the highest priority class\n"
 "  -o, --output FILE     write to FILE atomically (default: standard output)\n"
 "  -h, --help            show this help\n"
 "\n"
@@ -296,12 +306,16 @@ enum {
 	OPT_GAP = 256,
 	OPT_DOMAIN,
 	OPT_VALUE,
+	OPT_REBALANCE,
+	OPT_MAX_MOVES,
+	OPT_PROTECT,
 	OPT_VERSION,
 	OPT_LP,
 	OPT_MPS,
 	OPT_DAT,
 	OPT_JSON,
-	OPT_DRA
+	OPT_DRA,
+	OPT_PREEMPTIBLE
 };
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
@@ -348,6 +362,16 @@ static int plan_option(const char *cmd, int c, const char *arg,
 		else
 			o->value_resource = arg;
 		break;
+	case OPT_REBALANCE:
+		o->rebalance = 1;
+		break;
+	case OPT_MAX_MOVES:
+		rc = parse_int(cmd, "--max-moves", arg, 0, 100000000,
+			       &o->max_moves);
+		break;
+	case OPT_PROTECT:
+		o->protect = arg;
+		break;
 	case 'q':
 		*quiet = 1;
 		break;
@@ -364,6 +388,9 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"threads", required_argument, NULL, 'j'},                           \
 	{"domain", required_argument, NULL, OPT_DOMAIN},                     \
 	{"value", required_argument, NULL, OPT_VALUE},                       \
+	{"rebalance", no_argument, NULL, OPT_REBALANCE},                     \
+	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
+	{"protect", required_argument, NULL, OPT_PROTECT},                   \
 	{"quiet", no_argument, NULL, 'q'},                                   \
 	{"help", no_argument, NULL, 'h'}
 #define PLAN_SHORT_OPTIONS "m:t:j:qh"
@@ -727,9 +754,10 @@ static int cmd_gen(int argc, char **argv)
 	static const char *const names[] = {
 	    "seed", "levels", "fanout", "nodes", "gpus", "busy", "gangs",
 	    "max-gang", "priorities", "family", "rack-nodes", "cpu-nodes",
-	    "services", "lone-pods", "trees"};
+	    "services", "lone-pods", "trees", "running-pods",
+	    "running-groups"};
 	enum { NNAMES = sizeof names / sizeof names[0], OPT_GEN = 512 };
-	struct option longs[NNAMES + 5];
+	struct option longs[NNAMES + 6];
 	const char *cmd = "gen", *out = NULL;
 	wasp_gen_options g;
 	wasp_error err;
@@ -743,7 +771,9 @@ static int cmd_gen(int argc, char **argv)
 					    'o'};
 	longs[NNAMES + 2] = (struct option){"help", no_argument, NULL, 'h'};
 	longs[NNAMES + 3] = (struct option){"dra", no_argument, NULL, OPT_DRA};
-	longs[NNAMES + 4] = (struct option){NULL, 0, NULL, 0};
+	longs[NNAMES + 4] = (struct option){"preemptible", no_argument, NULL,
+					    OPT_PREEMPTIBLE};
+	longs[NNAMES + 5] = (struct option){NULL, 0, NULL, 0};
 	wasp_gen_options_init(&g);
 	memset(&err, 0, sizeof err);
 	getopt_reset();
@@ -760,6 +790,10 @@ static int cmd_gen(int argc, char **argv)
 			break;
 		case OPT_DRA:
 			g.dra = 1;
+			break;
+		case OPT_PREEMPTIBLE:
+			if (wasp_gen_option_set(&g, "preemptible", "1", &err))
+				return usage_error(cmd, "%s", err.msg);
 			break;
 		case 'o':
 			out = optarg;

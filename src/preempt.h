@@ -1,0 +1,46 @@
+/*
+ * preempt.h -- workload-aware preemption, the solver-neutral part
+ * (KEP-5710; DESIGN.md §4-§5).
+ *
+ * Running pods are grouped into disruption units (wp_unit): a pod of a
+ * `single` group or without a group is its own unit, an `all` group is one
+ * unit across all its nodes.  A pending group may evict only units of
+ * strictly lower priority, and not at all under preemptionPolicy Never.
+ * Capacity freed by an eviction serves only pods of strictly higher
+ * priority than the victim; per node n, resource r and pending level p:
+ *
+ *   sum_{c: prio(c) <= p} req*x + sum_{u: prio(u) >= p} use
+ *       + sum_{u: prio(u) < p} use*(1 - e[u]) <= alloc
+ *
+ * wpe_check_rows checks exactly that (rows at every level a placed pod
+ * has on the node; the others are implied), for the solvers' own checks.
+ */
+#ifndef WASP_PREEMPT_H
+#define WASP_PREEMPT_H
+
+#include "problem.h"
+
+/* Build p->units from the snapshot (wp_reduce calls it).  -1 on NOMEM. */
+int wpe_units(wp_problem *p, wa_arena *a);
+
+/* May problem group g evict anything (valid, policy not Never)? */
+bool wpe_may_preempt(const wp_problem *p, int g);
+
+/* The capacity-by-priority rows on every node with an eviction: 0 when
+ * they hold, else -1 and *why (static text). */
+int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why);
+
+/* Does PodDisruptionBudget b select pod? */
+bool wpe_pdb_selects(const ws_pdb *b, const ws_pod *pod);
+/* Disruptions b allows now: status.disruptionsAllowed, else
+ * currentHealthy - desiredHealthy, else computed from the running pods it
+ * selects (minAvailable / maxUnavailable, percentages rounded up). */
+int wpe_pdb_allowed(const ws_snapshot *s, const ws_pdb *b);
+/* PDB violations of the solution's evictions: the sum over budgets of
+ * the evicted pods they select beyond what they allow. */
+int wpe_pdb_violations(const wp_problem *p, const wp_sol *s);
+
+/* Pods evicted by the solution. */
+int wpe_evicted_pods(const wp_problem *p, const wp_sol *s);
+
+#endif

@@ -1,0 +1,1148 @@
+/*
+ * check_preempt.c -- workload-aware preemption (preempt.c, the greedy's
+ * victim search, the plan's evictions, their rendering and the verifier's
+ * eviction checks).
+ *
+ * Scenarios are small clusters written as YAML and solved through tu_solve,
+ * so every plan passes the verifier; hand-written plans check that the
+ * verifier catches each kind of bad eviction.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "preempt.h"
+#include "problem.h"
+#include "testutil.h"
+
+#define GPU "nvidia.com/gpu"
+#define RACK "example.com/rack"
+
+/* ------------------------------------------------------- YAML builder */
+
+typedef struct yb {
+	char *buf;
+	size_t len, cap;
+} yb;
+
+static void y(yb *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void y(yb *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->len + (size_t)n + 1) * 2;
+		b->buf = realloc(b->buf, b->cap);
+		ck_assert_ptr_nonnull(b->buf);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+static void y_node(yb *b, const char *name, const char *rack, int gpus)
+{
+	y(b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: %s\n"
+	     "  labels: {" RACK ": %s}\nstatus:\n  allocatable: {cpu: \"64\", "
+	     "memory: 512Gi, pods: \"110\", " GPU ": \"%d\"}\n",
+	  name, rack, gpus);
+}
+
+/* A pod; group and node may be NULL (lone / pending). */
+static void y_pod(yb *b, const char *name, const char *group,
+		  const char *node, int gpus, int prio)
+{
+	y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
+	     "namespace: ml}\nspec:\n  priority: %d\n", name, prio);
+	if (group)
+		y(b, "  schedulingGroup: {podGroupName: %s}\n", group);
+	if (node)
+		y(b, "  nodeName: %s\n", node);
+	y(b, "  containers:\n  - name: c\n    resources: {requests: "
+	     "{cpu: \"1\", " GPU ": \"%d\"}}\n", gpus);
+}
+
+/* A PodGroup header (min > 0: gang); extra: more spec lines or "". */
+static void y_group(yb *b, const char *name, int min, const char *key,
+		    int prio, const char *extra)
+{
+	y(b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	     "metadata: {name: %s, namespace: ml}\nspec:\n  priority: %d\n",
+	  name, prio);
+	if (min > 0)
+		y(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", min);
+	else
+		y(b, "  schedulingPolicy: {basic: {}}\n");
+	if (key)
+		y(b, "  schedulingConstraints: {topology: [{key: %s}]}\n", key);
+	y(b, "%s", extra);
+}
+
+/* A pending gang of n pods "<name>-<i>" of `gpus` each. */
+static void y_gang(yb *b, const char *name, int n, int gpus, int prio,
+		   const char *extra)
+{
+	y_group(b, name, n, RACK, prio, extra);
+	for (int i = 0; i < n; i++) {
+		char pod[128];
+		snprintf(pod, sizeof pod, "%s-%d", name, i);
+		y_pod(b, pod, name, NULL, gpus, prio);
+	}
+}
+
+/* A running pod with a label app=<app>. */
+static void y_lpod(yb *b, const char *name, const char *app,
+		   const char *node, int gpus, int prio)
+{
+	y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
+	     "namespace: ml, labels: {app: %s}}\nspec:\n  priority: %d\n"
+	     "  nodeName: %s\n  containers:\n  - name: c\n    resources: "
+	     "{requests: {cpu: \"1\", " GPU ": \"%d\"}}\n",
+	  name, app, prio, node, gpus);
+}
+
+/* A PDB over app=<app>; budget: a YAML fragment of its spec. */
+static void y_pdb(yb *b, const char *name, const char *app,
+		  const char *budget)
+{
+	y(b, "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+	     "metadata: {name: %s, namespace: ml}\nspec:\n  selector:\n"
+	     "    matchLabels: {app: %s}\n%s", name, app, budget);
+}
+
+static wasp_snapshot *y_load(yb *b)
+{
+	wasp_snapshot *s = tu_load(b->buf);
+	free(b->buf);
+	memset(b, 0, sizeof *b);
+	return s;
+}
+
+static wasp_plan *solve_mode(const wasp_snapshot *s, int mode)
+{
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = mode;
+	o.threads = 1;
+	return tu_solve(s, &o);
+}
+
+static const wpl_evict *evicted(const wasp_plan *p, const char *pod)
+{
+	for (int i = 0; i < p->nevict; i++)
+		if (!strcmp(p->evict[i].pod, pod))
+			return &p->evict[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ solving */
+
+/* Two 8-GPU nodes, each full with two 4-GPU pods of priority 10; a gang
+ * of two 4-GPU pods at priority 100 needs two victims, no more. */
+START_TEST(test_basic_preemption)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "low-a", NULL, "n0", 4, 10);
+	y_pod(&b, "low-b", NULL, "n0", 4, 10);
+	y_pod(&b, "low-c", NULL, "n1", 4, 10);
+	y_pod(&b, "low-d", NULL, "n1", 4, 10);
+	y_gang(&b, "train", 2, 4, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_int_eq(p->sum.evicted_pods, 2);
+	for (int i = 0; i < p->nevict; i++) {
+		ck_assert_str_eq(p->evict[i].by, "train");
+		ck_assert_str_eq(p->evict[i].by_kind, "PodGroup");
+		ck_assert_int_eq(p->evict[i].by_priority, 100);
+		ck_assert_int_eq(p->evict[i].priority, 10);
+		ck_assert_ptr_null(p->evict[i].unit);
+	}
+	/* tier 2: two pods of the lowest (weight 1) level */
+	ck_assert(p->sum.tiers.evictions == 2);
+	ck_assert_ptr_null(tu_wait_reason(p, "ml", "train"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* A gang that would not fit even with every lower pod gone evicts
+ * nothing. */
+START_TEST(test_no_eviction_when_hopeless)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "low-a", NULL, "n0", 8, 10);
+	y_pod(&b, "low-b", NULL, "n1", 8, 10);
+	y_gang(&b, "huge", 3, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "huge"), 0);
+	ck_assert_ptr_nonnull(tu_wait_reason(p, "ml", "huge"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* disruptionMode all: a running gang spread over both nodes goes whole. */
+START_TEST(test_all_unit_evicted_whole)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
+	y_pod(&b, "batch-0", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-1", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-2", "batch", "n1", 2, 10);
+	y_pod(&b, "batch-3", "batch", "n1", 2, 10);
+	y_pod(&b, "web-0", NULL, "n0", 4, 20);
+	y_pod(&b, "web-1", NULL, "n1", 4, 20);
+	y_gang(&b, "big", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 1);
+	/* the whole batch gang (4 pods) plus the web pod of the chosen node */
+	ck_assert_int_eq(p->nevict, 5);
+	for (int i = 0; i < 4; i++) {
+		char pod[32];
+		snprintf(pod, sizeof pod, "batch-%d", i);
+		const wpl_evict *e = evicted(p, pod);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_str_eq(e->unit, "batch");
+	}
+	const char *node = tu_node_of(p, "ml", "big-0");
+	ck_assert_ptr_nonnull(node);
+	ck_assert_ptr_nonnull(evicted(p, !strcmp(node, "n0") ? "web-0"
+							     : "web-1"));
+	ck_assert_ptr_null(evicted(p, !strcmp(node, "n0") ? "web-1"
+							  : "web-0"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+START_TEST(test_equal_priority_never_evicted)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_pod(&b, "peer", NULL, "n0", 8, 100);
+	y_gang(&b, "train", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+START_TEST(test_never_policy_evicts_nothing)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_pod(&b, "low", NULL, "n0", 8, 10);
+	y_gang(&b, "polite", 1, 8, 100, "  preemptionPolicy: Never\n");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* The victim (priority 50) frees 8 GPUs, the preemptor uses 4: the other
+ * 4 may go to a priority-60 pod but never to a priority-10 one. */
+START_TEST(test_freed_capacity_not_for_lower)
+{
+	for (int with_mid = 0; with_mid < 2; with_mid++) {
+		yb b = {0};
+		y_node(&b, "n0", "r1", 8);
+		y_pod(&b, "victim", NULL, "n0", 8, 50);
+		y_gang(&b, "top", 1, 4, 100, "");
+		y_gang(&b, "low", 1, 4, 10, "");
+		if (with_mid)
+			y_gang(&b, "mid", 1, 4, 60, "");
+		wasp_snapshot *s = y_load(&b);
+		wasp_plan *p = tu_solve(s, NULL);
+		ck_assert_int_eq(p->nevict, 1);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "low"), 0);
+		ck_assert_ptr_nonnull(tu_wait_reason(p, "ml", "low"));
+		if (with_mid)
+			ck_assert_int_eq(tu_placed_in_group(p, "ml", "mid"),
+					 1);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+	}
+}
+END_TEST
+
+/* A group that may not preempt may not take room others freed either. */
+START_TEST(test_never_policy_no_freed_room)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	y_pod(&b, "other", NULL, "n1", 4, 10);
+	y_gang(&b, "top", 1, 4, 100, "");
+	y_gang(&b, "polite", 1, 4, 50, "  preemptionPolicy: Never\n");
+	y_gang(&b, "polite2", 1, 4, 50, "  preemptionPolicy: Never\n");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	/* top takes n1's free half; nothing is evicted; one polite gang
+	 * cannot fit */
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
+	ck_assert_int_eq(p->nevict, 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite") +
+			 tu_placed_in_group(p, "ml", "polite2"), 0);
+	wasp_plan_free(p);
+	/* with n1 full, top evicts on n0 and the polite gangs still wait,
+	 * though 4 GPUs are left over there */
+	wasp_snapshot_free(s);
+	b = (yb){0};
+	y_node(&b, "n0", "r1", 8);
+	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	y_gang(&b, "top", 1, 4, 100, "");
+	y_gang(&b, "polite", 1, 4, 50, "  preemptionPolicy: Never\n");
+	s = y_load(&b);
+	p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 1);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Lowest priority first: either victim would do; the cheaper one goes. */
+START_TEST(test_lowest_priority_victim)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "p30", NULL, "n0", 8, 30);
+	y_pod(&b, "p20", NULL, "n1", 8, 20);
+	y_gang(&b, "train", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(p->nevict, 1);
+	ck_assert_str_eq(p->evict[0].pod, "p20");
+	ck_assert_str_eq(tu_node_of(p, "ml", "train-0"), "n1");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Rack constraint: the rack whose victims are cheaper wins, and victims in
+ * the other rack stay. */
+START_TEST(test_cheapest_domain)
+{
+	yb b = {0};
+	y_node(&b, "a0", "ra", 8);
+	y_node(&b, "a1", "ra", 8);
+	y_node(&b, "b0", "rb", 8);
+	y_node(&b, "b1", "rb", 8);
+	y_pod(&b, "a0-x", NULL, "a0", 8, 40);
+	y_pod(&b, "a1-x", NULL, "a1", 8, 40);
+	y_pod(&b, "b0-x", NULL, "b0", 4, 20);
+	y_pod(&b, "b0-y", NULL, "b0", 4, 20);
+	y_pod(&b, "b1-x", NULL, "b1", 4, 20);
+	y_pod(&b, "b1-y", NULL, "b1", 4, 20);
+	y_gang(&b, "train", 2, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+	/* 4 pods of weight 1 beat 2 pods of weight 2?  Equal weight (4):
+	 * fewer pods wins, so rack ra */
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_ptr_nonnull(evicted(p, "a0-x"));
+	ck_assert_ptr_nonnull(evicted(p, "a1-x"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Reprieve: a victim the placement does not need stays. */
+START_TEST(test_reprieve)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	/* 1-GPU pods of priority 5 fill 6 GPUs; a 2-GPU pod of 10 */
+	for (int i = 0; i < 6; i++) {
+		char pod[16];
+		snprintf(pod, sizeof pod, "tiny-%d", i);
+		y_pod(&b, pod, NULL, "n0", 1, 5);
+	}
+	y_pod(&b, "mid", NULL, "n0", 2, 10);
+	y_gang(&b, "train", 1, 4, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 1);
+	ck_assert_int_eq(p->nevict, 4);
+	ck_assert_ptr_null(evicted(p, "mid"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* ----------------------------------------------------- render, verify */
+
+static wasp_snapshot *two_node_snapshot(void)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_group(&b, "batch", 2, NULL, 10, "  disruptionMode: {all: {}}\n");
+	y_pod(&b, "batch-0", "batch", "n0", 4, 10);
+	y_pod(&b, "batch-1", "batch", "n1", 4, 10);
+	y_pod(&b, "victim", NULL, "n0", 4, 50);
+	y_pod(&b, "peer", NULL, "n1", 4, 100);
+	y_gang(&b, "top", 1, 8, 100, "");
+	y_gang(&b, "low", 1, 4, 10, "");
+	y_gang(&b, "polite", 1, 4, 100, "  preemptionPolicy: Never\n");
+	return y_load(&b);
+}
+
+START_TEST(test_roundtrip)
+{
+	wasp_snapshot *s = two_node_snapshot();
+	wasp_plan *p = tu_solve(s, NULL);
+	ck_assert_int_gt(p->nevict, 0);
+	for (int f = WASP_FORMAT_JSON; f <= WASP_FORMAT_YAML; f++) {
+		wasp_error e;
+		char *txt = wasp_plan_render(p, f, &e);
+		ck_assert_ptr_nonnull(txt);
+		ck_assert_msg(strstr(txt, "preempted by ml/top (priority 100)"),
+			      "%s", txt);
+		wasp_plan *q = NULL;
+		ck_assert_int_eq(wasp_plan_from_text(&q, txt, strlen(txt),
+						     "plan", &e), WASP_OK);
+		ck_assert_int_eq(q->nevict, p->nevict);
+		ck_assert_int_eq(q->sum.evicted_pods, p->nevict);
+		for (int i = 0; i < p->nevict; i++) {
+			ck_assert_str_eq(q->evict[i].pod, p->evict[i].pod);
+			ck_assert_str_eq(q->evict[i].by, p->evict[i].by);
+			ck_assert_int_eq(q->evict[i].by_priority,
+					 p->evict[i].by_priority);
+		}
+		size_t nv = 99;
+		char *rep = NULL;
+		ck_assert_int_eq(wasp_check(s, q, &nv, &rep, &e), WASP_OK);
+		ck_assert_msg(nv == 0, "%s", rep);
+		wasp_free(rep);
+		wasp_plan_free(q);
+		wasp_free(txt);
+	}
+	char *t = wasp_plan_render(p, WASP_FORMAT_TEXT, NULL);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_msg(strstr(t, "\nEvictions ("), "%s", t);
+	ck_assert_msg(strstr(t, "preempted by ml/top (priority 100)"), "%s", t);
+	wasp_free(t);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* A hand-written plan: placements and evictions as JSON lists. */
+static size_t check_plan(const wasp_snapshot *s, const char *place,
+			 const char *evict, char **report)
+{
+	char doc[8192];
+	snprintf(doc, sizeof doc,
+		 "{\"apiVersion\": \"wasp.dev/v1alpha1\", \"kind\": \"Plan\", "
+		 "\"placements\": [%s], \"evictions\": [%s]}", place, evict);
+	wasp_plan *p = NULL;
+	wasp_error e;
+	ck_assert_int_eq(wasp_plan_from_text(&p, doc, strlen(doc), "plan",
+					     &e), WASP_OK);
+	size_t nv = 0;
+	ck_assert_int_eq(wasp_check(s, p, &nv, report, &e), WASP_OK);
+	wasp_plan_free(p);
+	return nv;
+}
+
+#define PL(pod, node, group) \
+	"{\"namespace\": \"ml\", \"pod\": \"" pod "\", \"node\": \"" node \
+	"\", \"group\": \"" group "\"}"
+#define EV(pod, by, prio) \
+	"{\"namespace\": \"ml\", \"pod\": \"" pod "\", \"preemptedBy\": " \
+	"{\"kind\": \"PodGroup\", \"namespace\": \"ml\", \"name\": \"" by \
+	"\", \"priority\": " #prio "}}"
+
+START_TEST(test_verify_evictions)
+{
+	wasp_snapshot *s = two_node_snapshot();
+	char *rep = NULL;
+	/* valid: top evicts victim + the whole batch gang on n0 */
+	size_t nv = check_plan(s, PL("top-0", "n0", "top"),
+			       EV("victim", "top", 100) ","
+			       EV("batch-0", "top", 100) ","
+			       EV("batch-1", "top", 100), &rep);
+	ck_assert_msg(nv == 0, "%s", rep);
+	wasp_free(rep);
+	/* the all unit split */
+	nv = check_plan(s, PL("top-0", "n0", "top"),
+			EV("victim", "top", 100) "," EV("batch-0", "top", 100),
+			&rep);
+	ck_assert_uint_eq(nv, 1);
+	ck_assert_msg(strstr(rep, "disruptionMode all, but only 1 of its 2"),
+		      "%s", rep);
+	wasp_free(rep);
+	/* equal priority */
+	nv = check_plan(s, PL("top-0", "n1", "top"),
+			EV("peer", "top", 100) "," EV("batch-0", "top", 100)
+			"," EV("batch-1", "top", 100), &rep);
+	ck_assert_msg(strstr(rep, "eviction of ml/peer: its priority 100 is "
+				  "not below the priority 100 of ml/top"),
+		      "%s", rep);
+	wasp_free(rep);
+	/* Never policy */
+	nv = check_plan(s, PL("polite-0", "n0", "polite"),
+			EV("victim", "polite", 100), &rep);
+	ck_assert_msg(strstr(rep, "has preemptionPolicy Never"), "%s", rep);
+	wasp_free(rep);
+	/* freed capacity used by a pod of lower priority than the victim:
+	 * victim (50) and batch-0 (10) go from n0, top-0 needs only... 8,
+	 * so use low (10, 4 GPUs) on n0 next to batch-1's freed room */
+	nv = check_plan(s, PL("low-0", "n0", "low"),
+			EV("victim", "top", 100), &rep);
+	ck_assert_msg(strstr(rep, "places no pod in this plan"), "%s", rep);
+	ck_assert_msg(strstr(rep, "freed by evicting pods of priority >= 50 "
+				  "is used by pods of priority 10 or lower"),
+		      "%s", rep);
+	wasp_free(rep);
+	/* no such pod, pending pod */
+	nv = check_plan(s, "", EV("ghost", "top", 100) ","
+			EV("low-0", "top", 100), &rep);
+	ck_assert_msg(strstr(rep, "eviction of ml/ghost: no such pod"), "%s",
+		      rep);
+	ck_assert_msg(strstr(rep, "eviction of ml/low-0: the pod is not "
+				  "running"), "%s", rep);
+	wasp_free(rep);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------- budgets */
+
+/* db (priority 10) would be the cheaper victim, but its budget allows no
+ * disruption and web (20) can go instead. */
+START_TEST(test_pdb_respected)
+{
+	for (int with = 0; with < 4; with++) {
+		yb b = {0};
+		y_node(&b, "n0", "r1", 8);
+		y_node(&b, "n1", "r1", 8);
+		y_lpod(&b, "db", "db", "n0", 8, 10);
+		y_lpod(&b, "web", "web", "n1", 8, 20);
+		if (with & 1)
+			y_pdb(&b, "db-pdb", "db", "  minAvailable: 1\n");
+		y_gang(&b, "train", 1, 8, 100, "");
+		wasp_snapshot *s = y_load(&b);
+		/* greedy, then the ILP */
+		wasp_plan *p = solve_mode(s, with & 2 ? WASP_MODE_ILP
+						      : WASP_MODE_GREEDY);
+		ck_assert_int_eq(p->nevict, 1);
+		ck_assert_str_eq(p->evict[0].pod, with & 1 ? "web" : "db");
+		ck_assert_int_eq(p->pdb_violations, 0);
+		ck_assert(!p->evict[0].pdb_violation);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+	}
+}
+END_TEST
+
+/* No alternative: the budget is broken, counted and flagged. */
+START_TEST(test_pdb_violation_counted)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_lpod(&b, "db-0", "db", "n0", 4, 10);
+	y_lpod(&b, "db-1", "db", "n0", 4, 10);
+	y_pdb(&b, "db-pdb", "db", "  maxUnavailable: 1\n");
+	y_gang(&b, "train", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_int_eq(p->pdb_violations, 1);
+	ck_assert(!p->evict[0].pdb_violation);
+	ck_assert(p->evict[1].pdb_violation);
+	char *j = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_msg(strstr(j, "\"pdbViolations\": 1"), "%s", j);
+	ck_assert_msg(strstr(j, "\"pdbViolation\": true"), "%s", j);
+	wasp_plan *q = NULL;
+	ck_assert_int_eq(wasp_plan_from_text(&q, j, strlen(j), "p", NULL),
+			 WASP_OK);
+	ck_assert_int_eq(q->pdb_violations, 1);
+	ck_assert(q->evict[1].pdb_violation);
+	size_t nv = 9;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(s, q, &nv, &rep, NULL), WASP_OK);
+	ck_assert_msg(nv == 0, "%s", rep);
+	wasp_free(rep);
+	/* a plan that hides the violation is caught */
+	q->pdb_violations = 0;
+	ck_assert_int_eq(wasp_check(s, q, &nv, &rep, NULL), WASP_OK);
+	ck_assert_uint_eq(nv, 1);
+	ck_assert_msg(strstr(rep, "PodDisruptionBudgets: the evictions break "
+				  "budgets 1 time, the plan says 0"), "%s", rep);
+	wasp_free(rep);
+	wasp_plan_free(q);
+	wasp_free(j);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Budgets as written: integers, percentages (rounded up), status. */
+START_TEST(test_pdb_decode)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	for (int i = 0; i < 4; i++) {
+		char pod[16];
+		snprintf(pod, sizeof pod, "db-%d", i);
+		y_lpod(&b, pod, "db", "n0", 1, 10);
+	}
+	y_pdb(&b, "a", "db", "  minAvailable: 3\n");
+	y_pdb(&b, "b", "db", "  minAvailable: \"50%\"\n");
+	y_pdb(&b, "c", "db", "  maxUnavailable: \"30%\"\n");
+	y_pdb(&b, "d", "db", "  maxUnavailable: 0\n");
+	y_pdb(&b, "e", "db", "  minAvailable: 1\nstatus: "
+			    "{disruptionsAllowed: 2}\n");
+	y_pdb(&b, "f", "db", "  minAvailable: 1\nstatus: "
+			    "{currentHealthy: 4, desiredHealthy: 1}\n");
+	y_pdb(&b, "g", "nobody", "  minAvailable: 1\n");
+	wasp_snapshot *s = y_load(&b);
+	ck_assert_int_eq(s->npdbs, 7);
+	int want[] = {1, 2, 2, 0, 2, 3, 0};
+	for (int j = 0; j < 7; j++)
+		ck_assert_int_eq(wpe_pdb_allowed(s, &s->pdbs[j]), want[j]);
+	ck_assert_int_eq(s->pods[0].nlabels, 1);
+	ck_assert_str_eq(s->pods[0].labels[0].val, "db");
+	wasp_snapshot_free(s);
+
+	wasp_error e = tu_load_fail(
+	    "apiVersion: policy/v1\nkind: PodDisruptionBudget\n"
+	    "metadata: {name: x, namespace: ml}\n"
+	    "spec:\n  minAvailable: lots\n");
+	ck_assert_int_eq(e.code, WASP_EINPUT);
+	ck_assert_int_eq(e.line, 5);
+	ck_assert_int_eq(e.col, 17);
+	ck_assert_msg(strstr(e.msg, "integer or a percentage"), "%s", e.msg);
+}
+END_TEST
+
+/* ----------------------------------------------------------------- ILP */
+
+/* The scenarios above under --mode ilp: the same evictions, proven. */
+START_TEST(test_ilp_scenarios)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "low-a", NULL, "n0", 4, 10);
+	y_pod(&b, "low-b", NULL, "n0", 4, 10);
+	y_pod(&b, "low-c", NULL, "n1", 4, 20);
+	y_pod(&b, "low-d", NULL, "n1", 4, 10);
+	y_gang(&b, "train", 2, 4, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	ck_assert_str_eq(p->sum.mode, "ilp");
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+	ck_assert_int_eq(p->nevict, 2);
+	ck_assert_ptr_nonnull(evicted(p, "low-a"));
+	ck_assert_ptr_nonnull(evicted(p, "low-b"));
+	ck_assert(p->sum.tiers.evictions == 2);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+
+	/* all unit whole, equal priority, Never, freed room */
+	b = (yb){0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
+	y_pod(&b, "batch-0", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-1", "batch", "n0", 2, 10);
+	y_pod(&b, "batch-2", "batch", "n1", 2, 10);
+	y_pod(&b, "batch-3", "batch", "n1", 2, 10);
+	y_pod(&b, "web-0", NULL, "n0", 4, 20);
+	y_pod(&b, "web-1", NULL, "n1", 4, 100);
+	y_gang(&b, "big", 1, 8, 100, "");
+	y_gang(&b, "polite", 1, 2, 100, "  preemptionPolicy: Never\n");
+	y_gang(&b, "low", 1, 2, 5, "");
+	s = y_load(&b);
+	p = solve_mode(s, WASP_MODE_ILP);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 1);
+	ck_assert_str_eq(tu_node_of(p, "ml", "big-0"), "n0");
+	ck_assert_int_eq(p->nevict, 5); /* batch whole + web-0 */
+	ck_assert_ptr_null(evicted(p, "web-1"));
+	/* batch-2/3 freed 4 GPUs on n1: neither the Never group nor the
+	 * priority-5 one may take them */
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "low"), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* No tier outvotes the one above: one more high-priority pod is worth any
+ * number of evictions, and avoiding an eviction is worth more than
+ * keeping a node wholly free. */
+START_TEST(test_ilp_tiers)
+{
+	yb b = {0};
+	y_node(&b, "n0", "r1", 8);
+	for (int i = 0; i < 8; i++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "tiny-%d", i);
+		y_pod(&b, nm, NULL, "n0", 1, 10);
+	}
+	y_gang(&b, "one", 1, 8, 100, "");
+	wasp_snapshot *s = y_load(&b);
+	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "one"), 1);
+	ck_assert_int_eq(p->nevict, 8);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+
+	b = (yb){0};
+	y_node(&b, "n0", "r1", 8);
+	y_node(&b, "n1", "r1", 8);
+	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	y_gang(&b, "one", 1, 8, 100, "");
+	s = y_load(&b);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		p = solve_mode(s, mode);
+		ck_assert_str_eq(tu_node_of(p, "ml", "one-0"), "n1");
+		ck_assert_int_eq(p->nevict, 0);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Small random clusters with running units of three priorities (single
+ * pods and `all` gangs) and pending gangs: the ILP's plan passes the
+ * verifier, is at least as good as greedy's in the lexicographic
+ * objective, is proven optimal, and cbc on the exported MPS agrees. */
+typedef struct rng {
+	uint64_t s;
+} rng;
+
+static int rnd(rng *r, int lo, int hi)
+{
+	r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lo + (int)((r->s >> 33) % (uint64_t)(hi - lo + 1));
+}
+
+static char *gen_preempt(uint64_t seed)
+{
+	rng r = {seed * 2654435761ULL + 7};
+	yb b = {0};
+	static const int prio[] = {10, 20, 30, 40};
+	int nn = rnd(&r, 2, 4);
+	/* sometimes many more nodes than units (an ILP scratch once
+	 * overran in that case) */
+	int spare = rnd(&r, 0, 3) ? 0 : 12;
+	for (int i = 0; i < nn + spare; i++) {
+		char nm[16], rk[8];
+		snprintf(nm, sizeof nm, "n%d", i);
+		snprintf(rk, sizeof rk, "r%d", i / 2);
+		y_node(&b, nm, rk, 8);
+	}
+	/* running: lone pods and an all gang, on the first nn nodes */
+	int id = 0;
+	for (int i = 0; i < nn; i++) {
+		int used = 0;
+		while (used < 8 && rnd(&r, 0, 3)) {
+			int g = rnd(&r, 1, 4);
+			if (used + g > 8)
+				break;
+			char nm[16], node[8];
+			snprintf(nm, sizeof nm, "run-%d", id++);
+			snprintf(node, sizeof node, "n%d", i);
+			y_lpod(&b, nm, rnd(&r, 0, 1) ? "a" : "b", node, g,
+			       prio[rnd(&r, 0, 2)]);
+			used += g;
+		}
+	}
+	if (rnd(&r, 0, 1)) {
+		int pr = prio[rnd(&r, 0, 1)];
+		y_group(&b, "all", 2, NULL, pr, "  disruptionMode: {all: {}}\n");
+		y_pod(&b, "all-0", "all", "n0", 1, pr);
+		y_pod(&b, "all-1", "all", "n1", 1, pr);
+	}
+	/* budgets over app=a: sometimes none, tight or loose */
+	int kind = rnd(&r, 0, 3);
+	if (kind == 1)
+		y_pdb(&b, "pa", "a", "  minAvailable: 1\n");
+	else if (kind == 2)
+		y_pdb(&b, "pa", "a", "  maxUnavailable: 1\n");
+	else if (kind == 3)
+		y_pdb(&b, "pa", "a", "  maxUnavailable: \"50%\"\n");
+	int ng = rnd(&r, 1, 3);
+	for (int g = 0; g < ng; g++) {
+		char nm[16];
+		snprintf(nm, sizeof nm, "g%d", g);
+		int n = rnd(&r, 1, 3), gpus = 2 * rnd(&r, 1, 3);
+		const char *extra = rnd(&r, 0, 5) ? ""
+				    : "  preemptionPolicy: Never\n";
+		int pr = prio[rnd(&r, 1, 3)];
+		y_group(&b, nm, n, rnd(&r, 0, 1) ? RACK : NULL, pr, extra);
+		for (int i = 0; i < n; i++) {
+			char pod[24];
+			snprintf(pod, sizeof pod, "%s-%d", nm, i);
+			y_pod(&b, pod, nm, NULL, gpus, pr);
+		}
+	}
+	return b.buf;
+}
+
+static bool have_cbc(void)
+{
+	return access("/usr/bin/cbc", X_OK) == 0 ||
+	       access("/usr/local/bin/cbc", X_OK) == 0;
+}
+
+static bool have_glpsol(void)
+{
+	return access("/usr/bin/glpsol", X_OK) == 0 ||
+	       access("/usr/local/bin/glpsol", X_OK) == 0;
+}
+
+/* glpsol's optimum of models/wasp.mod on a .dat file, or NAN. */
+static double glpsol_obj(const char *dat)
+{
+	char cmd[1024];
+	snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
+		 tu_src_path("models/wasp.mod"), dat);
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	double v = NAN;
+	while (fgets(line, sizeof line, f)) {
+		const char *q = strstr(line, "wasp.mod: value =");
+		if (q)
+			v = strtod(q + 17, NULL);
+	}
+	pclose(f);
+	return v;
+}
+
+/* cbc's optimum of an MPS file (maximise), or NAN. */
+static double cbc_obj(const char *mps)
+{
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "cbc %s -max -solve 2>&1", mps);
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	double v = NAN;
+	bool opt = false;
+	while (fgets(line, sizeof line, f)) {
+		if (strstr(line, "Optimal solution found"))
+			opt = true;
+		const char *q = strstr(line, "Objective value:");
+		if (q)
+			v = strtod(q + 16, NULL);
+	}
+	pclose(f);
+	return opt ? v : NAN;
+}
+
+START_TEST(test_ilp_cross_check)
+{
+	int ncbc = 0, nglp = 0, nevict = 0;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		char *yaml = gen_preempt(seed);
+		if (getenv("WASP_PE_DUMP") && (int)seed ==
+		    atoi(getenv("WASP_PE_DUMP"))) {
+			FILE *f = fopen("/tmp/wasp-pe-dump.yaml", "w");
+			if (f) {
+				fputs(yaml, f);
+				fclose(f);
+			}
+		}
+		wasp_snapshot *s = tu_load(yaml);
+		wasp_plan *g = solve_mode(s, WASP_MODE_GREEDY);
+		wasp_plan *i = solve_mode(s, WASP_MODE_ILP);
+		ck_assert_msg(!strcmp(i->sum.status, "optimal"),
+			      "seed %d: status %s", (int)seed, i->sum.status);
+		ck_assert_msg(wp_value_cmp(&i->sum.tiers, &g->sum.tiers) >= 0,
+			      "seed %d: ILP worse than greedy", (int)seed);
+		nevict += i->nevict;
+		if (have_cbc() && !strcmp(i->sum.mode, "ilp") && i->sum.cols > 0 &&
+		    isfinite(i->sum.objective)) {
+			char mps[64];
+			snprintf(mps, sizeof mps, "/tmp/wasp-pe-%d.mps",
+				 (int)getpid());
+			wasp_options o;
+			wasp_options_init(&o);
+			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_MPS,
+						     mps, NULL), WASP_OK);
+			double want = cbc_obj(mps);
+			unlink(mps);
+			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
+				      "seed %d: cbc %.1f, wasp %.1f",
+				      (int)seed, want, i->sum.objective);
+			ncbc++;
+		}
+		if (have_glpsol() && !strcmp(i->sum.mode, "ilp") &&
+		    isfinite(i->sum.objective)) {
+			char dat[64];
+			snprintf(dat, sizeof dat, "/tmp/wasp-pe-%d.dat",
+				 (int)getpid());
+			wasp_options o;
+			wasp_options_init(&o);
+			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT,
+						     dat, NULL), WASP_OK);
+			double want = glpsol_obj(dat);
+			unlink(dat);
+			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
+				      "seed %d: glpsol on wasp.mod %.1f, wasp "
+				      "%.1f", (int)seed, want,
+				      i->sum.objective);
+			nglp++;
+		}
+		wasp_plan_free(g);
+		wasp_plan_free(i);
+		wasp_snapshot_free(s);
+		free(yaml);
+	}
+	ck_assert_int_gt(nevict, 0); /* the instances do preempt */
+	if (!have_glpsol())
+		fprintf(stderr, "check_preempt: glpsol absent, cross-check "
+				"skipped\n");
+	(void)nglp;
+	(void)ncbc;
+	if (!have_cbc())
+		fprintf(stderr, "check_preempt: cbc absent, cross-check "
+				"skipped\n");
+}
+END_TEST
+
+/* ----------------------------------------------------------- rebalance */
+
+/* Three racks of two 8-GPU nodes, none free: ra holds 2+2 GPUs of db
+ * pods, rb 4+4, rc 6+2 (web). */
+static wasp_snapshot *fragmented(void)
+{
+	yb b = {0};
+	const char *racks[] = {"ra", "rb", "rc"};
+	int gpus[3][2] = {{2, 2}, {4, 4}, {6, 2}};
+	y(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+	      "metadata: {name: t}\nspec:\n  levels:\n"
+	      "  - nodeLabel: " RACK "\n");
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 2; i++) {
+			char nm[16], pod[24];
+			snprintf(nm, sizeof nm, "%c%d", racks[r][1], i);
+			y_node(&b, nm, racks[r], 8);
+			snprintf(pod, sizeof pod, "p-%s", nm);
+			y_lpod(&b, pod, r == 0 ? "db" : "web", nm, gpus[r][i],
+			       10);
+		}
+	return y_load(&b);
+}
+
+static int free_racks(const wasp_plan *p, bool after)
+{
+	for (int i = 0; i < p->nfrag; i++)
+		if (!strcmp(p->frag[i].key, RACK))
+			return after ? p->frag[i].after : p->frag[i].before;
+	return -1;
+}
+
+START_TEST(test_rebalance_frees_rack)
+{
+	wasp_snapshot *s = fragmented();
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_GREEDY;
+	o.rebalance = 1;
+	wasp_plan *p = tu_solve(s, &o); /* every move verified */
+	ck_assert_int_eq(free_racks(p, false), 0);
+	ck_assert_int_ge(free_racks(p, true), 1);
+	ck_assert_int_gt(p->nmove, 0);
+	ck_assert_int_eq(p->sum.moved_pods, p->nmove);
+	/* the first rack freed is ra (fewest GPUs to move, 2 pods) */
+	bool ra = false;
+	for (int i = 0; i < p->nmove; i++)
+		ra |= !strcmp(p->move[i].pod, "p-a0");
+	ck_assert(ra);
+	/* the commonest shape (2 GPUs): 6 fit in ra before, 8 once free */
+	ck_assert_str_eq(p->gang_shape, "1 cpu, 2 nvidia.com/gpu");
+	ck_assert_str_eq(p->gang_key, RACK);
+	ck_assert_int_eq(p->gang_before, 6);
+	ck_assert_int_eq(p->gang_after, 8);
+	char *j = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
+	ck_assert_msg(strstr(j, "\"freeDomains\""), "%s", j);
+	ck_assert_msg(strstr(j, "\"largestGang\""), "%s", j);
+	wasp_plan *q = NULL;
+	ck_assert_int_eq(wasp_plan_from_text(&q, j, strlen(j), "p", NULL),
+			 WASP_OK);
+	ck_assert_int_eq(q->nmove, p->nmove);
+	size_t nv = 9;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(s, q, &nv, &rep, NULL), WASP_OK);
+	ck_assert_msg(nv == 0, "%s", rep);
+	wasp_free(rep);
+	wasp_plan_free(q);
+	wasp_free(j);
+	wasp_plan_free(p);
+
+	/* protected db pods stay, so ra stays busy */
+	o.protect = "app=db";
+	p = tu_solve(s, &o);
+	for (int i = 0; i < p->nmove; i++)
+		ck_assert(strncmp(p->move[i].pod, "p-a", 3));
+	wasp_plan_free(p);
+
+	/* one move cannot free any rack: none happens */
+	o.protect = NULL;
+	o.max_moves = 1;
+	p = tu_solve(s, &o);
+	ck_assert_int_eq(p->nmove, 0);
+	ck_assert_int_eq(free_racks(p, true), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+START_TEST(test_verify_moves)
+{
+	wasp_snapshot *s = fragmented();
+	const char *bad[][2] = {
+	    /* over capacity: c0 has 2 GPUs free, p-b0 needs 4 */
+	    {"{\"namespace\": \"ml\", \"pod\": \"p-b0\", \"from\": "
+	     "\"b0\", \"to\": \"c0\"}", "node c0: nvidia.com/gpu over"},
+	    {"{\"namespace\": \"ml\", \"pod\": \"p-b0\", \"from\": "
+	     "\"a0\", \"to\": \"a1\"}", "from a0, but it runs on b0"},
+	    {"{\"namespace\": \"ml\", \"pod\": \"nope\", \"to\": "
+	     "\"a1\"}", "move of ml/nope: no such pod"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char doc[2048];
+		snprintf(doc, sizeof doc, "{\"apiVersion\": "
+			 "\"wasp.dev/v1alpha1\", \"kind\": \"Plan\", "
+			 "\"moves\": [%s]}", bad[i][0]);
+		wasp_plan *p = NULL;
+		ck_assert_int_eq(wasp_plan_from_text(&p, doc, strlen(doc), "p",
+						     NULL), WASP_OK);
+		size_t nv = 0;
+		char *rep = NULL;
+		ck_assert_int_eq(wasp_check(s, p, &nv, &rep, NULL), WASP_OK);
+		ck_assert_msg(nv >= 1 && strstr(rep, bad[i][1]), "%s", rep);
+		wasp_free(rep);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* --------------------------------------------------------- fixtures */
+
+START_TEST(test_fixtures)
+{
+	/* tests/fixtures/preempt: the same answers from files, both modes */
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_snapshot *s =
+		    tu_load_file("tests/fixtures/preempt/two-victims.yaml");
+		wasp_plan *p = solve_mode(s, mode);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
+		ck_assert_int_eq(p->nevict, 2);
+		ck_assert_ptr_nonnull(evicted(p, "low-a"));
+		ck_assert_ptr_nonnull(evicted(p, "low-b"));
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+
+		s = tu_load_file("tests/fixtures/preempt/pdb-alternative.yaml");
+		p = solve_mode(s, mode);
+		ck_assert_int_eq(p->nevict, 1);
+		ck_assert_str_eq(p->evict[0].pod, "web");
+		ck_assert_int_eq(p->pdb_violations, 0);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+	}
+	/* wasp gen -s 3 --nodes 16 --busy 0.3 --gangs 0: racks of one node,
+	 * so rebalancing frees blocks */
+	wasp_snapshot *s =
+	    tu_load_file("tests/fixtures/preempt/fragmented.yaml");
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_GREEDY;
+	o.rebalance = 1;
+	wasp_plan *p = tu_solve(s, &o);
+	ck_assert_int_gt(p->nmove, 0);
+	bool more = false;
+	for (int i = 0; i < p->nfrag; i++)
+		if (!strcmp(p->frag[i].key, "example.com/block"))
+			more = p->frag[i].after > p->frag[i].before;
+	ck_assert(more);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("preempt");
+	TCase *tc = tcase_create("greedy");
+	tcase_add_test(tc, test_basic_preemption);
+	tcase_add_test(tc, test_no_eviction_when_hopeless);
+	tcase_add_test(tc, test_all_unit_evicted_whole);
+	tcase_add_test(tc, test_equal_priority_never_evicted);
+	tcase_add_test(tc, test_never_policy_evicts_nothing);
+	tcase_add_test(tc, test_freed_capacity_not_for_lower);
+	tcase_add_test(tc, test_never_policy_no_freed_room);
+	tcase_add_test(tc, test_lowest_priority_victim);
+	tcase_add_test(tc, test_cheapest_domain);
+	tcase_add_test(tc, test_reprieve);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("pdb");
+	tcase_add_test(tc, test_pdb_respected);
+	tcase_add_test(tc, test_pdb_violation_counted);
+	tcase_add_test(tc, test_pdb_decode);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ilp");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_ilp_scenarios);
+	tcase_add_test(tc, test_ilp_tiers);
+	tcase_add_test(tc, test_ilp_cross_check);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rebalance");
+	tcase_add_test(tc, test_rebalance_frees_rack);
+	tcase_add_test(tc, test_verify_moves);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fixtures");
+	tcase_add_test(tc, test_fixtures);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("plan");
+	tcase_add_test(tc, test_roundtrip);
+	tcase_add_test(tc, test_verify_evictions);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
