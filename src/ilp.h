@@ -17,9 +17,13 @@ typedef struct wilp_stats {
 				 better than the warm start), "none"    */
 	double objective;     /* model objective at the returned solution */
 	double bound;         /* best bound (model objective units)       */
-	double gap;           /* relative gap, 0 when optimal             */
+	double gap;           /* relative gap, 0 when optimal; with tier
+				 blocks, the gap of the first (highest)
+				 block, also in top_gap                  */
 	double seconds;
 	bool improved;        /* better than the warm start               */
+	double top_gap;       /* tier blocks only: relative gap of the
+				 first block (NAN otherwise)              */
 } wilp_stats;
 
 /* Estimated model size, for --mode auto (cheap: no GLPK call). */

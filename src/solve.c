@@ -187,7 +187,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 
 	wilp_stats st;
 	memset(&st, 0, sizeof st);
-	st.objective = st.bound = st.gap = NAN;
+	st.objective = st.bound = st.gap = st.top_gap = NAN;
 	bool ilp_ran = false;
 	if (try_ilp) {
 		wp_sol *isol = wp_sol_new(p, a);
@@ -221,8 +221,14 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 			status = st.status ? st.status : "feasible";
 			/* The ILP keeps the warm start when it finds nothing
 			 * better; a zero gap then proves greedy optimal. */
-			if (!strcmp(status, "greedy") && st.gap == 0)
+			if (!strcmp(status, "greedy") && st.gap == 0 &&
+			    isnan(st.top_gap))
 				status = "optimal";
+			if (!isnan(st.top_gap))
+				reason = wa_printf(a, "%s; tiers solved in "
+						      "blocks: the gap is the "
+						      "highest block's",
+						   reason ? reason : "ilp");
 			if (!strcmp(status, "none"))
 				status = "greedy";
 			wp_value gv, iv;
