@@ -2231,6 +2231,25 @@ static bool explicit_prio(const dgroup *d)
 	return d->sp.has_prio || d->sp.pcname;
 }
 
+/* The template d->tpl_name of d's Workload (spec.workloadRef) in *t, NULL
+ * when the Workload has none of that name; an input error if the
+ * Workload does not exist. */
+static int find_template(dctx *c, const dgroup *d, const dtpl **t)
+{
+	char key[2 * WASP_MAX_NAME + 8];
+	snprintf(key, sizeof key, "%s/%s", d->ns, d->wl_name);
+	int w = ws_map_get(c->wl_idx, key);
+	*t = NULL;
+	if (w < 0)
+		return bad(c, d->wl_node, "spec.workloadRef.workloadName",
+			   "Workload %s/%s does not exist", d->ns, d->wl_name);
+	const dwl *wl = &c->wls[w];
+	for (size_t k = 0; k < wl->ntpls && !*t; k++)
+		if (!strcmp(wl->tpls[k].name, d->tpl_name))
+			*t = &wl->tpls[k];
+	return 0;
+}
+
 /* The CompositePodGroups (templates merged, priorities resolved), then
  * the tree: parents exist (same namespace), no cycles, depth counted in
  * levels including the leaf PodGroups at most WS_MAX_TREE_DEPTH, one
@@ -2249,19 +2268,9 @@ static int resolve_trees(dctx *c, ws_group *out)
 		dgroup *d = &c->cgroups[i];
 		ws_composite *h = &cs[i];
 		if (d->wl_name) {
-			char key[2 * WASP_MAX_NAME + 8];
-			snprintf(key, sizeof key, "%s/%s", d->ns, d->wl_name);
-			int w = ws_map_get(c->wl_idx, key);
-			if (w < 0)
-				return bad(c, d->wl_node,
-					   "spec.workloadRef.workloadName",
-					   "Workload %s/%s does not exist",
-					   d->ns, d->wl_name);
-			const dwl *wl = &c->wls[w];
-			const dtpl *t = NULL;
-			for (size_t k = 0; k < wl->ntpls && !t; k++)
-				if (!strcmp(wl->tpls[k].name, d->tpl_name))
-					t = &wl->tpls[k];
+			const dtpl *t;
+			if (find_template(c, d, &t))
+				return c->rc;
 			if (!t || !t->composite)
 				return bad(c, d->tpl_node,
 					   "spec.workloadRef.templateName",
@@ -2456,19 +2465,9 @@ static int resolve_groups(dctx *c, ws_group *out)
 		dgroup *d = &c->groups[i];
 		ws_group *g = &out[i];
 		if (d->wl_name) {
-			char key[2 * WASP_MAX_NAME + 8];
-			snprintf(key, sizeof key, "%s/%s", d->ns, d->wl_name);
-			int w = ws_map_get(c->wl_idx, key);
-			if (w < 0)
-				return bad(c, d->wl_node,
-					   "spec.workloadRef.workloadName",
-					   "Workload %s/%s does not exist",
-					   d->ns, d->wl_name);
-			const dwl *wl = &c->wls[w];
-			const dtpl *t = NULL;
-			for (size_t k = 0; k < wl->ntpls && !t; k++)
-				if (!strcmp(wl->tpls[k].name, d->tpl_name))
-					t = &wl->tpls[k];
+			const dtpl *t;
+			if (find_template(c, d, &t))
+				return c->rc;
 			if (!t)
 				return bad(c, d->tpl_node,
 					   "spec.workloadRef.templateName",

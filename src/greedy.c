@@ -355,32 +355,11 @@ static void touch(gs *G, int n)
 	G->nver[n]++;
 }
 
-/* Place up to m pods of class c in domain d of k (k NULL: anywhere),
- * best-fit.  Returns the number placed, or -1 on NOMEM. */
-static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
+/* Place up to m pods of class c on the candidates G->nc[0..nc), best-fit
+ * first.  Returns the number placed, or -1 on NOMEM. */
+static int place_cands(gs *G, int c, int nc, int m)
 {
 	const wp_class *cl = &G->p->classes[c];
-	const cinfo *ci = &G->ci[c];
-	int nc = 0;
-	if (m <= 0)
-		return 0;
-	if (!k) {
-		for (int j = 0; j < cl->nelig; j++) {
-			int64_t f = node_fit_c(G, c, cl->elig[j]);
-			if (f > 0)
-				G->nc[nc++] = (ncand){f, 0, cl->elig[j]};
-		}
-	} else {
-		const int *nodes = k->dom_nodes[d];
-		for (int j = 0; j < k->dom_nnodes[d]; j++) {
-			int n = nodes[j];
-			if (!elig_bit(ci, n))
-				continue;
-			int64_t f = node_fit_c(G, c, n);
-			if (f > 0)
-				G->nc[nc++] = (ncand){f, 0, n};
-		}
-	}
 	for (int i = 0; i < nc; i++)
 		G->nc[i].frac = node_frac(G, G->nc[i].n);
 	for (int i = nc / 2 - 1; i >= 0; i--)
@@ -417,6 +396,35 @@ static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
 		placed += cnt;
 	}
 	return placed;
+}
+
+/* Place up to m pods of class c in domain d of k (k NULL: anywhere),
+ * best-fit.  Returns the number placed, or -1 on NOMEM. */
+static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
+{
+	const wp_class *cl = &G->p->classes[c];
+	const cinfo *ci = &G->ci[c];
+	int nc = 0;
+	if (m <= 0)
+		return 0;
+	if (!k) {
+		for (int j = 0; j < cl->nelig; j++) {
+			int64_t f = node_fit_c(G, c, cl->elig[j]);
+			if (f > 0)
+				G->nc[nc++] = (ncand){f, 0, cl->elig[j]};
+		}
+	} else {
+		const int *nodes = k->dom_nodes[d];
+		for (int j = 0; j < k->dom_nnodes[d]; j++) {
+			int n = nodes[j];
+			if (!elig_bit(ci, n))
+				continue;
+			int64_t f = node_fit_c(G, c, n);
+			if (f > 0)
+				G->nc[nc++] = (ncand){f, 0, n};
+		}
+	}
+	return place_cands(G, c, nc, m);
 }
 
 static void rollback(gs *G)
@@ -960,41 +968,7 @@ static int place_cons(gs *G, int c, const tcons *cs, int ncs, int m)
 		if (f > 0)
 			G->nc[nc++] = (ncand){f, 0, n};
 	}
-	for (int i = 0; i < nc; i++)
-		G->nc[i].frac = node_frac(G, G->nc[i].n);
-	for (int i = nc / 2 - 1; i >= 0; i--)
-		sift_down(G->nc, nc, i);
-	int placed = 0;
-	while (placed < m && nc > 0) {
-		ncand top = G->nc[0];
-		G->nc[0] = G->nc[--nc];
-		sift_down(G->nc, nc, 0);
-		int cnt = top.fit < m - placed ? (int)top.fit : m - placed;
-		int pos = elig_pos(cl, top.n);
-		if (pos < 0)
-			continue;
-		int dmark = G->dra ? G->dra->nallocs : 0;
-		if (G->cpc && G->cpc[c]) {
-			/* devices, pod by pod, as place_class */
-			int ok = 0;
-			while (ok < cnt &&
-			       wdr_place(G->dra, cl->pods[0], c, top.n))
-				ok++;
-			if (ok == 0)
-				continue;
-			cnt = ok;
-		}
-		logent e = {c, pos, cnt, dmark};
-		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
-			return -1;
-		G->sol->x[cl->off + pos] += cnt;
-		int64_t *f = G->fr + (size_t)top.n * G->nres;
-		for (int r = 0; r < G->nres; r++)
-			f[r] -= (int64_t)cnt * cl->req[r];
-		touch(G, top.n);
-		placed += cnt;
-	}
-	return placed;
+	return place_cands(G, c, nc, m);
 }
 
 static void rollback_to(gs *G, int mark)

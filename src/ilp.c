@@ -3617,6 +3617,59 @@ static void dat_comp(FILE *f, const wp_problem *p, int h)
 	dat_sym(f, nb, 'h', h);
 }
 
+/* Group g, or component g when `comp`: its symbol, key and fixed domain. */
+static void dat_ent(FILE *f, const wp_problem *p, bool comp, int g)
+{
+	if (comp)
+		dat_comp(f, p, g);
+	else
+		dat_group(f, p, g);
+}
+
+static void dat_ent_key(const wp_problem *p, bool comp, int g, int *key,
+			int *dom)
+{
+	*key = comp ? p->comps[g].key : p->groups[g].key;
+	*dom = comp ? p->comps[g].fixed_dom : p->groups[g].fixed_dom;
+}
+
+/* The topology of the groups (or the components): the set of those with
+ * a key, the param of their keys and the param of their fixed domains;
+ * the last ";" is the caller's. */
+static void dat_keyed(FILE *f, const wp_problem *p, bool comp,
+		      const char *set, const char *kpar, const char *fpar)
+{
+	int n = comp ? p->ncomps : p->ngroups, key, dom;
+	fprintf(f, "set %s :=", set);
+	for (int g = 0; g < n; g++) {
+		dat_ent_key(p, comp, g, &key, &dom);
+		if (key < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_ent(f, p, comp, g);
+	}
+	fprintf(f, ";\nparam %s :=", kpar);
+	for (int g = 0; g < n; g++) {
+		dat_ent_key(p, comp, g, &key, &dom);
+		if (key < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_ent(f, p, comp, g);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[key].label, 'k', key);
+	}
+	fprintf(f, ";\nparam %s :=", fpar);
+	for (int g = 0; g < n; g++) {
+		dat_ent_key(p, comp, g, &key, &dom);
+		if (key < 0 || dom < 0)
+			continue;
+		fprintf(f, "\n ");
+		dat_ent(f, p, comp, g);
+		fputc(' ', f);
+		dat_sym(f, p->topo->keys[key].dom_name[dom], 'd', dom);
+	}
+}
+
 static void dat_under(FILE *f, const wp_problem *p, int h, int top)
 {
 	const wp_comp *c = &p->comps[h];
@@ -3667,32 +3720,8 @@ static void dat_trees(FILE *f, const wp_problem *p)
 			fputc(' ', f);
 			dat_comp(f, p, p->groups[g].pcomp - 1);
 		}
-	fprintf(f, ";\nset HK :=");
-	for (int h = 0; h < p->ncomps; h++)
-		if (p->comps[h].key >= 0) {
-			fprintf(f, "\n ");
-			dat_comp(f, p, h);
-		}
-	fprintf(f, ";\nparam hkey :=");
-	for (int h = 0; h < p->ncomps; h++)
-		if (p->comps[h].key >= 0) {
-			fprintf(f, "\n ");
-			dat_comp(f, p, h);
-			fputc(' ', f);
-			dat_sym(f, p->topo->keys[p->comps[h].key].label, 'k',
-				p->comps[h].key);
-		}
-	fprintf(f, ";\nparam hfixed :=");
-	for (int h = 0; h < p->ncomps; h++) {
-		const wp_comp *c = &p->comps[h];
-		if (c->key < 0 || c->fixed_dom < 0)
-			continue;
-		fprintf(f, "\n ");
-		dat_comp(f, p, h);
-		fputc(' ', f);
-		dat_sym(f, p->topo->keys[c->key].dom_name[c->fixed_dom], 'd',
-			c->fixed_dom);
-	}
+	fprintf(f, ";\n");
+	dat_keyed(f, p, true, "HK", "hkey", "hfixed");
 	fprintf(f, ";\nset UNDER :=");
 	for (int h = 0; h < p->ncomps; h++)
 		dat_under(f, p, h, h);
@@ -3877,32 +3906,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			fprintf(f, ";\n");
 		}
 	}
-	fprintf(f, "set GK :=");
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].key >= 0) {
-			fprintf(f, "\n ");
-			dat_group(f, p, g);
-		}
-	fprintf(f, ";\nparam gkey :=");
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].key >= 0) {
-			fprintf(f, "\n ");
-			dat_group(f, p, g);
-			fputc(' ', f);
-			dat_sym(f, p->topo->keys[p->groups[g].key].label, 'k',
-				p->groups[g].key);
-		}
-	fprintf(f, ";\nparam fixed :=");
-	for (int g = 0; g < p->ngroups; g++) {
-		const wp_group *gr = &p->groups[g];
-		if (gr->key < 0 || gr->fixed_dom < 0)
-			continue;
-		fprintf(f, "\n ");
-		dat_group(f, p, g);
-		fputc(' ', f);
-		dat_sym(f, p->topo->keys[gr->key].dom_name[gr->fixed_dom],
-			'd', gr->fixed_dom);
-	}
+	dat_keyed(f, p, false, "GK", "gkey", "fixed");
 	fprintf(f, ";\n");
 	/* preemption: eviction classes and who may preempt */
 	fprintf(f, "\nparam mayp :=");

@@ -398,7 +398,10 @@ static cJSON *build_doc(const wasp_plan *p)
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_string(sbuf *b, const char *s)
+/* A double-quoted string.  JSON and YAML share the escapes of quote,
+ * backslash, newline, return and tab; JSON also names \b and \f, and the
+ * other control characters are \u00XX in JSON, \xXX in YAML. */
+static void quoted_string(sbuf *b, const char *s, bool json)
 {
 	sb_put(b, "\"", 1);
 	const char *run = s;
@@ -412,13 +415,15 @@ static void json_string(sbuf *b, const char *s)
 		case '\n': esc = "\\n"; break;
 		case '\r': esc = "\\r"; break;
 		case '\t': esc = "\\t"; break;
-		case '\b': esc = "\\b"; break;
-		case '\f': esc = "\\f"; break;
-		default:
-			if (ch < 0x20 || ch == 0x7f) {
+		case '\b': esc = json ? "\\b" : NULL; break;
+		case '\f': esc = json ? "\\f" : NULL; break;
+		}
+		if (!esc && (ch < 0x20 || ch == 0x7f)) {
+			if (json)
 				snprintf(tmp, sizeof tmp, "\\u%04x", ch);
-				esc = tmp;
-			}
+			else
+				snprintf(tmp, sizeof tmp, "\\x%02x", ch);
+			esc = tmp;
 		}
 		if (esc) {
 			sb_put(b, run, s - run);
@@ -428,6 +433,11 @@ static void json_string(sbuf *b, const char *s)
 	}
 	sb_put(b, run, s - run);
 	sb_put(b, "\"", 1);
+}
+
+static void json_string(sbuf *b, const char *s)
+{
+	quoted_string(b, s, true);
 }
 
 static void json_scalar(sbuf *b, const cJSON *v)
@@ -500,32 +510,7 @@ static void json_value(sbuf *b, const cJSON *v, int ind, bool oneline)
 
 static void yaml_string(sbuf *b, const char *s)
 {
-	sb_put(b, "\"", 1);
-	const char *run = s;
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		const char *esc = NULL;
-		char tmp[8];
-		switch (ch) {
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		default:
-			if (ch < 0x20 || ch == 0x7f) {
-				snprintf(tmp, sizeof tmp, "\\x%02x", ch);
-				esc = tmp;
-			}
-		}
-		if (esc) {
-			sb_put(b, run, s - run);
-			sb_puts(b, esc);
-			run = s + 1;
-		}
-	}
-	sb_put(b, run, s - run);
-	sb_put(b, "\"", 1);
+	quoted_string(b, s, false);
 }
 
 static void yaml_key(sbuf *b, const char *k)
@@ -1161,23 +1146,39 @@ static void read_summary(rd *r, const wt_node *m)
 	get_num(r, m, "stranded", w, &s->stranded, false);
 }
 
+/* The rows of a plan list: seq->n zeroed entries of `size` bytes from the
+ * plan's arena; NULL when seq is empty or memory runs out (r->rc set). */
+static void *new_rows(rd *r, const wt_node *seq, size_t size)
+{
+	if (!seq->n)
+		return NULL;
+	void *a = wa_calloc(r->pl->arena, seq->n, size);
+	if (!a)
+		nomem(r);
+	return a;
+}
+
+/* Item i of seq, which must be a map (`w` names it in the error); NULL
+ * with r->rc set when it is not. */
+static const wt_node *row_map(rd *r, const wt_node *seq, size_t i,
+			      const char *w)
+{
+	const wt_node *e = seq->items[i];
+	if (e->type == WT_MAP)
+		return e;
+	bad(r, e, w, "a map");
+	return NULL;
+}
+
 static void read_place(rd *r, const wt_node *seq)
 {
 	wasp_plan *pl = r->pl;
-	if (!seq->n)
-		return;
-	pl->place = wa_calloc(pl->arena, seq->n, sizeof *pl->place);
-	if (!pl->place) {
-		nomem(r);
-		return;
-	}
+	const char *w = "placements[]";
+	pl->place = new_rows(r, seq, sizeof *pl->place);
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
-		const wt_node *e = seq->items[i];
-		const char *w = "placements[]";
-		if (e->type != WT_MAP) {
-			bad(r, e, w, "a map");
+		const wt_node *e = row_map(r, seq, i, w);
+		if (!e)
 			return;
-		}
 		wpl_place *x = &pl->place[i];
 		get_str(r, e, "namespace", w, &x->ns, false, true);
 		get_str(r, e, "pod", w, &x->pod, false, true);
@@ -1190,20 +1191,12 @@ static void read_place(rd *r, const wt_node *seq)
 static void read_admit(rd *r, const wt_node *seq)
 {
 	wasp_plan *pl = r->pl;
-	if (!seq->n)
-		return;
-	pl->admit = wa_calloc(pl->arena, seq->n, sizeof *pl->admit);
-	if (!pl->admit) {
-		nomem(r);
-		return;
-	}
+	const char *w = "admitted[]";
+	pl->admit = new_rows(r, seq, sizeof *pl->admit);
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
-		const wt_node *e = seq->items[i];
-		const char *w = "admitted[]";
-		if (e->type != WT_MAP) {
-			bad(r, e, w, "a map");
+		const wt_node *e = row_map(r, seq, i, w);
+		if (!e)
 			return;
-		}
 		wpl_admit *x = &pl->admit[i];
 		int prio = 0;
 		get_str(r, e, "namespace", w, &x->ns, false, true);
@@ -1222,20 +1215,12 @@ static void read_admit(rd *r, const wt_node *seq)
 static void read_claims(rd *r, const wt_node *seq)
 {
 	wasp_plan *pl = r->pl;
-	if (!seq->n)
-		return;
-	pl->claims = wa_calloc(pl->arena, seq->n, sizeof *pl->claims);
-	if (!pl->claims) {
-		nomem(r);
-		return;
-	}
+	const char *w = "claims[]";
+	pl->claims = new_rows(r, seq, sizeof *pl->claims);
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
-		const wt_node *e = seq->items[i];
-		const char *w = "claims[]";
-		if (e->type != WT_MAP) {
-			bad(r, e, w, "a map");
+		const wt_node *e = row_map(r, seq, i, w);
+		if (!e)
 			return;
-		}
 		wpl_claim *x = &pl->claims[i];
 		get_str(r, e, "namespace", w, &x->ns, false, true);
 		get_str(r, e, "name", w, &x->name, false, true);
@@ -1253,12 +1238,10 @@ static void read_claims(rd *r, const wt_node *seq)
 			return;
 		}
 		for (size_t k = 0; k < n && !r->rc; k++) {
-			const wt_node *o = rs->items[k];
 			const char *wr = "claims[].results[]";
-			if (o->type != WT_MAP) {
-				bad(r, o, wr, "a map");
+			const wt_node *o = row_map(r, rs, k, wr);
+			if (!o)
 				return;
-			}
 			wpl_result *y = &x->results[k];
 			get_str(r, o, "request", wr, &y->request, false, true);
 			get_str(r, o, "driver", wr, &y->driver, false, true);
@@ -1273,20 +1256,12 @@ static void read_claims(rd *r, const wt_node *seq)
 static void read_wait(rd *r, const wt_node *seq)
 {
 	wasp_plan *pl = r->pl;
-	if (!seq->n)
-		return;
-	pl->wait = wa_calloc(pl->arena, seq->n, sizeof *pl->wait);
-	if (!pl->wait) {
-		nomem(r);
-		return;
-	}
+	const char *w = "waiting[]";
+	pl->wait = new_rows(r, seq, sizeof *pl->wait);
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
-		const wt_node *e = seq->items[i];
-		const char *w = "waiting[]";
-		if (e->type != WT_MAP) {
-			bad(r, e, w, "a map");
+		const wt_node *e = row_map(r, seq, i, w);
+		if (!e)
 			return;
-		}
 		wpl_wait *x = &pl->wait[i];
 		int prio = 0;
 		x->kind = "PodGroup";
@@ -1312,20 +1287,12 @@ static void read_wait(rd *r, const wt_node *seq)
 static void read_evict(rd *r, const wt_node *seq)
 {
 	wasp_plan *pl = r->pl;
-	if (!seq->n)
-		return;
-	pl->evict = wa_calloc(pl->arena, seq->n, sizeof *pl->evict);
-	if (!pl->evict) {
-		nomem(r);
-		return;
-	}
+	const char *w = "evictions[]";
+	pl->evict = new_rows(r, seq, sizeof *pl->evict);
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
-		const wt_node *e = seq->items[i];
-		const char *w = "evictions[]";
-		if (e->type != WT_MAP) {
-			bad(r, e, w, "a map");
+		const wt_node *e = row_map(r, seq, i, w);
+		if (!e)
 			return;
-		}
 		wpl_evict *x = &pl->evict[i];
 		int prio = 0, bprio = 0;
 		get_str(r, e, "namespace", w, &x->ns, false, true);
@@ -1360,20 +1327,12 @@ static void read_evict(rd *r, const wt_node *seq)
 static void read_move(rd *r, const wt_node *seq)
 {
 	wasp_plan *pl = r->pl;
-	if (!seq->n)
-		return;
-	pl->move = wa_calloc(pl->arena, seq->n, sizeof *pl->move);
-	if (!pl->move) {
-		nomem(r);
-		return;
-	}
+	const char *w = "moves[]";
+	pl->move = new_rows(r, seq, sizeof *pl->move);
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
-		const wt_node *e = seq->items[i];
-		const char *w = "moves[]";
-		if (e->type != WT_MAP) {
-			bad(r, e, w, "a map");
+		const wt_node *e = row_map(r, seq, i, w);
+		if (!e)
 			return;
-		}
 		wpl_move *x = &pl->move[i];
 		get_str(r, e, "namespace", w, &x->ns, false, true);
 		get_str(r, e, "pod", w, &x->pod, false, true);

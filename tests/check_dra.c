@@ -6,7 +6,6 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,28 +100,9 @@ static char *slurp_file(const char *path)
 	return buf;
 }
 
-typedef struct tb {
-	char *s;
-	size_t n, cap;
-} tb;
-
-__attribute__((format(printf, 2, 3)))
-static void add(tb *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->n + n + 1 > b->cap) {
-		b->cap = (b->n + n + 1) * 2;
-		b->s = realloc(b->s, b->cap);
-		ck_assert_ptr_nonnull(b->s);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->n, n + 1, fmt, ap);
-	va_end(ap);
-	b->n += n;
-}
+/* Short names: the builders below call these on every line. */
+typedef tu_buf tb;
+#define add tu_printf
 
 static void node(tb *b, const char *name, int cpu, const char *rack)
 {
@@ -198,7 +178,7 @@ START_TEST(exact_count_per_node)
 		pod(&b, nm, NULL, 1,
 		    "  - {name: g, resourceClaimTemplateName: two}\n");
 	}
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 4);
 	ck_assert_int_eq(p->nclaims, 4);
@@ -220,7 +200,7 @@ START_TEST(exact_count_per_node)
 	free(txt);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -251,7 +231,7 @@ START_TEST(match_attribute_partition)
 	    "  - {name: x, resourceClaimTemplateName: pair}\n");
 	pod(&b, "q", NULL, 1,
 	    "  - {name: x, resourceClaimTemplateName: pair}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 1);
 	const wpl_claim *c = claim_of(p, "p-x");
@@ -264,7 +244,7 @@ START_TEST(match_attribute_partition)
 			 "gpu sharing one pcieRoot; best has 1");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -286,7 +266,7 @@ START_TEST(first_available_fallback)
 	    "        - name: any\n          deviceClassName: gpu\n");
 	pod(&b, "p", NULL, 1,
 	    "  - {name: x, resourceClaimTemplateName: pref}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 1);
 	const wpl_claim *c = claim_of(p, "p-x");
@@ -296,7 +276,7 @@ START_TEST(first_available_fallback)
 	ck_assert_str_eq(c->results[0].device, "gpu-0");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -325,7 +305,7 @@ START_TEST(group_claim_colocates)
 		pod(&b, nm, "team", 20,
 		    "  - {name: shared, resourceClaimTemplateName: one}\n");
 	}
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 3);
 	const char *n0 = tu_node_of(p, "default", "w0");
@@ -340,7 +320,7 @@ START_TEST(group_claim_colocates)
 	ck_assert_str_eq(c->results[0].pool, n0);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -367,14 +347,14 @@ START_TEST(group_claim_too_big_waits)
 		pod(&b, nm, "team", 20,
 		    "  - {name: shared, resourceClaimTemplateName: one}\n");
 	}
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 0);
 	ck_assert_int_eq(p->nclaims, 0);
 	ck_assert_ptr_nonnull(tu_wait_reason(p, "default", "team"));
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -399,13 +379,13 @@ START_TEST(existing_allocation_blocks)
 	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
 	pod(&b, "p", NULL, 1,
 	    "  - {name: x, resourceClaimTemplateName: one}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n2");
 	ck_assert_str_eq(claim_of(p, "p-x")->results[0].pool, "n2");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -422,7 +402,7 @@ START_TEST(verifier_catches_device_errors)
 	    "      - name: g\n        exactly: {deviceClassName: gpu}\n");
 	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
 	pod(&b, "q", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nclaims, 2);
 	/* tamper: q's claim gets p's device */
@@ -443,7 +423,7 @@ START_TEST(verifier_catches_device_errors)
 	wa_destroy(a);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -486,7 +466,7 @@ START_TEST(decode_errors_and_v1beta1)
 	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: t}\n");
 	pod(&b, "q", NULL, 1,
 	    "  - {name: x, resourceClaimTemplateName: nocls}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n1");
 	ck_assert_str_eq(claim_of(p, "p-x")->results[0].device, "d0");
@@ -494,7 +474,7 @@ START_TEST(decode_errors_and_v1beta1)
 			 "DeviceClass nope does not exist (claim default/nocls)");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -521,7 +501,7 @@ START_TEST(pools_and_reach)
 	    "spec:\n  spec:\n    devices:\n      requests:\n"
 	    "      - name: c\n        exactly: {deviceClassName: net}\n");
 	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: ch}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	const ws_dra *d = s->dra;
 	ck_assert_int_eq(d->ndevs, 1);
 	ck_assert_str_eq(d->devs[0].name, "ch1");
@@ -533,7 +513,7 @@ START_TEST(pools_and_reach)
 	ck_assert_str_eq(tu_node_of(p, "default", "p"), "n2");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -571,7 +551,7 @@ START_TEST(distinct_all_and_preference)
 	    "  - {name: x, resourceClaimTemplateName: spread}\n");
 	pod(&b, "t", NULL, 1,
 	    "  - {name: x, resourceClaimTemplateName: pref}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 2);
 	const wpl_claim *c = claim_of(p, "s-x");
@@ -583,7 +563,7 @@ START_TEST(distinct_all_and_preference)
 	ck_assert_str_eq(c->results[0].device, "gpu-3");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 
 	/* All: every H100 of the node; a second such claim waits */
 	memset(&b, 0, sizeof b);
@@ -599,7 +579,7 @@ START_TEST(distinct_all_and_preference)
 	    "'gpu.example.com'].model.startsWith('H1')\"}\n");
 	pod(&b, "u", NULL, 1, "  - {name: x, resourceClaimTemplateName: all}\n");
 	pod(&b, "v", NULL, 1, "  - {name: x, resourceClaimTemplateName: all}\n");
-	s = tu_load(b.s);
+	s = tu_load(b.buf);
 	p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 1);
 	c = claim_of(p, "u-x");
@@ -610,7 +590,7 @@ START_TEST(distinct_all_and_preference)
 			 "gpu free");
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -628,7 +608,7 @@ START_TEST(shared_resourceclaim_and_cel_error)
 	    "    - name: g\n      exactly: {deviceClassName: gpu}\n");
 	pod(&b, "a", NULL, 1, "  - {name: x, resourceClaimName: shared}\n");
 	pod(&b, "b", NULL, 2, "  - {name: x, resourceClaimName: shared}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 2);
 	ck_assert_str_eq(tu_node_of(p, "default", "a"), "n2");
@@ -637,7 +617,7 @@ START_TEST(shared_resourceclaim_and_cel_error)
 	ck_assert_ptr_null(claim_of(p, "shared")->pod);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 
 	memset(&b, 0, sizeof b);
 	node(&b, "n1", 64, "r1");
@@ -648,7 +628,7 @@ START_TEST(shared_resourceclaim_and_cel_error)
 	    ".nope == 1\"}\n");
 	add(&b, "%s", one_tpl);
 	pod(&b, "p", NULL, 1, "  - {name: x, resourceClaimTemplateName: one}\n");
-	s = tu_load(b.s);
+	s = tu_load(b.buf);
 	p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 0);
 	const char *why = tu_wait_reason(p, "default", "p");
@@ -658,7 +638,7 @@ START_TEST(shared_resourceclaim_and_cel_error)
 				     "offset 37"));
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -717,7 +697,7 @@ START_TEST(roundtrip_and_per_device)
 	pod(&b, "p", NULL, 40, "  - {name: x, resourceClaimTemplateName: one}\n");
 	pod(&b, "q", NULL, 40, "  - {name: x, resourceClaimTemplateName: one}\n");
 	pod(&b, "r", NULL, 1, "  - {name: x, resourceClaimTemplateName: two}\n");
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 2);
 	ck_assert_str_ne(tu_node_of(p, "default", "p"),
@@ -748,7 +728,7 @@ START_TEST(roundtrip_and_per_device)
 	wasp_plan_free(back);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -835,7 +815,7 @@ START_TEST(ilp_beats_greedy_with_devices)
 		    "{requests: {cpu: 1}}\n  resourceClaims:\n"
 		    "  - {name: x, resourceClaimTemplateName: h100}\n", nm);
 	}
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
 	ck_assert_int_eq(g->nplace, 1);
 	ck_assert_str_eq(tu_node_of(g, "default", "any"), "n1");
@@ -902,7 +882,7 @@ START_TEST(ilp_beats_greedy_with_devices)
 	wasp_plan_free(g);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 
@@ -982,7 +962,7 @@ START_TEST(random_instances)
 		    "  - {name: s, resourceClaimTemplateName: one}\n"
 		    "  - {name: own, resourceClaimTemplateName: one}\n");
 	}
-	wasp_snapshot *s = tu_load(b.s);
+	wasp_snapshot *s = tu_load(b.buf);
 	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
 	wasp_options o;
 	wasp_options_init(&o);
@@ -998,7 +978,7 @@ START_TEST(random_instances)
 	wasp_plan_free(g);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
-	free(b.s);
+	free(b.buf);
 }
 END_TEST
 

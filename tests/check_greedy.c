@@ -6,7 +6,6 @@
  * plan is checked by the verifier.  A few unit tests drive wgr_solve on
  * hand-built snapshots to look at the solution itself.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,29 +19,9 @@
 
 /* ------------------------------------------------------- YAML builder */
 
-typedef struct yb {
-	char *buf;
-	size_t len, cap;
-} yb;
-
-static void y(yb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void y(yb *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->buf = realloc(b->buf, b->cap);
-		ck_assert_ptr_nonnull(b->buf);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
+/* Short names: the builders below call these on every line. */
+typedef tu_buf yb;
+#define y tu_printf
 
 /* A node with `gpus` GPUs; labels as a YAML flow map body ("" for none). */
 static void y_node(yb *b, const char *name, const char *labels, int gpus)
@@ -55,19 +34,6 @@ static void y_node(yb *b, const char *name, const char *labels, int gpus)
 	     "pods: \"110\", " GPU ": \"%d\"}\n", gpus);
 }
 
-/* A pod; group and node may be NULL (lone / pending). */
-static void y_pod(yb *b, const char *name, const char *group,
-		  const char *node, int gpus, int prio)
-{
-	y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
-	     "namespace: ml}\nspec:\n  priority: %d\n", name, prio);
-	if (group)
-		y(b, "  schedulingGroup: {podGroupName: %s}\n", group);
-	if (node)
-		y(b, "  nodeName: %s\n", node);
-	y(b, "  containers:\n  - name: c\n    resources: {requests: "
-	     "{cpu: \"1\", " GPU ": \"%d\"}}\n", gpus);
-}
 
 /* A PodGroup (min > 0: gang with minCount min; 0: basic) and its n
  * pending pods "<name>-<i>". */
@@ -86,7 +52,7 @@ static void y_group(yb *b, const char *name, int min, int n, int gpus,
 	for (int i = 0; i < n; i++) {
 		char pod[128];
 		snprintf(pod, sizeof pod, "%s-%d", name, i);
-		y_pod(b, pod, name, NULL, gpus, prio);
+		tu_pod_yaml(b, pod, name, NULL, gpus, prio);
 	}
 }
 
@@ -100,14 +66,6 @@ static void y_rack(yb *b, const char *rack, int nodes, int gpus)
 		snprintf(lab, sizeof lab, RACK ": %s", rack);
 		y_node(b, name, lab, gpus);
 	}
-}
-
-static wasp_snapshot *y_load(yb *b)
-{
-	wasp_snapshot *s = tu_load(b->buf);
-	free(b->buf);
-	memset(b, 0, sizeof *b);
-	return s;
 }
 
 static const char *rack_of(const char *node)
@@ -145,7 +103,7 @@ START_TEST(gang_all_or_nothing)
 	y_node(&b, "n2", "", 8);
 	y_group(&b, "big", 3, 3, 8, NULL, 100);
 	y_group(&b, "small", 2, 2, 8, NULL, 10);
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "small"), 2);
@@ -169,7 +127,7 @@ START_TEST(gang_extras)
 		y_node(&b, n, "", 4);
 	}
 	y_group(&b, "g", 2, 4, 4, NULL, 0);
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "g"), 3);
 	ck_assert_ptr_null(tu_wait_reason(p, "ml", "g"));
@@ -188,7 +146,7 @@ START_TEST(priority_order)
 	y_group(&b, "low", 2, 2, 8, NULL, 1);
 	y_group(&b, "high", 2, 2, 8, NULL, 1000);
 	y_group(&b, "mid", 1, 1, 8, NULL, 500);
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "high"), 2);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "mid"), 0);
@@ -208,9 +166,9 @@ START_TEST(tightest_domain)
 	yb b = {0};
 	y_rack(&b, "ra", 4, 8);
 	y_rack(&b, "rb", 3, 8);
-	y_pod(&b, "busy", NULL, "rb-n0", 8, 0);
+	tu_pod_yaml(&b, "busy", NULL, "rb-n0", 8, 0);
 	y_group(&b, "pair", 2, 2, 8, RACK, 100);
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	assert_group_in(p, "pair", "rb", 2);
 	ck_assert_int_eq(p->sum.free_nodes_after, 4);
@@ -243,9 +201,9 @@ START_TEST(basic_independent)
 	y_node(&b, "n2", "", 8);
 	y_node(&b, "n3", "", 8);
 	y_group(&b, "web", 0, 3, 4, NULL, 10);
-	y_pod(&b, "lone-a", NULL, NULL, 8, 0);
-	y_pod(&b, "lone-b", NULL, NULL, 8, 0);
-	wasp_snapshot *s = y_load(&b);
+	tu_pod_yaml(&b, "lone-a", NULL, NULL, 8, 0);
+	tu_pod_yaml(&b, "lone-b", NULL, NULL, 8, 0);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "web"), 3);
 	ck_assert_ptr_null(tu_wait_reason(p, "ml", "web"));
@@ -273,7 +231,7 @@ START_TEST(basic_with_key)
 	y_rack(&b, "ra", 1, 8);
 	y_rack(&b, "rb", 2, 8);
 	y_group(&b, "web", 0, 6, 4, RACK, 0);
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	assert_group_in(p, "web", "rb", 4);
 	wasp_plan_free(p);
@@ -289,10 +247,10 @@ START_TEST(fixed_domain)
 	y_rack(&b, "ra", 4, 8);
 	y_rack(&b, "rb", 4, 8);
 	y_group(&b, "grow", 3, 2, 8, RACK, 0);
-	y_pod(&b, "grow-run", "grow", "rb-n0", 8, 0);
+	tu_pod_yaml(&b, "grow-run", "grow", "rb-n0", 8, 0);
 	y_group(&b, "stuck", 4, 3, 8, RACK, 0);
-	y_pod(&b, "stuck-run", "stuck", "rb-n1", 8, 0);
-	wasp_snapshot *s = y_load(&b);
+	tu_pod_yaml(&b, "stuck-run", "stuck", "rb-n1", 8, 0);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	assert_group_in(p, "grow", "rb", 2);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "stuck"), 0);
@@ -313,7 +271,7 @@ START_TEST(reason_numbers)
 	y_rack(&b, "r2", 3, 8);
 	y_rack(&b, "r3", 5, 8);
 	y_group(&b, "train", 8, 8, 8, RACK, 0);
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_str_eq(tu_wait_reason(p, "ml", "train"),
 			 "no example.com/rack domain has room for 8 pods of 8 "

@@ -8,7 +8,6 @@
  * verifier catches each kind of bad eviction.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,29 +24,9 @@
 
 /* ------------------------------------------------------- YAML builder */
 
-typedef struct yb {
-	char *buf;
-	size_t len, cap;
-} yb;
-
-static void y(yb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void y(yb *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->buf = realloc(b->buf, b->cap);
-		ck_assert_ptr_nonnull(b->buf);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
+/* Short names: the builders below call these on every line. */
+typedef tu_buf yb;
+#define y tu_printf
 
 static void y_node(yb *b, const char *name, const char *rack, int gpus)
 {
@@ -57,19 +36,6 @@ static void y_node(yb *b, const char *name, const char *rack, int gpus)
 	  name, rack, gpus);
 }
 
-/* A pod; group and node may be NULL (lone / pending). */
-static void y_pod(yb *b, const char *name, const char *group,
-		  const char *node, int gpus, int prio)
-{
-	y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
-	     "namespace: ml}\nspec:\n  priority: %d\n", name, prio);
-	if (group)
-		y(b, "  schedulingGroup: {podGroupName: %s}\n", group);
-	if (node)
-		y(b, "  nodeName: %s\n", node);
-	y(b, "  containers:\n  - name: c\n    resources: {requests: "
-	     "{cpu: \"1\", " GPU ": \"%d\"}}\n", gpus);
-}
 
 /* A PodGroup header (min > 0: gang); extra: more spec lines or "". */
 static void y_group(yb *b, const char *name, int min, const char *key,
@@ -95,7 +61,7 @@ static void y_gang(yb *b, const char *name, int n, int gpus, int prio,
 	for (int i = 0; i < n; i++) {
 		char pod[128];
 		snprintf(pod, sizeof pod, "%s-%d", name, i);
-		y_pod(b, pod, name, NULL, gpus, prio);
+		tu_pod_yaml(b, pod, name, NULL, gpus, prio);
 	}
 }
 
@@ -117,14 +83,6 @@ static void y_pdb(yb *b, const char *name, const char *app,
 	y(b, "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
 	     "metadata: {name: %s, namespace: ml}\nspec:\n  selector:\n"
 	     "    matchLabels: {app: %s}\n%s", name, app, budget);
-}
-
-static wasp_snapshot *y_load(yb *b)
-{
-	wasp_snapshot *s = tu_load(b->buf);
-	free(b->buf);
-	memset(b, 0, sizeof *b);
-	return s;
 }
 
 static wasp_plan *solve_mode(const wasp_snapshot *s, int mode)
@@ -153,12 +111,12 @@ START_TEST(test_basic_preemption)
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_pod(&b, "low-a", NULL, "n0", 4, 10);
-	y_pod(&b, "low-b", NULL, "n0", 4, 10);
-	y_pod(&b, "low-c", NULL, "n1", 4, 10);
-	y_pod(&b, "low-d", NULL, "n1", 4, 10);
+	tu_pod_yaml(&b, "low-a", NULL, "n0", 4, 10);
+	tu_pod_yaml(&b, "low-b", NULL, "n0", 4, 10);
+	tu_pod_yaml(&b, "low-c", NULL, "n1", 4, 10);
+	tu_pod_yaml(&b, "low-d", NULL, "n1", 4, 10);
 	y_gang(&b, "train", 2, 4, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
 	ck_assert_int_eq(p->nevict, 2);
@@ -185,10 +143,10 @@ START_TEST(test_no_eviction_when_hopeless)
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_pod(&b, "low-a", NULL, "n0", 8, 10);
-	y_pod(&b, "low-b", NULL, "n1", 8, 10);
+	tu_pod_yaml(&b, "low-a", NULL, "n0", 8, 10);
+	tu_pod_yaml(&b, "low-b", NULL, "n1", 8, 10);
 	y_gang(&b, "huge", 3, 8, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nevict, 0);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "huge"), 0);
@@ -205,14 +163,14 @@ START_TEST(test_all_unit_evicted_whole)
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
 	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
-	y_pod(&b, "batch-0", "batch", "n0", 2, 10);
-	y_pod(&b, "batch-1", "batch", "n0", 2, 10);
-	y_pod(&b, "batch-2", "batch", "n1", 2, 10);
-	y_pod(&b, "batch-3", "batch", "n1", 2, 10);
-	y_pod(&b, "web-0", NULL, "n0", 4, 20);
-	y_pod(&b, "web-1", NULL, "n1", 4, 20);
+	tu_pod_yaml(&b, "batch-0", "batch", "n0", 2, 10);
+	tu_pod_yaml(&b, "batch-1", "batch", "n0", 2, 10);
+	tu_pod_yaml(&b, "batch-2", "batch", "n1", 2, 10);
+	tu_pod_yaml(&b, "batch-3", "batch", "n1", 2, 10);
+	tu_pod_yaml(&b, "web-0", NULL, "n0", 4, 20);
+	tu_pod_yaml(&b, "web-1", NULL, "n1", 4, 20);
 	y_gang(&b, "big", 1, 8, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 1);
 	/* the whole batch gang (4 pods) plus the web pod of the chosen node */
@@ -239,9 +197,9 @@ START_TEST(test_equal_priority_never_evicted)
 {
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
-	y_pod(&b, "peer", NULL, "n0", 8, 100);
+	tu_pod_yaml(&b, "peer", NULL, "n0", 8, 100);
 	y_gang(&b, "train", 1, 8, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nevict, 0);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 0);
@@ -254,9 +212,9 @@ START_TEST(test_never_policy_evicts_nothing)
 {
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
-	y_pod(&b, "low", NULL, "n0", 8, 10);
+	tu_pod_yaml(&b, "low", NULL, "n0", 8, 10);
 	y_gang(&b, "polite", 1, 8, 100, "  preemptionPolicy: Never\n");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nevict, 0);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
@@ -272,12 +230,12 @@ START_TEST(test_freed_capacity_not_for_lower)
 	for (int with_mid = 0; with_mid < 2; with_mid++) {
 		yb b = {0};
 		y_node(&b, "n0", "r1", 8);
-		y_pod(&b, "victim", NULL, "n0", 8, 50);
+		tu_pod_yaml(&b, "victim", NULL, "n0", 8, 50);
 		y_gang(&b, "top", 1, 4, 100, "");
 		y_gang(&b, "low", 1, 4, 10, "");
 		if (with_mid)
 			y_gang(&b, "mid", 1, 4, 60, "");
-		wasp_snapshot *s = y_load(&b);
+		wasp_snapshot *s = tu_load_buf(&b);
 		wasp_plan *p = tu_solve(s, NULL);
 		ck_assert_int_eq(p->nevict, 1);
 		ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
@@ -298,12 +256,12 @@ START_TEST(test_never_policy_no_freed_room)
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_pod(&b, "victim", NULL, "n0", 8, 10);
-	y_pod(&b, "other", NULL, "n1", 4, 10);
+	tu_pod_yaml(&b, "victim", NULL, "n0", 8, 10);
+	tu_pod_yaml(&b, "other", NULL, "n1", 4, 10);
 	y_gang(&b, "top", 1, 4, 100, "");
 	y_gang(&b, "polite", 1, 4, 50, "  preemptionPolicy: Never\n");
 	y_gang(&b, "polite2", 1, 4, 50, "  preemptionPolicy: Never\n");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	/* top takes n1's free half; nothing is evicted; one polite gang
 	 * cannot fit */
@@ -317,10 +275,10 @@ START_TEST(test_never_policy_no_freed_room)
 	wasp_snapshot_free(s);
 	b = (yb){0};
 	y_node(&b, "n0", "r1", 8);
-	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	tu_pod_yaml(&b, "victim", NULL, "n0", 8, 10);
 	y_gang(&b, "top", 1, 4, 100, "");
 	y_gang(&b, "polite", 1, 4, 50, "  preemptionPolicy: Never\n");
-	s = y_load(&b);
+	s = tu_load_buf(&b);
 	p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nevict, 1);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
@@ -336,10 +294,10 @@ START_TEST(test_lowest_priority_victim)
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_pod(&b, "p30", NULL, "n0", 8, 30);
-	y_pod(&b, "p20", NULL, "n1", 8, 20);
+	tu_pod_yaml(&b, "p30", NULL, "n0", 8, 30);
+	tu_pod_yaml(&b, "p20", NULL, "n1", 8, 20);
 	y_gang(&b, "train", 1, 8, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nevict, 1);
 	ck_assert_str_eq(p->evict[0].pod, "p20");
@@ -358,14 +316,14 @@ START_TEST(test_cheapest_domain)
 	y_node(&b, "a1", "ra", 8);
 	y_node(&b, "b0", "rb", 8);
 	y_node(&b, "b1", "rb", 8);
-	y_pod(&b, "a0-x", NULL, "a0", 8, 40);
-	y_pod(&b, "a1-x", NULL, "a1", 8, 40);
-	y_pod(&b, "b0-x", NULL, "b0", 4, 20);
-	y_pod(&b, "b0-y", NULL, "b0", 4, 20);
-	y_pod(&b, "b1-x", NULL, "b1", 4, 20);
-	y_pod(&b, "b1-y", NULL, "b1", 4, 20);
+	tu_pod_yaml(&b, "a0-x", NULL, "a0", 8, 40);
+	tu_pod_yaml(&b, "a1-x", NULL, "a1", 8, 40);
+	tu_pod_yaml(&b, "b0-x", NULL, "b0", 4, 20);
+	tu_pod_yaml(&b, "b0-y", NULL, "b0", 4, 20);
+	tu_pod_yaml(&b, "b1-x", NULL, "b1", 4, 20);
+	tu_pod_yaml(&b, "b1-y", NULL, "b1", 4, 20);
 	y_gang(&b, "train", 2, 8, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
 	/* 4 pods of weight 1 beat 2 pods of weight 2?  Equal weight (4):
@@ -387,11 +345,11 @@ START_TEST(test_reprieve)
 	for (int i = 0; i < 6; i++) {
 		char pod[16];
 		snprintf(pod, sizeof pod, "tiny-%d", i);
-		y_pod(&b, pod, NULL, "n0", 1, 5);
+		tu_pod_yaml(&b, pod, NULL, "n0", 1, 5);
 	}
-	y_pod(&b, "mid", NULL, "n0", 2, 10);
+	tu_pod_yaml(&b, "mid", NULL, "n0", 2, 10);
 	y_gang(&b, "train", 1, 4, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 1);
 	ck_assert_int_eq(p->nevict, 4);
@@ -409,14 +367,14 @@ static wasp_snapshot *two_node_snapshot(void)
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
 	y_group(&b, "batch", 2, NULL, 10, "  disruptionMode: {all: {}}\n");
-	y_pod(&b, "batch-0", "batch", "n0", 4, 10);
-	y_pod(&b, "batch-1", "batch", "n1", 4, 10);
-	y_pod(&b, "victim", NULL, "n0", 4, 50);
-	y_pod(&b, "peer", NULL, "n1", 4, 100);
+	tu_pod_yaml(&b, "batch-0", "batch", "n0", 4, 10);
+	tu_pod_yaml(&b, "batch-1", "batch", "n1", 4, 10);
+	tu_pod_yaml(&b, "victim", NULL, "n0", 4, 50);
+	tu_pod_yaml(&b, "peer", NULL, "n1", 4, 100);
 	y_gang(&b, "top", 1, 8, 100, "");
 	y_gang(&b, "low", 1, 4, 10, "");
 	y_gang(&b, "polite", 1, 4, 100, "  preemptionPolicy: Never\n");
-	return y_load(&b);
+	return tu_load_buf(&b);
 }
 
 START_TEST(test_roundtrip)
@@ -554,7 +512,7 @@ START_TEST(test_pdb_respected)
 		if (with & 1)
 			y_pdb(&b, "db-pdb", "db", "  minAvailable: 1\n");
 		y_gang(&b, "train", 1, 8, 100, "");
-		wasp_snapshot *s = y_load(&b);
+		wasp_snapshot *s = tu_load_buf(&b);
 		/* greedy, then the ILP */
 		wasp_plan *p = solve_mode(s, with & 2 ? WASP_MODE_ILP
 						      : WASP_MODE_GREEDY);
@@ -577,7 +535,7 @@ START_TEST(test_pdb_violation_counted)
 	y_lpod(&b, "db-1", "db", "n0", 4, 10);
 	y_pdb(&b, "db-pdb", "db", "  maxUnavailable: 1\n");
 	y_gang(&b, "train", 1, 8, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
 	ck_assert_int_eq(p->nevict, 2);
 	ck_assert_int_eq(p->pdb_violations, 1);
@@ -630,7 +588,7 @@ START_TEST(test_pdb_decode)
 	y_pdb(&b, "f", "db", "  minAvailable: 1\nstatus: "
 			    "{currentHealthy: 4, desiredHealthy: 1}\n");
 	y_pdb(&b, "g", "nobody", "  minAvailable: 1\n");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	ck_assert_int_eq(s->npdbs, 7);
 	int want[] = {1, 2, 2, 0, 2, 3, 0};
 	for (int j = 0; j < 7; j++)
@@ -658,12 +616,12 @@ START_TEST(test_ilp_scenarios)
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_pod(&b, "low-a", NULL, "n0", 4, 10);
-	y_pod(&b, "low-b", NULL, "n0", 4, 10);
-	y_pod(&b, "low-c", NULL, "n1", 4, 20);
-	y_pod(&b, "low-d", NULL, "n1", 4, 10);
+	tu_pod_yaml(&b, "low-a", NULL, "n0", 4, 10);
+	tu_pod_yaml(&b, "low-b", NULL, "n0", 4, 10);
+	tu_pod_yaml(&b, "low-c", NULL, "n1", 4, 20);
+	tu_pod_yaml(&b, "low-d", NULL, "n1", 4, 10);
 	y_gang(&b, "train", 2, 4, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
 	ck_assert_str_eq(p->sum.mode, "ilp");
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
@@ -679,16 +637,16 @@ START_TEST(test_ilp_scenarios)
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
 	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
-	y_pod(&b, "batch-0", "batch", "n0", 2, 10);
-	y_pod(&b, "batch-1", "batch", "n0", 2, 10);
-	y_pod(&b, "batch-2", "batch", "n1", 2, 10);
-	y_pod(&b, "batch-3", "batch", "n1", 2, 10);
-	y_pod(&b, "web-0", NULL, "n0", 4, 20);
-	y_pod(&b, "web-1", NULL, "n1", 4, 100);
+	tu_pod_yaml(&b, "batch-0", "batch", "n0", 2, 10);
+	tu_pod_yaml(&b, "batch-1", "batch", "n0", 2, 10);
+	tu_pod_yaml(&b, "batch-2", "batch", "n1", 2, 10);
+	tu_pod_yaml(&b, "batch-3", "batch", "n1", 2, 10);
+	tu_pod_yaml(&b, "web-0", NULL, "n0", 4, 20);
+	tu_pod_yaml(&b, "web-1", NULL, "n1", 4, 100);
 	y_gang(&b, "big", 1, 8, 100, "");
 	y_gang(&b, "polite", 1, 2, 100, "  preemptionPolicy: Never\n");
 	y_gang(&b, "low", 1, 2, 5, "");
-	s = y_load(&b);
+	s = tu_load_buf(&b);
 	p = solve_mode(s, WASP_MODE_ILP);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 1);
 	ck_assert_str_eq(tu_node_of(p, "ml", "big-0"), "n0");
@@ -713,10 +671,10 @@ START_TEST(test_ilp_tiers)
 	for (int i = 0; i < 8; i++) {
 		char nm[16];
 		snprintf(nm, sizeof nm, "tiny-%d", i);
-		y_pod(&b, nm, NULL, "n0", 1, 10);
+		tu_pod_yaml(&b, nm, NULL, "n0", 1, 10);
 	}
 	y_gang(&b, "one", 1, 8, 100, "");
-	wasp_snapshot *s = y_load(&b);
+	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "one"), 1);
 	ck_assert_int_eq(p->nevict, 8);
@@ -726,9 +684,9 @@ START_TEST(test_ilp_tiers)
 	b = (yb){0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_pod(&b, "victim", NULL, "n0", 8, 10);
+	tu_pod_yaml(&b, "victim", NULL, "n0", 8, 10);
 	y_gang(&b, "one", 1, 8, 100, "");
-	s = y_load(&b);
+	s = tu_load_buf(&b);
 	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
 		p = solve_mode(s, mode);
 		ck_assert_str_eq(tu_node_of(p, "ml", "one-0"), "n1");
@@ -787,8 +745,8 @@ static char *gen_preempt(uint64_t seed)
 	if (rnd(&r, 0, 1)) {
 		int pr = prio[rnd(&r, 0, 1)];
 		y_group(&b, "all", 2, NULL, pr, "  disruptionMode: {all: {}}\n");
-		y_pod(&b, "all-0", "all", "n0", 1, pr);
-		y_pod(&b, "all-1", "all", "n1", 1, pr);
+		tu_pod_yaml(&b, "all-0", "all", "n0", 1, pr);
+		tu_pod_yaml(&b, "all-1", "all", "n1", 1, pr);
 	}
 	/* budgets over app=a: sometimes none, tight or loose */
 	int kind = rnd(&r, 0, 3);
@@ -810,7 +768,7 @@ static char *gen_preempt(uint64_t seed)
 		for (int i = 0; i < n; i++) {
 			char pod[24];
 			snprintf(pod, sizeof pod, "%s-%d", nm, i);
-			y_pod(&b, pod, nm, NULL, gpus, pr);
+			tu_pod_yaml(&b, pod, nm, NULL, gpus, pr);
 		}
 	}
 	return b.buf;
@@ -960,7 +918,7 @@ static wasp_snapshot *fragmented(void)
 			y_lpod(&b, pod, r == 0 ? "db" : "web", nm, gpus[r][i],
 			       10);
 		}
-	return y_load(&b);
+	return tu_load_buf(&b);
 }
 
 static int free_racks(const wasp_plan *p, bool after)

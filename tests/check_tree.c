@@ -6,7 +6,6 @@
  * Clusters are written as YAML by a small builder; every plan goes
  * through tu_solve, hence through the verifier.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,29 +17,9 @@
 #define RACK "example.com/rack"
 #define EXCL "alpha.jobset.sigs.k8s.io/exclusive-topology: " RACK
 
-typedef struct yb {
-	char *buf;
-	size_t len, cap;
-} yb;
-
-static void y(yb *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void y(yb *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (b->len + (size_t)n + 1 > b->cap) {
-		b->cap = (b->len + (size_t)n + 1) * 2;
-		b->buf = realloc(b->buf, b->cap);
-		ck_assert_ptr_nonnull(b->buf);
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
+/* Short names: the builders below call these on every line. */
+typedef tu_buf yb;
+#define y tu_printf
 
 /* A node in block/rack with `gpus` GPUs; `extra` is more YAML under spec
  * (taints) or "". */

@@ -6,6 +6,7 @@
  */
 #include "testutil.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,44 @@ const char *tu_wait_reason(const wasp_plan *p, const char *ns,
 		    !strcmp(p->wait[i].group, group))
 			return p->wait[i].reason ? p->wait[i].reason : "";
 	return NULL;
+}
+
+void tu_printf(tu_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = (b->len + (size_t)n + 1) * 2;
+		b->buf = realloc(b->buf, b->cap);
+		ck_assert_ptr_nonnull(b->buf);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->buf + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+wasp_snapshot *tu_load_buf(tu_buf *b)
+{
+	wasp_snapshot *s = tu_load(b->buf);
+	free(b->buf);
+	memset(b, 0, sizeof *b);
+	return s;
+}
+
+void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
+		 const char *node, int gpus, int prio)
+{
+	tu_printf(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
+		  "namespace: ml}\nspec:\n  priority: %d\n", name, prio);
+	if (group)
+		tu_printf(b, "  schedulingGroup: {podGroupName: %s}\n", group);
+	if (node)
+		tu_printf(b, "  nodeName: %s\n", node);
+	tu_printf(b, "  containers:\n  - name: c\n    resources: {requests: "
+		  "{cpu: \"1\", nvidia.com/gpu: \"%d\"}}\n", gpus);
 }
 
 int tu_run(Suite *s)

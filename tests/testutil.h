@@ -35,6 +35,22 @@ int tu_placed_in_group(const wasp_plan *p, const char *ns, const char *group);
 const char *tu_wait_reason(const wasp_plan *p, const char *ns,
 			   const char *group);
 
+/* A growing text buffer: suites write their clusters as YAML into one. */
+typedef struct tu_buf {
+	char *buf;
+	size_t len, cap;
+} tu_buf;
+
+/* Append printf-style output to b (fails the test if memory runs out). */
+void tu_printf(tu_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* tu_load the text of b, then free it and reset b for the next cluster. */
+wasp_snapshot *tu_load_buf(tu_buf *b);
+/* A Pod in namespace ml at priority prio asking for 1 cpu and `gpus`
+ * nvidia.com/gpu; group and node may be NULL (lone / pending). */
+void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
+		 const char *node, int gpus, int prio);
+
 /* Run a Check suite with CK_ENV verbosity; returns process exit code. */
 int tu_run(Suite *s);
 
