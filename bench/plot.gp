@@ -72,6 +72,11 @@ set logscale x
 set xrange [0.8:12]
 set yrange [0:*]
 set y2range [0:*]
+# With no deep512 ILP row that reports a gap, autoscaling y1 fails ("all points
+# y value undefined") and no picture is drawn: fix the range instead, and
+# the gap series is skipped with a warning.
+ngap = int(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == \"gap\") g = i; if ($i == \"solver\") v = i; if ($i == \"instance\") t = i }; next } $t ~ /^deep512-t/ && $v == \"ilp\" && $g != \"\" && $g != \"nan\" { n++ } END { print n + 0 }' '%s'", csv)))
+if (ngap == 0) set yrange [0:1]
 set key bottom right box opaque
 plot \
   csv using (pick(budget(strcol("instance")), "ilp", "time_limit_s")):(100*column("gap")) \
