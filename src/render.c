@@ -696,15 +696,18 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 	sb_puts(&b, "\n");
 	sb_printf(&b, "  pods        %d placed, %d evicted, %d moved\n",
 		  s->placed_pods, s->evicted_pods, s->moved_pods);
-	sb_printf(&b, "  free nodes  %d before, %d after\n",
+	sb_printf(&b, "  free nodes  %d before the plan, %d after\n",
 		  s->free_nodes_before, s->free_nodes_after);
+	/* free domains compare the placed plan with and without its moves,
+	 * the largest gang the snapshot with the whole plan: say which */
 	for (int i = 0; i < p->nfrag; i++)
-		sb_printf(&b, "  free %s domains  %d before, %d after\n",
+		sb_printf(&b, "  free %s domains  %d before the moves, %d "
+			      "after\n",
 			  or_dash(p->frag[i].key), p->frag[i].before,
 			  p->frag[i].after);
 	if (p->gang_shape)
-		sb_printf(&b, "  largest gang of %s in one %s  %d before, %d "
-			      "after\n", p->gang_shape,
+		sb_printf(&b, "  largest gang of %s in one %s  %d before the "
+			      "plan, %d after\n", p->gang_shape,
 			  p->gang_key ? p->gang_key : "cluster",
 			  p->gang_before, p->gang_after);
 	sb_printf(&b, "  times       load %.3f s, reduce %.3f s, greedy %.3f "
