@@ -133,6 +133,14 @@ typedef struct gs {
 	bool preempt;          /* preemption allowed at all              */
 	int64_t *nv_save, *nv_capd, *nv_used; /* never_cap               */
 	bool nv_pending;
+	/* preemption bound: node -> running pods of units there (CSR) */
+	int *pe_pstart, *pe_pods, *pe_punit;
+	int64_t *pe_cap, *pe_acc; /* scratch: nres, nclasses             */
+	/* per node, and per domain of each key (computed when stale), the
+	 * lowest priority of a unit that may still be evicted there */
+	int32_t *pe_nmin, **pe_dmin;
+	unsigned *pe_dver, pe_ever;
+	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 } gs;
 
 /* ------------------------------------------------------------ fitting */
@@ -1817,6 +1825,26 @@ static void sort_units(const wp_problem *p, const unsigned char *pdbv,
 	memcpy(v, tmp, (size_t)n * sizeof *v);
 }
 
+/* The lowest priority of a unit pe_domain may evict on node n (none on
+ * an over-committed node), into G->pe_nmin[n]. */
+static void pe_node_min(gs *G, int n)
+{
+	const wp_problem *p = G->p;
+	int32_t m = INT32_MAX;
+	for (int r = 0; r < G->nres; r++)
+		if (p->free[(size_t)n * G->nres + r] < 0) {
+			G->pe_nmin[n] = m;
+			return;
+		}
+	for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
+		int u = G->pe_list[e];
+		if (!G->sol->evict[u] && !p->units[u].keep &&
+		    p->units[u].priority < m)
+			m = p->units[u].priority;
+	}
+	G->pe_nmin[n] = m;
+}
+
 /* Node -> units with a pod there (CSR), built on first use. */
 static int pe_setup(gs *G)
 {
@@ -1858,7 +1886,85 @@ static int pe_setup(gs *G)
 			int n = p->snap->pods[p->units[u].pods[i]].node;
 			G->pe_list[G->pe_start[n] + fill[n]++] = u;
 		}
+	/* the same by pod, for the bound in pe_domain */
+	G->pe_pstart = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
+	G->pe_pods = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	G->pe_punit = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	G->pe_cap = wa_calloc(G->tmp, (size_t)G->nres + 1, sizeof(int64_t));
+	G->pe_acc = wa_calloc(G->tmp, (size_t)p->nclasses + 1,
+			      sizeof(int64_t));
+	if (!G->pe_pstart || !G->pe_pods || !G->pe_punit || !G->pe_cap ||
+	    !G->pe_acc)
+		return -1;
+	int nk = p->topo ? p->topo->nkeys : 0;
+	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
+	G->pe_dmin = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(int32_t *));
+	G->pe_dver = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(unsigned));
+	if (!G->pe_nmin || !G->pe_dmin || !G->pe_dver)
+		return -1;
+	G->pe_ever = 1;
+	memcpy(G->pe_pstart, G->pe_start, ((size_t)G->nn + 1) * sizeof(int));
+	memset(fill, 0, ((size_t)G->nn + 1) * sizeof(int));
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; i < p->units[u].npods; i++) {
+			int pod = p->units[u].pods[i];
+			int n = p->snap->pods[pod].node;
+			int e = G->pe_pstart[n] + fill[n]++;
+			G->pe_pods[e] = pod;
+			G->pe_punit[e] = u;
+		}
+	for (int n = 0; n < G->nn; n++)
+		pe_node_min(G, n);
+	/* the static part of the cost order, sorted once */
+	G->pe_rank = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_order = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	if (!G->pe_rank || !G->pe_order)
+		return -1;
+	for (int u = 0; u < p->nunits; u++)
+		G->pe_order[u] = u;
+	sort_units(p, G->pe_pdbv, G->pe_order, G->pe_tmp, p->nunits);
+	for (int i = 0; i < p->nunits; i++)
+		G->pe_rank[G->pe_order[i]] = i;
 	return 0;
+}
+
+static int cmp_int(const void *va, const void *vb)
+{
+	int a = *(const int *)va, b = *(const int *)vb;
+	return (a > b) - (a < b);
+}
+
+/* v[0..n) in cmp_unit_cost order: budget-breaking last, else the rank. */
+static void pe_sort(const gs *G, int *v, int n)
+{
+	int nu = G->p->nunits;
+	for (int i = 0; i < n; i++)
+		v[i] = G->pe_rank[v[i]] + (G->pe_pdbv[v[i]] ? nu : 0);
+	qsort(v, (size_t)n, sizeof *v, cmp_int);
+	for (int i = 0; i < n; i++)
+		v[i] = G->pe_order[v[i] >= nu ? v[i] - nu : v[i]];
+}
+
+/* Domains of key k whose lowest evictable priority is known, refreshed
+ * after evictions; NULL on NOMEM. */
+static const int32_t *pe_dom_min(gs *G, const wtp_key *k)
+{
+	int ki = (int)(k - G->p->topo->keys);
+	if (G->pe_dver[ki] == G->pe_ever)
+		return G->pe_dmin[ki];
+	if (!G->pe_dmin[ki] &&
+	    !(G->pe_dmin[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
+					 sizeof(int32_t))))
+		return NULL;
+	int32_t *dm = G->pe_dmin[ki];
+	for (int d = 0; d < k->ndom; d++) {
+		dm[d] = INT32_MAX;
+		for (int j = 0; j < k->dom_nnodes[d]; j++)
+			if (G->pe_nmin[k->dom_nodes[d][j]] < dm[d])
+				dm[d] = G->pe_nmin[k->dom_nodes[d][j]];
+	}
+	G->pe_dver[ki] = G->pe_ever;
+	return dm;
 }
 
 /* Evict (sign +1) or restore (-1) unit u in the working capacity. */
@@ -1914,19 +2020,26 @@ static int pe_place(gs *G, const wp_group *wg, const int *corder,
 	return placed;
 }
 
-/* Does the group fit in d with the first m of v[] evicted?  Leaves
- * nothing behind.  1 yes, 0 no, -2 NOMEM. */
+/* Make exactly the first m of v[] evicted, *cur being evicted now (the
+ * bisection moves the prefix instead of redoing it from scratch). */
+static void pe_prefix(gs *G, const int *v, int *cur, int m)
+{
+	for (; *cur < m; (*cur)++)
+		pe_apply(G, v[*cur], 1);
+	for (; *cur > m; (*cur)--)
+		pe_apply(G, v[*cur - 1], -1);
+}
+
+/* Does the group fit in d with the first m of v[] evicted?  Leaves the
+ * prefix evicted (*cur = m), no placement.  1 yes, 0 no, -2 NOMEM. */
 static int pe_test(gs *G, const wp_group *wg, const int *corder,
 		   const wtp_key *k, int d, int need, int limit,
-		   const int *v, int m)
+		   const int *v, int *cur, int m)
 {
-	for (int i = 0; i < m; i++)
-		pe_apply(G, v[i], 1);
+	pe_prefix(G, v, cur, m);
 	int r = pe_place(G, wg, corder, k, d, need, limit);
 	if (r >= 0)
 		rollback(G);
-	for (int i = m - 1; i >= 0; i--)
-		pe_apply(G, v[i], -1);
 	return r == -2 ? -2 : r >= 0;
 }
 
@@ -1948,14 +2061,53 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	/* candidate victims: lower priority, not yet evicted, on a node of
 	 * d that some class of the group may use */
 	int n0 = 0, n1 = k ? k->dom_nnodes[d] : G->nn;
+	/* Upper bound on the pods placeable with every candidate evicted:
+	 * per class, the sum over its nodes of its fit in that capacity
+	 * (the classes share nodes, so this only over-counts).  Below
+	 * `need`, the test with all victims gone would fail: skip it. */
+	int64_t *acc = G->pe_acc, *cap = G->pe_cap;
+	for (int ci = 0; ci < wg->nclasses; ci++)
+		acc[ci] = 0;
 	for (int j = n0; j < n1; j++) {
 		int n = k ? k->dom_nodes[d][j] : j;
 		bool ok = false;
 		for (int ci = 0; ci < wg->nclasses && !ok; ci++)
 			ok = elig_bit(&G->ci[wg->classes[ci]], n);
-		/* a node already over-committed is left alone (the ILP too) */
-		for (int r = 0; ok && r < G->nres; r++)
-			ok = p->free[(size_t)n * G->nres + r] >= 0;
+		if (!ok)
+			continue;
+		/* a node already over-committed is left alone (the ILP too),
+		 * and one with nothing of lower priority has no victims */
+		ok = G->pe_nmin[n] < wg->priority;
+		const int64_t *capn = ok ? cap : G->fr + (size_t)n * G->nres;
+		if (ok)
+			memcpy(cap, G->fr + (size_t)n * G->nres,
+			       (size_t)G->nres * sizeof *cap);
+		for (int e = G->pe_pstart[n]; ok && e < G->pe_pstart[n + 1];
+		     e++) {
+			int u = G->pe_punit[e];
+			if (G->sol->evict[u] || p->units[u].keep ||
+			    p->units[u].priority >= wg->priority)
+				continue;
+			const int64_t *rq = G->s->pods[G->pe_pods[e]].req;
+			for (int r = 0; r < G->nres; r++)
+				cap[r] += rq[r];
+		}
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			int c = wg->classes[ci];
+			const cinfo *inf = &G->ci[c];
+			if (!elig_bit(inf, n))
+				continue;
+			const int64_t *req = p->classes[c].req;
+			int64_t best = WGR_FIT_CAP;
+			for (int i = 0; i < inf->nr && best > 0; i++) {
+				int r = inf->rl[i];
+				int64_t q = capn[r] < req[r] ? 0
+						       : capn[r] / req[r];
+				if (q < best)
+					best = q;
+			}
+			acc[ci] += best;
+		}
 		if (!ok)
 			continue;
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
@@ -1972,6 +2124,13 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		G->pe_mark[v[i]] = 0;
 	if (nv == 0)
 		return -1;
+	int64_t ub = 0;
+	for (int ci = 0; ci < wg->nclasses; ci++) {
+		int64_t cnt = p->classes[wg->classes[ci]].count;
+		ub += acc[ci] < cnt ? acc[ci] : cnt;
+	}
+	if (ub < need)
+		return -1;
 	/* a unit breaks a budget when its pods alone exceed what is left */
 	for (int i = 0; i < nv; i++) {
 		const wp_unit *un = &p->units[v[i]];
@@ -1980,35 +2139,39 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 			if (un->pdbn[j] > G->pdb_left[un->pdb[j]])
 				G->pe_pdbv[v[i]] = 1;
 	}
-	sort_units(p, G->pe_pdbv, v, G->pe_tmp, nv);
-	int t = pe_test(G, wg, corder, k, d, need, limit, v, nv);
-	if (t <= 0)
+	pe_sort(G, v, nv);
+	int cur = 0;
+	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv);
+	if (t <= 0) {
+		pe_prefix(G, v, &cur, 0);
 		return t == -2 ? -2 : -1;
+	}
 	int lo = 1, hi = nv;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
-		t = pe_test(G, wg, corder, k, d, need, limit, v, mid);
-		if (t == -2)
+		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, mid);
+		if (t == -2) {
+			pe_prefix(G, v, &cur, 0);
 			return -2;
+		}
 		if (t)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	int m = hi;
-	for (int i = 0; i < m; i++)
-		pe_apply(G, v[i], 1);
+	pe_prefix(G, v, &cur, m);
 	int placed = pe_place(G, wg, corder, k, d, need, limit);
-	if (placed == -2)
+	if (placed == -2) {
+		pe_prefix(G, v, &cur, 0);
 		return -2;
+	}
 	if (placed < 0) { /* not monotone after all: take them all */
-		for (int i = m; i < nv; i++)
-			pe_apply(G, v[i], 1);
+		pe_prefix(G, v, &cur, nv);
 		m = nv;
 		placed = pe_place(G, wg, corder, k, d, need, limit);
 		if (placed < 0) {
-			for (int i = m - 1; i >= 0; i--)
-				pe_apply(G, v[i], -1);
+			pe_prefix(G, v, &cur, 0);
 			return placed == -2 ? -2 : -1;
 		}
 	}
@@ -2064,8 +2227,10 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 					G->dirty[n] = 1;
 					G->dlist[G->ndirty++] = n;
 				}
+				pe_node_min(G, n);
 			}
 		}
+		G->pe_ever++;
 		return placed;
 	}
 	rollback(G);
@@ -2089,9 +2254,15 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	int limit = wg->gang ? need : wg->size;
 	int best = -1;
 	pecost bc = {0, 0, 0};
+	const int32_t *dmin = k ? pe_dom_min(G, k) : NULL;
+	if (k && !dmin)
+		return -2;
 	for (int i = 0; i < ncd; i++) {
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : i;
+		/* nothing of lower priority there: no victims (cheap skip) */
+		if (k && dmin[d] >= wg->priority)
+			continue;
 		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
 		if (r == -2)
 			return -2;
