@@ -1928,19 +1928,32 @@ static int pe_setup(gs *G)
 	return 0;
 }
 
-static int cmp_int(const void *va, const void *vb)
-{
-	int a = *(const int *)va, b = *(const int *)vb;
-	return (a > b) - (a < b);
-}
-
 /* v[0..n) in cmp_unit_cost order: budget-breaking last, else the rank. */
 static void pe_sort(const gs *G, int *v, int n)
 {
 	int nu = G->p->nunits;
 	for (int i = 0; i < n; i++)
 		v[i] = G->pe_rank[v[i]] + (G->pe_pdbv[v[i]] ? nu : 0);
-	qsort(v, (size_t)n, sizeof *v, cmp_int);
+	/* bottom-up merge sort of the distinct integer keys */
+	int *a = v, *b = G->pe_tmp;
+	for (int w = 1; w < n; w *= 2) {
+		for (int lo = 0; lo < n; lo += 2 * w) {
+			int mid = lo + w < n ? lo + w : n;
+			int hi = lo + 2 * w < n ? lo + 2 * w : n;
+			int i = lo, j = mid, o = lo;
+			while (i < mid && j < hi)
+				b[o++] = a[i] < a[j] ? a[i++] : a[j++];
+			while (i < mid)
+				b[o++] = a[i++];
+			while (j < hi)
+				b[o++] = a[j++];
+		}
+		int *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, (size_t)n * sizeof *v);
 	for (int i = 0; i < n; i++)
 		v[i] = G->pe_order[v[i] >= nu ? v[i] - nu : v[i]];
 }
@@ -2031,16 +2044,14 @@ static void pe_prefix(gs *G, const int *v, int *cur, int m)
 }
 
 /* Does the group fit in d with the first m of v[] evicted?  Leaves the
- * prefix evicted (*cur = m), no placement.  1 yes, 0 no, -2 NOMEM. */
+ * prefix evicted (*cur = m) and, when it fits, the placement (logged, for
+ * rollback).  Pods placed, -1 no, -2 NOMEM. */
 static int pe_test(gs *G, const wp_group *wg, const int *corder,
 		   const wtp_key *k, int d, int need, int limit,
 		   const int *v, int *cur, int m)
 {
 	pe_prefix(G, v, cur, m);
-	int r = pe_place(G, wg, corder, k, d, need, limit);
-	if (r >= 0)
-		rollback(G);
-	return r == -2 ? -2 : r >= 0;
+	return pe_place(G, wg, corder, k, d, need, limit);
 }
 
 typedef struct pecost {
@@ -2142,26 +2153,32 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	pe_sort(G, v, nv);
 	int cur = 0;
 	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv);
-	if (t <= 0) {
+	if (t < 0) {
 		pe_prefix(G, v, &cur, 0);
-		return t == -2 ? -2 : -1;
+		return t;
 	}
-	int lo = 1, hi = nv;
+	/* a fitting probe's placement stays while it may be the last */
+	int lo = 1, hi = nv, live = t;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
+		if (live >= 0)
+			rollback(G);
 		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, mid);
+		live = t;
 		if (t == -2) {
 			pe_prefix(G, v, &cur, 0);
 			return -2;
 		}
-		if (t)
+		if (t >= 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	int m = hi;
-	pe_prefix(G, v, &cur, m);
-	int placed = pe_place(G, wg, corder, k, d, need, limit);
+	int m = hi, placed = live;
+	if (live < 0) {
+		pe_prefix(G, v, &cur, m);
+		placed = pe_place(G, wg, corder, k, d, need, limit);
+	}
 	if (placed == -2) {
 		pe_prefix(G, v, &cur, 0);
 		return -2;
