@@ -1625,26 +1625,37 @@ static int dec_podgroup(dctx *c, const wt_node *o, const char *ns,
 	return 0;
 }
 
+/* The part both template lists share: item i of list l is a map with a
+ * name unique among the Workload's templates.  Sets *p to the item's path. */
+static int dec_tpl_item(dctx *c, const dwl *w, const wt_node *l, size_t i,
+			const char *path, char *p, dtpl *tp)
+{
+	char q[PATHMAX];
+	const wt_node *t = l->items[i], *nn;
+	pi(p, path, i);
+	if (want(c, t, WT_MAP, p))
+		return c->rc;
+	if (sfield(c, t, "name", p, &tp->name, &nn))
+		return c->rc;
+	if (!tp->name || !*tp->name)
+		return bad(c, t, p, "template has no name");
+	for (size_t k = 0; k < w->ntpls; k++)
+		if (!strcmp(w->tpls[k].name, tp->name))
+			return bad(c, nn, pk(q, p, "name"),
+				   "duplicate template name \"%s\"", tp->name);
+	return 0;
+}
+
 static int dec_templates(dctx *c, dwl *w, const wt_node *l, const char *path)
 {
-	char p[PATHMAX], q[PATHMAX];
+	char p[PATHMAX];
 	if (want(c, l, WT_SEQ, path))
 		return c->rc;
 	for (size_t i = 0; i < l->n; i++) {
-		const wt_node *t = l->items[i], *nn;
+		const wt_node *t = l->items[i];
 		dtpl tp = {0};
-		pi(p, path, i);
-		if (want(c, t, WT_MAP, p))
+		if (dec_tpl_item(c, w, l, i, path, p, &tp))
 			return c->rc;
-		if (sfield(c, t, "name", p, &tp.name, &nn))
-			return c->rc;
-		if (!tp.name || !*tp.name)
-			return bad(c, t, p, "template has no name");
-		for (size_t k = 0; k < w->ntpls; k++)
-			if (!strcmp(w->tpls[k].name, tp.name))
-				return bad(c, nn, pk(q, p, "name"),
-					   "duplicate template name \"%s\"",
-					   tp.name);
 		if (dec_gspec(c, t, p, &tp.sp))
 			return c->rc;
 		if (WA_PUSH(c->t, w->tpls, w->ntpls, w->cap, tp))
@@ -1665,20 +1676,10 @@ static int dec_composite(dctx *c, dwl *w, const wt_node *l, const char *path,
 		return bad(c, l, path, "templates nested deeper than %d",
 			   MAX_TPL_DEPTH);
 	for (size_t i = 0; i < l->n; i++) {
-		const wt_node *t = l->items[i], *v, *nn;
+		const wt_node *t = l->items[i], *v;
 		dtpl tp = {0};
-		pi(p, path, i);
-		if (want(c, t, WT_MAP, p))
+		if (dec_tpl_item(c, w, l, i, path, p, &tp))
 			return c->rc;
-		if (sfield(c, t, "name", p, &tp.name, &nn))
-			return c->rc;
-		if (!tp.name || !*tp.name)
-			return bad(c, t, p, "template has no name");
-		for (size_t k = 0; k < w->ntpls; k++)
-			if (!strcmp(w->tpls[k].name, tp.name))
-				return bad(c, nn, pk(q, p, "name"),
-					   "duplicate template name \"%s\"",
-					   tp.name);
 		tp.composite = tp.sp.composite = true;
 		if (dec_gspec(c, t, p, &tp.sp))
 			return c->rc;
