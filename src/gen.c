@@ -640,23 +640,32 @@ static void emit_run_claim(gen *g, const char *pod, int node, int k)
 	em_end(e);
 }
 
+/* A Node's opening, shared by every family: the object up to its topology
+ * and hostname labels, with the labels map left open for more. */
+static void node_head(gen *g, int i, char *name, size_t size)
+{
+	emitter *e = &g->em;
+	char val[32];
+	node_name(g, i, name, size);
+	em_doc(e);
+	em_str(e, "apiVersion", "v1");
+	em_str(e, "kind", "Node");
+	em_map(e, "metadata");
+	em_str(e, "name", name);
+	em_map(e, "labels");
+	for (int j = 0; j < g->levels; j++) {
+		dom_value(g, i, j, val, sizeof val);
+		em_str(e, level_key[3 - g->levels + j], val);
+	}
+	em_str(e, HOST_KEY, name);
+}
+
 static void emit_nodes(gen *g)
 {
 	emitter *e = &g->em;
-	char name[32], val[32];
+	char name[32];
 	for (int i = 0; i < g->nnodes; i++) {
-		node_name(g, i, name, sizeof name);
-		em_doc(e);
-		em_str(e, "apiVersion", "v1");
-		em_str(e, "kind", "Node");
-		em_map(e, "metadata");
-		em_str(e, "name", name);
-		em_map(e, "labels");
-		for (int j = 0; j < g->levels; j++) {
-			dom_value(g, i, j, val, sizeof val);
-			em_str(e, level_key[3 - g->levels + j], val);
-		}
-		em_str(e, HOST_KEY, name);
+		node_head(g, i, name, sizeof name);
 		em_end(e);
 		em_end(e);
 		em_map(e, "status");
@@ -1004,21 +1013,10 @@ static void emit_nodes_x(gen *g)
 {
 	emitter *e = &g->em;
 	int mixed = g->o->family == WGEN_FAMILY_MIXED;
-	char name[32], val[32];
+	char name[32];
 	for (int i = 0; i < g->nnodes; i++) {
 		int cpu = is_cpu_node(g, i);
-		node_name(g, i, name, sizeof name);
-		em_doc(e);
-		em_str(e, "apiVersion", "v1");
-		em_str(e, "kind", "Node");
-		em_map(e, "metadata");
-		em_str(e, "name", name);
-		em_map(e, "labels");
-		for (int j = 0; j < g->levels; j++) {
-			dom_value(g, i, j, val, sizeof val);
-			em_str(e, level_key[3 - g->levels + j], val);
-		}
-		em_str(e, HOST_KEY, name);
+		node_head(g, i, name, sizeof name);
 		if (mixed)
 			em_str(e, POOL_KEY, cpu ? "cpu" : "gpu");
 		em_end(e);
