@@ -195,19 +195,6 @@ typedef struct dctx {
 
 /* ------------------------------------------------------------ helpers */
 
-static const char *tname(const wt_node *n)
-{
-	switch (n->type) {
-	case WT_NULL: return "null";
-	case WT_BOOL: return "a boolean";
-	case WT_NUM: return "a number";
-	case WT_STR: return "a string";
-	case WT_SEQ: return "a list";
-	case WT_MAP: return "a map";
-	}
-	return "?";
-}
-
 static int nomem(dctx *c)
 {
 	return c->rc = werr(c->err, WASP_ENOMEM,
@@ -288,7 +275,8 @@ static int want(dctx *c, const wt_node *n, wt_type t, const char *path)
 		return 0;
 	const char *w = t == WT_MAP ? "a map" : t == WT_SEQ ? "a list"
 		      : t == WT_BOOL ? "a boolean" : "a scalar";
-	return bad(c, n, path, "expected %s, got %s", w, tname(n));
+	return bad(c, n, path, "expected %s, got %s", w,
+		   wt_type_phrase(n->type));
 }
 
 static bool is_scalar(const wt_node *n)
@@ -301,7 +289,8 @@ static bool is_scalar(const wt_node *n)
 static int sval(dctx *c, const wt_node *n, const char *path, const char **out)
 {
 	if (!is_scalar(n))
-		return bad(c, n, path, "expected a string, got %s", tname(n));
+		return bad(c, n, path, "expected a string, got %s",
+			   wt_type_phrase(n->type));
 	*out = n->str ? n->str : "";
 	return 0;
 }
@@ -330,7 +319,7 @@ static int ival(dctx *c, const wt_node *n, const char *path, int64_t lo,
 {
 	if (n->type != WT_NUM && n->type != WT_STR)
 		return bad(c, n, path, "expected an integer, got %s",
-			   tname(n));
+			   wt_type_phrase(n->type));
 	const char *s = n->str ? n->str : "";
 	const char *p = s;
 	bool neg = false;
@@ -364,7 +353,7 @@ static int bval(dctx *c, const wt_node *n, const char *path, bool *out)
 {
 	if (n->type != WT_BOOL)
 		return bad(c, n, path, "expected true or false, got %s",
-			   tname(n));
+			   wt_type_phrase(n->type));
 	*out = n->boolean;
 	return 0;
 }
@@ -445,7 +434,7 @@ static int qval(dctx *c, const wt_node *n, const char *path, int64_t *out)
 {
 	if (n->type != WT_STR && n->type != WT_NUM)
 		return bad(c, n, path, "expected a quantity, got %s",
-			   tname(n));
+			   wt_type_phrase(n->type));
 	const char *why = "";
 	int st = wq_parse(n->str, n->len, out, &why);
 	if (st != WQ_OK)
@@ -1257,7 +1246,7 @@ static int dec_policy(dctx *c, const wt_node *pol, const char *path,
 		return bad(c, gang, p, "gang needs %s", mcn);
 	if (gang->type != WT_MAP)
 		return bad(c, gang, p, "expected a map with %s, got %s", mcn,
-			   tname(gang));
+			   wt_type_phrase(gang->type));
 	const wt_node *mc = mget(gang, mcn);
 	if (!mc)
 		return bad(c, gang, p, "gang needs %s", mcn);
@@ -1286,7 +1275,7 @@ static int dec_disruption(dctx *c, const wt_node *dm, const char *path,
 	}
 	if (dm->type != WT_MAP)
 		return bad(c, dm, path, "expected {single: {}} or {all: {}}, "
-			   "got %s", tname(dm));
+			   "got %s", wt_type_phrase(dm->type));
 	bool single = mkey(dm, "single"), all = mkey(dm, "all");
 	if (single + all != 1)
 		return bad(c, dm, path, "exactly one of single and all must "
@@ -1970,7 +1959,8 @@ static int collect(dctx *c, const wt_node *o, int depth)
 		return 0; /* an empty document */
 	if (o->type != WT_MAP)
 		return bad(c, o, "", "expected a Kubernetes object (a map "
-			   "with apiVersion and kind), got %s", tname(o));
+			   "with apiVersion and kind), got %s",
+			   wt_type_phrase(o->type));
 	const wt_node *kn = mget(o, "kind"), *an = mget(o, "apiVersion");
 	const char *kind, *api;
 	if (!kn)

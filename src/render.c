@@ -917,25 +917,12 @@ typedef struct rd {
 	int rc;
 } rd;
 
-static const char *type_phrase(const wt_node *v)
-{
-	switch (v->type) {
-	case WT_NULL: return "null";
-	case WT_BOOL: return "a boolean";
-	case WT_NUM: return "a number";
-	case WT_STR: return "a string";
-	case WT_SEQ: return "a list";
-	case WT_MAP: return "a map";
-	}
-	return "a value";
-}
-
 static bool bad(rd *r, const wt_node *v, const char *what, const char *want)
 {
 	if (!r->rc)
 		r->rc = werr_at(r->err, WASP_EINPUT, v->src,
 				"%s: expected %s, found %s", what, want,
-				type_phrase(v));
+				wt_type_phrase(v->type));
 	return false;
 }
 
@@ -1365,7 +1352,7 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 		if (!root)
 			return werr(err, WASP_EINPUT, "empty plan document");
 		return werr_at(err, WASP_EINPUT, root->src,
-			       "a plan is a map, found %s", type_phrase(root));
+			       "a plan is a map, found %s", wt_type_phrase(root->type));
 	}
 	wasp_plan *pl = wpl_new();
 	if (!pl)

@@ -63,3 +63,17 @@ const char *wt_type_name(wt_type t)
 	}
 	return "unknown";
 }
+
+/* The same with an article, for messages ("expected a map, got a list"). */
+const char *wt_type_phrase(wt_type t)
+{
+	switch (t) {
+	case WT_NULL: return "null";
+	case WT_BOOL: return "a boolean";
+	case WT_NUM: return "a number";
+	case WT_STR: return "a string";
+	case WT_SEQ: return "a list";
+	case WT_MAP: return "a map";
+	}
+	return "a value";
+}

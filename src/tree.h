@@ -53,6 +53,7 @@ static inline const wt_node *wt_val(const wt_node *map, size_t i)
 	return map->items[2 * i + 1];
 }
 const char *wt_type_name(wt_type t);
+const char *wt_type_phrase(wt_type t); /* "a map", "a list", "null" ... */
 
 /* A stream of documents: each top-level YAML document, or the one JSON
  * value, becomes one root. */
