@@ -196,9 +196,11 @@ char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err)
 /* One plan document from a loaded stream. */
 static int plan_from_doc(const wt_doc *doc, wasp_plan **out, wasp_error *err)
 {
+	/* point at the second document, or at the start of an empty file */
 	if (doc->nroots != 1)
 		return werr_at(err, WASP_EINPUT,
-			       (wsrc){.file = doc->file, .line = 0},
+			       doc->nroots ? doc->roots[1]->src
+					   : (wsrc){doc->file, 1, 1},
 			       "expected one plan document, found %zu",
 			       doc->nroots);
 	return wr_plan_from_tree(doc->roots[0], out, err);

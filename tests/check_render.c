@@ -360,6 +360,16 @@ START_TEST(strict_types)
 	ck_assert_int_eq(e.code, WASP_EINPUT);
 	ck_assert_msg(strstr(e.msg, "one plan document, found 2"), "%s",
 		      e.msg);
+	ck_assert_int_eq(e.line, 4); /* the second document */
+	ck_assert_int_eq(e.col, 1);
+
+	/* an empty file is refused at its start (found by fuzz_pipeline) */
+	e = parse_fail("");
+	ck_assert_int_eq(e.code, WASP_EINPUT);
+	ck_assert_str_eq(e.file, "plan.json");
+	ck_assert_int_eq(e.line, 1);
+	ck_assert_int_eq(e.col, 1);
+	ck_assert_str_eq(e.msg, "expected one plan document, found 0");
 
 	/* unknown fields are ignored */
 	wasp_plan *p = parse("{\"apiVersion\": \"wasp.dev/v1alpha1\", "
