@@ -1033,7 +1033,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, ilp_scenarios);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("annotations");
-	tcase_set_timeout(tc, 60);
+	/* gen_trees takes about 60 s with sanitizers on a busy machine */
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, annot_exclusive);
 	tcase_add_test(tc, annot_preferred);
 	tcase_add_test(tc, annot_slices);
