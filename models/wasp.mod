@@ -69,8 +69,7 @@ param hfixed{HK} symbolic, default '';
 /* (g, h): group g lies below composite h (at any depth) */
 set UNDER within G cross H default setof{g in G, h in H: 0 > 1} (g, h);
 
-/* Annotations (the preferred level, a soft objective tier, is not in
- * this model): tas[g] = 1 gives the group an admission variable. */
+/* Annotations: tas[g] = 1 gives the group an admission variable. */
 param tas{G} binary, default 0;
 set GX within G default {};   /* groups with an exclusive key            */
 param xkey{GX} symbolic in K;
@@ -80,6 +79,11 @@ set XBAN dimen 2 default setof{g in GX, k in K: 0 > 1} (g, k);
 set GL dimen 2 default setof{g in G, l in 1..3: 0 > 1} (g, l);
 param skey{GL} symbolic in K; /* slice layer l of group g: key, size      */
 param ssize{GL} integer >= 1;
+/* Preferred level (compactness tiers): (g, k, d) when group g may put
+ * pods in domain d of key k, its preferred level or a coarser one; kord
+ * orders the keys coarse to fine. */
+set PW dimen 3 default setof{g in G, k in K, d in D[k]: 0 > 1} (g, k, d);
+param kord{K} integer, default 0;
 
 /* ------------------------------------------------------- derived data */
 
@@ -96,11 +100,20 @@ param MQ := sum{vq in Q} qcost[vq] * qk[vq];
 param V{j in B} := sum{vq in Q} bsel[vq, j] * qk[vq];
 param MB := sum{j in B} V[j];
 
-/* Tier weights: 1 + |NU| for evictions, (1 + |NU|) (1 + MQ) for budgets,
- * W[p] = (1 + |NU|) (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q]) for work.
- * Each exceeds everything below it at its largest: no amount of lower
- * tiers outvotes one unit of a higher one (doc/formulation.md). */
-param W{p in P} := (1 + card(NU)) * (1 + MQ) * (1 + MB)
+/* Compactness tiers, one per key with preferred-level domains, coarse
+ * first, between evictions and packing: MW[k] domains can stay unused;
+ * WC[k] = (1 + |NU|) prod_{finer k'} (1 + MW[k']); CW = all of them. */
+set KW := setof{(g, k, d) in PW} k;
+param MW{k in KW} := sum{(g, k2, d) in PW: k2 = k} 1;
+param WC{k in KW} := (1 + card(NU)) * prod{k2 in KW: kord[k2] > kord[k]}
+	(1 + MW[k2]);
+param CW := prod{k in KW} (1 + MW[k]);
+
+/* Tier weights: (1 + |NU|) CW for evictions, (1 + |NU|) CW (1 + MQ) for
+ * budgets, W[p] = (1 + |NU|) CW (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q])
+ * for work.  Each exceeds everything below it at its largest: no amount
+ * of lower tiers outvotes one unit of a higher one (doc/formulation.md). */
+param W{p in P} := (1 + card(NU)) * CW * (1 + MQ) * (1 + MB)
 	* prod{q in P: q < p} (1 + M[q]);
 
 /* Capacity levels: a class counts at its group's priority, or below
@@ -125,13 +138,16 @@ var t{g in GK, d in D[gkey[g]]} binary;        /* g's domain               */
 var u{NU} binary;                              /* n stays wholly free      */
 var q{vq in Q} integer >= 0, <= qk[vq];          /* units of vq kept running */
 var w{j in B} integer >= 0, <= V[j];           /* V minus j's violations   */
+var wp{PW} binary;                             /* the domain holds none of
+						  the group's pods         */
 
 /* ----------------------------------------------------------- objective */
 
 maximize value:
 	sum{(c, n) in E} W[prio[grp[c]]] * val[c] * x[c, n]
-	+ (1 + card(NU)) * (1 + MQ) * sum{j in B} w[j]
-	+ (1 + card(NU)) * sum{vq in Q} qcost[vq] * q[vq]
+	+ (1 + card(NU)) * CW * (1 + MQ) * sum{j in B} w[j]
+	+ (1 + card(NU)) * CW * sum{vq in Q} qcost[vq] * q[vq]
+	+ sum{(g, k, d) in PW} WC[k] * wp[g, k, d]
 	+ sum{n in NU} u[n];
 
 /* --------------------------------------------------------- constraints */
@@ -217,6 +233,12 @@ s.t. slice{(g, l) in GL, d in D[skey[g, l]]}:
 s.t. slice_off{(c, n) in E, (g, l) in GL: grp[c] = g and
 	       sum{d in D[skey[g, l]]: n in DN[skey[g, l], d]} 1 = 0}:
 	x[c, n] = 0;
+
+/* Preferred level: a domain counted as unused holds none of the
+ * group's pods (the compactness tiers count such domains). */
+s.t. pref_unused{(g, k, d) in PW}:
+	sum{(c, n) in E: grp[c] = g and n in DN[k, d]} x[c, n]
+	<= size[g] * (1 - wp[g, k, d]);
 
 /* Capacity per node, resource and level (a node over-committed in a
  * resource takes no pod that requests it): pods counting at or below the

@@ -1894,6 +1894,11 @@ static void sym_runs(wm *m)
 			for (int l = 0; ta && l < ta->nslices; l++)
 				used |= ta->slice_key[l] == k;
 			used |= ta && ta->excl == k;
+			/* the compactness tiers tell apart the domains of a
+			 * preferred level and of every coarser one */
+			for (int q = ta ? ta->pref : -1; q >= 0 && q < 64;
+			     q = p->topo->keys[q].parent)
+				used |= q == k;
 		}
 		if (used)
 			keys[nkeys++] = k;
@@ -3276,6 +3281,22 @@ static double obj_of_x(const wm *m, const int *x,
 			kept += !(evict && evict[m->qc_units[i]]);
 		z += (long double)m->wfull[m->qtier] * q_cost(m, qc) * kept;
 	}
+	/* compactness tiers: preferred-level domains left unused */
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_W)
+			continue;
+		const wp_group *g = &p->groups[m->cref[j] / 64];
+		const wtp_key *key = &p->topo->keys[m->cref[j] % 64];
+		long cnt = 0;
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *cl = &p->classes[g->classes[ci]];
+			for (int q = 0; q < cl->nelig; q++)
+				if (key->node_dom[cl->elig[q]] == m->cdom[j])
+					cnt += x[cl->off + q];
+		}
+		if (cnt == 0)
+			z += m->wfull[m->ctier[j]];
+	}
 	free(busy);
 	return (double)z;
 }
@@ -3523,7 +3544,8 @@ static void dat_group(FILE *f, const wp_problem *p, int g)
 	dat_sym(f, group_name(p, g, gb, sizeof gb), 'g', g);
 }
 
-/* Does an exclusive or slice annotation name key k? */
+/* Does an exclusive, slice or preferred annotation name key k (the
+ * preferred level's coarser keys count too)? */
 static bool key_in_tas(const wp_problem *p, int k)
 {
 	for (int g = 0; g < p->ngroups; g++) {
@@ -3535,8 +3557,44 @@ static bool key_in_tas(const wp_problem *p, int k)
 		for (int l = 0; l < ta->nslices; l++)
 			if (ta->slice_key[l] == k)
 				return true;
+		for (int q = ta->pref; q >= 0 && q < 64;
+		     q = p->topo->keys[q].parent)
+			if (q == k)
+				return true;
 	}
 	return false;
+}
+
+/* Preferred levels (issue 5): the (group, key, domain) triples with a w
+ * column (the group has a column in the domain) and the keys' order,
+ * which fixes the compactness tiers' order (coarse first). */
+static void dat_pref(FILE *f, const wm *m)
+{
+	const wp_problem *p = m->p;
+	fprintf(f, "\nset PW :=");
+	unsigned char seen[64] = { 0 };
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_W)
+			continue;
+		int g = m->cref[j] / 64, k = m->cref[j] % 64;
+		const wtp_key *key = &p->topo->keys[k];
+		seen[k] = 1;
+		fprintf(f, "\n (");
+		dat_group(f, p, g);
+		fputc(',', f);
+		dat_sym(f, key->label, 'k', k);
+		fputc(',', f);
+		dat_sym(f, key->dom_name[m->cdom[j]], 'd', m->cdom[j]);
+		fputc(')', f);
+	}
+	fprintf(f, ";\nparam kord :=");
+	for (int k = 0; k < 64 && p->topo && k < p->topo->nkeys; k++)
+		if (seen[k]) {
+			fprintf(f, "\n ");
+			dat_sym(f, p->topo->keys[k].label, 'k', k);
+			fprintf(f, " %d", k);
+		}
+	fprintf(f, ";\n");
 }
 
 /* Exclusive and slice annotations (issue 5). */
@@ -3995,6 +4053,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			m->dt_coef[i]);
 	fprintf(f, ";\n");
 	dat_tas(f, p);
+	dat_pref(f, m);
 	fprintf(f, "\nend;\n");
 	free(unit);
 	if (ferror(f) | fclose(f))

@@ -355,6 +355,29 @@ static char *gen_tree_instance(uint64_t seed)
 		y_pod(&b, nm, NULL, PRIOS[rint_(&r, 0, 2)],
 		      500 * rint_(&r, 1, 4), rint_(&r, 1, 8), 0, -1);
 	}
+	/* gangs with a preferred rack (the compactness tiers), drawn last
+	 * so that the instances above stay as they were */
+	int np = rint_(&r, 0, 2);
+	for (int i = 0; i < np; i++) {
+		int prio = PRIOS[rint_(&r, 0, 2)];
+		int size = rint_(&r, 2, 4);
+		sbf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+			"kind: PodGroup\nmetadata:\n  name: pf%d\n"
+			"  namespace: t\n  annotations:\n"
+			"    kueue.x-k8s.io/podset-preferred-topology: "
+			"example.com/rack\n"
+			"spec:\n  schedulingPolicy:\n    gang:\n"
+			"      minCount: %d\n  priorityClassName: p%d\n"
+			"  priority: %d\n", i, size, prio, prio);
+		char g[16];
+		snprintf(g, sizeof g, "pf%d", i);
+		int cpu = 500 * rint_(&r, 1, 2);
+		for (int j = 0; j < size; j++) {
+			char nm[32];
+			snprintf(nm, sizeof nm, "pf%d-%d", i, j);
+			y_pod(&b, nm, g, prio, cpu, 1, 0, -1);
+		}
+	}
 	return b.s;
 }
 
@@ -762,7 +785,7 @@ static void enumerate(const wp_problem *p, enumst *E)
  * glpsol on wasp.mod and cbc agree with it. */
 START_TEST(cross_check_trees)
 {
-	int seed0 = _i * 6, nadm = 0, nwait = 0, nann = 0;
+	int seed0 = _i * 6, nadm = 0, nwait = 0, nann = 0, npref = 0;
 	for (int seed = seed0; seed < seed0 + 6; seed++) {
 		char *yaml = gen_tree_instance((uint64_t)seed);
 		inst in;
@@ -781,6 +804,8 @@ START_TEST(cross_check_trees)
 			}
 			if (in.p->groups[g].tas)
 				nann += in.ilp->admit[g] != 0;
+			if (in.p->groups[g].tas && in.p->groups[g].tas->pref >= 0)
+				npref += in.ilp->admit[g] != 0;
 		}
 		inst_free(&in);
 		free(yaml);
@@ -789,6 +814,7 @@ START_TEST(cross_check_trees)
 	ck_assert_int_gt(nadm, 0);
 	ck_assert_int_gt(nwait, 0);
 	ck_assert_int_gt(nann, 0); /* exclusive or sliced gangs admitted */
+	ck_assert_int_gt(npref, 0); /* and gangs with a preferred rack */
 }
 END_TEST
 

@@ -892,6 +892,121 @@ START_TEST(gen_trees)
 }
 END_TEST
 
+/* A plain gang of n pods of 1 GPU at priority prio (group and pods). */
+static void y_gang_prio(yb *b, const char *name, int n, int prio)
+{
+	y(b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	     "metadata: {name: %s, namespace: ml}\nspec:\n"
+	     "  schedulingPolicy: {gang: {minCount: %d}}\n  priority: %d\n",
+	  name, n, prio);
+	for (int i = 0; i < n; i++)
+		y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s-%d, "
+		     "namespace: ml}\nspec:\n  priority: %d\n"
+		     "  schedulingGroup: {podGroupName: %s}\n  containers:\n"
+		     "  - name: c\n    resources: {requests: {cpu: \"1\", "
+		     GPU ": \"1\"}}\n", name, i, prio, name);
+}
+
+/* A tree is placed at its (shared) priority, among the plain gangs: a
+ * higher-priority gang beats it for scarce GPUs, a lower-priority one
+ * loses to it.  The tree (root per block, priority 5) has one child of 4
+ * pods of 1 GPU; gangs hi (priority 10) and lo (priority 1) want 4 GPUs
+ * each.  gpus: GPUs of the one node; hi, lo: whether those gangs exist. */
+static wasp_plan *prio_case(int mode, int gpus, bool hi, bool lo,
+			    wasp_snapshot **sp)
+{
+	yb b = {0};
+	y_node(&b, "n1", "b1", "r1", gpus, "");
+	y_cpg(&b, "tree", NULL, 1, BLOCK, NULL);
+	y(&b, "  priority: 5\n");
+	y_pg(&b, "kid", "tree", 4, 4, 1, NULL, NULL, false);
+	if (hi)
+		y_gang_prio(&b, "hi", 4, 10);
+	if (lo)
+		y_gang_prio(&b, "lo", 4, 1);
+	*sp = tu_load(b.buf);
+	free(b.buf);
+	return solve(*sp, mode);
+}
+
+static void prio_check(int mode)
+{
+	wasp_snapshot *s;
+	/* 8 GPUs: hi, then the tree; lo waits */
+	wasp_plan *p = prio_case(mode, 8, true, true, &s);
+	ck_assert_int_eq(p->nplace, 8);
+	ck_assert_str_eq(group_dom(s, p, "hi", RACK), "r1");
+	ck_assert_str_eq(group_dom(s, p, "kid", RACK), "r1");
+	ck_assert_ptr_null(group_dom(s, p, "lo", RACK));
+	ck_assert_ptr_nonnull(tu_wait_reason(p, "ml", "lo"));
+	ck_assert_ptr_null(tu_wait_reason(p, "ml", "kid"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	/* 4 GPUs, hi against the tree: hi wins, the tree waits */
+	p = prio_case(mode, 4, true, false, &s);
+	ck_assert_int_eq(p->nplace, 4);
+	ck_assert_str_eq(group_dom(s, p, "hi", RACK), "r1");
+	ck_assert_ptr_null(group_dom(s, p, "kid", RACK));
+	ck_assert_ptr_nonnull(tu_wait_reason(p, "ml", "kid"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	/* 4 GPUs, the tree against lo: the tree wins */
+	p = prio_case(mode, 4, false, true, &s);
+	ck_assert_int_eq(p->nplace, 4);
+	ck_assert_str_eq(group_dom(s, p, "kid", RACK), "r1");
+	ck_assert_ptr_null(group_dom(s, p, "lo", RACK));
+	ck_assert_ptr_nonnull(tu_wait_reason(p, "ml", "lo"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+
+START_TEST(tree_priority)
+{
+	prio_check(WASP_MODE_GREEDY);
+	prio_check(WASP_MODE_ILP);
+}
+END_TEST
+
+/* Trees placed by the greedy: the same plan with 1 and 2 threads (the
+ * root's candidate domains are scored in parallel when large), on the
+ * 2,048-node / 200-tree instance of the issue. */
+START_TEST(greedy_threads)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.levels = 3;
+	g.fanout = 4;
+	g.nodes = 2048;
+	g.gangs = 0;
+	g.trees = 200;
+	wasp_error e;
+	char *text = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	wasp_plan *pl[2];
+	for (int t = 0; t < 2; t++) {
+		wasp_options o;
+		wasp_options_init(&o);
+		o.mode = WASP_MODE_GREEDY;
+		o.threads = t + 1;
+		pl[t] = tu_solve(s, &o);
+	}
+	ck_assert_int_gt(pl[0]->nplace, 1000);
+	ck_assert_int_eq(pl[0]->nplace, pl[1]->nplace);
+	for (int i = 0; i < pl[0]->nplace; i++) {
+		ck_assert_str_eq(pl[0]->place[i].pod, pl[1]->place[i].pod);
+		ck_assert_str_eq(pl[0]->place[i].node, pl[1]->place[i].node);
+	}
+	ck_assert_int_eq(pl[0]->nwait, pl[1]->nwait);
+	for (int i = 0; i < pl[0]->nwait; i++)
+		ck_assert_str_eq(pl[0]->wait[i].reason, pl[1]->wait[i].reason);
+	wasp_plan_free(pl[0]);
+	wasp_plan_free(pl[1]);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("tree");
@@ -909,13 +1024,17 @@ static Suite *suite(void)
 	tcase_add_test(tc, greedy_parent_wait);
 	tcase_add_test(tc, greedy_nested);
 	tcase_add_test(tc, greedy_path_mode);
+	tcase_add_test(tc, greedy_threads);
+	tcase_add_test(tc, tree_priority);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("ilp");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, ilp_scenarios);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("annotations");
-	tcase_set_timeout(tc, 60);
+	/* gen_trees takes about 60 s with sanitizers on a busy machine */
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, annot_exclusive);
 	tcase_add_test(tc, annot_preferred);
 	tcase_add_test(tc, annot_slices);
