@@ -1359,23 +1359,27 @@ static void cols_rows_pref(wm *m)
 	}
 }
 
-static void vec_pref(const wm *m, const int *x, double *v)
+/* Is the domain of W column j left unused by its group in counts x? */
+static bool w_unused(const wm *m, const int *x, int j)
 {
 	const wp_problem *p = m->p;
-	for (int j = 1; j <= m->ncols; j++) {
-		if (m->ckind[j] != WM_W)
-			continue;
-		const wp_group *g = &p->groups[m->cref[j] / 64];
-		const wtp_key *key = &p->topo->keys[m->cref[j] % 64];
-		long cnt = 0;
-		for (int ci = 0; ci < g->nclasses; ci++) {
-			const wp_class *cl = &p->classes[g->classes[ci]];
-			for (int q = 0; q < cl->nelig; q++)
-				if (key->node_dom[cl->elig[q]] == m->cdom[j])
-					cnt += x[cl->off + q];
-		}
-		v[j] = cnt == 0;
+	const wp_group *g = &p->groups[m->cref[j] / 64];
+	const wtp_key *key = &p->topo->keys[m->cref[j] % 64];
+	long cnt = 0;
+	for (int ci = 0; ci < g->nclasses; ci++) {
+		const wp_class *cl = &p->classes[g->classes[ci]];
+		for (int q = 0; q < cl->nelig; q++)
+			if (key->node_dom[cl->elig[q]] == m->cdom[j])
+				cnt += x[cl->off + q];
 	}
+	return cnt == 0;
+}
+
+static void vec_pref(const wm *m, const int *x, double *v)
+{
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_W)
+			v[j] = w_unused(m, x, j);
 }
 
 /* e and k columns from the x counts (vec_from_x). */
@@ -3282,21 +3286,9 @@ static double obj_of_x(const wm *m, const int *x,
 		z += (long double)m->wfull[m->qtier] * q_cost(m, qc) * kept;
 	}
 	/* compactness tiers: preferred-level domains left unused */
-	for (int j = 1; j <= m->ncols; j++) {
-		if (m->ckind[j] != WM_W)
-			continue;
-		const wp_group *g = &p->groups[m->cref[j] / 64];
-		const wtp_key *key = &p->topo->keys[m->cref[j] % 64];
-		long cnt = 0;
-		for (int ci = 0; ci < g->nclasses; ci++) {
-			const wp_class *cl = &p->classes[g->classes[ci]];
-			for (int q = 0; q < cl->nelig; q++)
-				if (key->node_dom[cl->elig[q]] == m->cdom[j])
-					cnt += x[cl->off + q];
-		}
-		if (cnt == 0)
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_W && w_unused(m, x, j))
 			z += m->wfull[m->ctier[j]];
-	}
 	free(busy);
 	return (double)z;
 }

@@ -979,31 +979,9 @@ START_TEST(greedy_threads)
 	g.nodes = 2048;
 	g.gangs = 0;
 	g.trees = 200;
-	wasp_error e;
-	char *text = wasp_gen(&g, &e);
-	ck_assert_ptr_nonnull(text);
-	wasp_snapshot *s = tu_load(text);
-	wasp_free(text);
-	wasp_plan *pl[2];
-	for (int t = 0; t < 2; t++) {
-		wasp_options o;
-		wasp_options_init(&o);
-		o.mode = WASP_MODE_GREEDY;
-		o.threads = t + 1;
-		pl[t] = tu_solve(s, &o);
-	}
-	ck_assert_int_gt(pl[0]->nplace, 1000);
-	ck_assert_int_eq(pl[0]->nplace, pl[1]->nplace);
-	for (int i = 0; i < pl[0]->nplace; i++) {
-		ck_assert_str_eq(pl[0]->place[i].pod, pl[1]->place[i].pod);
-		ck_assert_str_eq(pl[0]->place[i].node, pl[1]->place[i].node);
-	}
-	ck_assert_int_eq(pl[0]->nwait, pl[1]->nwait);
-	for (int i = 0; i < pl[0]->nwait; i++)
-		ck_assert_str_eq(pl[0]->wait[i].reason, pl[1]->wait[i].reason);
-	wasp_plan_free(pl[0]);
-	wasp_plan_free(pl[1]);
-	wasp_snapshot_free(s);
+	wasp_plan *p = tu_greedy_threads_same(&g);
+	ck_assert_int_gt(p->nplace, 1000);
+	wasp_plan_free(p);
 }
 END_TEST
 

@@ -97,6 +97,45 @@ wasp_plan *tu_solve(const wasp_snapshot *s, const wasp_options *o)
 	return p;
 }
 
+wasp_plan *tu_greedy_threads_same(const wasp_gen_options *g)
+{
+	wasp_error e;
+	char *text = wasp_gen(g, &e);
+	ck_assert_msg(text != NULL, "wasp_gen: %s", e.msg);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	wasp_plan *pl[2];
+	char *json[2];
+	for (int t = 0; t < 2; t++) {
+		wasp_options o;
+		wasp_options_init(&o);
+		o.mode = WASP_MODE_GREEDY;
+		o.threads = t + 1;
+		pl[t] = tu_solve(s, &o);
+		json[t] = wasp_plan_render(pl[t], WASP_FORMAT_JSON, NULL);
+		ck_assert_ptr_nonnull(json[t]);
+	}
+	ck_assert_int_eq(pl[0]->nplace, pl[1]->nplace);
+	for (int i = 0; i < pl[0]->nplace; i++) {
+		ck_assert_str_eq(pl[0]->place[i].pod, pl[1]->place[i].pod);
+		ck_assert_str_eq(pl[0]->place[i].node, pl[1]->place[i].node);
+	}
+	ck_assert_int_eq(pl[0]->nwait, pl[1]->nwait);
+	for (int i = 0; i < pl[0]->nwait; i++)
+		ck_assert_str_eq(pl[0]->wait[i].reason, pl[1]->wait[i].reason);
+	/* the texts differ only in timings: compare from the placements on */
+	const char *a = strstr(json[0], "\"placements\""),
+		   *b = strstr(json[1], "\"placements\"");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_str_eq(a, b);
+	wasp_free(json[0]);
+	wasp_free(json[1]);
+	wasp_plan_free(pl[1]);
+	wasp_snapshot_free(s);
+	return pl[0];
+}
+
 wasp_plan *tu_solve_mode(const wasp_snapshot *s, int mode)
 {
 	wasp_options o;

@@ -27,6 +27,11 @@ const char *tu_src_path(const char *relpath);
 wasp_plan *tu_solve(const wasp_snapshot *s, const wasp_options *o);
 wasp_plan *tu_solve_mode(const wasp_snapshot *s, int mode);
 
+/* Generate g's instance, plan it greedily with 1 and with 2 threads (both
+ * plans verified) and fail unless the placements and waiting reasons are
+ * the same; returns the first plan (the caller frees it). */
+wasp_plan *tu_greedy_threads_same(const wasp_gen_options *g);
+
 /* The node a pod was placed on by the plan, or NULL. */
 const char *tu_node_of(const wasp_plan *p, const char *ns, const char *pod);
 /* Pods of group ns/group placed by the plan. */
