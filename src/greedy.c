@@ -141,7 +141,13 @@ typedef struct gs {
 	int32_t *pe_nmin, **pe_dmin;
 	unsigned *pe_dver, pe_ever;
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
+	/* moves (issue 6, --rebalance; the section "moves") */
+	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
+	int *mv_v, *mv_to; /* candidate pods of one domain, their moves    */
+	int nmoves;        /* moves so far                                 */
 } gs;
+
+static bool unit_moved(const gs *G, int u);
 
 /* ------------------------------------------------------------ fitting */
 
@@ -1839,7 +1845,7 @@ static void pe_node_min(gs *G, int n)
 	for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
 		int u = G->pe_list[e];
 		if (!G->sol->evict[u] && !p->units[u].keep &&
-		    p->units[u].priority < m)
+		    !unit_moved(G, u) && p->units[u].priority < m)
 			m = p->units[u].priority;
 	}
 	G->pe_nmin[n] = m;
@@ -2097,6 +2103,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		     e++) {
 			int u = G->pe_punit[e];
 			if (G->sol->evict[u] || p->units[u].keep ||
+			    unit_moved(G, u) ||
 			    p->units[u].priority >= wg->priority)
 				continue;
 			const int64_t *rq = G->s->pods[G->pe_pods[e]].req;
@@ -2124,7 +2131,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
 			int u = G->pe_list[e];
 			if (G->pe_mark[u] || G->sol->evict[u] ||
-			    p->units[u].keep ||
+			    p->units[u].keep || unit_moved(G, u) ||
 			    p->units[u].priority >= wg->priority)
 				continue;
 			G->pe_mark[u] = 1;
@@ -2341,7 +2348,8 @@ static int never_cap(gs *G)
 		int n = G->dlist[i];
 		size_t o = (size_t)n * nres;
 		for (int r = 0; r < nres; r++) {
-			int64_t cap = G->p->free[o + r] - G->nv_used[o + r];
+			int64_t cap = G->p->free[o + r] - G->nv_used[o + r] +
+				      (G->mv_adj ? G->mv_adj[o + r] : 0);
 			G->nv_save[o + r] = G->fr[o + r];
 			if (cap < G->fr[o + r])
 				G->fr[o + r] = cap;
@@ -2416,7 +2424,11 @@ static int level_enter(gs *G, int32_t q)
 		for (int l = 0; l < nl; l++)
 			for (int r = 0; r < nres; r++)
 				SL(i, l, r) = p->free[(size_t)G->dlist[i] *
-						      nres + r];
+						      nres + r] +
+					      (G->mv_adj
+					       ? G->mv_adj[(size_t)G->dlist[i] *
+							   nres + r]
+					       : 0);
 	for (int u = 0; u < p->nunits; u++) {
 		const wp_unit *un = &p->units[u];
 		if (!G->sol->evict[u])
@@ -2466,6 +2478,242 @@ static int level_enter(gs *G, int32_t q)
 	free(slot);
 	free(lv);
 	return 0;
+}
+
+/* -------------------------------------------------------------- moves */
+
+/* Moves that admit work (issue 6, --rebalance).  When a group does not
+ * fit, per candidate domain the movable running pods there (p->mcls:
+ * lone pods and pods of `single` groups without constraints, not
+ * --protect'ed) are moved best-fit (the fullest node that fits) to a
+ * node of their class's destinations outside the domain that has no
+ * evictions; the shortest prefix of them (largest first) that lets the
+ * group fit is found by bisection, then every moved pod whose return
+ * home still fits goes back.  The domain with the fewest moves wins and
+ * is redone for real, within --max-moves.  Moves come before evictions
+ * (tier 3 is below tier 2).  The rebalancing post-pass (rebalance.c)
+ * later frees whole domains for future gangs (tier 4). */
+
+static bool unit_moved(const gs *G, int u)
+{
+	const wp_problem *p = G->p;
+	return p->unit_mc && p->unit_mc[u] >= 0 &&
+	       G->sol->move_to[p->units[u].pods[0]] >= 0;
+}
+
+/* Move pod pi (of class mc) to node `to` (sign +1) or back (-1). */
+static void mv_apply(gs *G, int pi, int to, int sign)
+{
+	const ws_pod *pod = &G->s->pods[pi];
+	int from = pod->node;
+	for (int r = 0; r < G->nres; r++) {
+		int64_t q = sign * pod->req[r];
+		G->fr[(size_t)from * G->nres + r] += q;
+		G->fr[(size_t)to * G->nres + r] -= q;
+		G->mv_adj[(size_t)from * G->nres + r] += q;
+		G->mv_adj[(size_t)to * G->nres + r] -= q;
+	}
+	G->sol->move_to[pi] = sign > 0 ? to : -1;
+	touch(G, from);
+	touch(G, to);
+}
+
+/* Best-fit destination of pod pi of move class c outside domain d of k
+ * (k NULL: any node but home), or -1. */
+static int mv_dest(gs *G, int c, int pi, const wtp_key *k, int d)
+{
+	const wp_mclass *mc = &G->p->mcls[c];
+	const int64_t *req = G->s->pods[pi].req;
+	int best = -1;
+	double bf = 0;
+	for (int i = 0; i < mc->nelig; i++) {
+		int n = mc->elig[i];
+		if (n == mc->home || (k && k->node_dom[n] == d) ||
+		    (G->dirty && G->dirty[n]))
+			continue;
+		const int64_t *f = G->fr + (size_t)n * G->nres;
+		int r = 0;
+		while (r < G->nres && f[r] >= req[r])
+			r++;
+		if (r < G->nres)
+			continue;
+		double fr = node_frac(G, n);
+		if (best < 0 || fr < bf) {
+			best = n;
+			bf = fr;
+		}
+	}
+	return best;
+}
+
+/* Make the first m candidates moved (those that find a destination). */
+static void mv_prefix(gs *G, const wtp_key *k, int d, int *cur, int m)
+{
+	const wp_problem *p = G->p;
+	for (; *cur < m; (*cur)++) {
+		int u = G->mv_v[*cur], pi = p->units[u].pods[0];
+		int to = mv_dest(G, p->unit_mc[u], pi, k, d);
+		G->mv_to[*cur] = to;
+		if (to >= 0)
+			mv_apply(G, pi, to, 1);
+	}
+	for (; *cur > m; (*cur)--) {
+		int u = G->mv_v[*cur - 1];
+		if (G->mv_to[*cur - 1] >= 0)
+			mv_apply(G, p->units[u].pods[0], G->mv_to[*cur - 1],
+				 -1);
+	}
+}
+
+/* Larger requests first (scarcest resource last in the index order). */
+static int mv_cmp(const gs *G, int a, int b)
+{
+	const int64_t *x = G->s->pods[G->p->units[a].pods[0]].req;
+	const int64_t *y = G->s->pods[G->p->units[b].pods[0]].req;
+	for (int r = G->nres - 1; r >= 0; r--)
+		if (x[r] != y[r])
+			return x[r] > y[r] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* The move search in one domain (k NULL: the cluster).  Pods placed,
+ * -1: no way, -2: NOMEM; *cost: moves kept.  With commit the moves and
+ * the placement stay. */
+static int mv_domain(gs *G, int g, const int *corder, const wtp_key *k,
+		     int d, int need, int limit, bool commit, int *cost)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	int nv = 0;
+	for (int c = 0; c < p->nmcls; c++) {
+		const wp_mclass *mc = &p->mcls[c];
+		if (k && k->node_dom[mc->home] != d)
+			continue;
+		bool ok = false;
+		for (int ci = 0; ci < wg->nclasses && !ok; ci++)
+			ok = elig_bit(&G->ci[wg->classes[ci]], mc->home);
+		for (int i = 0; ok && i < mc->count; i++) {
+			int u = mc->units[i];
+			if (!G->sol->evict[u] && !unit_moved(G, u))
+				G->mv_v[nv++] = u;
+		}
+	}
+	if (nv == 0)
+		return -1;
+	/* insertion sort: a domain holds few movable pods */
+	for (int i = 1; i < nv; i++)
+		for (int j = i; j > 0 && mv_cmp(G, G->mv_v[j - 1],
+						 G->mv_v[j]) > 0; j--) {
+			int x = G->mv_v[j];
+			G->mv_v[j] = G->mv_v[j - 1];
+			G->mv_v[j - 1] = x;
+		}
+	int cur = 0;
+	mv_prefix(G, k, d, &cur, nv);
+	int t = pe_place(G, wg, corder, k, d, need, limit);
+	if (t < 0) {
+		mv_prefix(G, k, d, &cur, 0);
+		return t;
+	}
+	int lo = 1, hi = nv, live = t;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (live >= 0)
+			rollback(G);
+		mv_prefix(G, k, d, &cur, mid);
+		t = live = pe_place(G, wg, corder, k, d, need, limit);
+		if (t == -2) {
+			mv_prefix(G, k, d, &cur, 0);
+			return -2;
+		}
+		if (t >= 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	int placed = live;
+	if (live < 0) {
+		mv_prefix(G, k, d, &cur, hi);
+		placed = pe_place(G, wg, corder, k, d, need, limit);
+	}
+	if (placed < 0) { /* not monotone: all of them */
+		if (placed == -1) {
+			mv_prefix(G, k, d, &cur, nv);
+			placed = pe_place(G, wg, corder, k, d, need, limit);
+		}
+		if (placed < 0) {
+			mv_prefix(G, k, d, &cur, 0);
+			return placed;
+		}
+	}
+	/* reprieve: back home when it still fits, last moved first */
+	int m = cur;
+	*cost = 0;
+	for (int i = m - 1; i >= 0; i--) {
+		int u = G->mv_v[i], pi = p->units[u].pods[0];
+		if (G->mv_to[i] < 0)
+			continue;
+		mv_apply(G, pi, G->mv_to[i], -1);
+		const int64_t *f = G->fr + (size_t)G->s->pods[pi].node * G->nres;
+		int r = 0;
+		while (r < G->nres && f[r] >= 0)
+			r++;
+		if (r < G->nres) {
+			mv_apply(G, pi, G->mv_to[i], 1);
+			(*cost)++;
+		} else {
+			G->mv_to[i] = -1;
+		}
+	}
+	if (commit) {
+		G->nlog = 0;
+		G->nmoves += *cost;
+		return placed;
+	}
+	rollback(G);
+	for (int i = m - 1; i >= 0; i--)
+		if (G->mv_to[i] >= 0)
+			mv_apply(G, p->units[G->mv_v[i]].pods[0], G->mv_to[i],
+				 -1);
+	return placed;
+}
+
+/* Try to admit group g by moving pods.  Pods placed, -1, -2 NOMEM. */
+static int move_group(gs *G, int g, const int *corder, const wtp_key *k,
+		      int need)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	if (!G->mv_adj) {
+		G->mv_adj = wa_calloc(G->tmp, (size_t)G->nn * G->nres + 1,
+				      sizeof *G->mv_adj);
+		G->mv_v = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+		G->mv_to = wa_calloc(G->tmp, (size_t)p->nunits + 1,
+				     sizeof(int));
+		if (!G->mv_adj || !G->mv_v || !G->mv_to)
+			return -2;
+	}
+	int left = p->max_moves > 0 ? p->max_moves - G->nmoves : INT32_MAX;
+	if (left <= 0)
+		return -1;
+	int ncd = !k ? 1 : wg->fixed_dom >= 0 ? 1 : k->ndom;
+	int limit = wg->gang ? need : wg->size;
+	int best = -1, bd = -1, bc = 0;
+	for (int i = 0; i < ncd; i++) {
+		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : i, c;
+		int r = mv_domain(G, g, corder, k, d, need, limit, false, &c);
+		if (r == -2)
+			return -2;
+		if (r >= 0 && c <= left && (best < 0 || c < bc)) {
+			best = i;
+			bd = d;
+			bc = c;
+		}
+	}
+	if (best < 0)
+		return -1;
+	int c;
+	return mv_domain(G, g, corder, k, bd, need, limit, true, &c);
 }
 
 /* ------------------------------------------------------------- solve */
@@ -2663,6 +2911,12 @@ static int run(gs *G, const wasp_options *o)
 				return -1;
 			if (placed >= 0)
 				break;
+		}
+		if (placed < 0 && need > 0 && p->nmcls > 0 && G->preempt) {
+			/* moves before evictions (issue 6) */
+			placed = move_group(G, g, corder, k, need);
+			if (placed == -2)
+				return -1;
 		}
 		if (placed < 0 && need > 0 && p->nunits > 0 && G->preempt &&
 		    wpe_may_preempt(p, g)) {
