@@ -683,7 +683,7 @@ static int32_t eff_prio(const wp_problem *p, int c)
 
 /* moves (issue 6), below */
 static void mv_room(const wm *m, int n, int r, int64_t *g, double *room);
-static int64_t mv_rhs(const wm *m, int n, int r);
+static int64_t mv_rhs(const wm *m, int n, int r, int32_t L);
 static void mv_coefs(wm *m, int n, int r, int32_t L, int64_t g);
 
 /* capq[n,r,l]: the capacity rows of a node with eviction classes, one per
@@ -737,7 +737,7 @@ static void rows_cap_q(wm *m, int n)
 			mv_room(m, n, r, &g, &room);
 			if (g == 0 || room <= (double)f || room == 0)
 				continue; /* cannot bind */
-			int64_t credit = mv_rhs(m, n, r);
+			int64_t credit = mv_rhs(m, n, r, L);
 			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
 				int qc = m->nq_list[i];
 				int64_t u = q_use(m, qc, n, r);
@@ -780,10 +780,11 @@ static void rows_cap_q(wm *m, int n)
  * the eviction class e.  Its home capacity is freed in the rows, so per
  * node, resource and level L the class adds use*y[i,n] (a pod moved in
  * counts at every level, a rows level INT32_MIN is added for it: it uses
- * no room an eviction freed); at home the right-hand side gains use*K,
- * and at levels L <= prio(i) the evicted pods still count:
- * - use*(K - q[e]), i.e. the row gets -use*q[e] and its rhs use*K.
- * Moves (sum of y off home) are tier 3, in keep form: sum_i y[i,h]. */
+ * no room an eviction freed); at home the right-hand side gains use*K
+ * (the pods' room is freed), except at levels L <= prio(i) of an
+ * evictable class, where the evicted pods still count: use*(y + K - q)
+ * <= free + use*K, i.e. the row gets -use*q[e] and no rhs term.
+ * Moves (sum of y off home) are tier 3, entered as minus the moves. */
 
 static const wp_mclass *y_class(const wm *m, int j)
 {
@@ -909,13 +910,17 @@ static void mv_room(const wm *m, int n, int r, int64_t *g, double *room)
 	}
 }
 
-static int64_t mv_rhs(const wm *m, int n, int r)
+/* The home terms' right-hand side at level L: use*K, except where the
+ * row has -use*q (its evicted pods count: use*(y - q) <= 0 + ...). */
+static int64_t mv_rhs(const wm *m, int n, int r, int32_t L)
 {
 	int64_t v = 0;
 	for (int i = m->ny_beg ? m->ny_beg[n] : 0;
 	     m->ny_beg && i < m->ny_beg[n + 1]; i++) {
-		const wp_mclass *mc = y_class(m, m->ny_list[i]);
-		if (mc->home == n)
+		int j = m->ny_list[i];
+		const wp_mclass *mc = y_class(m, j);
+		if (mc->home == n && !(m->mc_qc[m->cref[j]] >= 0 &&
+				       mc->priority >= L))
 			v += mc->req[r] * mc->count;
 	}
 	return v;
@@ -1001,20 +1006,12 @@ static void fill_moves(const wm *m, const double *v, wp_sol *out)
 	}
 }
 
-/* Tier-3 part of the single objective at out: pods kept at home. */
+/* Tier-3 part of the single objective at out: minus the moves. */
 static double mv_obj(const wm *m, const wp_sol *out)
 {
-	const wp_problem *p = m->p;
 	if (m->mtier < 0)
 		return 0;
-	long kept = 0;
-	for (int i = 0; i < p->nmcls; i++)
-		for (int t = 0; t < p->mcls[i].count; t++) {
-			int u = p->mcls[i].units[t];
-			kept += !out->evict[u] &&
-				out->move_to[p->units[u].pods[0]] < 0;
-		}
-	return m->wfull[m->mtier] * (double)kept;
+	return -m->wfull[m->mtier] * (double)wp_moves(m->p, out);
 }
 
 /* x[c,n]: integer pod counts, bounded by what fits on n alone.  A gang
@@ -2341,7 +2338,8 @@ static void objective(wm *m, double max_coef)
 				m->tmaxval[m->qtier] = c;
 		}
 	}
-	/* moves (issue 6): pods kept at home */
+	/* moves (issue 6): minus the pods moved, a range of M = the pods
+	 * that may move */
 	m->mtier = -1;
 	if (p->nmcls > 0) {
 		m->mtier = nt++;
@@ -2389,9 +2387,11 @@ static void objective(wm *m, double max_coef)
 			m->ctier[j] = m->btier;
 			m->cval[j] = 1;
 		} else if (m->ckind[j] == WM_Y) {
-			if (m->cdom[j] == y_class(m, j)->homek) {
+			/* minus the moves: the pods kept home would also
+			 * reward evicting other pods than movable ones */
+			if (m->cdom[j] != y_class(m, j)->homek) {
 				m->ctier[j] = m->mtier;
-				m->cval[j] = 1;
+				m->cval[j] = -1;
 			}
 		} else if (m->ckind[j] == WM_W) {
 			int t = ktier[m->cref[j] % 64];
@@ -4041,6 +4041,47 @@ static void dat_trees(FILE *f, const wp_problem *p)
 	fprintf(f, ";\n");
 }
 
+/* Moves (issue 6): the move classes, their nodes, and --max-moves. */
+static void dat_moves(const wm *m, FILE *f, const int64_t *unit)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	fprintf(f, "\nset MC :=");
+	for (int i = 0; i < p->nmcls; i++)
+		fprintf(f, "%s'm%d'", i % 10 ? " " : "\n ", i);
+	fprintf(f, ";\nset MY :=");
+	for (int i = 0; i < p->nmcls; i++)
+		for (int k = 0; k < p->mcls[i].nelig; k++) {
+			int n = p->mcls[i].elig[k];
+			fprintf(f, "\n ('m%d',", i);
+			dat_sym(f, s->nodes[n].name, 'n', n);
+			fputc(')', f);
+		}
+	fprintf(f, ";\nparam : mhome mcnt mprio :=");
+	for (int i = 0; i < p->nmcls; i++) {
+		const wp_mclass *mc = &p->mcls[i];
+		fprintf(f, "\n 'm%d' ", i);
+		dat_sym(f, s->nodes[mc->home].name, 'n', mc->home);
+		fprintf(f, " %d %ld", mc->count, (long)mc->priority);
+	}
+	fprintf(f, ";\nparam mq :=");
+	for (int i = 0; i < p->nmcls; i++)
+		if (m->mc_qc[i] >= 0)
+			fprintf(f, "\n 'm%d' 'e%d'", i, m->mc_qc[i]);
+	fprintf(f, ";\nparam muse :=");
+	for (int i = 0; i < p->nmcls; i++)
+		for (int r = 0; r < p->nres; r++) {
+			if (p->mcls[i].req[r] <= 0)
+				continue;
+			fprintf(f, "\n 'm%d' ", i);
+			dat_sym(f, s->res[r], 'r', r);
+			fprintf(f, " %lld",
+				(long long)(p->mcls[i].req[r] / unit[r]));
+		}
+	fprintf(f, ";\nparam maxmoves := %d;\n", p->nmcls ? p->max_moves
+							 : 0);
+}
+
 static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
@@ -4087,6 +4128,9 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 					unit[r] = gcd64(unit[r],
 					    s->pods[un->pods[i]].req[r]);
 		}
+		for (int i = 0; i < p->nmcls; i++) /* moves (issue 6) */
+			if (p->mcls[i].req[r] > 0)
+				unit[r] = gcd64(unit[r], p->mcls[i].req[r]);
 		if (!unit[r])
 			unit[r] = 1;
 		fprintf(f, "# %s: one unit = %lld milli\n", s->res[r],
@@ -4273,6 +4317,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 					un->pdbn[i]);
 	}
 	fprintf(f, ";\n");
+	dat_moves(m, f, unit);
 	if (p->ncomps)
 		dat_trees(f, p);
 	/* DRA: per-class device fit and the device rows (empty without) */

@@ -258,6 +258,8 @@ int wrb_classes(wp_problem *p, const wasp_options *o, wa_arena *a)
 		const ws_pod *pod = &s->pods[un->pods[0]];
 		const mshape *m = &sh[shp[c]];
 		wp_mclass *mc = &p->mcls[nkept];
+		memset(mc, 0, sizeof *mc); /* a skipped class may have left
+					      its fields here */
 		newid[c] = -1;
 		mc->elig = wa_calloc(a, (size_t)m->ndest + 1, sizeof(int));
 		mc->units = wa_calloc(a, (size_t)cnt[c] + 1, sizeof(int));

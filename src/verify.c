@@ -552,6 +552,23 @@ static void check_priority_rows(vctx *v)
 			el[es[n] + ef[n]++] = i;
 		}
 	}
+	/* moves (issue 6): a pod moved out frees its room for every level,
+	 * one moved in counts at every level (it uses no freed room) */
+	int64_t *mvd = wa_calloc(v->a, (size_t)nn * nres + 1, sizeof *mvd);
+	if (!mvd) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; v->pod_moved && i < s->npods; i++) {
+		int to = v->pod_moved[i];
+		if (to < 0 || s->pods[i].node < 0)
+			continue;
+		for (int r = 0; r < nres; r++) {
+			mvd[(size_t)s->pods[i].node * nres + r] -=
+			    s->pods[i].req[r];
+			mvd[(size_t)to * nres + r] += s->pods[i].req[r];
+		}
+	}
 	char b1[48], b2[48];
 	for (int n = 0; n < nn; n++) {
 		if (es[n] == es[n + 1] || ps[n] == ps[n + 1])
@@ -561,7 +578,8 @@ static void check_priority_rows(vctx *v)
 		for (int a = ps[n]; a < ps[n + 1] && !bad; a++) {
 			int32_t L = pod_prio(s, &s->pods[pl[a]]);
 			for (int r = 0; r < nres && !bad; r++) {
-				int64_t tot = node->used[r];
+				int64_t tot = node->used[r] +
+					      mvd[(size_t)n * nres + r];
 				int32_t vmax = INT32_MIN;
 				for (int e = es[n]; e < es[n + 1]; e++) {
 					const ws_pod *q = &s->pods[el[e]];

@@ -15,7 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ilp.h"
 #include "preempt.h"
+#include "solve.h"
 #include "problem.h"
 #include "testutil.h"
 
@@ -826,10 +828,22 @@ static double cbc_obj(const char *mps)
 	return opt ? v : NAN;
 }
 
-START_TEST(test_ilp_cross_check)
+/* rebalance: with --rebalance (and --max-moves 1 every third seed); the
+ * comparison with greedy leaves out the moves the post-pass adds */
+static void cross_check(bool rebalance)
 {
-	int ncbc = 0, nglp = 0, nevict = 0;
-	for (uint64_t seed = 1; seed <= 40; seed++) {
+	int ncbc = 0, nglp = 0, nevict = 0, nmove = 0;
+	/* WASP_PE_SEEDS: more seeds by hand */
+	uint64_t nseeds = getenv("WASP_PE_SEEDS")
+			      ? (uint64_t)atoi(getenv("WASP_PE_SEEDS")) : 40;
+	uint64_t first = getenv("WASP_PE_FIRST")
+			     ? (uint64_t)atoi(getenv("WASP_PE_FIRST")) : 1;
+	for (uint64_t seed = first; seed <= nseeds; seed++) {
+		wasp_options ro;
+		wasp_options_init(&ro);
+		ro.threads = 1;
+		ro.rebalance = rebalance;
+		ro.max_moves = rebalance && seed % 3 == 0 ? 1 : 0;
 		char *yaml = gen_preempt(seed);
 		if (getenv("WASP_PE_DUMP") && (int)seed ==
 		    atoi(getenv("WASP_PE_DUMP"))) {
@@ -840,20 +854,25 @@ START_TEST(test_ilp_cross_check)
 			}
 		}
 		wasp_snapshot *s = tu_load(yaml);
-		wasp_plan *g = solve_mode(s, WASP_MODE_GREEDY);
-		wasp_plan *i = solve_mode(s, WASP_MODE_ILP);
+		ro.mode = WASP_MODE_GREEDY;
+		wasp_plan *g = tu_solve(s, &ro);
+		ro.mode = WASP_MODE_ILP;
+		wasp_plan *i = tu_solve(s, &ro);
 		ck_assert_msg(!strcmp(i->sum.status, "optimal"),
 			      "seed %d: status %s", (int)seed, i->sum.status);
-		ck_assert_msg(wp_value_cmp(&i->sum.tiers, &g->sum.tiers) >= 0,
+		wp_value vi = i->sum.tiers, vg = g->sum.tiers;
+		if (rebalance)
+			vi.moves = vg.moves = 0;
+		ck_assert_msg(wp_value_cmp(&vi, &vg) >= 0,
 			      "seed %d: ILP worse than greedy", (int)seed);
 		nevict += i->nevict;
+		nmove += i->nmove;
 		if (have_cbc() && !strcmp(i->sum.mode, "ilp") && i->sum.cols > 0 &&
 		    isfinite(i->sum.objective)) {
 			char mps[64];
 			snprintf(mps, sizeof mps, "/tmp/wasp-pe-%d.mps",
 				 (int)getpid());
-			wasp_options o;
-			wasp_options_init(&o);
+			wasp_options o = ro;
 			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_MPS,
 						     mps, NULL), WASP_OK);
 			double want = cbc_obj(mps);
@@ -868,8 +887,7 @@ START_TEST(test_ilp_cross_check)
 			char dat[64];
 			snprintf(dat, sizeof dat, "/tmp/wasp-pe-%d.dat",
 				 (int)getpid());
-			wasp_options o;
-			wasp_options_init(&o);
+			wasp_options o = ro;
 			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT,
 						     dat, NULL), WASP_OK);
 			double want = glpsol_obj(dat);
@@ -886,6 +904,8 @@ START_TEST(test_ilp_cross_check)
 		free(yaml);
 	}
 	ck_assert_int_gt(nevict, 0); /* the instances do preempt */
+	if (rebalance)
+		ck_assert_int_gt(nmove, 0); /* and move */
 	if (!have_glpsol())
 		fprintf(stderr, "check_preempt: glpsol absent, cross-check "
 				"skipped\n");
@@ -894,6 +914,17 @@ START_TEST(test_ilp_cross_check)
 	if (!have_cbc())
 		fprintf(stderr, "check_preempt: cbc absent, cross-check "
 				"skipped\n");
+}
+
+START_TEST(test_ilp_cross_check)
+{
+	cross_check(false);
+}
+END_TEST
+
+START_TEST(test_ilp_cross_check_moves)
+{
+	cross_check(true);
 }
 END_TEST
 
@@ -1016,6 +1047,174 @@ START_TEST(test_verify_moves)
 }
 END_TEST
 
+
+/* ------------------------------------------------- moves that admit */
+
+/* Two racks of two 8-GPU nodes: ra runs 2+2 GPUs of db pods, rb 4+4 of
+ * web pods, all at priority 1000 (nothing may be evicted); a gang of two
+ * 8-GPU pods at priority 100 needs a whole rack.  dbsel: the db pods
+ * may only run in ra. */
+static wasp_snapshot *blocked(bool dbsel)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+	      "metadata: {name: t}\nspec:\n  levels:\n"
+	      "  - nodeLabel: " RACK "\n");
+	for (int r = 0; r < 2; r++)
+		for (int i = 0; i < 2; i++) {
+			char nm[16], pod[24];
+			snprintf(nm, sizeof nm, "%c%d", r ? 'b' : 'a', i);
+			y_node(&b, nm, r ? "rb" : "ra", 8);
+			snprintf(pod, sizeof pod, "p-%s", nm);
+			y_lpod(&b, pod, r ? "web" : "db", nm, r ? 4 : 2, 1000);
+			if (!r && dbsel)
+				y(&b, "  nodeSelector: {" RACK ": ra}\n");
+		}
+	y_gang(&b, "big", 2, 8, 100, "");
+	return tu_load_buf(&b);
+}
+
+static wasp_plan *solve_rb(const wasp_snapshot *s, int mode, int maxm,
+			   const char *protect)
+{
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = mode;
+	o.threads = 1;
+	o.rebalance = 1;
+	o.max_moves = maxm;
+	o.protect = protect;
+	return tu_solve(s, &o); /* every plan verified, moves included */
+}
+
+static bool moved(const wasp_plan *p, const char *pod)
+{
+	for (int i = 0; i < p->nmove; i++)
+		if (!strcmp(p->move[i].pod, pod))
+			return true;
+	return false;
+}
+
+START_TEST(test_moves_admit_gang)
+{
+	wasp_snapshot *s = blocked(false);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		/* without --rebalance the gang waits */
+		wasp_plan *p = solve_mode(s, mode);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
+		wasp_plan_free(p);
+		/* two moves free ra (rb would need two 4-GPU moves too, but
+		 * ra's pods are smaller: either way two) */
+		p = solve_rb(s, mode, 0, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nmove, 2);
+		ck_assert_int_eq(p->nevict, 0);
+		ck_assert_int_eq((int)p->sum.tiers.moves, 2);
+		wasp_plan_free(p);
+		/* --max-moves 1: no rack can be freed, the gang waits */
+		p = solve_rb(s, mode, 1, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
+		ck_assert_int_eq(p->nmove, 0);
+		wasp_plan_free(p);
+		/* --protect app=db: the web pods move instead, into ra */
+		p = solve_rb(s, mode, 0, "app=db");
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nmove, 2);
+		ck_assert(!moved(p, "p-a0") && !moved(p, "p-a1"));
+		ck_assert(moved(p, "p-b0") && moved(p, "p-b1"));
+		wasp_plan_free(p);
+		/* everything protected: nothing moves, the gang waits */
+		p = solve_rb(s, mode, 0, "app");
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
+		ck_assert_int_eq(p->nmove, 0);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+	/* db pods may only run in ra: they never move out of it, so rb is
+	 * freed (the verifier checks every destination) */
+	s = blocked(true);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_plan *p = solve_rb(s, mode, 0, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert(!moved(p, "p-a0") && !moved(p, "p-a1"));
+		for (int i = 0; i < p->nmove; i++)
+			ck_assert_str_eq(p->move[i].to[0] == 'a' ? "a" : "?",
+					 "a");
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* The ILP finds the moves by itself (no warm start). */
+START_TEST(test_moves_ilp_alone)
+{
+	wasp_snapshot *s = blocked(false);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.rebalance = 1;
+	wa_arena *a = wa_new();
+	wp_problem *p = NULL;
+	wasp_error e;
+	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
+	ck_assert_int_eq(p->nmcls, 4);
+	wp_sol *x = wp_sol_new(p, a);
+	wilp_stats st;
+	ck_assert_int_eq(wilp_solve(p, &o, 0, NULL, x, &st, &e), 0);
+	ck_assert_str_eq(st.status, "optimal");
+	ck_assert_int_eq(x->admit[0], 1);
+	ck_assert_int_eq(wp_moves(p, x), 2);
+	const char *why = NULL;
+	ck_assert_msg(wp_sol_feasible(p, x, &why) == 0, "%s", why);
+	o.max_moves = 1;
+	wa_destroy(a);
+	a = wa_new();
+	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
+	x = wp_sol_new(p, a);
+	ck_assert_int_eq(wilp_solve(p, &o, 0, NULL, x, &st, &e), 0);
+	ck_assert_int_eq(x->admit[0], 0);
+	ck_assert_int_eq(wp_moves(p, x), 0);
+	wa_destroy(a);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Moves beat evictions (tier 3 below tier 2): with the running pods at
+ * priority 10 the gang could evict them, but moving them costs less. */
+START_TEST(test_moves_before_evictions)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+	      "metadata: {name: t}\nspec:\n  levels:\n"
+	      "  - nodeLabel: " RACK "\n");
+	y_node(&b, "a0", "ra", 8);
+	y_node(&b, "a1", "ra", 8);
+	y_node(&b, "b0", "rb", 8);
+	y_lpod(&b, "p-a0", "x", "a0", 2, 10);
+	y_lpod(&b, "p-a1", "x", "a1", 2, 10);
+	y_lpod(&b, "p-b0", "x", "b0", 2, 10);
+	y_gang(&b, "big", 2, 8, 100, "");
+	wasp_snapshot *s = tu_load_buf(&b);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_plan *p = solve_mode(s, mode);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nevict, 2);
+		wasp_plan_free(p);
+		p = solve_rb(s, mode, 0, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nevict, 0);
+		ck_assert_int_eq(p->nmove, 2);
+		wasp_plan_free(p);
+		/* one move allowed: one pod moves, the other is evicted */
+		p = solve_rb(s, mode, 1, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nevict + p->nmove, 2);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* --------------------------------------------------------- fixtures */
 
 START_TEST(test_fixtures)
@@ -1085,10 +1284,14 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ilp_scenarios);
 	tcase_add_test(tc, test_ilp_tiers);
 	tcase_add_test(tc, test_ilp_cross_check);
+	tcase_add_test(tc, test_ilp_cross_check_moves);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rebalance");
 	tcase_add_test(tc, test_rebalance_frees_rack);
 	tcase_add_test(tc, test_verify_moves);
+	tcase_add_test(tc, test_moves_admit_gang);
+	tcase_add_test(tc, test_moves_ilp_alone);
+	tcase_add_test(tc, test_moves_before_evictions);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fixtures");
 	tcase_add_test(tc, test_fixtures);
