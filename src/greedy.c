@@ -145,6 +145,9 @@ typedef struct gs {
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
 	int *mv_v, *mv_to; /* candidate pods of one domain, their moves    */
 	int nmoves;        /* moves so far                                 */
+	/* per-pod preemption of a basic group's rest (preempt_rest) */
+	int pe_only_dom;   /* >= 0: the one candidate domain               */
+	int pe_rest;       /* > 0: pods still to place (the limit)         */
 } gs;
 
 static bool unit_moved(const gs *G, int u);
@@ -2025,6 +2028,12 @@ static int pe_place(gs *G, const wp_group *wg, const int *corder,
 	int placed = 0;
 	for (int i = 0; i < wg->nclasses && placed < limit; i++) {
 		int c = corder[i], m = G->p->classes[c].count;
+		if (G->pe_rest > 0) {
+			/* a basic group's rest: what the class has left */
+			const wp_class *cl = &G->p->classes[c];
+			for (int j = 0; j < cl->nelig; j++)
+				m -= G->sol->x[cl->off + j];
+		}
 		if (m > limit - placed)
 			m = limit - placed;
 		int got = place_class(G, c, k, d, m);
@@ -2272,10 +2281,12 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	const wp_group *wg = &G->p->groups[g];
 	if (pe_setup(G))
 		return -2;
-	/* candidate domains: as candidates() */
-	int ncd = !k ? 1 : wg->fixed_dom >= 0 ? 1 : k->ndom;
+	/* candidate domains: as candidates(), or the one a basic group's
+	 * placed pods hold (preempt_rest) */
+	int ncd = !k ? 1 : wg->fixed_dom >= 0 || G->pe_only_dom >= 0 ? 1
+								  : k->ndom;
 	/* a gang evicts for its minimum only; other groups for all pods */
-	int limit = wg->gang ? need : wg->size;
+	int limit = wg->gang ? need : G->pe_rest > 0 ? G->pe_rest : wg->size;
 	int best = -1;
 	pecost bc = {0, 0, 0};
 	const int32_t *dmin = k ? pe_dom_min(G, k) : NULL;
@@ -2283,7 +2294,8 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		return -2;
 	for (int i = 0; i < ncd; i++) {
 		pecost c;
-		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : i;
+		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
+				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
 		/* nothing of lower priority there: no victims (cheap skip) */
 		if (k && dmin[d] >= wg->priority)
 			continue;
@@ -2302,8 +2314,45 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	if (best < 0)
 		return -1;
 	pecost c;
-	int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : best;
+	int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
+			  : G->pe_only_dom >= 0 ? G->pe_only_dom : best;
 	return pe_domain(G, g, corder, k, d, need, limit, true, &c);
+}
+
+/* A basic group (or lone pods) placed `placed` of its pods: each of the
+ * others may evict too (per pod: the fewest victims that place one more,
+ * repeated), in the domain its placed pods hold.  Pods placed, -2 NOMEM. */
+static int preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
+			int placed)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	int more = 0;
+	G->pe_only_dom = -1;
+	if (k) {
+		for (int ci = 0; ci < wg->nclasses && G->pe_only_dom < 0; ci++) {
+			const wp_class *cl = &p->classes[wg->classes[ci]];
+			for (int j = 0; j < cl->nelig; j++)
+				if (G->sol->x[cl->off + j] > 0) {
+					G->pe_only_dom = k->node_dom[cl->elig[j]];
+					break;
+				}
+		}
+	}
+	while (placed + more < wg->size) {
+		G->pe_rest = wg->size - placed - more;
+		int r = preempt_group(G, g, corder, k, 1);
+		if (r == -2) {
+			more = -2;
+			break;
+		}
+		if (r <= 0)
+			break;
+		more += r;
+	}
+	G->pe_rest = 0;
+	G->pe_only_dom = -1;
+	return more;
 }
 
 /* A group that may not preempt may not use freed room either: on nodes
@@ -2926,6 +2975,14 @@ static int run(gs *G, const wasp_options *o)
 		}
 		if (placed < 0 && need == 0 && ncd > 0)
 			placed = 0; /* a gang already at its minimum */
+		if (placed > 0 && !wg->gang && placed < wg->size &&
+		    p->nunits > 0 && G->preempt && wpe_may_preempt(p, g)) {
+			/* per pod: the rest of a basic group or lone pods */
+			int more = preempt_rest(G, g, corder, k, placed);
+			if (more == -2)
+				return -1;
+			placed += more;
+		}
 		if (placed >= 0 && (placed > 0 || need == 0)) {
 			sol->admit[g] = 1;
 			G->dra_commit++;
@@ -2994,7 +3051,8 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		 bool preempt, wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
-		.nn = p->nnodes, .threads = 1, .preempt = preempt};
+		.nn = p->nnodes, .threads = 1, .preempt = preempt,
+		.pe_only_dom = -1};
 #ifdef _OPENMP
 	G.threads = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 #endif

@@ -1048,6 +1048,46 @@ START_TEST(test_verify_moves)
 END_TEST
 
 
+/* Basic groups and lone pods preempt per pod: n0 is free, n1..n2 each run
+ * one 8-GPU pod of priority 10; two pending 8-GPU pods at priority 100,
+ * as lone pods or a basic group (with or without a rack key: n0 and n1
+ * share rack r0), place one on n0 and evict for the other; a third pod
+ * evicts once more, never more victims than pods. */
+START_TEST(test_basic_and_lone_preempt_per_pod)
+{
+	for (int kind = 0; kind < 3; kind++)
+		for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP;
+		     mode++) {
+			yb b = {0};
+			y_node(&b, "n0", "r0", 8);
+			y_node(&b, "n1", "r0", 8);
+			y_node(&b, "n2", "r1", 8);
+			y_lpod(&b, "low-1", "x", "n1", 8, 10);
+			y_lpod(&b, "low-2", "x", "n2", 8, 10);
+			if (kind > 0)
+				y_group(&b, "bg", 0, kind == 2 ? RACK : NULL,
+					100, "");
+			for (int i = 0; i < 2; i++) {
+				char nm[16];
+				snprintf(nm, sizeof nm, "hi-%d", i);
+				tu_pod_yaml(&b, nm, kind ? "bg" : NULL, NULL,
+					    8, 100);
+			}
+			wasp_snapshot *s = tu_load_buf(&b);
+			wasp_plan *p = solve_mode(s, mode);
+			ck_assert_msg(p->sum.placed_pods == 2,
+				      "kind %d mode %d: %d placed", kind, mode,
+				      p->sum.placed_pods);
+			ck_assert_int_eq(p->nevict, 1);
+			/* with the rack key the victim is the one in r0 */
+			if (kind == 2)
+				ck_assert_str_eq(p->evict[0].pod, "low-1");
+			wasp_plan_free(p);
+			wasp_snapshot_free(s);
+		}
+}
+END_TEST
+
 /* ------------------------------------------------- moves that admit */
 
 /* Two racks of two 8-GPU nodes: ra runs 2+2 GPUs of db pods, rb 4+4 of
@@ -1273,6 +1313,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_lowest_priority_victim);
 	tcase_add_test(tc, test_cheapest_domain);
 	tcase_add_test(tc, test_reprieve);
+	tcase_add_test(tc, test_basic_and_lone_preempt_per_pod);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pdb");
 	tcase_add_test(tc, test_pdb_respected);
