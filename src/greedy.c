@@ -148,6 +148,12 @@ typedef struct gs {
 	/* per-pod preemption of a basic group's rest (preempt_rest) */
 	int pe_only_dom;   /* >= 0: the one candidate domain               */
 	int pe_rest;       /* > 0: pods still to place (the limit)         */
+	/* devices held by evicted pods (issue 6, dv_*): per allocated
+	 * claim spec, holders evicted so far and whether its freed devices
+	 * were taken back for a level at or below its victims' priority */
+	int *dv_gone;
+	unsigned char *dv_back;
+	bool dv_clash;     /* a restore found a device in use twice        */
 } gs;
 
 static bool unit_moved(const gs *G, int u);
@@ -1912,6 +1918,14 @@ static int pe_setup(gs *G)
 	if (!G->pe_nmin || !G->pe_dmin || !G->pe_dver)
 		return -1;
 	G->pe_ever = 1;
+	if (G->dra && p->snap->dra) {
+		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
+				       sizeof(int));
+		G->dv_back = wa_calloc(G->tmp,
+				       (size_t)p->snap->dra->nspecs + 1, 1);
+		if (!G->dv_gone || !G->dv_back)
+			return -1;
+	}
 	memcpy(G->pe_pstart, G->pe_start, ((size_t)G->nn + 1) * sizeof(int));
 	memset(fill, 0, ((size_t)G->nn + 1) * sizeof(int));
 	for (int u = 0; u < p->nunits; u++)
@@ -1989,6 +2003,74 @@ static const int32_t *pe_dom_min(gs *G, const wtp_key *k)
 	return dm;
 }
 
+/* Devices of allocated claim sp: give back (sign -1: free) or take again
+ * (+1); taking again notes a device in use twice (dv_clash). */
+static void dv_take(gs *G, int sp, int sign)
+{
+	const ws_dra *d = G->s->dra;
+	const wdr_spec *spec = &d->specs[sp];
+	for (int k = 0; k < spec->nalloc; k++) {
+		int dv = spec->alloc_dev[k];
+		if (sign < 0 && G->dra->taken[dv] > 0)
+			G->dra->taken[dv]--;
+		else if (sign > 0) {
+			if (G->dra->taken[dv] > 0 && !d->devs[dv].multi)
+				G->dv_clash = true;
+			if (G->dra->taken[dv] < UINT16_MAX)
+				G->dra->taken[dv]++;
+		}
+	}
+}
+
+/* Pod pi evicted (sign +1) or restored (-1): the claims it holds lose
+ * (regain) a holder; devices are freed when the last one goes. */
+static void dv_apply(gs *G, int pi, int sign)
+{
+	const ws_dra *d = G->s->dra;
+	if (!G->dra || !d || !d->held_beg || !G->dv_gone)
+		return;
+	for (int h = d->held_beg[pi]; h < d->held_beg[pi + 1]; h++) {
+		int sp = d->held[h];
+		if (G->dv_back[sp])
+			continue; /* freed and taken back: stays as it is */
+		if (sign > 0 && ++G->dv_gone[sp] == d->specs[sp].nholders)
+			dv_take(G, sp, -1);
+		else if (sign < 0 &&
+			 G->dv_gone[sp]-- == d->specs[sp].nholders)
+			dv_take(G, sp, 1);
+	}
+}
+
+/* Entering level q: devices freed by victims of priority >= q are not
+ * for this level and below (they serve strictly higher priorities). */
+static void dv_level(gs *G, int32_t q)
+{
+	const ws_snapshot *s = G->s;
+	const ws_dra *d = s->dra;
+	if (!G->dv_gone || !d)
+		return;
+	for (int sp = 0; sp < d->nspecs; sp++) {
+		const wdr_spec *spec = &d->specs[sp];
+		if (G->dv_back[sp] || !spec->nholders ||
+		    G->dv_gone[sp] < spec->nholders)
+			continue;
+		int32_t top = INT32_MIN;
+		for (int i = 0; i < spec->nholders; i++) {
+			const ws_pod *pod = &s->pods[spec->holders[i]];
+			int32_t pr = pod->group >= 0
+					 ? s->groups[pod->group].priority
+					 : pod->priority;
+			if (pr > top)
+				top = pr;
+		}
+		if (top >= q) {
+			dv_take(G, sp, 1);
+			G->dv_back[sp] = 1;
+		}
+	}
+	G->dv_clash = false;
+}
+
 /* Evict (sign +1) or restore (-1) unit u in the working capacity. */
 static void pe_apply(gs *G, int u, int sign)
 {
@@ -1998,14 +2080,19 @@ static void pe_apply(gs *G, int u, int sign)
 		int64_t *f = G->fr + (size_t)pod->node * G->nres;
 		for (int r = 0; r < G->nres; r++)
 			f[r] += sign * pod->req[r];
+		dv_apply(G, un->pods[i], sign);
 		touch(G, pod->node);
 	}
 }
 
 /* After restoring u: does every node of u still have room? */
-static bool pe_fits(const gs *G, int u)
+static bool pe_fits(gs *G, int u)
 {
 	const wp_unit *un = &G->p->units[u];
+	if (G->dv_clash) { /* its devices are in use again */
+		G->dv_clash = false;
+		return false;
+	}
 	for (int i = 0; i < un->npods; i++) {
 		const int64_t *f = G->fr +
 				   (size_t)G->s->pods[un->pods[i]].node * G->nres;
@@ -2217,6 +2304,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		for (int i = m - 1; i >= 0; i--) {
 			if (G->pe_pdbv[v[i]] != pass)
 				continue;
+			G->dv_clash = false;
 			pe_apply(G, v[i], -1);
 			G->pe_rep[i] = pe_fits(G, v[i]);
 			if (!G->pe_rep[i]) {
@@ -2436,6 +2524,7 @@ static int level_enter(gs *G, int32_t q)
 	int nres = G->nres;
 	G->level = q;
 	G->have_level = true;
+	dv_level(G, q);
 	if (G->ndirty == 0)
 		return 0;
 	int *slot = calloc((size_t)G->nn + 1, sizeof *slot);
@@ -3023,6 +3112,25 @@ int wgr_assign_devices(const wp_problem *p, wp_sol *sol)
 	wdr_state *st = wa_alloc(p->arena, sizeof *st);
 	if (!st || wdr_state_init(st, p->snap, p->arena))
 		return -1;
+	/* devices of claims whose holders are all evicted are free (issue
+	 * 6; the ILP does not model that yet, greedy does) */
+	const ws_dra *d = p->snap->dra;
+	unsigned char *ev = wa_calloc(p->arena, (size_t)p->snap->npods + 1, 1);
+	if (!ev)
+		return -1;
+	for (int u = 0; sol->evict && u < p->nunits; u++)
+		for (int j = 0; sol->evict[u] && j < p->units[u].npods; j++)
+			ev[p->units[u].pods[j]] = 1;
+	for (int sp = 0; d->held_beg && sp < d->nspecs; sp++) {
+		const wdr_spec *spec = &d->specs[sp];
+		int gone = 0;
+		for (int i = 0; i < spec->nholders; i++)
+			gone += ev[spec->holders[i]];
+		for (int k = 0; spec->nholders && gone == spec->nholders &&
+				k < spec->nalloc; k++)
+			if (st->taken[spec->alloc_dev[k]] > 0)
+				st->taken[spec->alloc_dev[k]]--;
+	}
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
 		for (int i = 0; i < wg->nclasses; i++) {

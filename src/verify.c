@@ -1313,10 +1313,18 @@ static void check_devices(vctx *v)
 			return;
 		}
 	}
-	/* Devices of existing allocations are in use. */
-	for (int i = 0; i < d->nspecs; i++)
-		for (int k = 0; k < d->specs[i].nalloc; k++)
-			uses[d->specs[i].alloc_dev[k]]++;
+	/* Devices of existing allocations are in use, unless every pod
+	 * holding the claim is evicted (issue 6) */
+	for (int i = 0; i < d->nspecs; i++) {
+		const wdr_spec *sp = &d->specs[i];
+		int gone = 0;
+		for (int h = 0; h < sp->nholders; h++)
+			gone += v->pod_evict[sp->holders[h]] >= 0;
+		if (sp->nholders && gone == sp->nholders)
+			continue;
+		for (int k = 0; k < sp->nalloc; k++)
+			uses[sp->alloc_dev[k]]++;
+	}
 	/* Shared claims first: each allocated once, for its node. */
 	for (int i = 0; i < d->ninsts; i++) {
 		const wdr_inst *in = &d->insts[i];

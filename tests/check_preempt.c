@@ -1088,6 +1088,79 @@ START_TEST(test_basic_and_lone_preempt_per_pod)
 }
 END_TEST
 
+/* ------------------------------------------------------- DRA devices */
+
+/* One node with one GPU device, held by a running pod of priority 10
+ * through the allocated ResourceClaim "old" (named in its claim list, or
+ * with reserved: listed in the claim's status.reservedFor while the pod
+ * names a template); a pending pod of priority `hi` needs one GPU. */
+static wasp_snapshot *dra_victim(bool reserved, int hi)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
+	      "status:\n  allocatable: {cpu: \"64\", pods: \"110\"}\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	      "metadata: {name: n0-gpus}\nspec:\n  driver: gpu.example.com\n"
+	      "  nodeName: n0\n  pool: {name: n0, generation: 1, "
+	      "resourceSliceCount: 1}\n  devices:\n  - name: gpu-0\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	      "metadata: {name: gpu}\nspec:\n  selectors:\n  - cel: "
+	      "{expression: \"device.driver == 'gpu.example.com'\"}\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	      "metadata: {name: old, namespace: ml}\nspec:\n  devices:\n"
+	      "    requests:\n    - name: g\n      exactly: {deviceClassName: "
+	      "gpu}\nstatus:\n  allocation:\n    devices:\n      results:\n"
+	      "      - {request: g, driver: gpu.example.com, pool: n0, "
+	      "device: gpu-0}\n");
+	if (reserved)
+		y(&b, "  reservedFor:\n  - {resource: pods, name: low, "
+		      "uid: u1}\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	      "kind: ResourceClaimTemplate\nmetadata: {name: one, namespace: "
+	      "ml}\nspec:\n  spec:\n    devices:\n      requests:\n"
+	      "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: low, "
+	      "namespace: ml}\nspec:\n  priority: 10\n  nodeName: n0\n"
+	      "  containers:\n  - name: c\n    resources: {requests: {cpu: "
+	      "\"1\"}}\n  resourceClaims:\n  - {name: x, %s: %s}\n",
+	  reserved ? "resourceClaimTemplateName" : "resourceClaimName",
+	  reserved ? "one" : "old");
+	y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: hi, "
+	      "namespace: ml}\nspec:\n  priority: %d\n  containers:\n"
+	      "  - name: c\n    resources: {requests: {cpu: \"1\"}}\n"
+	      "  resourceClaims:\n  - {name: x, resourceClaimTemplateName: "
+	      "one}\n", hi);
+	return tu_load_buf(&b);
+}
+
+START_TEST(test_dra_victim_devices_freed)
+{
+	for (int reserved = 0; reserved < 2; reserved++)
+		for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP;
+		     mode++) {
+			wasp_snapshot *s = dra_victim(reserved, 100);
+			wasp_plan *p = solve_mode(s, mode); /* verified */
+			ck_assert_msg(tu_placed_in_group(p, "ml", "hi") == 1 ||
+				      p->sum.placed_pods == 1,
+				      "reserved %d mode %d", reserved, mode);
+			ck_assert_int_eq(p->nevict, 1);
+			ck_assert_str_eq(p->evict[0].pod, "low");
+			ck_assert_int_eq(p->nclaims, 1);
+			ck_assert_str_eq(p->claims[0].results[0].device,
+					 "gpu-0");
+			wasp_plan_free(p);
+			wasp_snapshot_free(s);
+			/* equal priority: no eviction, the pod waits */
+			s = dra_victim(reserved, 10);
+			p = solve_mode(s, mode);
+			ck_assert_int_eq(p->sum.placed_pods, 0);
+			ck_assert_int_eq(p->nevict, 0);
+			wasp_plan_free(p);
+			wasp_snapshot_free(s);
+		}
+}
+END_TEST
+
 /* ------------------------------------------------- moves that admit */
 
 /* Two racks of two 8-GPU nodes: ra runs 2+2 GPUs of db pods, rb 4+4 of
@@ -1314,6 +1387,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_cheapest_domain);
 	tcase_add_test(tc, test_reprieve);
 	tcase_add_test(tc, test_basic_and_lone_preempt_per_pod);
+	tcase_add_test(tc, test_dra_victim_devices_freed);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pdb");
 	tcase_add_test(tc, test_pdb_respected);
