@@ -145,6 +145,7 @@ typedef struct gs {
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
 	int *mv_v, *mv_to; /* candidate pods of one domain, their moves    */
 	int nmoves;        /* moves so far                                 */
+	int *mv_nbeg, *mv_nlist; /* per node: move classes at home there  */
 	/* per-pod preemption of a basic group's rest (preempt_rest) */
 	int pe_only_dom;   /* >= 0: the one candidate domain               */
 	int pe_rest;       /* > 0: pods still to place (the limit)         */
@@ -2714,6 +2715,23 @@ static int mv_cmp(const gs *G, int a, int b)
 	return (a > b) - (a < b);
 }
 
+static void mv_sort(const gs *G, int *v, int *tmp, int n)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	mv_sort(G, v, tmp, h);
+	mv_sort(G, v + h, tmp, n - h);
+	int i = 0, j = h, o = 0;
+	while (i < h && j < n)
+		tmp[o++] = mv_cmp(G, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+	while (i < h)
+		tmp[o++] = v[i++];
+	while (j < n)
+		tmp[o++] = v[j++];
+	memcpy(v, tmp, (size_t)n * sizeof *v);
+}
+
 /* The move search in one domain (k NULL: the cluster).  Pods placed,
  * -1: no way, -2: NOMEM; *cost: moves kept.  With commit the moves and
  * the placement stay. */
@@ -2722,30 +2740,59 @@ static int mv_domain(gs *G, int g, const int *corder, const wtp_key *k,
 {
 	const wp_problem *p = G->p;
 	const wp_group *wg = &p->groups[g];
-	int nv = 0;
-	for (int c = 0; c < p->nmcls; c++) {
-		const wp_mclass *mc = &p->mcls[c];
-		if (k && k->node_dom[mc->home] != d)
-			continue;
+	int nv = 0, n1 = k ? k->dom_nnodes[d] : G->nn;
+	/* candidates on the domain's nodes some class of the group may use,
+	 * and (as pe_domain) an upper bound on the pods placeable with all
+	 * of them gone: below `need`, skip the domain */
+	int64_t *acc = G->pe_acc, *cap = G->pe_cap;
+	for (int ci = 0; ci < wg->nclasses; ci++)
+		acc[ci] = 0;
+	for (int j = 0; j < n1; j++) {
+		int n = k ? k->dom_nodes[d][j] : j;
 		bool ok = false;
 		for (int ci = 0; ci < wg->nclasses && !ok; ci++)
-			ok = elig_bit(&G->ci[wg->classes[ci]], mc->home);
-		for (int i = 0; ok && i < mc->count; i++) {
-			int u = mc->units[i];
-			if (!G->sol->evict[u] && !unit_moved(G, u))
+			ok = elig_bit(&G->ci[wg->classes[ci]], n);
+		if (!ok || (G->dirty && G->dirty[n]))
+			continue;
+		memcpy(cap, G->fr + (size_t)n * G->nres,
+		       (size_t)G->nres * sizeof *cap);
+		for (int e = G->mv_nbeg[n]; e < G->mv_nbeg[n + 1]; e++) {
+			const wp_mclass *mc = &p->mcls[G->mv_nlist[e]];
+			for (int i = 0; i < mc->count; i++) {
+				int u = mc->units[i];
+				if (G->sol->evict[u] || unit_moved(G, u))
+					continue;
 				G->mv_v[nv++] = u;
+				for (int r = 0; r < G->nres; r++)
+					cap[r] += mc->req[r];
+			}
+		}
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			int c = wg->classes[ci];
+			const cinfo *inf = &G->ci[c];
+			if (!elig_bit(inf, n))
+				continue;
+			const int64_t *req = p->classes[c].req;
+			int64_t best = WGR_FIT_CAP;
+			for (int i = 0; i < inf->nr && best > 0; i++) {
+				int r = inf->rl[i];
+				int64_t q = cap[r] < req[r] ? 0 : cap[r] / req[r];
+				if (q < best)
+					best = q;
+			}
+			acc[ci] += best;
 		}
 	}
 	if (nv == 0)
 		return -1;
-	/* insertion sort: a domain holds few movable pods */
-	for (int i = 1; i < nv; i++)
-		for (int j = i; j > 0 && mv_cmp(G, G->mv_v[j - 1],
-						 G->mv_v[j]) > 0; j--) {
-			int x = G->mv_v[j];
-			G->mv_v[j] = G->mv_v[j - 1];
-			G->mv_v[j - 1] = x;
-		}
+	int64_t ub = 0;
+	for (int ci = 0; ci < wg->nclasses; ci++) {
+		int64_t cnt = p->classes[wg->classes[ci]].count;
+		ub += acc[ci] < cnt ? acc[ci] : cnt;
+	}
+	if (ub < need)
+		return -1;
+	mv_sort(G, G->mv_v, G->pe_tmp, nv);
 	int cur = 0;
 	mv_prefix(G, k, d, &cur, nv);
 	int t = pe_place(G, wg, corder, k, d, need, limit);
@@ -2828,8 +2875,21 @@ static int move_group(gs *G, int g, const int *corder, const wtp_key *k,
 		G->mv_v = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
 		G->mv_to = wa_calloc(G->tmp, (size_t)p->nunits + 1,
 				     sizeof(int));
-		if (!G->mv_adj || !G->mv_v || !G->mv_to)
+		G->mv_nbeg = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
+		G->mv_nlist = wa_calloc(G->tmp, (size_t)p->nmcls + 1,
+					sizeof(int));
+		if (!G->mv_adj || !G->mv_v || !G->mv_to || !G->mv_nbeg ||
+		    !G->mv_nlist || pe_setup(G))
 			return -2;
+		for (int c = 0; c < p->nmcls; c++)
+			G->mv_nbeg[p->mcls[c].home + 1]++;
+		for (int n = 0; n < G->nn; n++)
+			G->mv_nbeg[n + 1] += G->mv_nbeg[n];
+		for (int c = 0; c < p->nmcls; c++) {
+			int n = p->mcls[c].home;
+			G->mv_nlist[G->mv_nbeg[n] + G->mv_v[n]++] = c;
+		}
+		memset(G->mv_v, 0, ((size_t)p->nunits + 1) * sizeof(int));
 	}
 	int left = p->max_moves > 0 ? p->max_moves - G->nmoves : INT32_MAX;
 	if (left <= 0)
