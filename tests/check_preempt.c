@@ -1148,13 +1148,25 @@ START_TEST(test_dra_victim_devices_freed)
 			ck_assert_int_eq(p->nclaims, 1);
 			ck_assert_str_eq(p->claims[0].results[0].device,
 					 "gpu-0");
-			wasp_plan_free(p);
-			wasp_snapshot_free(s);
 			/* equal priority: no eviction, the pod waits */
-			s = dra_victim(reserved, 10);
-			p = solve_mode(s, mode);
-			ck_assert_int_eq(p->sum.placed_pods, 0);
-			ck_assert_int_eq(p->nevict, 0);
+			wasp_snapshot *s2 = dra_victim(reserved, 10);
+			wasp_plan *p2 = solve_mode(s2, mode);
+			ck_assert_int_eq(p2->sum.placed_pods, 0);
+			ck_assert_int_eq(p2->nevict, 0);
+			wasp_plan_free(p2);
+			/* the verifier: the first plan against the snapshot
+			 * where hi has priority 10 uses a freed device at
+			 * the victim's priority */
+			size_t nv = 0;
+			char *rep = NULL;
+			ck_assert_int_eq(wasp_check(s2, p, &nv, &rep, NULL),
+					 WASP_OK);
+			ck_assert_msg(rep && strstr(rep, "freed by evicting "
+						    "pods of priority 10, is "
+						    "used at priority 10"),
+				      "%s", rep ? rep : "");
+			wasp_free(rep);
+			wasp_snapshot_free(s2);
 			wasp_plan_free(p);
 			wasp_snapshot_free(s);
 		}
