@@ -720,7 +720,8 @@ static int dec_claimspec(dx *c, const wt_node *spec, const char *path,
 /* ------------------------------------------------------- assembly */
 
 typedef struct dclaim dclaim;
-static int claim_holders(dx *c, const dclaim *cl, size_t ncl);
+static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
+			 const wdr_input *in);
 
 struct dclaim {
 	const wt_node *o;
@@ -1126,7 +1127,7 @@ static int build(dx *c, const wdr_input *in)
 	/* A pending pod sharing an allocated ResourceClaim does not take
 	 * its devices from itself: those stay counted in taken0, and
 	 * wdr_place only checks their reach. */
-	if (claim_holders(c, cl, ncl))
+	if (claim_holders(c, cl, ncl, in))
 		return c->rc ? c->rc : nomem(c);
 
 	/* Device reach index: node-local CSR plus the shared list. */
@@ -1165,7 +1166,8 @@ static int build(dx *c, const wdr_input *in)
 /* Issue 6: who holds each allocated claim (running pods whose claim
  * list names it, or that its status.reservedFor lists), and per pod the
  * claims it holds.  -1 on NOMEM. */
-static int claim_holders(dx *c, const dclaim *cl, size_t ncl)
+static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
+			 const wdr_input *in)
 {
 	const ws_snapshot *s = c->s;
 	ws_dra *d = c->d;
@@ -1181,8 +1183,24 @@ static int claim_holders(dx *c, const dclaim *cl, size_t ncl)
 		if (pod->terminal || pod->node < 0 || ws_pod_pending(pod))
 			continue;
 		const wdr_podc *pc = &d->pods[pi];
+		const wt_node *cs = in->pod_claim_status
+				    ? in->pod_claim_status[pi] : NULL;
 		for (int k = 0; k < pc->n; k++) {
 			int sp = pc->c[k].spec;
+			/* a template entry: the claim made for it, named in
+			 * status.resourceClaimStatuses */
+			for (size_t j = 0; sp >= 0 && d->specs[sp].template_ &&
+			     cs && cs->type == WT_SEQ && j < cs->n; j++) {
+				const wt_node *nm = mget(cs->items[j], "name");
+				const wt_node *rc = mget(cs->items[j],
+							 "resourceClaimName");
+				if (nm && nm->type == WT_STR && rc &&
+				    rc->type == WT_STR &&
+				    !strcmp(nm->str, pc->c[k].name)) {
+					sp = spec_of(c, pod->ns, rc->str, false);
+					break;
+				}
+			}
 			if (sp < 0 || !d->specs[sp].allocated ||
 			    d->specs[sp].template_)
 				continue;

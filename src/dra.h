@@ -156,6 +156,9 @@ typedef struct wdr_input {
 	size_t nobjs;
 	const wt_node **pod_claims; /* per snapshot pod: spec.resourceClaims */
 	const wt_node **group_claims; /* per snapshot group                  */
+	/* addition (issue 6): per snapshot pod, status.resourceClaimStatuses
+	 * (NULL: none): the ResourceClaim made for each template entry */
+	const wt_node **pod_claim_status;
 } wdr_input;
 
 /* Build s->dra (NULL when nothing uses DRA) and append warnings to the

@@ -1091,10 +1091,11 @@ END_TEST
 /* ------------------------------------------------------- DRA devices */
 
 /* One node with one GPU device, held by a running pod of priority 10
- * through the allocated ResourceClaim "old" (named in its claim list, or
- * with reserved: listed in the claim's status.reservedFor while the pod
- * names a template); a pending pod of priority `hi` needs one GPU. */
-static wasp_snapshot *dra_victim(bool reserved, int hi)
+ * through the allocated ResourceClaim "old": how (0) its claim list
+ * names it, (1) the claim's status.reservedFor lists the pod, which names
+ * a template, (2) the pod's status.resourceClaimStatuses names it for
+ * its template entry; a pending pod of priority `hi` needs one GPU. */
+static wasp_snapshot *dra_victim(int how, int hi)
 {
 	yb b = {0};
 	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
@@ -1112,7 +1113,8 @@ static wasp_snapshot *dra_victim(bool reserved, int hi)
 	      "gpu}\nstatus:\n  allocation:\n    devices:\n      results:\n"
 	      "      - {request: g, driver: gpu.example.com, pool: n0, "
 	      "device: gpu-0}\n");
-	if (reserved)
+	bool reserved = how > 0;
+	if (how == 1)
 		y(&b, "  reservedFor:\n  - {resource: pods, name: low, "
 		      "uid: u1}\n");
 	y(&b, "---\napiVersion: resource.k8s.io/v1\n"
@@ -1125,6 +1127,9 @@ static wasp_snapshot *dra_victim(bool reserved, int hi)
 	      "\"1\"}}\n  resourceClaims:\n  - {name: x, %s: %s}\n",
 	  reserved ? "resourceClaimTemplateName" : "resourceClaimName",
 	  reserved ? "one" : "old");
+	if (how == 2)
+		y(&b, "status:\n  resourceClaimStatuses:\n  - {name: x, "
+		      "resourceClaimName: old}\n");
 	y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: hi, "
 	      "namespace: ml}\nspec:\n  priority: %d\n  containers:\n"
 	      "  - name: c\n    resources: {requests: {cpu: \"1\"}}\n"
@@ -1135,7 +1140,7 @@ static wasp_snapshot *dra_victim(bool reserved, int hi)
 
 START_TEST(test_dra_victim_devices_freed)
 {
-	for (int reserved = 0; reserved < 2; reserved++)
+	for (int reserved = 0; reserved < 3; reserved++)
 		for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP;
 		     mode++) {
 			wasp_snapshot *s = dra_victim(reserved, 100);
