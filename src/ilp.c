@@ -3462,6 +3462,13 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 			c++;
 			nz += 3;
 		}
+	/* moves (issue 6): a y column per move class and node, in a move
+	 * row and a few capacity rows */
+	for (int i = 0; i < p->nmcls; i++) {
+		c += p->mcls[i].nelig;
+		r++;
+		nz += 4L * p->mcls[i].nelig;
+	}
 	*rows = r > INT_MAX ? INT_MAX : (int)r;
 	*cols = c > INT_MAX ? INT_MAX : (int)c;
 	*nonzeros = nz;
