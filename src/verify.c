@@ -441,6 +441,10 @@ static void check_moves(vctx *v)
 			*c = sat_add(*c, pod->req[r]);
 		}
 	}
+	/* moves counted (issue 6) */
+	if (p->sum.moved_pods != p->nmove)
+		viol(v, "the plan says %d moved pods but lists %d moves",
+		     p->sum.moved_pods, p->nmove);
 }
 
 /* PodDisruptionBudgets, recomputed here: the evicted pods each budget

@@ -1240,6 +1240,14 @@ START_TEST(test_moves_admit_gang)
 		ck_assert_int_eq(p->nmove, 2);
 		ck_assert_int_eq(p->nevict, 0);
 		ck_assert_int_eq((int)p->sum.tiers.moves, 2);
+		/* the verifier counts the moves */
+		p->sum.moved_pods = 1;
+		size_t nv = 0;
+		char *rep = NULL;
+		ck_assert_int_eq(wasp_check(s, p, &nv, &rep, NULL), WASP_OK);
+		ck_assert_msg(nv == 1 && strstr(rep, "says 1 moved pods but "
+						     "lists 2 moves"), "%s", rep);
+		wasp_free(rep);
 		wasp_plan_free(p);
 		/* --max-moves 1: no rack can be freed, the gang waits */
 		p = solve_rb(s, mode, 1, NULL);
