@@ -1297,8 +1297,10 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 		if (!w && p->max_moves > 0 && all > p->max_moves)
 			w = "more moves than --max-moves allows";
 	}
+	/* a node over-committed before the plan (free < 0) is fine as long
+	 * as the plan adds nothing there */
 	for (size_t i = 0; !w && i < (size_t)p->nnodes * nres; i++)
-		if (use[i] > p->free[i])
+		if (use[i] > p->free[i] && use[i] > 0)
 			w = "a node is over capacity";
 	free(use);
 	if (!w && s->evict)
