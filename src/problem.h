@@ -183,7 +183,7 @@ typedef struct wp_value {
 	double work[WP_MAX_TIERS]; /* admitted work at prio[i]              */
 	double evictions;          /* tier 2: evicted pods, each weighted by
 				      its unit's weight (wp_unit)          */
-	double moves;              /* tier 3 (0 until rebalancing lands)    */
+	double moves;              /* tier 3: pods moved (--rebalance)      */
 	double packing;            /* tier 4: higher is better (whole free
 				      nodes, then domains)                */
 	/* addition: PodDisruptionBudget violations, compared right after
