@@ -644,6 +644,9 @@ int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
 			}
 		}
 		moves += no;
+		/* a pod moves once: a domain it went to is not freed later */
+		for (k = 0; k < no; k++)
+			R.movable[order[k]] = 0;
 		for (int i = 0; i < nodes; i++)
 			R.busy[key ? key->dom_nodes[best][i] : best] = 0;
 	}

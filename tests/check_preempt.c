@@ -1353,6 +1353,47 @@ START_TEST(test_moves_before_evictions)
 }
 END_TEST
 
+/* Generated clusters with running single pods and pending gangs, both
+ * solvers with --rebalance: every plan verifies (a pod moves at most
+ * once: the post-pass once moved a pod it had moved into a rack it then
+ * freed, on seed 3). */
+START_TEST(test_moves_generated)
+{
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		wasp_gen_options g;
+		wasp_gen_options_init(&g);
+		g.seed = seed;
+		g.nodes = 64;
+		g.gpus_per_node = 8;
+		g.fanout = 4;
+		g.levels = 2;
+		g.running_pods = 300;
+		g.running_groups = 40;
+		g.gangs = 12;
+		g.max_gang = 8;
+		g.priorities = 3;
+		wasp_error e;
+		char *txt = wasp_gen(&g, &e);
+		ck_assert_ptr_nonnull(txt);
+		wasp_snapshot *s = tu_load(txt);
+		wasp_options o;
+		wasp_options_init(&o);
+		o.threads = 1;
+		o.rebalance = 1;
+		o.mode = WASP_MODE_GREEDY;
+		wasp_plan *p = tu_solve(s, &o); /* verified */
+		ck_assert_int_gt(p->nmove, 0);
+		wasp_plan_free(p);
+		o.mode = WASP_MODE_ILP;
+		o.time_limit_s = 2;
+		p = tu_solve(s, &o);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		wasp_free(txt);
+	}
+}
+END_TEST
+
 /* --------------------------------------------------------- fixtures */
 
 START_TEST(test_fixtures)
@@ -1427,11 +1468,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ilp_cross_check_moves);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rebalance");
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_rebalance_frees_rack);
 	tcase_add_test(tc, test_verify_moves);
 	tcase_add_test(tc, test_moves_admit_gang);
 	tcase_add_test(tc, test_moves_ilp_alone);
 	tcase_add_test(tc, test_moves_before_evictions);
+	tcase_add_test(tc, test_moves_generated);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fixtures");
 	tcase_add_test(tc, test_fixtures);
