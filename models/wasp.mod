@@ -49,6 +49,19 @@ set B default {};             /* PodDisruptionBudgets over the classes    */
 param allowed{B} integer >= 0; /* disruptions the budget allows          */
 param bsel{Q, B} integer >= 0, default 0; /* pods of one unit it selects */
 
+/* Moves (--rebalance, doc/formulation.md 4c): move classes of running
+ * pods on one home node that may move to the nodes MY lists (home
+ * included); mq: the eviction class of the same pods when they may also
+ * be evicted. */
+set MC default {};
+set MY within MC cross N default setof{i in MC, n in N: 0 > 1} (i, n);
+param mhome{MC} symbolic in N;
+param mcnt{MC} integer >= 0;
+param mprio{MC} integer;
+param mq{MC} symbolic, default '';
+param muse{MC, R} integer >= 0, default 0; /* one pod's requests      */
+param maxmoves integer >= 0, default 0;   /* 0: no limit              */
+
 set K;                        /* topology keys that groups require       */
 set D{K};                     /* domains of a key                        */
 set DN{k in K, d in D[k]} within N; /* nodes of a domain                 */
@@ -97,11 +110,16 @@ param M{p in P} := sum{c in C: prio[grp[c]] = p} val[c] * cnt[c];
 /* The eviction tier (kept cost) and the budget tier (selected pods the
  * classes may take, minus violations), with their largest values. */
 param MQ := sum{vq in Q} qcost[vq] * qk[vq];
+param MM := sum{i in MC} mcnt[i];  /* the moves tier's range (it is
+				      minus the pods moved)             */
+/* eviction classes whose pods are a move class (their rows are the
+ * move terms) */
+set QM := setof{i in MC: mq[i] != ''} mq[i];
 param V{j in B} := sum{vq in Q} bsel[vq, j] * qk[vq];
 param MB := sum{j in B} V[j];
 
 /* Compactness tiers, one per key with preferred-level domains, coarse
- * first, between evictions and packing: MW[k] domains can stay unused;
+ * first, between moves and packing: MW[k] domains can stay unused;
  * WC[k] = (1 + |NU|) prod_{finer k'} (1 + MW[k']); CW = all of them. */
 set KW := setof{(g, k, d) in PW} k;
 param MW{k in KW} := sum{(g, k2, d) in PW: k2 = k} 1;
@@ -109,17 +127,20 @@ param WC{k in KW} := (1 + card(NU)) * prod{k2 in KW: kord[k2] > kord[k]}
 	(1 + MW[k2]);
 param CW := prod{k in KW} (1 + MW[k]);
 
-/* Tier weights: (1 + |NU|) CW for evictions, (1 + |NU|) CW (1 + MQ) for
- * budgets, W[p] = (1 + |NU|) CW (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q])
- * for work.  Each exceeds everything below it at its largest: no amount
- * of lower tiers outvotes one unit of a higher one (doc/formulation.md). */
-param W{p in P} := (1 + card(NU)) * CW * (1 + MQ) * (1 + MB)
+/* Tier weights: (1 + |NU|) CW for moves, (1 + |NU|) CW (1 + MM) for
+ * evictions, (1 + |NU|) CW (1 + MM) (1 + MQ) for budgets, W[p] =
+ * (1 + |NU|) CW (1 + MM) (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q]) for
+ * work.  Each exceeds everything below it at its largest: no amount of
+ * lower tiers outvotes one unit of a higher one (doc/formulation.md). */
+param W{p in P} := (1 + card(NU)) * CW * (1 + MM) * (1 + MQ) * (1 + MB)
 	* prod{q in P: q < p} (1 + M[q]);
 
 /* Capacity levels: a class counts at its group's priority, or below
  * everything when the group may not preempt (it never uses freed room). */
 param eprio{c in C} := if mayp[grp[c]] = 1 then prio[grp[c]] else -2147483648;
 set PL := setof{c in C} eprio[c];
+/* a pod moved in uses no room an eviction freed: the lowest level */
+set PLM := PL union setof{(i, n) in MY} -2147483648;
 
 /* Whether node n lies in a domain of group g's key. */
 param indom{g in GK, n in N} :=
@@ -140,13 +161,15 @@ var q{vq in Q} integer >= 0, <= qk[vq];          /* units of vq kept running */
 var w{j in B} integer >= 0, <= V[j];           /* V minus j's violations   */
 var wp{PW} binary;                             /* the domain holds none of
 						  the group's pods         */
+var y{(i, n) in MY} integer >= 0, <= mcnt[i];  /* pods of i on n          */
 
 /* ----------------------------------------------------------- objective */
 
 maximize value:
 	sum{(c, n) in E} W[prio[grp[c]]] * val[c] * x[c, n]
-	+ (1 + card(NU)) * CW * (1 + MQ) * sum{j in B} w[j]
-	+ (1 + card(NU)) * CW * sum{vq in Q} qcost[vq] * q[vq]
+	+ (1 + card(NU)) * CW * (1 + MM) * (1 + MQ) * sum{j in B} w[j]
+	+ (1 + card(NU)) * CW * (1 + MM) * sum{vq in Q} qcost[vq] * q[vq]
+	- (1 + card(NU)) * CW * sum{(i, n) in MY: n != mhome[i]} y[i, n]
 	+ sum{(g, k, d) in PW} WC[k] * wp[g, k, d]
 	+ sum{n in NU} u[n];
 
@@ -245,10 +268,26 @@ s.t. pref_unused{(g, k, d) in PW}:
  * level, plus the kept units below it, fit the free capacity plus what
  * evicting every unit below the level would free.  Freed room thus serves
  * only strictly higher priorities (DESIGN.md section 5). */
-s.t. capacity{n in N, r in R, l in PL: exists{(c, n) in E} req[c, r] > 0}:
+s.t. capacity{n in N, r in R, l in PLM: (exists{(c, n) in E} req[c, r] > 0)
+	      or (exists{(i, n) in MY: mhome[i] != n} muse[i, r] > 0)}:
 	sum{(c, n) in E: eprio[c] <= l} req[c, r] * x[c, n]
-	+ sum{vq in Q: qprio[vq] < l} quse[vq, n, r] * q[vq]
-	<= max(free[n, r], 0) + sum{vq in Q: qprio[vq] < l} quse[vq, n, r] * qk[vq];
+	+ sum{vq in Q: qprio[vq] < l and vq not in QM} quse[vq, n, r] * q[vq]
+	+ sum{(i, n) in MY} muse[i, r] * y[i, n]
+	- sum{i in MC: mhome[i] = n and mq[i] != '' and mprio[i] >= l}
+		muse[i, r] * q[mq[i]]
+	<= max(free[n, r], 0)
+	+ sum{vq in Q: qprio[vq] < l and vq not in QM} quse[vq, n, r] * qk[vq]
+	+ sum{i in MC: mhome[i] = n and not (mq[i] != '' and mprio[i] >= l)}
+		muse[i, r] * mcnt[i];
+
+/* Moves: a move class's pods kept (all, or q of its eviction class) are
+ * on its nodes; at most maxmoves pods off their home. */
+s.t. move_keep{i in MC: mq[i] != ''}:
+	sum{(i, n) in MY} y[i, n] = q[mq[i]];
+s.t. move_all{i in MC: mq[i] = ''}:
+	sum{(i, n) in MY} y[i, n] = mcnt[i];
+s.t. max_moves{z in 1..1: maxmoves > 0}:
+	sum{(i, n) in MY: n != mhome[i]} y[i, n] <= maxmoves;
 
 /* Violations of a budget: at least the evicted pods it selects beyond
  * what it allows (evicted = qk - q). */

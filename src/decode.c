@@ -112,6 +112,8 @@ typedef struct dpod {
 	const wt_node *gname_node;
 	bool dra, workload_ref;
 	const wt_node *claims_node; /* spec.resourceClaims (DRA) */
+	/* addition (issue 6): status.resourceClaimStatuses (DRA) */
+	const wt_node *claim_status;
 } dpod;
 
 typedef struct dnode {
@@ -1180,6 +1182,7 @@ static int dec_pod(dctx *c, const wt_node *o, const char *ns,
 		d.dra = v->n > 0;
 		d.claims_node = v;
 	}
+	d.claim_status = mget(st, "resourceClaimStatuses");
 	d.workload_ref = mget(spec, "workloadRef") != NULL;
 	if ((v = mget(st, "phase"))) {
 		const char *s = "";
@@ -2800,8 +2803,14 @@ static int decode_dra(dctx *c)
 				    sizeof(wt_node *));
 	if (!in.pod_claims || !in.group_claims)
 		return nomem(c);
-	for (size_t i = 0; i < c->npods; i++)
+	in.pod_claim_status = wa_calloc(c->t, c->npods + 1,
+					sizeof(wt_node *));
+	if (!in.pod_claim_status)
+		return nomem(c);
+	for (size_t i = 0; i < c->npods; i++) {
 		in.pod_claims[i] = c->pods[i].claims_node;
+		in.pod_claim_status[i] = c->pods[i].claim_status;
+	}
 	for (size_t i = 0; i < c->ngroups; i++)
 		in.group_claims[i] = c->groups[i].sp.claims_node;
 	return c->rc = wdr_decode(c->s, &in, c->err);

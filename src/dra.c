@@ -719,11 +719,16 @@ static int dec_claimspec(dx *c, const wt_node *spec, const char *path,
 
 /* ------------------------------------------------------- assembly */
 
-typedef struct dclaim {
+typedef struct dclaim dclaim;
+static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
+			 const wdr_input *in);
+
+struct dclaim {
 	const wt_node *o;
 	wdr_spec sp;
 	const wt_node *results; /* status.allocation.devices.results */
-} dclaim;
+	const wt_node *reserved; /* status.reservedFor (issue 6)        */
+};
 
 static const char *meta_str(const wt_node *o, const char *k)
 {
@@ -851,6 +856,7 @@ static int build(dx *c, const wdr_input *in)
 			x.results = mget(mget(mget(mget(o, "status"),
 						   "allocation"), "devices"),
 					 "results");
+			x.reserved = mget(mget(o, "status"), "reservedFor");
 			char key[2 * WASP_MAX_NAME + 8];
 			snprintf(key, sizeof key, "%c/%s/%s", tpl ? 'T' : 'C',
 				 ns, name);
@@ -1121,6 +1127,8 @@ static int build(dx *c, const wdr_input *in)
 	/* A pending pod sharing an allocated ResourceClaim does not take
 	 * its devices from itself: those stay counted in taken0, and
 	 * wdr_place only checks their reach. */
+	if (claim_holders(c, cl, ncl, in))
+		return c->rc ? c->rc : nomem(c);
 
 	/* Device reach index: node-local CSR plus the shared list. */
 	d->node_first = wa_calloc(c->a, (size_t)s->nnodes + 2, sizeof(int));
@@ -1152,6 +1160,105 @@ static int build(dx *c, const wdr_input *in)
 	}
 	(void)nused;
 	(void)cons_has;
+	return 0;
+}
+
+/* Issue 6: who holds each allocated claim (running pods whose claim
+ * list names it, or that its status.reservedFor lists), and per pod the
+ * claims it holds.  -1 on NOMEM. */
+static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
+			 const wdr_input *in)
+{
+	const ws_snapshot *s = c->s;
+	ws_dra *d = c->d;
+	int np = s->npods;
+	int *cnt = wa_calloc(c->t, (size_t)ncl + 1, sizeof(int));
+	int *pairs = NULL;
+	size_t npairs = 0, cap = 0;
+	d->held_beg = wa_calloc(c->a, (size_t)np + 2, sizeof(int));
+	if (!cnt || !d->held_beg)
+		return -1;
+	for (int pi = 0; pi < np; pi++) {
+		const ws_pod *pod = &s->pods[pi];
+		if (pod->terminal || pod->node < 0 || ws_pod_pending(pod))
+			continue;
+		const wdr_podc *pc = &d->pods[pi];
+		const wt_node *cs = in->pod_claim_status
+				    ? in->pod_claim_status[pi] : NULL;
+		for (int k = 0; k < pc->n; k++) {
+			int sp = pc->c[k].spec;
+			/* a template entry: the claim made for it, named in
+			 * status.resourceClaimStatuses */
+			for (size_t j = 0; sp >= 0 && d->specs[sp].template_ &&
+			     cs && cs->type == WT_SEQ && j < cs->n; j++) {
+				const wt_node *nm = mget(cs->items[j], "name");
+				const wt_node *rc = mget(cs->items[j],
+							 "resourceClaimName");
+				if (nm && nm->type == WT_STR && rc &&
+				    rc->type == WT_STR &&
+				    !strcmp(nm->str, pc->c[k].name)) {
+					sp = spec_of(c, pod->ns, rc->str, false);
+					break;
+				}
+			}
+			if (sp < 0 || !d->specs[sp].allocated ||
+			    d->specs[sp].template_)
+				continue;
+			if (wa_grow(c->t, (void **)&pairs, sizeof *pairs, &cap,
+				    npairs + 2))
+				return -1;
+			pairs[npairs++] = pi;
+			pairs[npairs++] = sp;
+		}
+	}
+	for (size_t i = 0; i < ncl; i++) {
+		const wt_node *rf = cl[i].reserved;
+		if (!d->specs[i].allocated || !rf || rf->type != WT_SEQ)
+			continue;
+		for (size_t j = 0; j < rf->n; j++) {
+			const wt_node *res = mget(rf->items[j], "resource");
+			const wt_node *nm = mget(rf->items[j], "name");
+			if (!res || res->type != WT_STR || !nm ||
+			    nm->type != WT_STR || strcmp(res->str, "pods"))
+				continue;
+			int pi = ws_pod_index(s, d->specs[i].ns, nm->str);
+			if (pi < 0 || s->pods[pi].node < 0 ||
+			    ws_pod_pending(&s->pods[pi]) ||
+			    s->pods[pi].terminal)
+				continue;
+			bool dup = false;
+			for (size_t q = 0; q < npairs && !dup; q += 2)
+				dup = pairs[q] == pi && pairs[q + 1] == (int)i;
+			if (dup)
+				continue;
+			if (wa_grow(c->t, (void **)&pairs, sizeof *pairs, &cap,
+				    npairs + 2))
+				return -1;
+			pairs[npairs++] = pi;
+			pairs[npairs++] = (int)i;
+		}
+	}
+	for (size_t q = 0; q < npairs; q += 2) {
+		d->held_beg[pairs[q] + 1]++;
+		cnt[pairs[q + 1]]++;
+	}
+	for (int pi = 0; pi < np; pi++)
+		d->held_beg[pi + 1] += d->held_beg[pi];
+	d->held = wa_calloc(c->a, npairs / 2 + 1, sizeof(int));
+	int *fill = wa_calloc(c->t, (size_t)np + 1, sizeof(int));
+	if (!d->held || !fill)
+		return -1;
+	for (size_t i = 0; i < ncl; i++) {
+		d->specs[i].holders = wa_calloc(c->a, (size_t)cnt[i] + 1,
+						sizeof(int));
+		if (!d->specs[i].holders)
+			return -1;
+	}
+	for (size_t q = 0; q < npairs; q += 2) {
+		int pi = pairs[q], sp = pairs[q + 1];
+		d->held[d->held_beg[pi] + fill[pi]++] = sp;
+		d->specs[sp].holders[d->specs[sp].nholders++] = pi;
+	}
 	return 0;
 }
 

@@ -97,6 +97,11 @@ typedef struct wdr_spec {
 	int *alloc_dev;
 	const char **alloc_req;
 	int nalloc;
+	/* addition (issue 6): running pods holding this allocated claim
+	 * (their spec.resourceClaims name it, or its status.reservedFor
+	 * does); evicting all of them frees its devices */
+	int *holders;
+	int nholders;
 } wdr_spec;
 
 /* A claim allocated once and shared: an existing ResourceClaim, or the
@@ -140,6 +145,9 @@ typedef struct ws_dra {
 	int *global;       /* devices reachable by more than one node       */
 	int nglobal;
 	uint16_t *taken0;  /* per device: uses by existing allocations      */
+	/* addition (issue 6): per snapshot pod, the allocated claims
+	 * (spec indices) it holds: held[held_beg[pi] .. held_beg[pi+1]) */
+	int *held_beg, *held;
 } ws_dra;
 
 /* Input gathered by decode.c. */
@@ -148,6 +156,9 @@ typedef struct wdr_input {
 	size_t nobjs;
 	const wt_node **pod_claims; /* per snapshot pod: spec.resourceClaims */
 	const wt_node **group_claims; /* per snapshot group                  */
+	/* addition (issue 6): per snapshot pod, status.resourceClaimStatuses
+	 * (NULL: none): the ResourceClaim made for each template entry */
+	const wt_node **pod_claim_status;
 } wdr_input;
 
 /* Build s->dra (NULL when nothing uses DRA) and append warnings to the

@@ -141,7 +141,23 @@ typedef struct gs {
 	int32_t *pe_nmin, **pe_dmin;
 	unsigned *pe_dver, pe_ever;
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
+	/* moves (issue 6, --rebalance; the section "moves") */
+	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
+	int *mv_v, *mv_to; /* candidate pods of one domain, their moves    */
+	int nmoves;        /* moves so far                                 */
+	int *mv_nbeg, *mv_nlist; /* per node: move classes at home there  */
+	/* per-pod preemption of a basic group's rest (preempt_rest) */
+	int pe_only_dom;   /* >= 0: the one candidate domain               */
+	int pe_rest;       /* > 0: pods still to place (the limit)         */
+	/* devices held by evicted pods (issue 6, dv_*): per allocated
+	 * claim spec, holders evicted so far and whether its freed devices
+	 * were taken back for a level at or below its victims' priority */
+	int *dv_gone;
+	unsigned char *dv_back;
+	bool dv_clash;     /* a restore found a device in use twice        */
 } gs;
+
+static bool unit_moved(const gs *G, int u);
 
 /* ------------------------------------------------------------ fitting */
 
@@ -1894,7 +1910,7 @@ static void pe_node_min(gs *G, int n)
 	for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
 		int u = G->pe_list[e];
 		if (!G->sol->evict[u] && !p->units[u].keep &&
-		    p->units[u].priority < m)
+		    !unit_moved(G, u) && p->units[u].priority < m)
 			m = p->units[u].priority;
 	}
 	G->pe_nmin[n] = m;
@@ -1958,6 +1974,14 @@ static int pe_setup(gs *G)
 	if (!G->pe_nmin || !G->pe_dmin || !G->pe_dver)
 		return -1;
 	G->pe_ever = 1;
+	if (G->dra && p->snap->dra) {
+		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
+				       sizeof(int));
+		G->dv_back = wa_calloc(G->tmp,
+				       (size_t)p->snap->dra->nspecs + 1, 1);
+		if (!G->dv_gone || !G->dv_back)
+			return -1;
+	}
 	memcpy(G->pe_pstart, G->pe_start, ((size_t)G->nn + 1) * sizeof(int));
 	memset(fill, 0, ((size_t)G->nn + 1) * sizeof(int));
 	for (int u = 0; u < p->nunits; u++)
@@ -2035,6 +2059,74 @@ static const int32_t *pe_dom_min(gs *G, const wtp_key *k)
 	return dm;
 }
 
+/* Devices of allocated claim sp: give back (sign -1: free) or take again
+ * (+1); taking again notes a device in use twice (dv_clash). */
+static void dv_take(gs *G, int sp, int sign)
+{
+	const ws_dra *d = G->s->dra;
+	const wdr_spec *spec = &d->specs[sp];
+	for (int k = 0; k < spec->nalloc; k++) {
+		int dv = spec->alloc_dev[k];
+		if (sign < 0 && G->dra->taken[dv] > 0)
+			G->dra->taken[dv]--;
+		else if (sign > 0) {
+			if (G->dra->taken[dv] > 0 && !d->devs[dv].multi)
+				G->dv_clash = true;
+			if (G->dra->taken[dv] < UINT16_MAX)
+				G->dra->taken[dv]++;
+		}
+	}
+}
+
+/* Pod pi evicted (sign +1) or restored (-1): the claims it holds lose
+ * (regain) a holder; devices are freed when the last one goes. */
+static void dv_apply(gs *G, int pi, int sign)
+{
+	const ws_dra *d = G->s->dra;
+	if (!G->dra || !d || !d->held_beg || !G->dv_gone)
+		return;
+	for (int h = d->held_beg[pi]; h < d->held_beg[pi + 1]; h++) {
+		int sp = d->held[h];
+		if (G->dv_back[sp])
+			continue; /* freed and taken back: stays as it is */
+		if (sign > 0 && ++G->dv_gone[sp] == d->specs[sp].nholders)
+			dv_take(G, sp, -1);
+		else if (sign < 0 &&
+			 G->dv_gone[sp]-- == d->specs[sp].nholders)
+			dv_take(G, sp, 1);
+	}
+}
+
+/* Entering level q: devices freed by victims of priority >= q are not
+ * for this level and below (they serve strictly higher priorities). */
+static void dv_level(gs *G, int32_t q)
+{
+	const ws_snapshot *s = G->s;
+	const ws_dra *d = s->dra;
+	if (!G->dv_gone || !d)
+		return;
+	for (int sp = 0; sp < d->nspecs; sp++) {
+		const wdr_spec *spec = &d->specs[sp];
+		if (G->dv_back[sp] || !spec->nholders ||
+		    G->dv_gone[sp] < spec->nholders)
+			continue;
+		int32_t top = INT32_MIN;
+		for (int i = 0; i < spec->nholders; i++) {
+			const ws_pod *pod = &s->pods[spec->holders[i]];
+			int32_t pr = pod->group >= 0
+					 ? s->groups[pod->group].priority
+					 : pod->priority;
+			if (pr > top)
+				top = pr;
+		}
+		if (top >= q) {
+			dv_take(G, sp, 1);
+			G->dv_back[sp] = 1;
+		}
+	}
+	G->dv_clash = false;
+}
+
 /* Evict (sign +1) or restore (-1) unit u in the working capacity. */
 static void pe_apply(gs *G, int u, int sign)
 {
@@ -2044,14 +2136,19 @@ static void pe_apply(gs *G, int u, int sign)
 		int64_t *f = G->fr + (size_t)pod->node * G->nres;
 		for (int r = 0; r < G->nres; r++)
 			f[r] += sign * pod->req[r];
+		dv_apply(G, un->pods[i], sign);
 		touch(G, pod->node);
 	}
 }
 
 /* After restoring u: does every node of u still have room? */
-static bool pe_fits(const gs *G, int u)
+static bool pe_fits(gs *G, int u)
 {
 	const wp_unit *un = &G->p->units[u];
+	if (G->dv_clash) { /* its devices are in use again */
+		G->dv_clash = false;
+		return false;
+	}
 	for (int i = 0; i < un->npods; i++) {
 		const int64_t *f = G->fr +
 				   (size_t)G->s->pods[un->pods[i]].node * G->nres;
@@ -2074,6 +2171,12 @@ static int pe_place(gs *G, const wp_group *wg, const int *corder,
 	int placed = 0;
 	for (int i = 0; i < wg->nclasses && placed < limit; i++) {
 		int c = corder[i], m = G->p->classes[c].count;
+		if (G->pe_rest > 0) {
+			/* a basic group's rest: what the class has left */
+			const wp_class *cl = &G->p->classes[c];
+			for (int j = 0; j < cl->nelig; j++)
+				m -= G->sol->x[cl->off + j];
+		}
 		if (m > limit - placed)
 			m = limit - placed;
 		int got = place_class(G, c, k, d, m);
@@ -2152,6 +2255,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		     e++) {
 			int u = G->pe_punit[e];
 			if (G->sol->evict[u] || p->units[u].keep ||
+			    unit_moved(G, u) ||
 			    p->units[u].priority >= wg->priority)
 				continue;
 			const int64_t *rq = G->s->pods[G->pe_pods[e]].req;
@@ -2179,7 +2283,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
 			int u = G->pe_list[e];
 			if (G->pe_mark[u] || G->sol->evict[u] ||
-			    p->units[u].keep ||
+			    p->units[u].keep || unit_moved(G, u) ||
 			    p->units[u].priority >= wg->priority)
 				continue;
 			G->pe_mark[u] = 1;
@@ -2256,6 +2360,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		for (int i = m - 1; i >= 0; i--) {
 			if (G->pe_pdbv[v[i]] != pass)
 				continue;
+			G->dv_clash = false;
 			pe_apply(G, v[i], -1);
 			G->pe_rep[i] = pe_fits(G, v[i]);
 			if (!G->pe_rep[i]) {
@@ -2320,10 +2425,12 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	const wp_group *wg = &G->p->groups[g];
 	if (pe_setup(G))
 		return -2;
-	/* candidate domains: as candidates() */
-	int ncd = !k ? 1 : wg->fixed_dom >= 0 ? 1 : k->ndom;
+	/* candidate domains: as candidates(), or the one a basic group's
+	 * placed pods hold (preempt_rest) */
+	int ncd = !k ? 1 : wg->fixed_dom >= 0 || G->pe_only_dom >= 0 ? 1
+								  : k->ndom;
 	/* a gang evicts for its minimum only; other groups for all pods */
-	int limit = wg->gang ? need : wg->size;
+	int limit = wg->gang ? need : G->pe_rest > 0 ? G->pe_rest : wg->size;
 	int best = -1;
 	pecost bc = {0, 0, 0};
 	const int32_t *dmin = k ? pe_dom_min(G, k) : NULL;
@@ -2331,7 +2438,8 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		return -2;
 	for (int i = 0; i < ncd; i++) {
 		pecost c;
-		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : i;
+		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
+				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
 		/* nothing of lower priority there: no victims (cheap skip) */
 		if (k && dmin[d] >= wg->priority)
 			continue;
@@ -2350,8 +2458,45 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	if (best < 0)
 		return -1;
 	pecost c;
-	int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : best;
+	int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
+			  : G->pe_only_dom >= 0 ? G->pe_only_dom : best;
 	return pe_domain(G, g, corder, k, d, need, limit, true, &c);
+}
+
+/* A basic group (or lone pods) placed `placed` of its pods: each of the
+ * others may evict too (per pod: the fewest victims that place one more,
+ * repeated), in the domain its placed pods hold.  Pods placed, -2 NOMEM. */
+static int preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
+			int placed)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	int more = 0;
+	G->pe_only_dom = -1;
+	if (k) {
+		for (int ci = 0; ci < wg->nclasses && G->pe_only_dom < 0; ci++) {
+			const wp_class *cl = &p->classes[wg->classes[ci]];
+			for (int j = 0; j < cl->nelig; j++)
+				if (G->sol->x[cl->off + j] > 0) {
+					G->pe_only_dom = k->node_dom[cl->elig[j]];
+					break;
+				}
+		}
+	}
+	while (placed + more < wg->size) {
+		G->pe_rest = wg->size - placed - more;
+		int r = preempt_group(G, g, corder, k, 1);
+		if (r == -2) {
+			more = -2;
+			break;
+		}
+		if (r <= 0)
+			break;
+		more += r;
+	}
+	G->pe_rest = 0;
+	G->pe_only_dom = -1;
+	return more;
 }
 
 /* A group that may not preempt may not use freed room either: on nodes
@@ -2396,7 +2541,8 @@ static int never_cap(gs *G)
 		int n = G->dlist[i];
 		size_t o = (size_t)n * nres;
 		for (int r = 0; r < nres; r++) {
-			int64_t cap = G->p->free[o + r] - G->nv_used[o + r];
+			int64_t cap = G->p->free[o + r] - G->nv_used[o + r] +
+				      (G->mv_adj ? G->mv_adj[o + r] : 0);
 			G->nv_save[o + r] = G->fr[o + r];
 			if (cap < G->fr[o + r])
 				G->fr[o + r] = cap;
@@ -2434,6 +2580,7 @@ static int level_enter(gs *G, int32_t q)
 	int nres = G->nres;
 	G->level = q;
 	G->have_level = true;
+	dv_level(G, q);
 	if (G->ndirty == 0)
 		return 0;
 	int *slot = calloc((size_t)G->nn + 1, sizeof *slot);
@@ -2471,7 +2618,11 @@ static int level_enter(gs *G, int32_t q)
 		for (int l = 0; l < nl; l++)
 			for (int r = 0; r < nres; r++)
 				SL(i, l, r) = p->free[(size_t)G->dlist[i] *
-						      nres + r];
+						      nres + r] +
+					      (G->mv_adj
+					       ? G->mv_adj[(size_t)G->dlist[i] *
+							   nres + r]
+					       : 0);
 	for (int u = 0; u < p->nunits; u++) {
 		const wp_unit *un = &p->units[u];
 		if (!G->sol->evict[u])
@@ -2521,6 +2672,301 @@ static int level_enter(gs *G, int32_t q)
 	free(slot);
 	free(lv);
 	return 0;
+}
+
+/* -------------------------------------------------------------- moves */
+
+/* Moves that admit work (issue 6, --rebalance).  When a group does not
+ * fit, per candidate domain the movable running pods there (p->mcls:
+ * lone pods and pods of `single` groups without constraints, not
+ * --protect'ed) are moved best-fit (the fullest node that fits) to a
+ * node of their class's destinations outside the domain that has no
+ * evictions; the shortest prefix of them (largest first) that lets the
+ * group fit is found by bisection, then every moved pod whose return
+ * home still fits goes back.  The domain with the fewest moves wins and
+ * is redone for real, within --max-moves.  Moves come before evictions
+ * (tier 3 is below tier 2).  The rebalancing post-pass (rebalance.c)
+ * later frees whole domains for future gangs (tier 4). */
+
+static bool unit_moved(const gs *G, int u)
+{
+	const wp_problem *p = G->p;
+	return p->unit_mc && p->unit_mc[u] >= 0 &&
+	       G->sol->move_to[p->units[u].pods[0]] >= 0;
+}
+
+/* Move pod pi (of class mc) to node `to` (sign +1) or back (-1). */
+static void mv_apply(gs *G, int pi, int to, int sign)
+{
+	const ws_pod *pod = &G->s->pods[pi];
+	int from = pod->node;
+	for (int r = 0; r < G->nres; r++) {
+		int64_t q = sign * pod->req[r];
+		G->fr[(size_t)from * G->nres + r] += q;
+		G->fr[(size_t)to * G->nres + r] -= q;
+		G->mv_adj[(size_t)from * G->nres + r] += q;
+		G->mv_adj[(size_t)to * G->nres + r] -= q;
+	}
+	G->sol->move_to[pi] = sign > 0 ? to : -1;
+	touch(G, from);
+	touch(G, to);
+}
+
+/* Best-fit destination of pod pi of move class c outside domain d of k
+ * (k NULL: any node but home), or -1. */
+static int mv_dest(gs *G, int c, int pi, const wtp_key *k, int d)
+{
+	const wp_mclass *mc = &G->p->mcls[c];
+	const int64_t *req = G->s->pods[pi].req;
+	int best = -1;
+	double bf = 0;
+	for (int i = 0; i < mc->nelig; i++) {
+		int n = mc->elig[i];
+		if (n == mc->home || (k && k->node_dom[n] == d) ||
+		    (G->dirty && G->dirty[n]))
+			continue;
+		const int64_t *f = G->fr + (size_t)n * G->nres;
+		int r = 0;
+		while (r < G->nres && f[r] >= req[r])
+			r++;
+		if (r < G->nres)
+			continue;
+		double fr = node_frac(G, n);
+		if (best < 0 || fr < bf) {
+			best = n;
+			bf = fr;
+		}
+	}
+	return best;
+}
+
+/* Make the first m candidates moved (those that find a destination). */
+static void mv_prefix(gs *G, const wtp_key *k, int d, int *cur, int m)
+{
+	const wp_problem *p = G->p;
+	for (; *cur < m; (*cur)++) {
+		int u = G->mv_v[*cur], pi = p->units[u].pods[0];
+		int to = mv_dest(G, p->unit_mc[u], pi, k, d);
+		G->mv_to[*cur] = to;
+		if (to >= 0)
+			mv_apply(G, pi, to, 1);
+	}
+	for (; *cur > m; (*cur)--) {
+		int u = G->mv_v[*cur - 1];
+		if (G->mv_to[*cur - 1] >= 0)
+			mv_apply(G, p->units[u].pods[0], G->mv_to[*cur - 1],
+				 -1);
+	}
+}
+
+/* Larger requests first (scarcest resource last in the index order). */
+static int mv_cmp(const gs *G, int a, int b)
+{
+	const int64_t *x = G->s->pods[G->p->units[a].pods[0]].req;
+	const int64_t *y = G->s->pods[G->p->units[b].pods[0]].req;
+	for (int r = G->nres - 1; r >= 0; r--)
+		if (x[r] != y[r])
+			return x[r] > y[r] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+static void mv_sort(const gs *G, int *v, int *tmp, int n)
+{
+	if (n < 2)
+		return;
+	int h = n / 2;
+	mv_sort(G, v, tmp, h);
+	mv_sort(G, v + h, tmp, n - h);
+	int i = 0, j = h, o = 0;
+	while (i < h && j < n)
+		tmp[o++] = mv_cmp(G, v[i], v[j]) <= 0 ? v[i++] : v[j++];
+	while (i < h)
+		tmp[o++] = v[i++];
+	while (j < n)
+		tmp[o++] = v[j++];
+	memcpy(v, tmp, (size_t)n * sizeof *v);
+}
+
+/* The move search in one domain (k NULL: the cluster).  Pods placed,
+ * -1: no way, -2: NOMEM; *cost: moves kept.  With commit the moves and
+ * the placement stay. */
+static int mv_domain(gs *G, int g, const int *corder, const wtp_key *k,
+		     int d, int need, int limit, bool commit, int *cost)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	int nv = 0, n1 = k ? k->dom_nnodes[d] : G->nn;
+	/* candidates on the domain's nodes some class of the group may use,
+	 * and (as pe_domain) an upper bound on the pods placeable with all
+	 * of them gone: below `need`, skip the domain */
+	int64_t *acc = G->pe_acc, *cap = G->pe_cap;
+	for (int ci = 0; ci < wg->nclasses; ci++)
+		acc[ci] = 0;
+	for (int j = 0; j < n1; j++) {
+		int n = k ? k->dom_nodes[d][j] : j;
+		bool ok = false;
+		for (int ci = 0; ci < wg->nclasses && !ok; ci++)
+			ok = elig_bit(&G->ci[wg->classes[ci]], n);
+		if (!ok || (G->dirty && G->dirty[n]))
+			continue;
+		memcpy(cap, G->fr + (size_t)n * G->nres,
+		       (size_t)G->nres * sizeof *cap);
+		for (int e = G->mv_nbeg[n]; e < G->mv_nbeg[n + 1]; e++) {
+			const wp_mclass *mc = &p->mcls[G->mv_nlist[e]];
+			for (int i = 0; i < mc->count; i++) {
+				int u = mc->units[i];
+				if (G->sol->evict[u] || unit_moved(G, u))
+					continue;
+				G->mv_v[nv++] = u;
+				for (int r = 0; r < G->nres; r++)
+					cap[r] += mc->req[r];
+			}
+		}
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			int c = wg->classes[ci];
+			const cinfo *inf = &G->ci[c];
+			if (!elig_bit(inf, n))
+				continue;
+			const int64_t *req = p->classes[c].req;
+			int64_t best = WGR_FIT_CAP;
+			for (int i = 0; i < inf->nr && best > 0; i++) {
+				int r = inf->rl[i];
+				int64_t q = cap[r] < req[r] ? 0 : cap[r] / req[r];
+				if (q < best)
+					best = q;
+			}
+			acc[ci] += best;
+		}
+	}
+	if (nv == 0)
+		return -1;
+	int64_t ub = 0;
+	for (int ci = 0; ci < wg->nclasses; ci++) {
+		int64_t cnt = p->classes[wg->classes[ci]].count;
+		ub += acc[ci] < cnt ? acc[ci] : cnt;
+	}
+	if (ub < need)
+		return -1;
+	mv_sort(G, G->mv_v, G->pe_tmp, nv);
+	int cur = 0;
+	mv_prefix(G, k, d, &cur, nv);
+	int t = pe_place(G, wg, corder, k, d, need, limit);
+	if (t < 0) {
+		mv_prefix(G, k, d, &cur, 0);
+		return t;
+	}
+	int lo = 1, hi = nv, live = t;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (live >= 0)
+			rollback(G);
+		mv_prefix(G, k, d, &cur, mid);
+		t = live = pe_place(G, wg, corder, k, d, need, limit);
+		if (t == -2) {
+			mv_prefix(G, k, d, &cur, 0);
+			return -2;
+		}
+		if (t >= 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	int placed = live;
+	if (live < 0) {
+		mv_prefix(G, k, d, &cur, hi);
+		placed = pe_place(G, wg, corder, k, d, need, limit);
+	}
+	if (placed < 0) { /* not monotone: all of them */
+		if (placed == -1) {
+			mv_prefix(G, k, d, &cur, nv);
+			placed = pe_place(G, wg, corder, k, d, need, limit);
+		}
+		if (placed < 0) {
+			mv_prefix(G, k, d, &cur, 0);
+			return placed;
+		}
+	}
+	/* reprieve: back home when it still fits, last moved first */
+	int m = cur;
+	*cost = 0;
+	for (int i = m - 1; i >= 0; i--) {
+		int u = G->mv_v[i], pi = p->units[u].pods[0];
+		if (G->mv_to[i] < 0)
+			continue;
+		mv_apply(G, pi, G->mv_to[i], -1);
+		const int64_t *f = G->fr + (size_t)G->s->pods[pi].node * G->nres;
+		int r = 0;
+		while (r < G->nres && f[r] >= 0)
+			r++;
+		if (r < G->nres) {
+			mv_apply(G, pi, G->mv_to[i], 1);
+			(*cost)++;
+		} else {
+			G->mv_to[i] = -1;
+		}
+	}
+	if (commit) {
+		G->nlog = 0;
+		G->nmoves += *cost;
+		return placed;
+	}
+	rollback(G);
+	for (int i = m - 1; i >= 0; i--)
+		if (G->mv_to[i] >= 0)
+			mv_apply(G, p->units[G->mv_v[i]].pods[0], G->mv_to[i],
+				 -1);
+	return placed;
+}
+
+/* Try to admit group g by moving pods.  Pods placed, -1, -2 NOMEM. */
+static int move_group(gs *G, int g, const int *corder, const wtp_key *k,
+		      int need)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	if (!G->mv_adj) {
+		G->mv_adj = wa_calloc(G->tmp, (size_t)G->nn * G->nres + 1,
+				      sizeof *G->mv_adj);
+		G->mv_v = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+		G->mv_to = wa_calloc(G->tmp, (size_t)p->nunits + 1,
+				     sizeof(int));
+		G->mv_nbeg = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
+		G->mv_nlist = wa_calloc(G->tmp, (size_t)p->nmcls + 1,
+					sizeof(int));
+		if (!G->mv_adj || !G->mv_v || !G->mv_to || !G->mv_nbeg ||
+		    !G->mv_nlist || pe_setup(G))
+			return -2;
+		for (int c = 0; c < p->nmcls; c++)
+			G->mv_nbeg[p->mcls[c].home + 1]++;
+		for (int n = 0; n < G->nn; n++)
+			G->mv_nbeg[n + 1] += G->mv_nbeg[n];
+		for (int c = 0; c < p->nmcls; c++) {
+			int n = p->mcls[c].home;
+			G->mv_nlist[G->mv_nbeg[n] + G->mv_v[n]++] = c;
+		}
+		memset(G->mv_v, 0, ((size_t)p->nunits + 1) * sizeof(int));
+	}
+	int left = p->max_moves > 0 ? p->max_moves - G->nmoves : INT32_MAX;
+	if (left <= 0)
+		return -1;
+	int ncd = !k ? 1 : wg->fixed_dom >= 0 ? 1 : k->ndom;
+	int limit = wg->gang ? need : wg->size;
+	int best = -1, bd = -1, bc = 0;
+	for (int i = 0; i < ncd; i++) {
+		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom : i, c;
+		int r = mv_domain(G, g, corder, k, d, need, limit, false, &c);
+		if (r == -2)
+			return -2;
+		if (r >= 0 && c <= left && (best < 0 || c < bc)) {
+			best = i;
+			bd = d;
+			bc = c;
+		}
+	}
+	if (best < 0)
+		return -1;
+	int c;
+	return mv_domain(G, g, corder, k, bd, need, limit, true, &c);
 }
 
 /* ------------------------------------------------------------- solve */
@@ -2719,6 +3165,12 @@ static int run(gs *G, const wasp_options *o)
 			if (placed >= 0)
 				break;
 		}
+		if (placed < 0 && need > 0 && p->nmcls > 0 && G->preempt) {
+			/* moves before evictions (issue 6) */
+			placed = move_group(G, g, corder, k, need);
+			if (placed == -2)
+				return -1;
+		}
 		if (placed < 0 && need > 0 && p->nunits > 0 && G->preempt &&
 		    wpe_may_preempt(p, g)) {
 			placed = preempt_group(G, g, corder, k, need);
@@ -2727,6 +3179,14 @@ static int run(gs *G, const wasp_options *o)
 		}
 		if (placed < 0 && need == 0 && ncd > 0)
 			placed = 0; /* a gang already at its minimum */
+		if (placed > 0 && !wg->gang && placed < wg->size &&
+		    p->nunits > 0 && G->preempt && wpe_may_preempt(p, g)) {
+			/* per pod: the rest of a basic group or lone pods */
+			int more = preempt_rest(G, g, corder, k, placed);
+			if (more == -2)
+				return -1;
+			placed += more;
+		}
 		if (placed >= 0 && (placed > 0 || need == 0)) {
 			sol->admit[g] = 1;
 			G->dra_commit++;
@@ -2767,6 +3227,25 @@ int wgr_assign_devices(const wp_problem *p, wp_sol *sol)
 	wdr_state *st = wa_alloc(p->arena, sizeof *st);
 	if (!st || wdr_state_init(st, p->snap, p->arena))
 		return -1;
+	/* devices of claims whose holders are all evicted are free (issue
+	 * 6; the ILP does not model that yet, greedy does) */
+	const ws_dra *d = p->snap->dra;
+	unsigned char *ev = wa_calloc(p->arena, (size_t)p->snap->npods + 1, 1);
+	if (!ev)
+		return -1;
+	for (int u = 0; sol->evict && u < p->nunits; u++)
+		for (int j = 0; sol->evict[u] && j < p->units[u].npods; j++)
+			ev[p->units[u].pods[j]] = 1;
+	for (int sp = 0; d->held_beg && sp < d->nspecs; sp++) {
+		const wdr_spec *spec = &d->specs[sp];
+		int gone = 0;
+		for (int i = 0; i < spec->nholders; i++)
+			gone += ev[spec->holders[i]];
+		for (int k = 0; spec->nholders && gone == spec->nholders &&
+				k < spec->nalloc; k++)
+			if (st->taken[spec->alloc_dev[k]] > 0)
+				st->taken[spec->alloc_dev[k]]--;
+	}
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
 		for (int i = 0; i < wg->nclasses; i++) {
@@ -2795,7 +3274,8 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		 bool preempt, wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
-		.nn = p->nnodes, .threads = 1, .preempt = preempt};
+		.nn = p->nnodes, .threads = 1, .preempt = preempt,
+		.pe_only_dom = -1};
 #ifdef _OPENMP
 	G.threads = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 #endif

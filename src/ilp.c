@@ -35,11 +35,12 @@
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
-enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B };
+enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
+       WM_Y };
 /* H, S: composites; E: exclusive domain; K: slice count; W: preferred
  * level domain left unused (issue 5); Q: units of an eviction class kept
  * running; B: a PodDisruptionBudget's allowance minus its violations
- * (preemption) */
+ * (preemption); Y: pods of a move class on one of its nodes (issue 6) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -123,6 +124,15 @@ typedef struct wm {
 	size_t capdr;
 	int *dt_row, *dt_cls, *dt_coef, ndt;
 	size_t capdt1, capdt2, capdt3, capdr2;
+	/* moves (issue 6, section "moves"): y columns per move class */
+	int *ybeg;          /* per move class: y column of elig[0]; the
+			       class's columns are contiguous            */
+	int *mc_qc;         /* per move class: its eviction class, -1     */
+	int *qc_mc;         /* per eviction class: its move class, -1      */
+	int *ny_beg, *ny_list; /* per node: y columns there (home or in)   */
+	unsigned char *mvin; /* per node: some pod may move in            */
+	int64_t *mvfree;    /* nnodes * nres: room of pods that may leave  */
+	int mtier;          /* the moves tier, -1: none                   */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -435,6 +445,9 @@ static int q_cmp(const wp_problem *p, int a, int b)
 		for (int j = 0; j < x->npdb; j++)
 			if (x->pdb[j] != y->pdb[j])
 				return x->pdb[j] < y->pdb[j] ? -1 : 1;
+		/* issue 6: one eviction class per move class */
+		if (p->unit_mc && p->unit_mc[a] != p->unit_mc[b])
+			return p->unit_mc[a] < p->unit_mc[b] ? -1 : 1;
 	}
 	return (a > b) - (a < b);
 }
@@ -508,6 +521,8 @@ static void q_classes(wm *m)
 		    p->snap->pods[p->units[v[i - 1]].pods[0]].node !=
 			p->snap->pods[p->units[v[i]].pods[0]].node ||
 		    p->units[v[i - 1]].priority != p->units[v[i]].priority ||
+		    (p->unit_mc &&
+		     p->unit_mc[v[i - 1]] != p->unit_mc[v[i]]) ||
 		    memcmp(p->snap->pods[p->units[v[i - 1]].pods[0]].req,
 			   p->snap->pods[p->units[v[i]].pods[0]].req,
 			   (size_t)p->nres * sizeof(int64_t)))
@@ -628,20 +643,25 @@ static int x_bound_q(const wm *m, int c, int n)
 {
 	const wp_problem *p = m->p;
 	const wp_class *cl = &p->classes[c];
-	if (!m->hasq || !m->hasq[n] || !wpe_may_preempt(p, cl->group))
+	bool mv = m->mvfree && m->ny_beg[n + 1] > m->ny_beg[n];
+	if (!mv && (!m->hasq || !m->hasq[n] || !wpe_may_preempt(p, cl->group)))
 		return x_bound(p, c, n);
+	bool q_ok = m->hasq && m->hasq[n] && wpe_may_preempt(p, cl->group);
 	int32_t pr = p->groups[cl->group].priority;
 	int64_t ub = cl->count;
 	for (int r = 0; r < p->nres; r++) {
 		int64_t f = p->free[(size_t)n * p->nres + r];
-		if (f < 0)
-			return 0; /* over-committed already: leave it be */
 		int64_t q = cl->req[r];
+		if (f < 0 && (q_ok || q > 0))
+			return 0; /* over-committed already: leave it be */
 		if (q <= 0)
 			continue;
-		for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
+		if (mv)
+			f += m->mvfree[(size_t)n * p->nres + r];
+		for (int i = m->nq_beg[n]; q_ok && i < m->nq_beg[n + 1]; i++) {
 			int qc = m->nq_list[i];
-			if (q_prio(m, qc) < pr)
+			if (q_prio(m, qc) < pr && !(m->qc_mc &&
+						    m->qc_mc[qc] >= 0))
 				f += q_use(m, qc, n, r) * q_ub(m, qc);
 		}
 		if (f < q)
@@ -661,6 +681,11 @@ static int32_t eff_prio(const wp_problem *p, int c)
 	return wpe_may_preempt(p, g) ? p->groups[g].priority : INT32_MIN;
 }
 
+/* moves (issue 6), below */
+static void mv_room(const wm *m, int n, int r, int64_t *g, double *room);
+static int64_t mv_rhs(const wm *m, int n, int r, int32_t L);
+static void mv_coefs(wm *m, int n, int r, int32_t L, int64_t g);
+
 /* capq[n,r,l]: the capacity rows of a node with eviction classes, one per
  * level l that a class with columns there has (DESIGN.md §5, in keep
  * form): sum_{c: prio(c) <= l} req x + sum_{e: prio(e) < l} use q
@@ -670,12 +695,15 @@ static void rows_cap_q(wm *m, int n)
 	const wp_problem *p = m->p;
 	const ws_snapshot *s = p->snap;
 	int b = m->nxbeg[n], e = m->nxbeg[n + 1];
-	int32_t *lv = malloc(sizeof *lv * (size_t)(e - b + 1));
+	int32_t *lv = malloc(sizeof *lv * (size_t)(e - b + 2));
 	if (!lv) {
 		m->nomem = true;
 		return;
 	}
 	int nl = 0;
+	/* pods moved in use no freed room: the lowest level (issue 6) */
+	if (m->mvin && m->mvin[n])
+		lv[nl++] = INT32_MIN;
 	for (int i = b; i < e; i++) {
 		int32_t pr = eff_prio(p, class_of_slot(p, m->nxslot[i]));
 		int k = 0;
@@ -683,6 +711,14 @@ static void rows_cap_q(wm *m, int n)
 			k++;
 		if (k == nl)
 			lv[nl++] = pr;
+	}
+	if (!(m->hasq && m->hasq[n]) && nl > 1) {
+		/* no eviction credit here: the top level's row implies the
+		 * others (a node routed here for its moves, issue 6) */
+		for (int l = 1; l < nl; l++)
+			if (lv[l] > lv[0])
+				lv[0] = lv[l];
+		nl = 1;
 	}
 	for (int l = 0; l < nl && !m->nomem; l++) {
 		int32_t L = lv[l];
@@ -698,13 +734,15 @@ static void rows_cap_q(wm *m, int n)
 				g = gcd64(g, q);
 				room += (double)q * m->xub[sl];
 			}
-			if (g == 0 || room <= (double)f)
+			mv_room(m, n, r, &g, &room);
+			if (g == 0 || room <= (double)f || room == 0)
 				continue; /* cannot bind */
-			int64_t credit = 0;
+			int64_t credit = mv_rhs(m, n, r, L);
 			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
 				int qc = m->nq_list[i];
 				int64_t u = q_use(m, qc, n, r);
-				if (q_prio(m, qc) >= L || u <= 0)
+				if (q_prio(m, qc) >= L || u <= 0 ||
+				    (m->qc_mc && m->qc_mc[qc] >= 0))
 					continue;
 				g = gcd64(g, u);
 				credit += u * q_ub(m, qc);
@@ -720,9 +758,11 @@ static void rows_cap_q(wm *m, int n)
 			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
 				int qc = m->nq_list[i];
 				int64_t u = q_use(m, qc, n, r);
-				if (q_prio(m, qc) < L && u > 0)
+				if (q_prio(m, qc) < L && u > 0 &&
+				    !(m->qc_mc && m->qc_mc[qc] >= 0))
 					wm_coef(m, m->qcol[qc], (double)(u / g));
 			}
+			mv_coefs(m, n, r, L, g);
 			wm_row_end(m, GLP_UP, 0,
 				   (double)((f + credit) / g),
 			    wm_name(m, "capq[%s,%s,%d]", s->nodes[n].name,
@@ -730,6 +770,248 @@ static void rows_cap_q(wm *m, int n)
 		}
 	}
 	free(lv);
+}
+
+/* --------------------------------------------------------------- moves */
+
+/* Moves (issue 6, --rebalance; doc/formulation.md, 4c).  Move class i
+ * (p->mcls[i]: K pods on home node h) has y[i,n] pods on each node n of
+ * its elig list; sum_n y = K, or = q[e] (pods kept) when its units are
+ * the eviction class e.  Its home capacity is freed in the rows, so per
+ * node, resource and level L the class adds use*y[i,n] (a pod moved in
+ * counts at every level, a rows level INT32_MIN is added for it: it uses
+ * no room an eviction freed); at home the right-hand side gains use*K
+ * (the pods' room is freed), except at levels L <= prio(i) of an
+ * evictable class, where the evicted pods still count: use*(y + K - q)
+ * <= free + use*K, i.e. the row gets -use*q[e] and no rhs term.
+ * Moves (sum of y off home) are tier 3, entered as minus the moves. */
+
+static const wp_mclass *y_class(const wm *m, int j)
+{
+	return &m->p->mcls[m->cref[j]];
+}
+
+/* Before the x columns: the per-node move lists' sizes and the room that
+ * pods that may leave hold (x bounds count it). */
+static void mv_setup(wm *m)
+{
+	const wp_problem *p = m->p;
+	if (!p->nmcls)
+		return;
+	m->mc_qc = wa_calloc(m->ar, p->nmcls + 1, sizeof *m->mc_qc);
+	m->qc_mc = wa_calloc(m->ar, m->nqc + 1, sizeof *m->qc_mc);
+	m->ybeg = wa_calloc(m->ar, p->nmcls + 1, sizeof *m->ybeg);
+	m->ny_beg = wa_calloc(m->ar, p->nnodes + 2, sizeof *m->ny_beg);
+	m->mvin = wa_calloc(m->ar, p->nnodes + 1, 1);
+	m->mvfree = wa_calloc(m->ar, (size_t)p->nnodes * p->nres + 1,
+			      sizeof *m->mvfree);
+	if (!m->mc_qc || !m->qc_mc || !m->ybeg || !m->ny_beg || !m->mvin ||
+	    !m->mvfree) {
+		m->nomem = true;
+		return;
+	}
+	for (int qc = 0; qc < m->nqc; qc++)
+		m->qc_mc[qc] = p->unit_mc[m->qc_units[m->qc_beg[qc]]];
+	for (int i = 0; i < p->nmcls; i++) {
+		const wp_mclass *mc = &p->mcls[i];
+		m->mc_qc[i] = m->unit_qc[mc->units[0]];
+		for (int k = 0; k < mc->nelig; k++) {
+			m->ny_beg[mc->elig[k] + 1]++;
+			if (k != mc->homek)
+				m->mvin[mc->elig[k]] = 1;
+		}
+		for (int r = 0; r < p->nres; r++)
+			m->mvfree[(size_t)mc->home * p->nres + r] +=
+			    mc->req[r] * mc->count;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		m->ny_beg[n + 1] += m->ny_beg[n];
+}
+
+/* y[i,n]: pods of move class i on node n (home included). */
+static void cols_y(wm *m)
+{
+	const wp_problem *p = m->p;
+	if (!p->nmcls)
+		return;
+	m->ny_list = wa_calloc(m->ar, m->ny_beg[p->nnodes] + 1,
+			       sizeof *m->ny_list);
+	int *fill = wa_calloc(m->ar, p->nnodes + 1, sizeof *fill);
+	if (!m->ny_list || !fill) {
+		m->nomem = true;
+		return;
+	}
+	for (int i = 0; i < p->nmcls; i++) {
+		const wp_mclass *mc = &p->mcls[i];
+		const ws_pod *pod = &p->snap->pods[p->units[mc->units[0]].pods[0]];
+		for (int k = 0; k < mc->nelig; k++) {
+			int n = mc->elig[k];
+			int j = wm_col(m, WM_Y, i, k, 0, mc->count,
+			    wm_name(m, "y[m%d,%s/%s,%s]", i, pod->ns,
+				    pod->name, p->snap->nodes[n].name));
+			if (k == 0)
+				m->ybeg[i] = j;
+			m->ny_list[m->ny_beg[n] + fill[n]++] = j;
+		}
+	}
+}
+
+/* mvsum[i]: sum_n y[i,n] = K, or = q[e]; maxmoves: sum of y off home
+ * <= --max-moves. */
+static void rows_move(wm *m)
+{
+	const wp_problem *p = m->p;
+	for (int i = 0; i < p->nmcls && !m->nomem; i++) {
+		const wp_mclass *mc = &p->mcls[i];
+		wm_row_begin(m);
+		for (int k = 0; k < mc->nelig; k++)
+			wm_coef(m, m->ybeg[i] + k, 1);
+		int qc = m->mc_qc[i];
+		if (qc >= 0) {
+			wm_coef(m, m->qcol[qc], -1);
+			wm_row_end(m, GLP_FX, 0, 0,
+				   wm_name(m, "mvsum[m%d]", i));
+		} else {
+			wm_row_end(m, GLP_FX, mc->count, mc->count,
+				   wm_name(m, "mvsum[m%d]", i));
+		}
+	}
+	if (p->nmcls && p->max_moves > 0 && !m->nomem) {
+		long off = 0;
+		wm_row_begin(m);
+		for (int i = 0; i < p->nmcls; i++)
+			for (int k = 0; k < p->mcls[i].nelig; k++)
+				if (k != p->mcls[i].homek) {
+					wm_coef(m, m->ybeg[i] + k, 1);
+					off += p->mcls[i].count;
+				}
+		if (off > p->max_moves)
+			wm_row_end(m, GLP_UP, 0, p->max_moves,
+				   wm_name(m, "maxmoves"));
+		else
+			wm_row_drop(m);
+	}
+}
+
+/* Capacity rows at node n, resource r: the gcd and the room of pods
+ * that may move in (the home terms are balanced by mv_rhs). */
+static void mv_room(const wm *m, int n, int r, int64_t *g, double *room)
+{
+	for (int i = m->ny_beg ? m->ny_beg[n] : 0;
+	     m->ny_beg && i < m->ny_beg[n + 1]; i++) {
+		int j = m->ny_list[i];
+		const wp_mclass *mc = y_class(m, j);
+		int64_t u = mc->req[r];
+		if (u <= 0)
+			continue;
+		*g = gcd64(*g, u);
+		if (mc->home != n)
+			*room += (double)u * m->cub[j];
+	}
+}
+
+/* The home terms' right-hand side at level L: use*K, except where the
+ * row has -use*q (its evicted pods count: use*(y - q) <= 0 + ...). */
+static int64_t mv_rhs(const wm *m, int n, int r, int32_t L)
+{
+	int64_t v = 0;
+	for (int i = m->ny_beg ? m->ny_beg[n] : 0;
+	     m->ny_beg && i < m->ny_beg[n + 1]; i++) {
+		int j = m->ny_list[i];
+		const wp_mclass *mc = y_class(m, j);
+		if (mc->home == n && !(m->mc_qc[m->cref[j]] >= 0 &&
+				       mc->priority >= L))
+			v += mc->req[r] * mc->count;
+	}
+	return v;
+}
+
+static void mv_coefs(wm *m, int n, int r, int32_t L, int64_t g)
+{
+	for (int i = m->ny_beg ? m->ny_beg[n] : 0;
+	     m->ny_beg && i < m->ny_beg[n + 1]; i++) {
+		int j = m->ny_list[i];
+		const wp_mclass *mc = y_class(m, j);
+		int64_t u = mc->req[r];
+		if (u <= 0)
+			continue;
+		wm_coef(m, j, (double)(u / g));
+		int qc = m->mc_qc[m->cref[j]];
+		if (mc->home == n && qc >= 0 && mc->priority >= L)
+			wm_coef(m, m->qcol[qc], -(double)(u / g));
+	}
+}
+
+/* Warm start (issue 6): the y columns of s's moves and evictions in v
+ * (v holds every pod at home).  false: a move the model lacks. */
+static bool y_from_sol(const wm *m, const wp_sol *s, double *v)
+{
+	const wp_problem *p = m->p;
+	for (int i = 0; i < p->nmcls; i++) {
+		const wp_mclass *mc = &p->mcls[i];
+		for (int t = 0; t < mc->count; t++) {
+			int u = mc->units[t];
+			int to = s->move_to ? s->move_to[p->units[u].pods[0]]
+					    : -1;
+			if (s->evict && s->evict[u]) {
+				v[m->ybeg[i] + mc->homek] -= 1;
+				continue;
+			}
+			if (to < 0)
+				continue;
+			int k = 0;
+			while (k < mc->nelig && mc->elig[k] != to)
+				k++;
+			if (k == mc->nelig)
+				return false;
+			v[m->ybeg[i] + mc->homek] -= 1;
+			v[m->ybeg[i] + k] += 1;
+		}
+	}
+	for (int pi = 0; s->move_to && pi < p->snap->npods; pi++)
+		if (s->move_to[pi] >= 0 && !p->nmcls)
+			return false;
+	return true;
+}
+
+/* The moves of v into out (after its evictions): per class, of the pods
+ * not evicted the first y[home] stay, the next go to the other y nodes
+ * in order; any left over (an eviction fill_evictions dropped) stay. */
+static void fill_moves(const wm *m, const double *v, wp_sol *out)
+{
+	const wp_problem *p = m->p;
+	for (int pi = 0; pi < p->snap->npods; pi++)
+		out->move_to[pi] = -1;
+	for (int i = 0; i < p->nmcls; i++) {
+		const wp_mclass *mc = &p->mcls[i];
+		int stay = (int)lround(v[m->ybeg[i] + mc->homek]);
+		int k = -1, left = 0;
+		for (int t = 0; t < mc->count; t++) {
+			int u = mc->units[t];
+			if (out->evict[u])
+				continue;
+			if (stay > 0) {
+				stay--;
+				continue;
+			}
+			while (left <= 0 && ++k < mc->nelig)
+				left = k == mc->homek
+					   ? 0
+					   : (int)lround(v[m->ybeg[i] + k]);
+			if (k >= mc->nelig)
+				break;
+			left--;
+			out->move_to[p->units[u].pods[0]] = mc->elig[k];
+		}
+	}
+}
+
+/* Tier-3 part of the single objective at out: minus the moves. */
+static double mv_obj(const wm *m, const wp_sol *out)
+{
+	if (m->mtier < 0)
+		return 0;
+	return -m->wfull[m->mtier] * (double)wp_moves(m->p, out);
 }
 
 /* x[c,n]: integer pod counts, bounded by what fits on n alone.  A gang
@@ -1563,9 +1845,10 @@ static void rows_cap(wm *m)
 	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
 		int b = m->nxbeg[n], e = m->nxbeg[n + 1];
 		bool linked = false;
-		if (b == e)
+		bool mv = m->ny_beg && m->ny_beg[n + 1] > m->ny_beg[n];
+		if (b == e && !(m->mvin && m->mvin[n]))
 			continue;
-		if (m->hasq && m->hasq[n]) {
+		if ((m->hasq && m->hasq[n]) || mv) {
 			/* bound pods there: no u[n] to link */
 			rows_cap_q(m, n);
 			continue;
@@ -2004,7 +2287,7 @@ static void objective(wm *m, double max_coef)
 	/* room for the budget and eviction tiers (preemption) and the
 	 * compactness tiers (one per key, issue 5) */
 	int nk = p->topo ? p->topo->nkeys : 0;
-	size_t ntmax = (size_t)p->nclasses + 4 + nk;
+	size_t ntmax = (size_t)p->nclasses + 5 + nk;
 	m->tprio = wa_calloc(m->ar, ntmax, sizeof *m->tprio);
 	m->tM = wa_calloc(m->ar, ntmax, sizeof *m->tM);
 	m->tmaxval = wa_calloc(m->ar, ntmax, sizeof *m->tmaxval);
@@ -2064,6 +2347,15 @@ static void objective(wm *m, double max_coef)
 				m->tmaxval[m->qtier] = c;
 		}
 	}
+	/* moves (issue 6): minus the pods moved, a range of M = the pods
+	 * that may move */
+	m->mtier = -1;
+	if (p->nmcls > 0) {
+		m->mtier = nt++;
+		for (int i = 0; i < p->nmcls; i++)
+			m->tM[m->mtier] += p->mcls[i].count;
+		m->tmaxval[m->mtier] = 1;
+	}
 	/* compactness tiers (issue 5): one per key with w columns,
 	 * coarse to fine, between the work tiers and packing */
 	int *ktier = wa_calloc(m->ar, (size_t)nk + 1, sizeof *ktier);
@@ -2103,6 +2395,13 @@ static void objective(wm *m, double max_coef)
 		} else if (m->ckind[j] == WM_B) {
 			m->ctier[j] = m->btier;
 			m->cval[j] = 1;
+		} else if (m->ckind[j] == WM_Y) {
+			/* minus the moves: the pods kept home would also
+			 * reward evicting other pods than movable ones */
+			if (m->cdom[j] != y_class(m, j)->homek) {
+				m->ctier[j] = m->mtier;
+				m->cval[j] = -1;
+			}
 		} else if (m->ckind[j] == WM_W) {
 			int t = ktier[m->cref[j] % 64];
 			m->ctier[j] = t;
@@ -2190,6 +2489,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!m->xcol || !m->xub || !m->acol || !m->tbeg || !m->tn ||
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
+	if (p->nmcls)
+		sym = false; /* home nodes differ (issue 6) */
 	if (p->snap->dra) {
 		/* Devices make nodes differ beyond what the symmetry rows
 		 * compare: no symmetry breaking with DRA. */
@@ -2209,6 +2510,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	/* the steps run in order; a late build is abandoned (m->late) */
 	q_classes(m);
 	if (!wm_late(m))
+		mv_setup(m);
+	if (!wm_late(m))
 		cols_x(m);
 	if (!wm_late(m))
 		index_nodes(m);
@@ -2226,6 +2529,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		cols_q(m);
 	if (!wm_late(m))
 		cols_w(m);
+	if (!wm_late(m))
+		cols_y(m);
 	if (!wm_late(m)) {
 		rows_class(m);
 		rows_gang(m);
@@ -2242,6 +2547,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		rows_cap(m);
 	if (!wm_late(m))
 		rows_budget(m);
+	if (!wm_late(m))
+		rows_move(m);
 	if (!wm_late(m))
 		rows_dev(m);
 	if (sym && !wm_late(m))
@@ -2327,9 +2634,11 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 			on += x[m->nxslot[i]];
 		v[m->ucol[n]] = on == 0;
 	}
-	/* from x alone: nothing evicted, no budget broken */
+	/* from x alone: nothing evicted, no budget broken, nothing moved */
 	for (int qc = 0; qc < m->nqc; qc++)
 		v[m->qcol[qc]] = q_ub(m, qc);
+	for (int i = 0; i < p->nmcls; i++)
+		v[m->ybeg[i] + p->mcls[i].homek] = p->mcls[i].count;
 	for (int j = 0; m->wcol && j < p->snap->npdbs; j++)
 		if (m->wcol[j])
 			v[m->wcol[j]] = m->wV[j];
@@ -3162,6 +3471,13 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 			c++;
 			nz += 3;
 		}
+	/* moves (issue 6): a y column per move class and node, in a move
+	 * row and a few capacity rows */
+	for (int i = 0; i < p->nmcls; i++) {
+		c += p->mcls[i].nelig;
+		r++;
+		nz += 4L * p->mcls[i].nelig;
+	}
 	*rows = r > INT_MAX ? INT_MAX : (int)r;
 	*cols = c > INT_MAX ? INT_MAX : (int)c;
 	*nonzeros = nz;
@@ -3426,6 +3742,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 				S->best[m->qcol[m->unit_qc[u]]] -= 1;
 		}
 		w_from_q(m, S->best);
+		warm_ok = warm_ok && y_from_sol(m, warm, S->best);
 		warm_ok = warm_ok && wm_check(m, S->best) == 0;
 	}
 	if (!warm_ok) {
@@ -3455,6 +3772,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		out->x[s] = m->xcol[s] ? (int)S->best[m->xcol[s]] : 0;
 	fill_admission(m, warm, out);
 	fill_evictions(m, S->best, out);
+	fill_moves(m, S->best, out);
 	bool done = S->blocks_done == m->nblock && S->all_opt;
 	bool mip_ok = S->have_best && wp_sol_feasible(p, out, &why) == 0;
 	if (!mip_ok) {
@@ -3465,6 +3783,8 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 			out->evict[u] = 0;
 			out->evict_by[u] = -1;
 		}
+		for (int pi = 0; pi < p->snap->npods; pi++)
+			out->move_to[pi] = -1;
 	}
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
@@ -3483,7 +3803,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	} else {
 		st->status = mip_ok ? mst : "none";
 	}
-	st->objective = obj_of_x(m, out->x, out->evict);
+	st->objective = obj_of_x(m, out->x, out->evict) + mv_obj(m, out);
 	/* bound and gap in units of the single objective */
 	if (done) {
 		st->bound = st->objective;
@@ -3778,6 +4098,47 @@ static void dat_trees(FILE *f, const wp_problem *p)
 	fprintf(f, ";\n");
 }
 
+/* Moves (issue 6): the move classes, their nodes, and --max-moves. */
+static void dat_moves(const wm *m, FILE *f, const int64_t *unit)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	fprintf(f, "\nset MC :=");
+	for (int i = 0; i < p->nmcls; i++)
+		fprintf(f, "%s'm%d'", i % 10 ? " " : "\n ", i);
+	fprintf(f, ";\nset MY :=");
+	for (int i = 0; i < p->nmcls; i++)
+		for (int k = 0; k < p->mcls[i].nelig; k++) {
+			int n = p->mcls[i].elig[k];
+			fprintf(f, "\n ('m%d',", i);
+			dat_sym(f, s->nodes[n].name, 'n', n);
+			fputc(')', f);
+		}
+	fprintf(f, ";\nparam : mhome mcnt mprio :=");
+	for (int i = 0; i < p->nmcls; i++) {
+		const wp_mclass *mc = &p->mcls[i];
+		fprintf(f, "\n 'm%d' ", i);
+		dat_sym(f, s->nodes[mc->home].name, 'n', mc->home);
+		fprintf(f, " %d %ld", mc->count, (long)mc->priority);
+	}
+	fprintf(f, ";\nparam mq :=");
+	for (int i = 0; i < p->nmcls; i++)
+		if (m->mc_qc[i] >= 0)
+			fprintf(f, "\n 'm%d' 'e%d'", i, m->mc_qc[i]);
+	fprintf(f, ";\nparam muse :=");
+	for (int i = 0; i < p->nmcls; i++)
+		for (int r = 0; r < p->nres; r++) {
+			if (p->mcls[i].req[r] <= 0)
+				continue;
+			fprintf(f, "\n 'm%d' ", i);
+			dat_sym(f, s->res[r], 'r', r);
+			fprintf(f, " %lld",
+				(long long)(p->mcls[i].req[r] / unit[r]));
+		}
+	fprintf(f, ";\nparam maxmoves := %d;\n", p->nmcls ? p->max_moves
+							 : 0);
+}
+
 static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
@@ -3824,6 +4185,9 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 					unit[r] = gcd64(unit[r],
 					    s->pods[un->pods[i]].req[r]);
 		}
+		for (int i = 0; i < p->nmcls; i++) /* moves (issue 6) */
+			if (p->mcls[i].req[r] > 0)
+				unit[r] = gcd64(unit[r], p->mcls[i].req[r]);
 		if (!unit[r])
 			unit[r] = 1;
 		fprintf(f, "# %s: one unit = %lld milli\n", s->res[r],
@@ -4010,6 +4374,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 					un->pdbn[i]);
 	}
 	fprintf(f, ";\n");
+	dat_moves(m, f, unit);
 	if (p->ncomps)
 		dat_trees(f, p);
 	/* DRA: per-class device fit and the device rows (empty without) */

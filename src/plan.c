@@ -151,6 +151,44 @@ static int add_evictions(const wp_problem *p, const wp_sol *sol,
 	return 0;
 }
 
+/* The solution's moves (issue 6: moves that admit work or avoid
+ * evictions), in snapshot pod order; the rebalancing post-pass appends
+ * its own after them. */
+static int add_moves(const wp_problem *p, const wp_sol *sol, wasp_plan *pl,
+		     int64_t *placed)
+{
+	const ws_snapshot *s = p->snap;
+	wa_arena *a = pl->arena;
+	int n = wp_moves(p, sol);
+	if (!n)
+		return 0;
+	pl->move = wa_calloc(a, (size_t)n, sizeof *pl->move);
+	if (!pl->move)
+		return -1;
+	for (int i = 0; i < s->npods; i++) {
+		int to = sol->move_to[i];
+		if (to < 0)
+			continue;
+		const ws_pod *pod = &s->pods[i];
+		const ws_group *g = pod->group >= 0 ? &s->groups[pod->group]
+						    : NULL;
+		wpl_move mv = {.ns = wa_strdup(a, pod->ns),
+			       .pod = wa_strdup(a, pod->name),
+			       .from = wa_strdup(a, s->nodes[pod->node].name),
+			       .to = wa_strdup(a, s->nodes[to].name),
+			       .group = g ? wa_strdup(a, g->name) : NULL};
+		if (!mv.ns || !mv.pod || !mv.from || !mv.to || (g && !mv.group))
+			return -1;
+		pl->move[pl->nmove++] = mv;
+		for (int r = 0; r < s->nres; r++) {
+			placed[(size_t)pod->node * s->nres + r] -= pod->req[r];
+			placed[(size_t)to * s->nres + r] += pod->req[r];
+		}
+	}
+	pl->sum.moved_pods = pl->nmove;
+	return 0;
+}
+
 static int cmp_admit(const void *va, const void *vb)
 {
 	const wpl_admit *a = va, *b = vb;
@@ -491,6 +529,8 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 	pl->sum.admitted_groups = pl->nadmit;
 	pl->sum.waiting_groups = pl->nwait;
 	if (add_evictions(p, sol, pl, b.placed))
+		goto nomem;
+	if (sol->move_to && add_moves(p, sol, pl, b.placed))
 		goto nomem;
 	if (s->nnodes && fill_usage(p, pl, b.placed, b.got))
 		goto nomem;

@@ -332,6 +332,31 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 			e[ne++] = (rent){k->elig[j], 1, prio, k->req, x};
 		}
 	}
+	/* moves (issue 6): a moved-in pod uses no freed room (it counts at
+	 * every level: prio INT32_MIN); a moved-out pod frees its room for
+	 * every level (sign -2) */
+	for (int i = 0; s->move_to && i < snap->npods; i++) {
+		int to = s->move_to[i];
+		const ws_pod *pod = &snap->pods[i];
+		for (int k = 0; to >= 0 && k < 2; k++) {
+			int n = k ? to : pod->node;
+			if (!dirty[n])
+				continue;
+			if (ne == cap) {
+				rent *ne2 = realloc(e, 2 * cap * sizeof *e);
+				if (!ne2) {
+					*why = "out of memory checking the "
+					       "solution";
+					rc = -1;
+					goto out;
+				}
+				e = ne2;
+				cap *= 2;
+			}
+			e[ne++] = (rent){n, k ? 1 : -2, INT32_MIN, pod->req,
+					 1};
+		}
+	}
 	qsort(e, ne, sizeof *e, cmp_rent);
 	for (size_t i = 0; i < ne && !rc;) {
 		size_t j = i;
@@ -348,8 +373,9 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 				for (size_t m = i; m < j; m++) {
 					if (e[m].sign > 0 && e[m].prio <= lv)
 						slack -= e[m].cnt * e[m].req[r];
-					else if (e[m].sign < 0 &&
-						 e[m].prio < lv)
+					else if (e[m].sign == -2 ||
+						 (e[m].sign < 0 &&
+						  e[m].prio < lv))
 						slack += e[m].req[r];
 				}
 				if (slack < 0) {

@@ -952,10 +952,26 @@ int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
 					p->units[u].keep = true;
 	}
 	wa_destroy(tmp);
+	/* issue 6: move classes, after --protect marked its units */
+	if (!rc && o->rebalance)
+		rc = wrb_classes(p, o, a);
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in the reduction");
 	*out = p;
 	return WASP_OK;
+}
+
+bool wp_same_static(const ws_pod *a, const ws_pod *b)
+{
+	return eq_static(a, b);
+}
+
+int wp_moves(const wp_problem *p, const wp_sol *s)
+{
+	int n = 0;
+	for (int i = 0; s->move_to && i < p->snap->npods; i++)
+		n += s->move_to[i] >= 0;
+	return n;
 }
 
 /* --------------------------------------------------------- solutions */
@@ -970,10 +986,14 @@ wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a)
 	s->reason = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *s->reason);
 	s->evict = wa_calloc(a, (size_t)p->nunits + 1, 1);
 	s->evict_by = wa_calloc(a, (size_t)p->nunits + 1, sizeof(int));
-	if (!s->x || !s->admit || !s->reason || !s->evict || !s->evict_by)
+	s->move_to = wa_calloc(a, (size_t)p->snap->npods + 1, sizeof(int));
+	if (!s->x || !s->admit || !s->reason || !s->evict || !s->evict_by ||
+	    !s->move_to)
 		return NULL;
 	for (int u = 0; u < p->nunits; u++)
 		s->evict_by[u] = -1;
+	for (int i = 0; i < p->snap->npods; i++)
+		s->move_to[i] = -1;
 	return s;
 }
 
@@ -989,6 +1009,9 @@ void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
 		       (size_t)p->nunits * sizeof *dst->evict_by);
 	}
 	dst->dra = src->dra;
+	if (dst->move_to && src->move_to)
+		memcpy(dst->move_to, src->move_to,
+		       (size_t)p->snap->npods * sizeof *dst->move_to);
 }
 
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
@@ -1023,6 +1046,7 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 			v->evictions += (double)p->units[u].npods *
 					p->units[u].weight;
 	v->pdb_violations = wpe_pdb_violations(p, s);
+	v->moves = wp_moves(p, s);
 	/* packing: nodes with neither bound nor placed pods */
 	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
 	if (!busy) {
@@ -1241,8 +1265,42 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 				    pod->req[r];
 		}
 	}
+	/* moves (issue 6): a moved pod leaves its node for its destination;
+	 * it may not be evicted too */
+	for (int i = 0; !w && s->move_to && i < p->snap->npods; i++) {
+		int to = s->move_to[i];
+		const ws_pod *pod = &p->snap->pods[i];
+		if (to < 0)
+			continue;
+		if (to >= p->nnodes || pod->node < 0 || to == pod->node) {
+			w = "a move has no valid destination";
+			break;
+		}
+		for (int r = 0; r < nres; r++) {
+			use[(size_t)pod->node * nres + r] -= pod->req[r];
+			use[(size_t)to * nres + r] += pod->req[r];
+		}
+	}
+	if (!w && s->move_to) {
+		int inmc = 0, all = wp_moves(p, s);
+		for (int c = 0; c < p->nmcls && !w; c++)
+			for (int i = 0; i < p->mcls[c].count; i++) {
+				int u = p->mcls[c].units[i];
+				if (s->move_to[p->units[u].pods[0]] < 0)
+					continue;
+				inmc++;
+				if (s->evict && s->evict[u])
+					w = "a pod is moved and evicted";
+			}
+		if (!w && inmc != all)
+			w = "a pod that may not move is moved";
+		if (!w && p->max_moves > 0 && all > p->max_moves)
+			w = "more moves than --max-moves allows";
+	}
+	/* a node over-committed before the plan (free < 0) is fine as long
+	 * as the plan adds nothing there */
 	for (size_t i = 0; !w && i < (size_t)p->nnodes * nres; i++)
-		if (use[i] > p->free[i])
+		if (use[i] > p->free[i] && use[i] > 0)
 			w = "a node is over capacity";
 	free(use);
 	if (!w && s->evict)

@@ -107,7 +107,32 @@ typedef struct wp_problem {
 	 * snapshot group whose running pods hold it exclusively, -1 none,
 	 * -2 several */
 	int **excl_owner;
+	/* addition (issue 6, --rebalance): running pods that may move, in
+	 * classes of interchangeable pods on one home node (rebalance.c,
+	 * wrb_classes); none without --rebalance */
+	struct wp_mclass *mcls;
+	int nmcls;
+	int *unit_mc;      /* per unit: its move class, -1: does not move  */
+	int max_moves;     /* --max-moves, 0: no limit                     */
 } wp_problem;
+
+/* A move class (issue 6): `count` running single-pod units on node
+ * `home` with the same priority, requests, node predicates and budgets.
+ * Their pods may stay, move to another of `elig` (nodes that already run
+ * pods, fit them statically and by allocatable; at most
+ * WP_MAX_MOVE_DESTS besides home, roomiest first) or, when the units are
+ * evictable, be evicted.  elig[homek] == home. */
+#define WP_MAX_MOVE_DESTS 16
+typedef struct wp_mclass {
+	int home;
+	int count;
+	int *units;        /* unit indices, ascending                      */
+	const int64_t *req;
+	int32_t priority;
+	int *elig;         /* ascending, home included                     */
+	int nelig;
+	int homek;
+} wp_mclass;
 
 /* A disruption unit of running pods (addition, preemption): one pod of a
  * `single` group or without a group, or all running pods of an `all`
@@ -138,6 +163,9 @@ typedef struct wp_sol {
 	/* addition (DRA): the greedy's device allocations (struct
 	 * wdr_state, dra.h) for plan.c; NULL without device claims. */
 	const struct wdr_state *dra;
+	/* addition (issue 6): per snapshot pod, the node a move takes it
+	 * to, -1: none (only pods of move classes move) */
+	int *move_to;
 } wp_sol;
 
 int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
@@ -155,7 +183,7 @@ typedef struct wp_value {
 	double work[WP_MAX_TIERS]; /* admitted work at prio[i]              */
 	double evictions;          /* tier 2: evicted pods, each weighted by
 				      its unit's weight (wp_unit)          */
-	double moves;              /* tier 3 (0 until rebalancing lands)    */
+	double moves;              /* tier 3: pods moved (--rebalance)      */
 	double packing;            /* tier 4: higher is better (whole free
 				      nodes, then domains)                */
 	/* addition: PodDisruptionBudget violations, compared right after
@@ -184,5 +212,10 @@ int wp_group_need(const wp_group *wg);
 void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
 /* Is problem comp h admitted in s (enough children admitted)? */
 bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
+/* Issue 6: do two pods have the same node predicates (selectors,
+ * affinity, tolerations)? */
+bool wp_same_static(const ws_pod *a, const ws_pod *b);
+/* Moved pods of s. */
+int wp_moves(const wp_problem *p, const wp_sol *s);
 
 #endif

@@ -296,6 +296,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 			goto nomem;
 	}
 	wp_evaluate(p, best, &sum->tiers);
+	sum->tiers.moves = pl->nmove; /* the post-pass's too */
 	if (merge_warnings(pl, s, p->topo, mine, nmine))
 		goto nomem;
 

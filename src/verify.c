@@ -105,6 +105,8 @@ typedef struct vctx {
 	int64_t *evicted;  /* nnodes * nres: requests the plan evicts       */
 	bool any_evict;
 	int *pod_moved;    /* npods: node a move takes the pod to, -1      */
+	int32_t *dv_prio;  /* per device: freed by evicting pods of this
+			      priority at most (INT32_MIN: not freed)    */
 	/* path mode: level lists already worked out, per key */
 	const char **lv_key;
 	const char ***lv_list;
@@ -439,6 +441,10 @@ static void check_moves(vctx *v)
 			*c = sat_add(*c, pod->req[r]);
 		}
 	}
+	/* moves counted (issue 6) */
+	if (p->sum.moved_pods != p->nmove)
+		viol(v, "the plan says %d moved pods but lists %d moves",
+		     p->sum.moved_pods, p->nmove);
 }
 
 /* PodDisruptionBudgets, recomputed here: the evicted pods each budget
@@ -552,6 +558,23 @@ static void check_priority_rows(vctx *v)
 			el[es[n] + ef[n]++] = i;
 		}
 	}
+	/* moves (issue 6): a pod moved out frees its room for every level,
+	 * one moved in counts at every level (it uses no freed room) */
+	int64_t *mvd = wa_calloc(v->a, (size_t)nn * nres + 1, sizeof *mvd);
+	if (!mvd) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; v->pod_moved && i < s->npods; i++) {
+		int to = v->pod_moved[i];
+		if (to < 0 || s->pods[i].node < 0)
+			continue;
+		for (int r = 0; r < nres; r++) {
+			mvd[(size_t)s->pods[i].node * nres + r] -=
+			    s->pods[i].req[r];
+			mvd[(size_t)to * nres + r] += s->pods[i].req[r];
+		}
+	}
 	char b1[48], b2[48];
 	for (int n = 0; n < nn; n++) {
 		if (es[n] == es[n + 1] || ps[n] == ps[n + 1])
@@ -561,7 +584,8 @@ static void check_priority_rows(vctx *v)
 		for (int a = ps[n]; a < ps[n + 1] && !bad; a++) {
 			int32_t L = pod_prio(s, &s->pods[pl[a]]);
 			for (int r = 0; r < nres && !bad; r++) {
-				int64_t tot = node->used[r];
+				int64_t tot = node->used[r] +
+					      mvd[(size_t)n * nres + r];
 				int32_t vmax = INT32_MIN;
 				for (int e = es[n]; e < es[n + 1]; e++) {
 					const ws_pod *q = &s->pods[el[e]];
@@ -1264,6 +1288,25 @@ static const wpl_claim *find_claim(const wasp_plan *p, const htab *t,
 	return i >= 0 ? &p->claims[i] : NULL;
 }
 
+/* A claim of a pod of priority prio may use a device freed by evicting
+ * its holders only when prio is strictly higher than theirs. */
+static void freed_devs(vctx *v, const wpl_claim *c, int32_t prio,
+		       ws_map *devs)
+{
+	for (int i = 0; v->dv_prio && i < c->nresults; i++) {
+		char key[3 * WASP_MAX_NAME + 8];
+		snprintf(key, sizeof key, "%s/%s/%s", nz(c->results[i].driver),
+			 nz(c->results[i].pool), nz(c->results[i].device));
+		int dv = ws_map_get(devs, key);
+		if (dv >= 0 && v->dv_prio[dv] != INT32_MIN &&
+		    prio <= v->dv_prio[dv])
+			viol(v, "claim %s/%s: device %s, freed by evicting "
+				"pods of priority %d, is used at priority %d",
+			     c->ns, c->name, key, (int)v->dv_prio[dv],
+			     (int)prio);
+	}
+}
+
 static void check_devices(vctx *v)
 {
 	const ws_snapshot *s = v->s;
@@ -1295,10 +1338,35 @@ static void check_devices(vctx *v)
 			return;
 		}
 	}
-	/* Devices of existing allocations are in use. */
-	for (int i = 0; i < d->nspecs; i++)
-		for (int k = 0; k < d->specs[i].nalloc; k++)
-			uses[d->specs[i].alloc_dev[k]]++;
+	/* Devices of existing allocations are in use, unless every pod
+	 * holding the claim is evicted (issue 6); freed ones serve only
+	 * pods of strictly higher priority than the victims (v->dv_prio) */
+	v->dv_prio = wa_calloc(v->a, (size_t)d->ndevs + 1, sizeof(int32_t));
+	if (!v->dv_prio) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < d->ndevs; i++)
+		v->dv_prio[i] = INT32_MIN;
+	for (int i = 0; i < d->nspecs; i++) {
+		const wdr_spec *sp = &d->specs[i];
+		int gone = 0;
+		int32_t top = INT32_MIN;
+		for (int h = 0; h < sp->nholders; h++) {
+			const ws_pod *hp = &s->pods[sp->holders[h]];
+			gone += v->pod_evict[sp->holders[h]] >= 0;
+			if (pod_prio(s, hp) > top)
+				top = pod_prio(s, hp);
+		}
+		if (sp->nholders && gone == sp->nholders) {
+			for (int k = 0; k < sp->nalloc; k++)
+				if (top > v->dv_prio[sp->alloc_dev[k]])
+					v->dv_prio[sp->alloc_dev[k]] = top;
+			continue;
+		}
+		for (int k = 0; k < sp->nalloc; k++)
+			uses[sp->alloc_dev[k]]++;
+	}
 	/* Shared claims first: each allocated once, for its node. */
 	for (int i = 0; i < d->ninsts; i++) {
 		const wdr_inst *in = &d->insts[i];
@@ -1352,6 +1420,7 @@ static void check_devices(vctx *v)
 					     c->ns, c->name, nz(c->node),
 					     s->nodes[n].name);
 				check_claim(v, c, sp, n, devs, uses);
+				freed_devs(v, c, pod_prio(s, pod), devs);
 				continue;
 			}
 			/* Shared: every user must reach every device. */

@@ -15,7 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ilp.h"
 #include "preempt.h"
+#include "solve.h"
 #include "problem.h"
 #include "testutil.h"
 
@@ -826,10 +828,22 @@ static double cbc_obj(const char *mps)
 	return opt ? v : NAN;
 }
 
-START_TEST(test_ilp_cross_check)
+/* rebalance: with --rebalance (and --max-moves 1 every third seed); the
+ * comparison with greedy leaves out the moves the post-pass adds */
+static void cross_check(bool rebalance)
 {
-	int ncbc = 0, nglp = 0, nevict = 0;
-	for (uint64_t seed = 1; seed <= 40; seed++) {
+	int ncbc = 0, nglp = 0, nevict = 0, nmove = 0;
+	/* WASP_PE_SEEDS: more seeds by hand */
+	uint64_t nseeds = getenv("WASP_PE_SEEDS")
+			      ? (uint64_t)atoi(getenv("WASP_PE_SEEDS")) : 40;
+	uint64_t first = getenv("WASP_PE_FIRST")
+			     ? (uint64_t)atoi(getenv("WASP_PE_FIRST")) : 1;
+	for (uint64_t seed = first; seed <= nseeds; seed++) {
+		wasp_options ro;
+		wasp_options_init(&ro);
+		ro.threads = 1;
+		ro.rebalance = rebalance;
+		ro.max_moves = rebalance && seed % 3 == 0 ? 1 : 0;
 		char *yaml = gen_preempt(seed);
 		if (getenv("WASP_PE_DUMP") && (int)seed ==
 		    atoi(getenv("WASP_PE_DUMP"))) {
@@ -840,20 +854,25 @@ START_TEST(test_ilp_cross_check)
 			}
 		}
 		wasp_snapshot *s = tu_load(yaml);
-		wasp_plan *g = solve_mode(s, WASP_MODE_GREEDY);
-		wasp_plan *i = solve_mode(s, WASP_MODE_ILP);
+		ro.mode = WASP_MODE_GREEDY;
+		wasp_plan *g = tu_solve(s, &ro);
+		ro.mode = WASP_MODE_ILP;
+		wasp_plan *i = tu_solve(s, &ro);
 		ck_assert_msg(!strcmp(i->sum.status, "optimal"),
 			      "seed %d: status %s", (int)seed, i->sum.status);
-		ck_assert_msg(wp_value_cmp(&i->sum.tiers, &g->sum.tiers) >= 0,
+		wp_value vi = i->sum.tiers, vg = g->sum.tiers;
+		if (rebalance)
+			vi.moves = vg.moves = 0;
+		ck_assert_msg(wp_value_cmp(&vi, &vg) >= 0,
 			      "seed %d: ILP worse than greedy", (int)seed);
 		nevict += i->nevict;
+		nmove += i->nmove;
 		if (have_cbc() && !strcmp(i->sum.mode, "ilp") && i->sum.cols > 0 &&
 		    isfinite(i->sum.objective)) {
 			char mps[64];
 			snprintf(mps, sizeof mps, "/tmp/wasp-pe-%d.mps",
 				 (int)getpid());
-			wasp_options o;
-			wasp_options_init(&o);
+			wasp_options o = ro;
 			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_MPS,
 						     mps, NULL), WASP_OK);
 			double want = cbc_obj(mps);
@@ -868,8 +887,7 @@ START_TEST(test_ilp_cross_check)
 			char dat[64];
 			snprintf(dat, sizeof dat, "/tmp/wasp-pe-%d.dat",
 				 (int)getpid());
-			wasp_options o;
-			wasp_options_init(&o);
+			wasp_options o = ro;
 			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT,
 						     dat, NULL), WASP_OK);
 			double want = glpsol_obj(dat);
@@ -886,6 +904,8 @@ START_TEST(test_ilp_cross_check)
 		free(yaml);
 	}
 	ck_assert_int_gt(nevict, 0); /* the instances do preempt */
+	if (rebalance)
+		ck_assert_int_gt(nmove, 0); /* and move */
 	if (!have_glpsol())
 		fprintf(stderr, "check_preempt: glpsol absent, cross-check "
 				"skipped\n");
@@ -894,6 +914,17 @@ START_TEST(test_ilp_cross_check)
 	if (!have_cbc())
 		fprintf(stderr, "check_preempt: cbc absent, cross-check "
 				"skipped\n");
+}
+
+START_TEST(test_ilp_cross_check)
+{
+	cross_check(false);
+}
+END_TEST
+
+START_TEST(test_ilp_cross_check_moves)
+{
+	cross_check(true);
 }
 END_TEST
 
@@ -1016,6 +1047,353 @@ START_TEST(test_verify_moves)
 }
 END_TEST
 
+
+/* Basic groups and lone pods preempt per pod: n0 is free, n1..n2 each run
+ * one 8-GPU pod of priority 10; two pending 8-GPU pods at priority 100,
+ * as lone pods or a basic group (with or without a rack key: n0 and n1
+ * share rack r0), place one on n0 and evict for the other; a third pod
+ * evicts once more, never more victims than pods. */
+START_TEST(test_basic_and_lone_preempt_per_pod)
+{
+	for (int kind = 0; kind < 3; kind++)
+		for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP;
+		     mode++) {
+			yb b = {0};
+			y_node(&b, "n0", "r0", 8);
+			y_node(&b, "n1", "r0", 8);
+			y_node(&b, "n2", "r1", 8);
+			y_lpod(&b, "low-1", "x", "n1", 8, 10);
+			y_lpod(&b, "low-2", "x", "n2", 8, 10);
+			if (kind > 0)
+				y_group(&b, "bg", 0, kind == 2 ? RACK : NULL,
+					100, "");
+			for (int i = 0; i < 2; i++) {
+				char nm[16];
+				snprintf(nm, sizeof nm, "hi-%d", i);
+				tu_pod_yaml(&b, nm, kind ? "bg" : NULL, NULL,
+					    8, 100);
+			}
+			wasp_snapshot *s = tu_load_buf(&b);
+			wasp_plan *p = solve_mode(s, mode);
+			ck_assert_msg(p->sum.placed_pods == 2,
+				      "kind %d mode %d: %d placed", kind, mode,
+				      p->sum.placed_pods);
+			ck_assert_int_eq(p->nevict, 1);
+			/* with the rack key the victim is the one in r0 */
+			if (kind == 2)
+				ck_assert_str_eq(p->evict[0].pod, "low-1");
+			wasp_plan_free(p);
+			wasp_snapshot_free(s);
+		}
+}
+END_TEST
+
+/* ------------------------------------------------------- DRA devices */
+
+/* One node with one GPU device, held by a running pod of priority 10
+ * through the allocated ResourceClaim "old": how (0) its claim list
+ * names it, (1) the claim's status.reservedFor lists the pod, which names
+ * a template, (2) the pod's status.resourceClaimStatuses names it for
+ * its template entry; a pending pod of priority `hi` needs one GPU. */
+static wasp_snapshot *dra_victim(int how, int hi)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
+	      "status:\n  allocatable: {cpu: \"64\", pods: \"110\"}\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	      "metadata: {name: n0-gpus}\nspec:\n  driver: gpu.example.com\n"
+	      "  nodeName: n0\n  pool: {name: n0, generation: 1, "
+	      "resourceSliceCount: 1}\n  devices:\n  - name: gpu-0\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	      "metadata: {name: gpu}\nspec:\n  selectors:\n  - cel: "
+	      "{expression: \"device.driver == 'gpu.example.com'\"}\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	      "metadata: {name: old, namespace: ml}\nspec:\n  devices:\n"
+	      "    requests:\n    - name: g\n      exactly: {deviceClassName: "
+	      "gpu}\nstatus:\n  allocation:\n    devices:\n      results:\n"
+	      "      - {request: g, driver: gpu.example.com, pool: n0, "
+	      "device: gpu-0}\n");
+	bool reserved = how > 0;
+	if (how == 1)
+		y(&b, "  reservedFor:\n  - {resource: pods, name: low, "
+		      "uid: u1}\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	      "kind: ResourceClaimTemplate\nmetadata: {name: one, namespace: "
+	      "ml}\nspec:\n  spec:\n    devices:\n      requests:\n"
+	      "      - name: g\n        exactly: {deviceClassName: gpu}\n");
+	y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: low, "
+	      "namespace: ml}\nspec:\n  priority: 10\n  nodeName: n0\n"
+	      "  containers:\n  - name: c\n    resources: {requests: {cpu: "
+	      "\"1\"}}\n  resourceClaims:\n  - {name: x, %s: %s}\n",
+	  reserved ? "resourceClaimTemplateName" : "resourceClaimName",
+	  reserved ? "one" : "old");
+	if (how == 2)
+		y(&b, "status:\n  resourceClaimStatuses:\n  - {name: x, "
+		      "resourceClaimName: old}\n");
+	y(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: hi, "
+	      "namespace: ml}\nspec:\n  priority: %d\n  containers:\n"
+	      "  - name: c\n    resources: {requests: {cpu: \"1\"}}\n"
+	      "  resourceClaims:\n  - {name: x, resourceClaimTemplateName: "
+	      "one}\n", hi);
+	return tu_load_buf(&b);
+}
+
+START_TEST(test_dra_victim_devices_freed)
+{
+	for (int reserved = 0; reserved < 3; reserved++)
+		for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP;
+		     mode++) {
+			wasp_snapshot *s = dra_victim(reserved, 100);
+			wasp_plan *p = solve_mode(s, mode); /* verified */
+			ck_assert_msg(tu_placed_in_group(p, "ml", "hi") == 1 ||
+				      p->sum.placed_pods == 1,
+				      "reserved %d mode %d", reserved, mode);
+			ck_assert_int_eq(p->nevict, 1);
+			ck_assert_str_eq(p->evict[0].pod, "low");
+			ck_assert_int_eq(p->nclaims, 1);
+			ck_assert_str_eq(p->claims[0].results[0].device,
+					 "gpu-0");
+			/* equal priority: no eviction, the pod waits */
+			wasp_snapshot *s2 = dra_victim(reserved, 10);
+			wasp_plan *p2 = solve_mode(s2, mode);
+			ck_assert_int_eq(p2->sum.placed_pods, 0);
+			ck_assert_int_eq(p2->nevict, 0);
+			wasp_plan_free(p2);
+			/* the verifier: the first plan against the snapshot
+			 * where hi has priority 10 uses a freed device at
+			 * the victim's priority */
+			size_t nv = 0;
+			char *rep = NULL;
+			ck_assert_int_eq(wasp_check(s2, p, &nv, &rep, NULL),
+					 WASP_OK);
+			ck_assert_msg(rep && strstr(rep, "freed by evicting "
+						    "pods of priority 10, is "
+						    "used at priority 10"),
+				      "%s", rep ? rep : "");
+			wasp_free(rep);
+			wasp_snapshot_free(s2);
+			wasp_plan_free(p);
+			wasp_snapshot_free(s);
+		}
+}
+END_TEST
+
+/* ------------------------------------------------- moves that admit */
+
+/* Two racks of two 8-GPU nodes: ra runs 2+2 GPUs of db pods, rb 4+4 of
+ * web pods, all at priority 1000 (nothing may be evicted); a gang of two
+ * 8-GPU pods at priority 100 needs a whole rack.  dbsel: the db pods
+ * may only run in ra. */
+static wasp_snapshot *blocked(bool dbsel)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+	      "metadata: {name: t}\nspec:\n  levels:\n"
+	      "  - nodeLabel: " RACK "\n");
+	for (int r = 0; r < 2; r++)
+		for (int i = 0; i < 2; i++) {
+			char nm[16], pod[24];
+			snprintf(nm, sizeof nm, "%c%d", r ? 'b' : 'a', i);
+			y_node(&b, nm, r ? "rb" : "ra", 8);
+			snprintf(pod, sizeof pod, "p-%s", nm);
+			y_lpod(&b, pod, r ? "web" : "db", nm, r ? 4 : 2, 1000);
+			if (!r && dbsel)
+				y(&b, "  nodeSelector: {" RACK ": ra}\n");
+		}
+	y_gang(&b, "big", 2, 8, 100, "");
+	return tu_load_buf(&b);
+}
+
+static wasp_plan *solve_rb(const wasp_snapshot *s, int mode, int maxm,
+			   const char *protect)
+{
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = mode;
+	o.threads = 1;
+	o.rebalance = 1;
+	o.max_moves = maxm;
+	o.protect = protect;
+	return tu_solve(s, &o); /* every plan verified, moves included */
+}
+
+static bool moved(const wasp_plan *p, const char *pod)
+{
+	for (int i = 0; i < p->nmove; i++)
+		if (!strcmp(p->move[i].pod, pod))
+			return true;
+	return false;
+}
+
+START_TEST(test_moves_admit_gang)
+{
+	wasp_snapshot *s = blocked(false);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		/* without --rebalance the gang waits */
+		wasp_plan *p = solve_mode(s, mode);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
+		wasp_plan_free(p);
+		/* two moves free ra (rb would need two 4-GPU moves too, but
+		 * ra's pods are smaller: either way two) */
+		p = solve_rb(s, mode, 0, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nmove, 2);
+		ck_assert_int_eq(p->nevict, 0);
+		ck_assert_int_eq((int)p->sum.tiers.moves, 2);
+		/* the verifier counts the moves */
+		p->sum.moved_pods = 1;
+		size_t nv = 0;
+		char *rep = NULL;
+		ck_assert_int_eq(wasp_check(s, p, &nv, &rep, NULL), WASP_OK);
+		ck_assert_msg(nv == 1 && strstr(rep, "says 1 moved pods but "
+						     "lists 2 moves"), "%s", rep);
+		wasp_free(rep);
+		wasp_plan_free(p);
+		/* --max-moves 1: no rack can be freed, the gang waits */
+		p = solve_rb(s, mode, 1, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
+		ck_assert_int_eq(p->nmove, 0);
+		wasp_plan_free(p);
+		/* --protect app=db: the web pods move instead, into ra */
+		p = solve_rb(s, mode, 0, "app=db");
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nmove, 2);
+		ck_assert(!moved(p, "p-a0") && !moved(p, "p-a1"));
+		ck_assert(moved(p, "p-b0") && moved(p, "p-b1"));
+		wasp_plan_free(p);
+		/* everything protected: nothing moves, the gang waits */
+		p = solve_rb(s, mode, 0, "app");
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
+		ck_assert_int_eq(p->nmove, 0);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+	/* db pods may only run in ra: they never move out of it, so rb is
+	 * freed (the verifier checks every destination) */
+	s = blocked(true);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_plan *p = solve_rb(s, mode, 0, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert(!moved(p, "p-a0") && !moved(p, "p-a1"));
+		for (int i = 0; i < p->nmove; i++)
+			ck_assert_str_eq(p->move[i].to[0] == 'a' ? "a" : "?",
+					 "a");
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* The ILP finds the moves by itself (no warm start). */
+START_TEST(test_moves_ilp_alone)
+{
+	wasp_snapshot *s = blocked(false);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.rebalance = 1;
+	wa_arena *a = wa_new();
+	wp_problem *p = NULL;
+	wasp_error e;
+	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
+	ck_assert_int_eq(p->nmcls, 4);
+	wp_sol *x = wp_sol_new(p, a);
+	wilp_stats st;
+	ck_assert_int_eq(wilp_solve(p, &o, 0, NULL, x, &st, &e), 0);
+	ck_assert_str_eq(st.status, "optimal");
+	ck_assert_int_eq(x->admit[0], 1);
+	ck_assert_int_eq(wp_moves(p, x), 2);
+	const char *why = NULL;
+	ck_assert_msg(wp_sol_feasible(p, x, &why) == 0, "%s", why);
+	o.max_moves = 1;
+	wa_destroy(a);
+	a = wa_new();
+	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
+	x = wp_sol_new(p, a);
+	ck_assert_int_eq(wilp_solve(p, &o, 0, NULL, x, &st, &e), 0);
+	ck_assert_int_eq(x->admit[0], 0);
+	ck_assert_int_eq(wp_moves(p, x), 0);
+	wa_destroy(a);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Moves beat evictions (tier 3 below tier 2): with the running pods at
+ * priority 10 the gang could evict them, but moving them costs less. */
+START_TEST(test_moves_before_evictions)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+	      "metadata: {name: t}\nspec:\n  levels:\n"
+	      "  - nodeLabel: " RACK "\n");
+	y_node(&b, "a0", "ra", 8);
+	y_node(&b, "a1", "ra", 8);
+	y_node(&b, "b0", "rb", 8);
+	y_lpod(&b, "p-a0", "x", "a0", 2, 10);
+	y_lpod(&b, "p-a1", "x", "a1", 2, 10);
+	y_lpod(&b, "p-b0", "x", "b0", 2, 10);
+	y_gang(&b, "big", 2, 8, 100, "");
+	wasp_snapshot *s = tu_load_buf(&b);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		wasp_plan *p = solve_mode(s, mode);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nevict, 2);
+		wasp_plan_free(p);
+		p = solve_rb(s, mode, 0, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nevict, 0);
+		ck_assert_int_eq(p->nmove, 2);
+		wasp_plan_free(p);
+		/* one move allowed: one pod moves, the other is evicted */
+		p = solve_rb(s, mode, 1, NULL);
+		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
+		ck_assert_int_eq(p->nevict + p->nmove, 2);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* Generated clusters with running single pods and pending gangs, both
+ * solvers with --rebalance: every plan verifies (a pod moves at most
+ * once: the post-pass once moved a pod it had moved into a rack it then
+ * freed, on seed 3). */
+START_TEST(test_moves_generated)
+{
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		wasp_gen_options g;
+		wasp_gen_options_init(&g);
+		g.seed = seed;
+		g.nodes = 64;
+		g.gpus_per_node = 8;
+		g.fanout = 4;
+		g.levels = 2;
+		g.running_pods = 300;
+		g.running_groups = 40;
+		g.gangs = 12;
+		g.max_gang = 8;
+		g.priorities = 3;
+		wasp_error e;
+		char *txt = wasp_gen(&g, &e);
+		ck_assert_ptr_nonnull(txt);
+		wasp_snapshot *s = tu_load(txt);
+		wasp_options o;
+		wasp_options_init(&o);
+		o.threads = 1;
+		o.rebalance = 1;
+		o.mode = WASP_MODE_GREEDY;
+		wasp_plan *p = tu_solve(s, &o); /* verified */
+		ck_assert_int_gt(p->nmove, 0);
+		wasp_plan_free(p);
+		o.mode = WASP_MODE_ILP;
+		o.time_limit_s = 2;
+		p = tu_solve(s, &o);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		wasp_free(txt);
+	}
+}
+END_TEST
+
 /* --------------------------------------------------------- fixtures */
 
 START_TEST(test_fixtures)
@@ -1074,6 +1452,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_lowest_priority_victim);
 	tcase_add_test(tc, test_cheapest_domain);
 	tcase_add_test(tc, test_reprieve);
+	tcase_add_test(tc, test_basic_and_lone_preempt_per_pod);
+	tcase_add_test(tc, test_dra_victim_devices_freed);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pdb");
 	tcase_add_test(tc, test_pdb_respected);
@@ -1085,10 +1465,16 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ilp_scenarios);
 	tcase_add_test(tc, test_ilp_tiers);
 	tcase_add_test(tc, test_ilp_cross_check);
+	tcase_add_test(tc, test_ilp_cross_check_moves);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rebalance");
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_rebalance_frees_rack);
 	tcase_add_test(tc, test_verify_moves);
+	tcase_add_test(tc, test_moves_admit_gang);
+	tcase_add_test(tc, test_moves_ilp_alone);
+	tcase_add_test(tc, test_moves_before_evictions);
+	tcase_add_test(tc, test_moves_generated);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fixtures");
 	tcase_add_test(tc, test_fixtures);

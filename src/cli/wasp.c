@@ -145,8 +145,10 @@ static const char main_help[] =
 "                          all coarser levels too)\n"                      \
 "      --value RESOURCE    count admitted work in RESOURCE (for example\n" \
 "                          nvidia.com/gpu) instead of pods\n"              \
-"      --rebalance         also move running pods to free whole domains of\n" \
-"                          the finest topology key (nightly rebalancing)\n" \
+"      --rebalance         also move running pods: where a move admits a\n" \
+"                          waiting group or saves an eviction, then to\n" \
+"                          free whole domains of the finest topology key\n" \
+"                          (nightly rebalancing)\n"                        \
 "      --max-moves N       at most N moves (default 0: no limit)\n"      \
 "      --protect SELECTOR  pods with these labels (k=v,k!=v,k,!k) never\n" \
 "                          move nor get evicted\n"                        \
