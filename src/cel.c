@@ -21,6 +21,7 @@
 #define CEL_MAX_DEPTH 64     /* nesting of the expression tree          */
 #define CEL_MAX_ARGS  8      /* arguments of one call                    */
 #define CEL_MAX_REGEX 1024   /* translated .matches() pattern, bytes     */
+#define CEL_MAX_REPEAT 1000  /* {n,m} counts in a pattern, as RE2         */
 
 /* ------------------------------------------------------------ tree */
 
@@ -789,7 +790,8 @@ static int re_translate(const char *in, char *out, size_t size,
 			const char **why)
 {
 	size_t n = 0;
-	bool bracket = false;
+	bool bracket = false, quant = false;
+	long reps = 0; /* sum of the {n,m} counts: nested ones multiply */
 #define PUT(str) do {                                                      \
 		size_t l_ = strlen(str);                                   \
 		if (n + l_ + 1 > size) { *why = "pattern too long"; return -1; } \
@@ -799,6 +801,7 @@ static int re_translate(const char *in, char *out, size_t size,
 	for (const char *s = in; *s; s++) {
 		char c = *s;
 		if (c == '\\') {
+			quant = false;
 			char e = *++s;
 			const char *rep = NULL;
 			switch (e) {
@@ -845,6 +848,43 @@ static int re_translate(const char *in, char *out, size_t size,
 		    s[1] == '?') {
 			*why = "non-greedy quantifiers are not supported";
 			return -1;
+		}
+		/* A quantifier on a quantifier: RE2 refuses it ("bad
+		 * repetition operator"), and glibc's regcomp can take
+		 * gigabytes on a run of them. */
+		bool q = !bracket && (c == '*' || c == '+' || c == '?' ||
+				      (c == '{' && isdigit((unsigned char)s[1])));
+		if (q && quant) {
+			*why = "bad repetition operator (a quantifier "
+			       "after a quantifier)";
+			return -1;
+		}
+		quant = q;
+		if (q && c == '{') {
+			/* {n}, {n,} or {n,m}: RE2 allows counts up to
+			 * CEL_MAX_REPEAT */
+			char *e;
+			long lo = strtol(s + 1, &e, 10), hi = lo;
+			if (*e == ',')
+				hi = isdigit((unsigned char)e[1])
+					 ? strtol(e + 1, &e, 10) : (e++, lo);
+			reps += hi > lo ? hi : lo;
+			if (*e != '}' || lo > CEL_MAX_REPEAT ||
+			    hi > CEL_MAX_REPEAT || hi < lo ||
+			    reps > CEL_MAX_REPEAT) {
+				*why = "bad repetition count (the counts of "
+				       "a pattern add up to at most 1000)";
+				return -1;
+			}
+			size_t l = (size_t)(e + 1 - s);
+			if (n + l + 1 > size) {
+				*why = "pattern too long";
+				return -1;
+			}
+			memcpy(out + n, s, l);
+			n += l;
+			s = e;
+			continue;
 		}
 		if (!bracket && c == '[') {
 			bracket = true;
