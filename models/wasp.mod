@@ -239,21 +239,32 @@ s.t. overcommitted{(c, n) in E: mayp[grp[c]] = 1 and
 		   (exists{r in R} free[n, r] < 0)}:
 	x[c, n] = 0;
 
-/* DRA device claims (doc/dra.md); empty without them.  xdev: pods of a
- * class whose own claims the node's free devices hold (the class alone,
- * matchAttribute partitions counted exactly); each device row limits the
- * devices the node's pods take of some kinds to the free devices of those
- * kinds (one row per kind, one for all kinds together). */
+/* DRA device claims (doc/dra.md, doc/formulation.md §3b); empty without
+ * them.  xdev: pods of a class whose own claims the node's free devices
+ * hold (the class alone).  YW: the ways (firstAvailable alternative per
+ * request, matchAttribute value per constraint) of a (class, node) pair
+ * that can be met more than one way; y splits x by way.  Each device row
+ * is Hall's condition for one set of device kinds on its node: the
+ * devices the pods' demands on those kinds take (dcoef per pod of a
+ * class met one way, ycoef per pod of a way) fit in the free devices of
+ * the union of the kinds. */
 param xdev{E} integer >= 0, default 1000000000;
+set YW dimen 3;
+var y{YW} integer >= 0;
 set DR;
 param dnode{DR} symbolic in N;
 param drhs{DR} integer >= 0;
 param dcoef{DR, C} integer >= 0, default 0;
+param ycoef{DR, YW} integer >= 0, default 0;
 
 s.t. device_fit{(c, n) in E}:
 	x[c, n] <= xdev[c, n];
+s.t. ways{(c, n) in E: exists{(c2, n2, wy) in YW} c2 = c and n2 = n}:
+	sum{(c, n, wy) in YW} y[c, n, wy] = x[c, n];
 s.t. devices{r in DR}:
-	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n] <= drhs[r];
+	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n]
+	+ sum{(c, n, wy) in YW: n = dnode[r]} ycoef[r, c, n, wy] * y[c, n, wy]
+	<= drhs[r];
 
 /* A node counted as wholly free holds no placed pod. */
 s.t. stays_free{n in NU}:

@@ -1607,6 +1607,33 @@ static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
 	return 0;
 }
 
+int wdr_push(wdr_state *st, int pi, int entry, int inst, int cls, int node,
+	     const wdr_result *r, int n)
+{
+	return push_alloc(st, pi, entry, inst, cls, node, r, n);
+}
+
+int wdr_state_clone(wdr_state *st, const wdr_state *base, wa_arena *a)
+{
+	const ws_dra *d = base->d;
+	memset(st, 0, sizeof *st);
+	st->s = base->s;
+	st->d = d;
+	st->a = a;
+	st->match = base->match;
+	st->cel_error = base->cel_error;
+	if (!d)
+		return 0;
+	st->taken = wa_calloc(a, (size_t)d->ndevs + 1, sizeof *st->taken);
+	st->inst_alloc = wa_calloc(a, (size_t)d->ninsts + 1, sizeof(int));
+	if (!st->taken || !st->inst_alloc)
+		return -1;
+	memcpy(st->taken, base->taken, (size_t)d->ndevs * sizeof *st->taken);
+	for (int i = 0; i < d->ninsts; i++)
+		st->inst_alloc[i] = -1;
+	return 0;
+}
+
 void wdr_undo(wdr_state *st, int mark)
 {
 	while (st->nallocs > mark) {

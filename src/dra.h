@@ -213,6 +213,14 @@ int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap);
  * checking reach for those already allocated), recording allocations
  * with class `cls`.  true on success; on failure nothing changes. */
 bool wdr_place(wdr_state *st, int pi, int cls, int node);
+/* Record an allocation made elsewhere (the ILP's answer): results r of
+ * pod pi's entry (or of instance inst), taking the devices.  0 or -1
+ * (out of memory). */
+int wdr_push(wdr_state *st, int pi, int entry, int inst, int cls, int node,
+	     const wdr_result *r, int n);
+/* A fresh allocation state sharing base's match table and starting from
+ * its taken devices (no allocations), in arena a.  0 or -1. */
+int wdr_state_clone(wdr_state *st, const wdr_state *base, wa_arena *a);
 /* Undo back to a mark (nallocs at the time). */
 void wdr_undo(wdr_state *st, int mark);
 /* Reason text for a group whose pods could not get devices (arena). */

@@ -838,7 +838,7 @@ START_TEST(ilp_beats_greedy_with_devices)
 		ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL),
 				 WASP_OK);
 		char *txt = slurp_file(lp);
-		ck_assert_ptr_nonnull(strstr(txt, "devs(n1)"));
+		ck_assert_ptr_nonnull(strstr(txt, "devs(n1,"));
 		free(txt);
 		char cmd[256];
 		snprintf(cmd, sizeof cmd, "cbc %s -solve 2>&1", lp);
