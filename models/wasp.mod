@@ -256,6 +256,48 @@ param dnode{DR} symbolic in N;
 param drhs{DR} integer >= 0;
 param dcoef{DR, C} integer >= 0, default 0;
 param ycoef{DR, YW} integer >= 0, default 0;
+set DS dimen 2;        /* (row, device): a shared claim may take it */
+
+/* Shared claims (a PodGroup's claim, a ResourceClaim named by pods) not
+ * yet allocated: ZW their ways (an alternative per request, a value per
+ * matchAttribute constraint), zc the devices a way asks of a request, SW
+ * the (claim, request, device) pairs a way may take, SZ which ways, LI
+ * the nodes where users of a claim may run, UC which classes use it, FAR
+ * the (node, device) pairs where the device does not reach the node. */
+set ZW dimen 2;
+set SW dimen 3;
+set SZ dimen 4;
+set LI dimen 2;
+set UC dimen 2;
+set FAR dimen 2;
+set ZI := setof{(i, wy) in ZW} i;            /* shared claims modelled */
+set ZQ := setof{(i, rq, d) in SW} (i, rq);    /* their requests          */
+set SD := setof{(i, rq, d) in SW} d;          /* their devices           */
+param iq{ZI} integer >= 0;
+set RQ := setof{(i, rq) in ZQ} rq;
+param zc{ZW, RQ} integer >= 0, default 0;
+var zw{ZW} binary;
+var sd{SW} binary;
+var lz{LI} binary;
+
+s.t. zone{i in ZI}:
+	sum{(i, wy) in ZW} zw[i, wy] <= 1;
+s.t. scount{(i, rq) in ZQ}:
+	sum{(i, rq, d) in SW} sd[i, rq, d] = sum{(i, wy) in ZW} zc[i, wy, rq] * zw[i, wy];
+s.t. sway{(i, rq, d) in SW}:
+	sd[i, rq, d] <= sum{(i, rq, d, wy) in SZ} zw[i, wy];
+s.t. lpods{(i, n) in LI}:
+	sum{(c, i) in UC: (c, n) in E} x[c, n]
+	<= (sum{(c, i) in UC} cnt[c]) * lz[i, n];
+s.t. lreach{(i, n) in LI}:
+	sum{(i, rq, d) in SW: (n, d) in FAR} sd[i, rq, d] + iq[i] * lz[i, n] <= iq[i];
+s.t. lway{(i, n) in LI}:
+	lz[i, n] <= sum{(i, wy) in ZW} zw[i, wy];
+s.t. sdev{d in SD}:
+	sum{(i, rq, d) in SW} sd[i, rq, d] <= 1;
+/* a pod of a class using a shared claim runs only where l allows */
+s.t. luse{(c, i) in UC, n in N: (c, n) in E and not ((i, n) in LI)}:
+	x[c, n] = 0;
 
 s.t. device_fit{(c, n) in E}:
 	x[c, n] <= xdev[c, n];
@@ -264,6 +306,7 @@ s.t. ways{(c, n) in E: exists{(c2, n2, wy) in YW} c2 = c and n2 = n}:
 s.t. devices{r in DR}:
 	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n]
 	+ sum{(c, n, wy) in YW: n = dnode[r]} ycoef[r, c, n, wy] * y[c, n, wy]
+	+ sum{(r, d) in DS, (i, rq, d) in SW} sd[i, rq, d]
 	<= drhs[r];
 
 /* A node counted as wholly free holds no placed pod. */

@@ -146,6 +146,8 @@ typedef struct wm {
 	int dv_ns;
 	size_t dv_caps;
 	int *dv_shead;      /* per device: first s column entry, -1 none    */
+	int *ds_row, *ds_dev, nds; /* (row, device) s terms, for write_dat */
+	size_t capds1, capds2;
 	/* device rows' y terms for write_dat: (row, way, coefficient) */
 	int *dy_row, *dy_way, *dy_coef, ndy;
 	size_t capdy1, capdy2, capdy3;
@@ -2040,10 +2042,22 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 	dr_note(m, n, f);
 	wm_row_begin(m);
 	/* devices shared claims take */
-	for (int b = 0; b < WDV_MAXC; b++)
-		for (int k = (u >> b & 1) ? m->dv_shead[cand[b]] : -1; k >= 0;
-		     k = m->dv_s[k].next)
+	for (int b = 0; b < WDV_MAXC; b++) {
+		int h = (u >> b & 1) ? m->dv_shead[cand[b]] : -1;
+		for (int k = h; k >= 0; k = m->dv_s[k].next)
 			wm_coef(m, m->dv_s[k].col, 1);
+		if (h >= 0 && m->names) {
+			int z = m->nds;
+			if (!wm_grow(m, (void **)&m->ds_row, sizeof(int),
+				     &m->capds1, z + 1) ||
+			    !wm_grow(m, (void **)&m->ds_dev, sizeof(int),
+				     &m->capds2, z + 1))
+				return;
+			m->ds_row[z] = m->ndr - 1;
+			m->ds_dev[z] = cand[b];
+			m->nds++;
+		}
+	}
 	(void)dd;
 	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
 		int sl = m->nxslot[i];
@@ -2308,10 +2322,12 @@ static void dv_insts(wm *m)
 				}
 				if (!any)
 					continue;
+				const wdr_device *dv = &d->devs[cand[x]];
 				int col = wm_col(m, WM_SD, i, cand[x], 0, 1,
-				    wm_name(m, "s[%s,%s,%s]", buf,
+				    wm_name(m, "s[%s,%s,%s/%s]", buf,
 					    sp->reqs[r].name,
-					    d->devs[cand[x]].name));
+					    d->slices[dv->slice].pool,
+					    dv->name));
 				dvs e = {i, r, cand[x], col,
 					 m->dv_shead[cand[x]]};
 				if (WA_PUSH(m->ar, m->dv_s, m->dv_ns,
@@ -2328,9 +2344,10 @@ static void dv_insts(wm *m)
 					if (dvi_in(m, I, w, r, cand[x]))
 						wm_coef(m, I->zfirst + w, -1);
 				wm_row_end(m, GLP_UP, 0, 0,
-				    wm_name(m, "sway[%s,%s,%s]", buf,
+				    wm_name(m, "sway[%s,%s,%s/%s]", buf,
 					    sp->reqs[r].name,
-					    d->devs[cand[x]].name));
+					    d->slices[dv->slice].pool,
+					    dv->name));
 			}
 			wm_row_begin(m);
 			for (int k = r0; k < m->dv_ns; k++)
@@ -2399,7 +2416,8 @@ static void dv_insts(wm *m)
 		for (int k = h; k >= 0; k = m->dv_s[k].next)
 			wm_coef(m, m->dv_s[k].col, 1);
 		wm_row_end(m, GLP_UP, 0, 1,
-		    wm_name(m, "sdev[%s]", d->devs[dev].name));
+		    wm_name(m, "sdev[%s/%s]", d->slices[d->devs[dev].slice].pool,
+			    d->devs[dev].name));
 	}
 }
 
@@ -4796,6 +4814,94 @@ static void dat_trees(FILE *f, const wp_problem *p)
 	fprintf(f, ";\n");
 }
 
+/* Was (n, dev) written for an earlier L column (another claim)? */
+static bool far_seen(const wm *m, int j, int n, int dev)
+{
+	for (int k = 1; k < j; k++) {
+		if (m->ckind[k] != WM_L || m->cdom[k] != n)
+			continue;
+		for (int e = m->dv_shead[dev]; e >= 0; e = m->dv_s[e].next)
+			if (m->dv_s[e].inst == m->cref[k])
+				return true;
+	}
+	return false;
+}
+
+/* Shared claims' ways, devices and nodes (models/wasp.mod, "shared
+ * claims"): instance 'iI', request 'rQ', device 'dD', way 'wK'. */
+static void dat_insts(FILE *f, const wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_dra *d = p->snap->dra;
+	int ni = d && m->dv_irec ? d->ninsts : 0;
+	fprintf(f, "set ZW :=");
+	for (int i = 0; i < ni; i++)
+		for (int w = 0; w < m->dv_irec[i].nw; w++)
+			fprintf(f, " ('i%d', 'w%d')", i, w);
+	fprintf(f, ";\nparam iq :=");
+	for (int i = 0; i < ni; i++)
+		if (m->dv_irec[i].nw)
+			fprintf(f, " 'i%d' %d", i, m->dv_irec[i].q);
+	fprintf(f, ";\nparam zc :=");
+	for (int i = 0; i < ni; i++) {
+		const dvinst *I = &m->dv_irec[i];
+		const wdr_spec *sp = I->nw ? &d->specs[I->spec] : NULL;
+		for (int w = 0; w < I->nw; w++)
+			for (int r = 0; r < sp->nreqs; r++)
+				fprintf(f, "\n 'i%d' 'w%d' 'r%d' %d", i, w, r,
+					sp->reqs[r].alts[I->alt[w * sp->nreqs
+								 + r]].count);
+	}
+	fprintf(f, ";\nset SW :=");
+	for (int k = 0; k < m->dv_ns; k++)
+		fprintf(f, "\n ('i%d', 'r%d', 'd%d')", m->dv_s[k].inst,
+			m->dv_s[k].req, m->dv_s[k].dev);
+	fprintf(f, ";\nset SZ :=");
+	for (int k = 0; k < m->dv_ns; k++) {
+		const dvinst *I = &m->dv_irec[m->dv_s[k].inst];
+		for (int w = 0; w < I->nw; w++)
+			if (dvi_in(m, I, w, m->dv_s[k].req, m->dv_s[k].dev))
+				fprintf(f, "\n ('i%d', 'r%d', 'd%d', 'w%d')",
+					m->dv_s[k].inst, m->dv_s[k].req,
+					m->dv_s[k].dev, w);
+	}
+	fprintf(f, ";\nset LI :=");
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_L) {
+			fprintf(f, "\n ('i%d', ", m->cref[j]);
+			dat_sym(f, p->snap->nodes[m->cdom[j]].name, 'n',
+				m->cdom[j]);
+			fprintf(f, ")");
+		}
+	fprintf(f, ";\nset UC :=");
+	for (int c = 0; ni && c < p->nclasses; c++)
+		for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++) {
+			int i = m->cpc[c]->c[k].inst;
+			if (i >= 0 && m->dv_irec[i].nw)
+				fprintf(f, " ('c%d', 'i%d')", c, i);
+		}
+	/* devices that do not reach a node of LI */
+	fprintf(f, ";\nset FAR :=");
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_L)
+			continue;
+		int n = m->cdom[j];
+		for (int dev = 0; dev < d->ndevs; dev++) {
+			bool mine = false;
+			for (int k = m->dv_shead[dev]; k >= 0 && !mine;
+			     k = m->dv_s[k].next)
+				mine = m->dv_s[k].inst == m->cref[j];
+			if (!mine || far_seen(m, j, n, dev) ||
+			    wdr_reaches(p->snap, &d->devs[dev], n))
+				continue;
+			fprintf(f, "\n (");
+			dat_sym(f, p->snap->nodes[n].name, 'n', n);
+			fprintf(f, ", 'd%d')", dev);
+		}
+	}
+	fprintf(f, ";\n");
+}
+
 /* A way of slot sl as a YW member: 'cC' node 'wK'. */
 static void dat_way(FILE *f, const wm *m, int sl, int w)
 {
@@ -5051,8 +5157,14 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 				int n = p->classes[c].elig[k];
 				fprintf(f, "\n 'c%d' ", c);
 				dat_sym(f, s->nodes[n].name, 'n', n);
-				fprintf(f, " %d", wdr_fit(m->dra, m->cpc[c], n,
-							   p->classes[c].count));
+				/* a slot that a shared claim rules out
+				 * (its devices do not reach n) holds 0 */
+				int sl = p->classes[c].off + k;
+				int fit = wdr_fit(m->dra, m->cpc[c], n,
+						  p->classes[c].count);
+				if (m->xcol[sl] && m->cub[m->xcol[sl]] < fit)
+					fit = (int)m->cub[m->xcol[sl]];
+				fprintf(f, " %d", fit);
 			}
 		}
 		fprintf(f, ";\n");
@@ -5074,6 +5186,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		fprintf(f, " %d", m->dy_coef[i]);
 	}
 	fprintf(f, ";\n");
+	dat_insts(f, m);
 	fprintf(f, "set DR :=");
 	for (int i = 0; i < m->ndr; i++)
 		fprintf(f, " %d", i + 1);
@@ -5089,6 +5202,10 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	for (int i = 0; i < m->ndt; i++)
 		fprintf(f, "\n %d 'c%d' %d", m->dt_row[i] + 1, m->dt_cls[i],
 			m->dt_coef[i]);
+	/* devices of each row's union that shared claims may take */
+	fprintf(f, ";\nset DS :=");
+	for (int i = 0; i < m->nds; i++)
+		fprintf(f, "\n (%d, 'd%d')", m->ds_row[i] + 1, m->ds_dev[i]);
 	fprintf(f, ";\n");
 	dat_tas(f, p);
 	fprintf(f, "\nend;\n");

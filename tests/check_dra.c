@@ -982,6 +982,179 @@ START_TEST(random_instances)
 }
 END_TEST
 
+/* Objective of cbc on the exported LP and of glpsol on models/wasp.mod
+ * with the exported data; NAN when the tool is missing. */
+static double tool_value(const char *cmd, const char *key)
+{
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	double got = NAN;
+	while (fgets(line, sizeof line, f)) {
+		const char *q = strstr(line, key);
+		if (q)
+			got = strtod(q + strlen(key), NULL);
+	}
+	pclose(f);
+	return got;
+}
+
+/* WASP_KEEP=1 keeps the exported files (and exact_random says on which
+ * seeds the ILP beats greedy, i.e. its own allocation is the plan's). */
+static void cross_check(wasp_snapshot *s, double obj, int seed)
+{
+	if (system("cbc -quit >/dev/null 2>&1") != 0 ||
+	    system("glpsol --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "check_dra: cbc or glpsol absent, "
+				"cross-check skipped\n");
+		return;
+	}
+	char dir[] = "/tmp/wasp-dra-XXXXXX", lp[64], dat[64], cmd[512];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(lp, sizeof lp, "%s/m.lp", dir);
+	snprintf(dat, sizeof dat, "%s/m.dat", dir);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL), WASP_OK);
+	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT, dat, NULL),
+			 WASP_OK);
+	snprintf(cmd, sizeof cmd, "cbc %s -solve 2>&1", lp);
+	double c = tool_value(cmd, "Objective value:");
+	snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
+		 tu_src_path("models/wasp.mod"), dat);
+	double g = tool_value(cmd, "wasp.mod: value = ");
+	if (!getenv("WASP_KEEP")) {
+		unlink(lp);
+		unlink(dat);
+		rmdir(dir);
+	}
+	ck_assert_msg(fabs(c - obj) < 0.5, "seed %d: cbc %.1f, wasp %.1f (%s)",
+		      seed, c, obj, dir);
+	ck_assert_msg(fabs(g - obj) < 0.5, "seed %d: glpsol on wasp.mod "
+		      "%.1f, wasp %.1f", seed, g, obj);
+}
+
+/* Random small instances whose claims the ILP models exactly: per-pod
+ * claims with firstAvailable alternatives, matchAttribute partitions
+ * (also inside alternatives), two requests per claim, and PodGroup
+ * claims (one device, or two sharing a root).  The ILP allocates its own
+ * answer (no "claim by claim" warning: the fallback is unused), is
+ * optimal, never worse than greedy, passes the verifier (tu_solve), and
+ * cbc on the exported LP and glpsol on models/wasp.mod agree with it. */
+START_TEST(exact_random)
+{
+	uint64_t rs = 5000 + (uint64_t)_i;
+	tb b = {0};
+	int nn = 2 + (int)(rs_next(&rs) % 3);
+	for (int n = 0; n < nn; n++) {
+		char nm[8], rk[8];
+		snprintf(nm, sizeof nm, "n%d", n);
+		snprintf(rk, sizeof rk, "r%d", n / 2);
+		node(&b, nm, 8 + (int)(rs_next(&rs) % 8), rk);
+		int nd = 1 + (int)(rs_next(&rs) % 4);
+		const char *at[4];
+		char buf[4][32];
+		for (int d = 0; d < nd; d++) {
+			snprintf(buf[d], sizeof buf[d], "%s,r%d,40Gi",
+				 rs_next(&rs) % 2 ? "H100" : "A100",
+				 (int)(rs_next(&rs) % 2));
+			at[d] = buf[d];
+		}
+		slice(&b, nm, nd, at);
+	}
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	static const char *const h100 =
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'H100'\"}\n";
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n      constraints:\n      - matchAttribute: "
+	    "resource.kubernetes.io/pcieRoot\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: h\n          deviceClassName: gpu\n"
+	    "          count: 2\n%s"
+	    "        - name: any\n          deviceClassName: gpu\n", h100);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: mix}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: a\n        exactly:\n          deviceClassName: gpu\n"
+	    "%s"
+	    "      - name: b\n        exactly: {deviceClassName: gpu}\n",
+	    h100);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: prefpair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: h\n          deviceClassName: gpu\n"
+	    "          count: 2\n%s"
+	    "        - name: any\n          deviceClassName: gpu\n"
+	    "          count: 2\n"
+	    "      constraints:\n      - matchAttribute: "
+	    "resource.kubernetes.io/pcieRoot\n", h100);
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 50\n  resourceClaims:\n"
+	    "  - {name: s, resourceClaimTemplateName: one}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: crew}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 20\n  resourceClaims:\n"
+	    "  - {name: s, resourceClaimTemplateName: pair}\n");
+	static const char *const tpls[] = {"one", "pair", "pref", "mix",
+					   "prefpair"};
+	int np = 2 + (int)(rs_next(&rs) % 5);
+	for (int i = 0; i < np; i++)
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\n"
+		    "spec:\n  priority: %d\n  containers:\n  - name: c\n"
+		    "    resources: {requests: {cpu: %d}}\n"
+		    "  resourceClaims:\n  - {name: x, "
+		    "resourceClaimTemplateName: %s}\n", i,
+		    (int)(rs_next(&rs) % 3) * 10,
+		    1 + (int)(rs_next(&rs) % 4), tpls[rs_next(&rs) % 5]);
+	for (int i = 0; i < 2; i++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "t%d", i);
+		pod(&b, nm, "team", 2,
+		    "  - {name: s, resourceClaimTemplateName: one}\n"
+		    "  - {name: own, resourceClaimTemplateName: pref}\n");
+		snprintf(nm, sizeof nm, "c%d", i);
+		pod(&b, nm, "crew", 1,
+		    "  - {name: s, resourceClaimTemplateName: pair}\n");
+	}
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.time_limit_s = 20;
+	wasp_plan *p = tu_solve(s, &o);
+	ck_assert_msg(wp_value_cmp(&p->sum.tiers, &g->sum.tiers) >= 0,
+		      "seed %d: ILP worse than greedy", _i);
+	ck_assert_str_eq(p->sum.status, "optimal");
+	if (getenv("WASP_KEEP"))
+		fprintf(stderr, "seed %d: ilp %s greedy\n", _i,
+			wp_value_cmp(&p->sum.tiers, &g->sum.tiers) > 0
+			    ? "beats" : "equals");
+	for (int i = 0; i < p->nwarnings; i++)
+		ck_assert_msg(!strstr(p->warnings[i], "claim by claim"),
+			      "seed %d: %s", _i, p->warnings[i]);
+	if (tu_placed_in_group(p, "default", "team") == 2)
+		ck_assert_str_eq(tu_node_of(p, "default", "t0"),
+				 tu_node_of(p, "default", "t1"));
+	cross_check(s, p->sum.objective, _i);
+	wasp_plan_free(g);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dra");
@@ -1003,6 +1176,7 @@ int main(void)
 	tcase_add_test(t, decode_refusals);
 	tcase_add_test(t, ilp_beats_greedy_with_devices);
 	tcase_add_loop_test(t, random_instances, 0, 40);
+	tcase_add_loop_test(t, exact_random, 0, 40);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
