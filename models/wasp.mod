@@ -96,11 +96,27 @@ param MQ := sum{vq in Q} qcost[vq] * qk[vq];
 param V{j in B} := sum{vq in Q} bsel[vq, j] * qk[vq];
 param MB := sum{j in B} V[j];
 
+/* DRA (see "DRA device claims" below): the ways of a (class, node) pair
+ * met more than one way (or one way that is not every request's first
+ * alternative), the ways of shared claims, and the firstAvailable tier:
+ * ypen / zpen = the sum of the alternatives' indexes of a way (0: the
+ * first), MA its range. */
+set YW dimen 3;
+var y{YW} integer >= 0;
+set ZW dimen 2;
+var zw{ZW} binary;
+param ypen{YW} integer >= 0, default 0;
+param zpen{ZW} integer >= 0, default 0;
+param MA := sum{(c, n, wy) in YW} ypen[c, n, wy] * cnt[c]
+	+ sum{(i, wy) in ZW} zpen[i, wy];
+
 /* Tier weights: 1 + |NU| for evictions, (1 + |NU|) (1 + MQ) for budgets,
- * W[p] = (1 + |NU|) (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q]) for work.
+ * (1 + |NU|) (1 + MQ) (1 + MB) for the firstAvailable tier (negative),
+ * W[p] = (1 + |NU|) (1 + MQ) (1 + MB) (1 + MA) prod_{q < p} (1 + M[q])
+ * for work.
  * Each exceeds everything below it at its largest: no amount of lower
  * tiers outvotes one unit of a higher one (doc/formulation.md). */
-param W{p in P} := (1 + card(NU)) * (1 + MQ) * (1 + MB)
+param W{p in P} := (1 + card(NU)) * (1 + MQ) * (1 + MB) * (1 + MA)
 	* prod{q in P: q < p} (1 + M[q]);
 
 /* Capacity levels: a class counts at its group's priority, or below
@@ -130,6 +146,9 @@ var w{j in B} integer >= 0, <= V[j];           /* V minus j's violations   */
 
 maximize value:
 	sum{(c, n) in E} W[prio[grp[c]]] * val[c] * x[c, n]
+	- (1 + card(NU)) * (1 + MQ) * (1 + MB)
+	  * (sum{(c, n, wy) in YW} ypen[c, n, wy] * y[c, n, wy]
+	     + sum{(i, wy) in ZW} zpen[i, wy] * zw[i, wy])
 	+ (1 + card(NU)) * (1 + MQ) * sum{j in B} w[j]
 	+ (1 + card(NU)) * sum{vq in Q} qcost[vq] * q[vq]
 	+ sum{n in NU} u[n];
@@ -249,8 +268,6 @@ s.t. overcommitted{(c, n) in E: mayp[grp[c]] = 1 and
  * class met one way, ycoef per pod of a way) fit in the free devices of
  * the union of the kinds. */
 param xdev{E} integer >= 0, default 1000000000;
-set YW dimen 3;
-var y{YW} integer >= 0;
 set DR;
 param dnode{DR} symbolic in N;
 param drhs{DR} integer >= 0;
@@ -264,7 +281,6 @@ set DS dimen 2;        /* (row, device): a shared claim may take it */
  * the (claim, request, device) pairs a way may take, SZ which ways, LI
  * the nodes where users of a claim may run, UC which classes use it, FAR
  * the (node, device) pairs where the device does not reach the node. */
-set ZW dimen 2;
 set SW dimen 3;
 set SZ dimen 4;
 set LI dimen 2;
@@ -276,7 +292,6 @@ set SD := setof{(i, rq, d) in SW} d;          /* their devices           */
 param iq{ZI} integer >= 0;
 set RQ := setof{(i, rq) in ZQ} rq;
 param zc{ZW, RQ} integer >= 0, default 0;
-var zw{ZW} binary;
 var sd{SW} binary;
 var lz{LI} binary;
 

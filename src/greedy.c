@@ -2787,6 +2787,10 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	}
 	int rc = run(&G, o);
 	wa_destroy(G.tmp);
+	/* DRA: a claim placed while earlier alternatives were short may
+	 * use one now that failed gangs gave their devices back */
+	if (!rc && G.dra && wdr_prefer_earlier(G.dra) < 0)
+		rc = -1;
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in greedy");
 	return WASP_OK;

@@ -146,6 +146,9 @@ typedef struct wm {
 	int dv_ns;
 	size_t dv_caps;
 	int *dv_shead;      /* per device: first s column entry, -1 none    */
+	int *dv_wpen;       /* per way: sum of its alternatives' indexes  */
+	size_t dv_capw3;
+	int atier1;         /* firstAvailable tier + 1, 0: none            */
 	int *ds_row, *ds_dev, nds; /* (row, device) s terms, for write_dat */
 	size_t capds1, capds2;
 	/* device rows' y terms for write_dat: (row, way, coefficient) */
@@ -1843,16 +1846,19 @@ no:
 }
 
 /* Append a way (its demands are the last ones added from `first`). */
-static void dv_way_end(wm *m)
+static void dv_way_end(wm *m, int pen)
 {
 	int w = m->dv_nway;
-	if (!wm_grow(m, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1,
+	if (!wm_grow(m, (void **)&m->dv_wpen, sizeof(int), &m->dv_capw3,
+		     w + 2) ||
+	    !wm_grow(m, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1,
 		     w + 2) ||
 	    !wm_grow(m, (void **)&m->dv_ycol, sizeof(int), &m->dv_capw2,
 		     w + 2))
 		return;
 	m->dv_dbeg[w + 1] = m->dv_ndem;
 	m->dv_ycol[w] = 0;
+	m->dv_wpen[w] = pen;
 	m->dv_nway++;
 }
 
@@ -1952,7 +1958,10 @@ static void dv_slot(wm *m, int sl, const wdr_podc *pc, int n,
 			continue;
 		if (m->dv_nway - w0 == WDV_MAX_WAYS)
 			goto relax;
-		dv_way_end(m);
+		int pen = 0;
+		for (int q = 0; q < npt; q++)
+			pen += pt[q].cons < 0 ? ch[q] : 0;
+		dv_way_end(m, pen);
 	}
 	/* multi-allocatable devices are shared without limit */
 	for (int i = d0; i < m->dv_ndem && !relaxed; i++)
@@ -2458,7 +2467,9 @@ static void rows_dev(wm *m)
 			}
 			dv_slot(m, sl, m->cpc[c], n, cand, nc, global);
 			int nw = m->dv_wend[sl] - m->dv_wbeg[sl];
-			if (nw <= 1)
+			/* one way: y only to carry its alternatives' rank */
+			if (nw == 0 ||
+			    (nw == 1 && !m->dv_wpen[m->dv_wbeg[sl]]))
 				continue;
 			/* y[c,n,w] and sum_w y = x */
 			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];
@@ -2677,6 +2688,11 @@ read:
 	}
 	const ws_dra *d = p->snap->dra;
 	int afirst[WDR_MAX_RESULTS], an[WDR_MAX_RESULTS], cand[WDV_MAXC];
+	/* a slot met one way: y = x */
+	for (int sl = 0; sl < p->nx; sl++)
+		if (m->xcol[sl] && m->dv_wend[sl] - m->dv_wbeg[sl] == 1 &&
+		    m->dv_ycol[m->dv_wbeg[sl]])
+			v[m->dv_ycol[m->dv_wbeg[sl]]] = x[sl];
 	for (int i = 0; i < st->nallocs;) {
 		const wdr_alloc *al = &st->allocs[i];
 		if (al->pod < 0 || al->cls < 0) {
@@ -3065,6 +3081,22 @@ static double block_coef(const wm *m, int s, int e, double *w)
  * amount of lower tiers outvotes one unit of a higher one.  When its
  * largest coefficient would pass WILP_MAX_COEF the tiers are split into
  * blocks solved one after the other (lexicographically). */
+/* The firstAvailable rank a y or z column stands for (0: none). */
+static double dv_col_pen(const wm *m, int j)
+{
+	if (m->ckind[j] == WM_Y)
+		return m->dv_wpen[m->cref[j]];
+	if (m->ckind[j] == WM_Z) {
+		const dvinst *I = &m->dv_irec[m->cref[j]];
+		const wdr_spec *sp = &m->p->snap->dra->specs[I->spec];
+		int pen = 0;
+		for (int r = 0; r < sp->nreqs; r++)
+			pen += I->alt[m->cdom[j] * sp->nreqs + r];
+		return pen;
+	}
+	return 0;
+}
+
 static void objective(wm *m, double max_coef)
 {
 	const wp_problem *p = m->p;
@@ -3072,7 +3104,7 @@ static void objective(wm *m, double max_coef)
 	/* room for the budget and eviction tiers (preemption) and the
 	 * compactness tiers (one per key, issue 5) */
 	int nk = p->topo ? p->topo->nkeys : 0;
-	size_t ntmax = (size_t)p->nclasses + 4 + nk;
+	size_t ntmax = (size_t)p->nclasses + 5 + nk;
 	m->tprio = wa_calloc(m->ar, ntmax, sizeof *m->tprio);
 	m->tM = wa_calloc(m->ar, ntmax, sizeof *m->tM);
 	m->tmaxval = wa_calloc(m->ar, ntmax, sizeof *m->tmaxval);
@@ -3111,6 +3143,26 @@ static void objective(wm *m, double max_coef)
 			m->tmaxval[t] = v;
 	}
 	m->nprio_t = nt;
+	/* firstAvailable (issue 4): minus the alternatives' indexes of the
+	 * ways (y) and shared-claim ways (z) chosen, right below the work
+	 * tiers; its range is 0 .. -M */
+	double am = 0, amax = 0;
+	for (int j = 1; j <= m->ncols; j++) {
+		double pen = dv_col_pen(m, j);
+		if (pen <= 0)
+			continue;
+		am += m->ckind[j] == WM_Y
+			  ? pen * p->classes[class_of_slot(p, m->cdom[j])].count
+			  : pen;
+		if (pen > amax)
+			amax = pen;
+	}
+	if (am > 0) {
+		m->atier1 = nt + 1;
+		m->tM[nt] = am;
+		m->tmaxval[nt] = amax;
+		nt++;
+	}
 	/* tier 2 in keep form: the cost of the units kept running, so that
 	 * every tier is maximised and non-negative (formulation.md) */
 	m->btier = -1;
@@ -3171,6 +3223,9 @@ static void objective(wm *m, double max_coef)
 		} else if (m->ckind[j] == WM_B) {
 			m->ctier[j] = m->btier;
 			m->cval[j] = 1;
+		} else if (m->atier1 && dv_col_pen(m, j) > 0) {
+			m->ctier[j] = m->atier1 - 1;
+			m->cval[j] = -dv_col_pen(m, j);
 		} else if (m->ckind[j] == WM_W) {
 			int t = ktier[m->cref[j] % 64];
 			m->ctier[j] = t;
@@ -3827,7 +3882,7 @@ static void heur_round(glp_tree *T, wilp_run *r, int passes)
 	for (int j = 1; j <= m->ncols; j++)
 		r->lp[j] = glp_get_col_prim(Q, j);
 	uint64_t rs = 0x5eed + (uint64_t)r->nheur;
-	double bestz = -1;
+	double bestz = -INFINITY; /* the firstAvailable tier is negative */
 	for (int k = 0; k < passes; k++) {
 		heur_pass(r, k ? 0.5 : 0, &rs);
 		if (sym_permute(m, r->hx))
@@ -3841,7 +3896,7 @@ static void heur_round(glp_tree *T, wilp_run *r, int passes)
 			memcpy(r->hbest, r->hv, sizeof *r->hv * (m->ncols + 1));
 		}
 	}
-	if (bestz >= 0 && glp_ios_heur_sol(T, r->hbest) == 0)
+	if (bestz > -INFINITY && glp_ios_heur_sol(T, r->hbest) == 0)
 		r->heur_found++;
 }
 
@@ -4557,6 +4612,9 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		out->dra = mip_ok ? dev_answer(m, S->best) : NULL;
 	}
 	st->objective = obj_of_x(m, out->x, out->evict);
+	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */
+		st->objective -= m->wfull[m->atier1 - 1] *
+				 (double)wdr_alt_rank(out->dra);
 	/* bound and gap in units of the single objective */
 	if (done) {
 		st->bound = st->objective;
@@ -4838,6 +4896,13 @@ static void dat_insts(FILE *f, const wm *m)
 	for (int i = 0; i < ni; i++)
 		for (int w = 0; w < m->dv_irec[i].nw; w++)
 			fprintf(f, " ('i%d', 'w%d')", i, w);
+	fprintf(f, ";\nparam zpen :=");
+	for (int i = 0; i < ni; i++)
+		for (int w = 0; w < m->dv_irec[i].nw; w++) {
+			int pen = (int)dv_col_pen(m, m->dv_irec[i].zfirst + w);
+			if (pen)
+				fprintf(f, " 'i%d' 'w%d' %d", i, w, pen);
+		}
 	fprintf(f, ";\nparam iq :=");
 	for (int i = 0; i < ni; i++)
 		if (m->dv_irec[i].nw)
@@ -5177,6 +5242,16 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++)
 			if (m->dv_ycol[w])
 				dat_way(f, m, sl, w);
+	}
+	fprintf(f, ";\nparam ypen :=");
+	for (int sl = 0; m->dv_wbeg && sl < p->nx; sl++) {
+		if (!m->xcol[sl])
+			continue;
+		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++)
+			if (m->dv_ycol[w] && m->dv_wpen[w]) {
+				dat_way(f, m, sl, w);
+				fprintf(f, " %d", m->dv_wpen[w]);
+			}
 	}
 	fprintf(f, ";\nparam ycoef :=");
 	for (int i = 0; i < m->ndy; i++) {
