@@ -1035,6 +1035,146 @@ static void cross_check(wasp_snapshot *s, double obj, int seed)
 		      "%.1f, wasp %.1f", seed, g, obj);
 }
 
+static const char *const pref_h100_tpl =
+    "---\napiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+    "spec:\n  spec:\n    devices:\n      requests:\n"
+    "      - name: gpu\n        firstAvailable:\n"
+    "        - name: h\n          deviceClassName: gpu\n"
+    "          selectors:\n          - cel: {expression: \"device."
+    "attributes['gpu.example.com'].model == 'H100'\"}\n"
+    "        - name: any\n          deviceClassName: gpu\n";
+static const char *const two_h100_tpl =
+    "---\napiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaimTemplate\nmetadata: {name: h2}\n"
+    "spec:\n  spec:\n    devices:\n      requests:\n"
+    "      - name: g\n        exactly:\n          deviceClassName: gpu\n"
+    "          count: 2\n          selectors:\n          - cel: "
+    "{expression: \"device.attributes['gpu.example.com'].model == "
+    "'H100'\"}\n";
+
+static void prio_pod(tb *b, const char *name, int prio, const char *tpl)
+{
+	add(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
+	    "spec:\n  priority: %d\n  containers:\n  - name: c\n"
+	    "    resources: {requests: {cpu: 1}}\n  resourceClaims:\n"
+	    "  - {name: x, resourceClaimTemplateName: %s}\n", name, prio,
+	    tpl);
+}
+
+/* firstAvailable in the ILP: a later alternative only for strictly more
+ * higher-tier work.  n1 has two H100s and an A100.  Low-priority pod a
+ * prefers an H100 but takes any GPU; high-priority pod b needs both
+ * H100s.  The ILP places both, a on the A100 (its later alternative).
+ * With a third H100 the same ILP keeps a on its first alternative: the
+ * alternative tier outranks nothing above it but is not free. */
+START_TEST(first_available_ilp)
+{
+	for (int extra = 0; extra < 2; extra++) {
+		static const char *const at[] = {"H100,r0,80Gi",
+			"H100,r0,80Gi", "A100,r0,40Gi", "H100,r0,80Gi"};
+		tb b = {0};
+		node(&b, "n1", 64, "r1");
+		slice(&b, "n1", 3 + extra, at);
+		add(&b, "%s", gpu_class);
+		add(&b, "%s", pref_h100_tpl);
+		add(&b, "%s", two_h100_tpl);
+		prio_pod(&b, "a", 10, "pref");
+		prio_pod(&b, "b", 100, "h2");
+		wasp_snapshot *s = tu_load(b.buf);
+		wasp_plan *p = tu_solve_mode(s, WASP_MODE_ILP);
+		ck_assert_int_eq(p->nplace, 2);
+		ck_assert_str_eq(claim_of(p, "a-x")->results[0].request,
+				 extra ? "gpu/h" : "gpu/any");
+		ck_assert_double_eq(p->sum.tiers.alt_rank, extra ? 0 : 1);
+		for (int i = 0; i < p->nwarnings; i++)
+			ck_assert_msg(!strstr(p->warnings[i], "claim by claim"),
+				      "%s", p->warnings[i]);
+		cross_check(s, p->sum.objective, extra);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		free(b.buf);
+	}
+}
+END_TEST
+
+/* The verifier: a later alternative chosen while the earlier one fits
+ * the final plan is a violation; taking the only free H100 away from the
+ * claim (another pod holds it) makes the same plan legal. */
+START_TEST(verifier_flags_needless_alternative)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "A100,r0,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 2, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", pref_h100_tpl);
+	prio_pod(&b, "a", 10, "pref");
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *p = tu_solve(s, NULL);
+	wpl_claim *c = (wpl_claim *)claim_of(p, "a-x");
+	ck_assert_str_eq(c->results[0].request, "gpu/h");
+	ck_assert_str_eq(c->results[0].device, "gpu-0");
+	/* hand-written: a on the A100 by its second alternative */
+	c->results[0].request = "gpu/any";
+	c->results[0].device = "gpu-1";
+	size_t nv = 0;
+	char *rep = NULL;
+	wa_arena *a = wa_new();
+	ck_assert_int_eq(wv_check(s, p, a, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 1);
+	ck_assert_ptr_nonnull(strstr(rep, "claim default/a-x: request gpu "
+				     "uses alternative gpu/any, but the earlier "
+				     "gpu/h could be met on node n1"));
+	wa_destroy(a);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
+/* The local pass greedy runs after placement (wdr_prefer_earlier): pod
+ * b holds both H100s when pod a is placed, so a takes the A100 by its
+ * second alternative; once b's devices are given back (as when its gang
+ * fails or it is evicted), the pass moves a to an H100 on the same node,
+ * and the plan-level rank drops from 1 to 0. */
+START_TEST(prefer_earlier_pass)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "H100,r0,80Gi",
+					 "A100,r0,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 3, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", pref_h100_tpl);
+	add(&b, "%s", two_h100_tpl);
+	prio_pod(&b, "b", 100, "h2");
+	prio_pod(&b, "a", 10, "pref");
+	wasp_snapshot *s = tu_load(b.buf);
+	wa_arena *ar = wa_new();
+	wdr_state st;
+	ck_assert_int_eq(wdr_state_init(&st, s, ar), 0);
+	ck_assert(wdr_place(&st, 0, 0, 0));  /* b: both H100s */
+	ck_assert(wdr_place(&st, 1, 1, 0));  /* a: the A100 */
+	ck_assert_int_eq(wdr_alt_rank(&st), 1);
+	ck_assert_int_eq(wdr_prefer_earlier(&st), 0); /* nothing free */
+	/* b's devices come back */
+	wdr_alloc *ab = &st.allocs[0];
+	for (int i = 0; i < ab->n; i++)
+		st.taken[st.res[ab->first + i].dev]--;
+	ab->n = 0;
+	ck_assert_int_eq(wdr_prefer_earlier(&st), 1);
+	ck_assert_int_eq(wdr_alt_rank(&st), 0);
+	const wdr_alloc *aa = &st.allocs[1];
+	ck_assert_int_eq(aa->n, 1);
+	ck_assert_str_eq(s->dra->devs[st.res[aa->first].dev].name, "gpu-0");
+	ck_assert_int_eq(st.taken[st.res[aa->first].dev], 1);
+	wa_destroy(ar);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
 /* Random small instances whose claims the ILP models exactly: per-pod
  * claims with firstAvailable alternatives, matchAttribute partitions
  * (also inside alternatives), two requests per claim, and PodGroup
@@ -1177,6 +1317,9 @@ int main(void)
 	tcase_add_test(t, ilp_beats_greedy_with_devices);
 	tcase_add_loop_test(t, random_instances, 0, 40);
 	tcase_add_loop_test(t, exact_random, 0, 40);
+	tcase_add_test(t, first_available_ilp);
+	tcase_add_test(t, verifier_flags_needless_alternative);
+	tcase_add_test(t, prefer_earlier_pass);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
