@@ -1175,6 +1175,45 @@ START_TEST(prefer_earlier_pass)
 }
 END_TEST
 
+/* Greedy preemption with devices: evictions free cpu, not devices, so
+ * the victim search skips a rack whose devices alone hold too few pods
+ * (r2: one GPU) and evicts on the rack whose devices suffice (r1). */
+START_TEST(preemption_skips_device_short_domains)
+{
+	tb b = {0};
+	node(&b, "n1", 2, "r1");
+	node(&b, "n2", 2, "r2");
+	slice(&b, "n1", 2, NULL);
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	for (int i = 1; i <= 2; i++)
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: "
+		    "run%d}\nspec:\n  nodeName: n%d\n  priority: 1\n"
+		    "  containers:\n  - name: c\n    resources: {requests: "
+		    "{cpu: 2}}\n", i, i);
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: g}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 100\n"
+	    "  schedulingConstraints:\n    topology:\n    - key: rack\n");
+	for (int i = 0; i < 2; i++)
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: g%d}\n"
+		    "spec:\n  priority: 100\n  schedulingGroup: {podGroupName: "
+		    "g}\n  containers:\n  - name: c\n    resources: "
+		    "{requests: {cpu: 1}}\n  resourceClaims:\n"
+		    "  - {name: x, resourceClaimTemplateName: one}\n", i);
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *p = tu_solve_mode(s, WASP_MODE_GREEDY);
+	ck_assert_int_eq(p->nplace, 2);
+	ck_assert_str_eq(tu_node_of(p, "default", "g0"), "n1");
+	ck_assert_int_eq(p->nevict, 1);
+	ck_assert_str_eq(p->evict[0].pod, "run1");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
 /* Random small instances whose claims the ILP models exactly: per-pod
  * claims with firstAvailable alternatives, matchAttribute partitions
  * (also inside alternatives), two requests per claim, and PodGroup
@@ -1320,6 +1359,7 @@ int main(void)
 	tcase_add_test(t, first_available_ilp);
 	tcase_add_test(t, verifier_flags_needless_alternative);
 	tcase_add_test(t, prefer_earlier_pass);
+	tcase_add_test(t, preemption_skips_device_short_domains);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
