@@ -19,6 +19,9 @@
 #include "quantity.h"
 
 #define CEL_MAX_DEPTH 64     /* nesting of the expression tree          */
+#define CEL_MAX_NODES 512    /* nodes of one expression: evaluation
+				recurses as deep as the tree, and a chain
+				like a-b-c-... is built by a loop         */
 #define CEL_MAX_ARGS  8      /* arguments of one call                    */
 #define CEL_MAX_REGEX 1024   /* translated .matches() pattern, bytes     */
 #define CEL_MAX_REPEAT 1000  /* {n,m} counts in a pattern, as RE2         */
@@ -81,6 +84,7 @@ typedef struct parser {
 	wasp_error *err;
 	int failed;
 	int depth;
+	int nodes;
 	/* current token */
 	int t;
 	int toff;
@@ -268,6 +272,11 @@ static int lex(parser *p)
 
 static cnode *mk(parser *p, int kind, int off)
 {
+	if (++p->nodes > CEL_MAX_NODES) {
+		perr(p, off, "%s", "expression too large (more than 512 "
+				   "operands and operators)");
+		return NULL;
+	}
 	cnode *n = wa_alloc(p->a, sizeof *n);
 	if (!n) {
 		perr(p, off, "%s", "out of memory");

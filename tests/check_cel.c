@@ -323,11 +323,14 @@ static char *slurp(const char *path)
  * an error or evaluates, without running out of memory. */
 START_TEST(fuzz_regressions)
 {
-	static const char *const files[] = {
-		"tests/fixtures/cel/oom-stacked-quantifiers",
+	static const char *const files[][2] = {
+		{"tests/fixtures/cel/oom-stacked-quantifiers",
+		 "bad repetition operator"},
+		{"tests/fixtures/cel/stack-long-chain",
+		 "expression too large"},
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char *text = slurp(tu_src_path(files[i]));
+		char *text = slurp(tu_src_path(files[i][0]));
 		ck_assert_ptr_nonnull(text);
 		wa_arena *a = wa_new();
 		wcel_prog *p = NULL;
@@ -335,10 +338,29 @@ START_TEST(fuzz_regressions)
 		wsrc at = {"x", 1, 1};
 		int rc = wcel_compile(a, text, at, &p, &e);
 		ck_assert_int_eq(rc, WASP_EINPUT);
-		ck_assert_ptr_nonnull(strstr(e.msg, "bad repetition operator"));
+		ck_assert_msg(strstr(e.msg, files[i][1]) != NULL, "%s: %s",
+			      files[i][0], e.msg);
 		wa_destroy(a);
 		free(text);
 	}
+	/* a chain 1+1+...: at most 512 nodes in all */
+	char buf[4096] = "1";
+	for (int i = 0; i < 200; i++)
+		strcat(buf, "+1");
+	strcat(buf, " == 201");
+	wa_arena *a = wa_new();
+	wcel_prog *p = NULL;
+	wasp_error e = {0};
+	wsrc at = {"x", 1, 1};
+	ck_assert_int_eq(wcel_compile(a, buf, at, &p, &e), WASP_OK);
+	ck_assert_int_eq(wcel_eval(p, &dev, NULL), 1);
+	memmove(buf + 200, buf, strlen(buf) + 1);
+	for (int i = 0; i < 100; i++)
+		memcpy(buf + 2 * i, "1+", 2); /* 1+1+...+1+1+...+1 == 201 */
+	ck_assert_int_eq(wcel_compile(a, buf, at, &p, &e), WASP_EINPUT);
+	ck_assert_str_eq(e.msg, "CEL: expression too large (more than 512 "
+			 "operands and operators) at offset 511");
+	wa_destroy(a);
 }
 END_TEST
 
