@@ -4593,6 +4593,9 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
 						 : "feasible";
+	/* DRA: the devices of the answer, exact when the model is (NULL:
+	 * solve.c allocates); they count in the firstAvailable tier */
+	out->dra = mip_ok && S->blocks_done ? dev_answer(m, S->best) : NULL;
 	if (warm) {
 		wp_value vm, vw;
 		wp_evaluate(p, out, &vm);
@@ -4600,16 +4603,12 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		if (mip_ok && S->blocks_done && wp_value_cmp(&vm, &vw) > 0) {
 			st->improved = true;
 			st->status = mst;
-			/* DRA: the devices of the answer, exact when the
-			 * model is (NULL: solve.c allocates) */
-			out->dra = dev_answer(m, S->best);
 		} else {
 			wp_sol_copy(p, out, warm);
 			st->status = "greedy";
 		}
 	} else {
 		st->status = mip_ok ? mst : "none";
-		out->dra = mip_ok ? dev_answer(m, S->best) : NULL;
 	}
 	st->objective = obj_of_x(m, out->x, out->evict);
 	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */

@@ -253,11 +253,15 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 						"devices claim by claim; kept "
 						"greedy's";
 			}
-			if (relaxed && dv == 0)
+			if (relaxed && dv == 0) {
 				mine[nmine++] = "some device claims are relaxed "
 						"in the ILP (doc/dra.md); its "
 						"answer got devices claim by "
 						"claim";
+				/* the alternatives used count now */
+				wp_evaluate(p, isol, &iv);
+				c = wp_value_cmp(&iv, &gv);
+			}
 			if (c > 0)
 				best = isol;
 			else if (c < 0) {
