@@ -127,12 +127,28 @@ param WC{k in KW} := (1 + card(NU)) * prod{k2 in KW: kord[k2] > kord[k]}
 	(1 + MW[k2]);
 param CW := prod{k in KW} (1 + MW[k]);
 
-/* Tier weights: (1 + |NU|) CW for moves, (1 + |NU|) CW (1 + MM) for
- * evictions, (1 + |NU|) CW (1 + MM) (1 + MQ) for budgets, W[p] =
- * (1 + |NU|) CW (1 + MM) (1 + MQ) (1 + MB) prod_{q < p} (1 + M[q]) for
- * work.  Each exceeds everything below it at its largest: no amount of
- * lower tiers outvotes one unit of a higher one (doc/formulation.md). */
-param W{p in P} := (1 + card(NU)) * CW * (1 + MM) * (1 + MQ) * (1 + MB)
+/* DRA (see "DRA device claims" below): the ways of a (class, node) pair
+ * met more than one way (or one way that is not every request's first
+ * alternative), the ways of shared claims, and the firstAvailable tier:
+ * ypen / zpen = the sum of the alternatives' indexes of a way (0: the
+ * first), MA its range. */
+set YW dimen 3;
+var y{YW} integer >= 0;
+set ZW dimen 2;
+var zw{ZW} binary;
+param ypen{YW} integer >= 0, default 0;
+param zpen{ZW} integer >= 0, default 0;
+param MA := sum{(c, n, wy) in YW} ypen[c, n, wy] * cnt[c]
+	+ sum{(i, wy) in ZW} zpen[i, wy];
+
+/* Tier weights, with S = (1 + |NU|) CW: S for moves, S (1 + MM) for
+ * evictions, S (1 + MM) (1 + MQ) for budgets, S (1 + MM) (1 + MQ)
+ * (1 + MB) for the firstAvailable tier (negative), W[p] = S (1 + MM)
+ * (1 + MQ) (1 + MB) (1 + MA) prod_{q < p} (1 + M[q]) for work.
+ * Each exceeds everything below it at its largest: no amount of lower
+ * tiers outvotes one unit of a higher one (doc/formulation.md). */
+param S := (1 + card(NU)) * CW;
+param W{p in P} := S * (1 + MM) * (1 + MQ) * (1 + MB) * (1 + MA)
 	* prod{q in P: q < p} (1 + M[q]);
 
 /* Capacity levels: a class counts at its group's priority, or below
@@ -161,15 +177,18 @@ var q{vq in Q} integer >= 0, <= qk[vq];          /* units of vq kept running */
 var w{j in B} integer >= 0, <= V[j];           /* V minus j's violations   */
 var wp{PW} binary;                             /* the domain holds none of
 						  the group's pods         */
-var y{(i, n) in MY} integer >= 0, <= mcnt[i];  /* pods of i on n          */
+var ym{(i, n) in MY} integer >= 0, <= mcnt[i]; /* moved pods of i on n   */
 
 /* ----------------------------------------------------------- objective */
 
 maximize value:
 	sum{(c, n) in E} W[prio[grp[c]]] * val[c] * x[c, n]
-	+ (1 + card(NU)) * CW * (1 + MM) * (1 + MQ) * sum{j in B} w[j]
-	+ (1 + card(NU)) * CW * (1 + MM) * sum{vq in Q} qcost[vq] * q[vq]
-	- (1 + card(NU)) * CW * sum{(i, n) in MY: n != mhome[i]} y[i, n]
+	- S * (1 + MM) * (1 + MQ) * (1 + MB)
+	  * (sum{(c, n, wy) in YW} ypen[c, n, wy] * y[c, n, wy]
+	     + sum{(i, wy) in ZW} zpen[i, wy] * zw[i, wy])
+	+ S * (1 + MM) * (1 + MQ) * sum{j in B} w[j]
+	+ S * (1 + MM) * sum{vq in Q} qcost[vq] * q[vq]
+	- S * sum{(i, n) in MY: n != mhome[i]} ym[i, n]
 	+ sum{(g, k, d) in PW} WC[k] * wp[g, k, d]
 	+ sum{n in NU} u[n];
 
@@ -272,7 +291,7 @@ s.t. capacity{n in N, r in R, l in PLM: (exists{(c, n) in E} req[c, r] > 0)
 	      or (exists{(i, n) in MY: mhome[i] != n} muse[i, r] > 0)}:
 	sum{(c, n) in E: eprio[c] <= l} req[c, r] * x[c, n]
 	+ sum{vq in Q: qprio[vq] < l and vq not in QM} quse[vq, n, r] * q[vq]
-	+ sum{(i, n) in MY} muse[i, r] * y[i, n]
+	+ sum{(i, n) in MY} muse[i, r] * ym[i, n]
 	- sum{i in MC: mhome[i] = n and mq[i] != '' and mprio[i] >= l}
 		muse[i, r] * q[mq[i]]
 	<= max(free[n, r], 0)
@@ -283,11 +302,11 @@ s.t. capacity{n in N, r in R, l in PLM: (exists{(c, n) in E} req[c, r] > 0)
 /* Moves: a move class's pods kept (all, or q of its eviction class) are
  * on its nodes; at most maxmoves pods off their home. */
 s.t. move_keep{i in MC: mq[i] != ''}:
-	sum{(i, n) in MY} y[i, n] = q[mq[i]];
+	sum{(i, n) in MY} ym[i, n] = q[mq[i]];
 s.t. move_all{i in MC: mq[i] = ''}:
-	sum{(i, n) in MY} y[i, n] = mcnt[i];
+	sum{(i, n) in MY} ym[i, n] = mcnt[i];
 s.t. max_moves{z in 1..1: maxmoves > 0}:
-	sum{(i, n) in MY: n != mhome[i]} y[i, n] <= maxmoves;
+	sum{(i, n) in MY: n != mhome[i]} ym[i, n] <= maxmoves;
 
 /* Violations of a budget: at least the evicted pods it selects beyond
  * what it allows (evicted = qk - q). */
@@ -300,21 +319,71 @@ s.t. overcommitted{(c, n) in E: mayp[grp[c]] = 1 and
 		   (exists{r in R} free[n, r] < 0)}:
 	x[c, n] = 0;
 
-/* DRA device claims (doc/dra.md); empty without them.  xdev: pods of a
- * class whose own claims the node's free devices hold (the class alone,
- * matchAttribute partitions counted exactly); each device row limits the
- * devices the node's pods take of some kinds to the free devices of those
- * kinds (one row per kind, one for all kinds together). */
+/* DRA device claims (doc/dra.md, doc/formulation.md §3b); empty without
+ * them.  xdev: pods of a class whose own claims the node's free devices
+ * hold (the class alone).  YW: the ways (firstAvailable alternative per
+ * request, matchAttribute value per constraint) of a (class, node) pair
+ * that can be met more than one way; y splits x by way.  Each device row
+ * is Hall's condition for one set of device kinds on its node: the
+ * devices the pods' demands on those kinds take (dcoef per pod of a
+ * class met one way, ycoef per pod of a way) fit in the free devices of
+ * the union of the kinds. */
 param xdev{E} integer >= 0, default 1000000000;
 set DR;
 param dnode{DR} symbolic in N;
 param drhs{DR} integer >= 0;
 param dcoef{DR, C} integer >= 0, default 0;
+param ycoef{DR, YW} integer >= 0, default 0;
+set DS dimen 2;        /* (row, device): a shared claim may take it */
+
+/* Shared claims (a PodGroup's claim, a ResourceClaim named by pods) not
+ * yet allocated: ZW their ways (an alternative per request, a value per
+ * matchAttribute constraint), zc the devices a way asks of a request, SW
+ * the (claim, request, device) pairs a way may take, SZ which ways, LI
+ * the nodes where users of a claim may run, UC which classes use it, FAR
+ * the (node, device) pairs where the device does not reach the node. */
+set SW dimen 3;
+set SZ dimen 4;
+set LI dimen 2;
+set UC dimen 2;
+set FAR dimen 2;
+set ZI := setof{(i, wy) in ZW} i;            /* shared claims modelled */
+set ZQ := setof{(i, rq, d) in SW} (i, rq);    /* their requests          */
+set SD := setof{(i, rq, d) in SW} d;          /* their devices           */
+param iq{ZI} integer >= 0;
+set RQ := setof{(i, rq) in ZQ} rq;
+param zc{ZW, RQ} integer >= 0, default 0;
+var sd{SW} binary;
+var lz{LI} binary;
+
+s.t. zone{i in ZI}:
+	sum{(i, wy) in ZW} zw[i, wy] <= 1;
+s.t. scount{(i, rq) in ZQ}:
+	sum{(i, rq, d) in SW} sd[i, rq, d] = sum{(i, wy) in ZW} zc[i, wy, rq] * zw[i, wy];
+s.t. sway{(i, rq, d) in SW}:
+	sd[i, rq, d] <= sum{(i, rq, d, wy) in SZ} zw[i, wy];
+s.t. lpods{(i, n) in LI}:
+	sum{(c, i) in UC: (c, n) in E} x[c, n]
+	<= (sum{(c, i) in UC} cnt[c]) * lz[i, n];
+s.t. lreach{(i, n) in LI}:
+	sum{(i, rq, d) in SW: (n, d) in FAR} sd[i, rq, d] + iq[i] * lz[i, n] <= iq[i];
+s.t. lway{(i, n) in LI}:
+	lz[i, n] <= sum{(i, wy) in ZW} zw[i, wy];
+s.t. sdev{d in SD}:
+	sum{(i, rq, d) in SW} sd[i, rq, d] <= 1;
+/* a pod of a class using a shared claim runs only where l allows */
+s.t. luse{(c, i) in UC, n in N: (c, n) in E and not ((i, n) in LI)}:
+	x[c, n] = 0;
 
 s.t. device_fit{(c, n) in E}:
 	x[c, n] <= xdev[c, n];
+s.t. ways{(c, n) in E: exists{(c2, n2, wy) in YW} c2 = c and n2 = n}:
+	sum{(c, n, wy) in YW} y[c, n, wy] = x[c, n];
 s.t. devices{r in DR}:
-	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n] <= drhs[r];
+	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n]
+	+ sum{(c, n, wy) in YW: n = dnode[r]} ycoef[r, c, n, wy] * y[c, n, wy]
+	+ sum{(r, d) in DS, (i, rq, d) in SW} sd[i, rq, d]
+	<= drhs[r];
 
 /* A node counted as wholly free holds no placed pod. */
 s.t. stays_free{n in NU}:

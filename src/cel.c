@@ -19,8 +19,12 @@
 #include "quantity.h"
 
 #define CEL_MAX_DEPTH 64     /* nesting of the expression tree          */
+#define CEL_MAX_NODES 512    /* nodes of one expression: evaluation
+				recurses as deep as the tree, and a chain
+				like a-b-c-... is built by a loop         */
 #define CEL_MAX_ARGS  8      /* arguments of one call                    */
 #define CEL_MAX_REGEX 1024   /* translated .matches() pattern, bytes     */
+#define CEL_MAX_REPEAT 1000  /* {n,m} counts in a pattern, as RE2         */
 
 /* ------------------------------------------------------------ tree */
 
@@ -80,6 +84,7 @@ typedef struct parser {
 	wasp_error *err;
 	int failed;
 	int depth;
+	int nodes;
 	/* current token */
 	int t;
 	int toff;
@@ -267,6 +272,11 @@ static int lex(parser *p)
 
 static cnode *mk(parser *p, int kind, int off)
 {
+	if (++p->nodes > CEL_MAX_NODES) {
+		perr(p, off, "%s", "expression too large (more than 512 "
+				   "operands and operators)");
+		return NULL;
+	}
 	cnode *n = wa_alloc(p->a, sizeof *n);
 	if (!n) {
 		perr(p, off, "%s", "out of memory");
@@ -789,7 +799,8 @@ static int re_translate(const char *in, char *out, size_t size,
 			const char **why)
 {
 	size_t n = 0;
-	bool bracket = false;
+	bool bracket = false, quant = false;
+	long reps = 0; /* sum of the {n,m} counts: nested ones multiply */
 #define PUT(str) do {                                                      \
 		size_t l_ = strlen(str);                                   \
 		if (n + l_ + 1 > size) { *why = "pattern too long"; return -1; } \
@@ -799,6 +810,7 @@ static int re_translate(const char *in, char *out, size_t size,
 	for (const char *s = in; *s; s++) {
 		char c = *s;
 		if (c == '\\') {
+			quant = false;
 			char e = *++s;
 			const char *rep = NULL;
 			switch (e) {
@@ -845,6 +857,43 @@ static int re_translate(const char *in, char *out, size_t size,
 		    s[1] == '?') {
 			*why = "non-greedy quantifiers are not supported";
 			return -1;
+		}
+		/* A quantifier on a quantifier: RE2 refuses it ("bad
+		 * repetition operator"), and glibc's regcomp can take
+		 * gigabytes on a run of them. */
+		bool q = !bracket && (c == '*' || c == '+' || c == '?' ||
+				      (c == '{' && isdigit((unsigned char)s[1])));
+		if (q && quant) {
+			*why = "bad repetition operator (a quantifier "
+			       "after a quantifier)";
+			return -1;
+		}
+		quant = q;
+		if (q && c == '{') {
+			/* {n}, {n,} or {n,m}: RE2 allows counts up to
+			 * CEL_MAX_REPEAT */
+			char *e;
+			long lo = strtol(s + 1, &e, 10), hi = lo;
+			if (*e == ',')
+				hi = isdigit((unsigned char)e[1])
+					 ? strtol(e + 1, &e, 10) : (e++, lo);
+			reps += hi > lo ? hi : lo;
+			if (*e != '}' || lo > CEL_MAX_REPEAT ||
+			    hi > CEL_MAX_REPEAT || hi < lo ||
+			    reps > CEL_MAX_REPEAT) {
+				*why = "bad repetition count (the counts of "
+				       "a pattern add up to at most 1000)";
+				return -1;
+			}
+			size_t l = (size_t)(e + 1 - s);
+			if (n + l + 1 > size) {
+				*why = "pattern too long";
+				return -1;
+			}
+			memcpy(out + n, s, l);
+			n += l;
+			s = e;
+			continue;
 		}
 		if (!bracket && c == '[') {
 			bracket = true;

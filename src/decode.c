@@ -290,6 +290,7 @@ static bool is_scalar(const wt_node *n)
  * Returns the tree's text (not copied). */
 static int sval(dctx *c, const wt_node *n, const char *path, const char **out)
 {
+	*out = "";
 	if (!is_scalar(n))
 		return bad(c, n, path, "expected a string, got %s",
 			   wt_type_phrase(n->type));

@@ -1714,6 +1714,120 @@ static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
 	return 0;
 }
 
+/* The spec of allocation a. */
+static const wdr_spec *alloc_spec(const wdr_state *st, const wdr_alloc *a)
+{
+	const ws_dra *d = st->d;
+	int sp = a->inst >= 0 ? d->insts[a->inst].spec
+			      : d->pods[a->pod].c[a->entry].spec;
+	return sp >= 0 ? &d->specs[sp] : NULL;
+}
+
+/* Sum of the alternative indexes of results r[0..n) of spec sp. */
+static long rank_of(const wdr_spec *sp, const wdr_result *r, int n)
+{
+	long sum = 0;
+	for (int q = 0; sp && q < sp->nreqs; q++) {
+		const wdr_req *rq = &sp->reqs[q];
+		bool got = false;
+		for (int k = 1; k < rq->nalts && !got; k++)
+			for (int j = 0; j < n && !got; j++)
+				if (r[j].sub == rq->alts[k].id) {
+					sum += k;
+					got = true;
+				}
+	}
+	return sum;
+}
+
+long wdr_alt_rank(const wdr_state *st)
+{
+	long sum = 0;
+	for (int i = 0; st && i < st->nallocs; i++) {
+		const wdr_alloc *a = &st->allocs[i];
+		sum += rank_of(alloc_spec(st, a), st->res + a->first, a->n);
+	}
+	return sum;
+}
+
+/* Are all devices of results r[0..n) local to node? */
+static bool all_local(const wdr_state *st, const wdr_result *r, int n,
+		      int node)
+{
+	for (int i = 0; i < n; i++)
+		if (st->d->devs[r[i].dev].reach.node != node)
+			return false;
+	return true;
+}
+
+int wdr_prefer_earlier(wdr_state *st)
+{
+	wdr_result out[WDR_MAX_RESULTS];
+	int moved = 0;
+	for (int i = 0; st->d && i < st->nallocs; i++) {
+		wdr_alloc *a = &st->allocs[i];
+		const wdr_spec *sp = alloc_spec(st, a);
+		long old = rank_of(sp, st->res + a->first, a->n);
+		if (!old)
+			continue;
+		/* a shared claim only when every user must be on its node
+		 * (node-local devices before and after) */
+		if (a->inst >= 0 &&
+		    !all_local(st, st->res + a->first, a->n, a->node))
+			continue;
+		for (int k = 0; k < a->n; k++)
+			st->taken[st->res[a->first + k].dev]--;
+		int n = wdr_alloc_spec(st, sp, a->node, st->taken, NULL, 0, out,
+				       WDR_MAX_RESULTS);
+		bool better = n >= 0 && rank_of(sp, out, n) < old &&
+			      (a->inst < 0 || all_local(st, out, n, a->node));
+		if (!better) {
+			for (int k = 0; k < a->n; k++)
+				st->taken[st->res[a->first + k].dev]++;
+			continue;
+		}
+		int first = st->nres;
+		for (int k = 0; k < n; k++) {
+			if (WA_PUSH(st->a, st->res, st->nres, st->capres,
+				    out[k]))
+				return -1;
+			st->taken[out[k].dev]++;
+		}
+		a = &st->allocs[i];
+		a->first = first;
+		a->n = n;
+		moved++;
+	}
+	return moved;
+}
+
+int wdr_push(wdr_state *st, int pi, int entry, int inst, int cls, int node,
+	     const wdr_result *r, int n)
+{
+	return push_alloc(st, pi, entry, inst, cls, node, r, n);
+}
+
+int wdr_state_clone(wdr_state *st, const wdr_state *base, wa_arena *a)
+{
+	const ws_dra *d = base->d;
+	memset(st, 0, sizeof *st);
+	st->s = base->s;
+	st->d = d;
+	st->a = a;
+	st->match = base->match;
+	st->cel_error = base->cel_error;
+	if (!d)
+		return 0;
+	st->taken = wa_calloc(a, (size_t)d->ndevs + 1, sizeof *st->taken);
+	st->inst_alloc = wa_calloc(a, (size_t)d->ninsts + 1, sizeof(int));
+	if (!st->taken || !st->inst_alloc)
+		return -1;
+	memcpy(st->taken, base->taken, (size_t)d->ndevs * sizeof *st->taken);
+	for (int i = 0; i < d->ninsts; i++)
+		st->inst_alloc[i] = -1;
+	return 0;
+}
+
 void wdr_undo(wdr_state *st, int mark)
 {
 	while (st->nallocs > mark) {

@@ -224,6 +224,24 @@ int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap);
  * checking reach for those already allocated), recording allocations
  * with class `cls`.  true on success; on failure nothing changes. */
 bool wdr_place(wdr_state *st, int pi, int cls, int node);
+/* Record an allocation made elsewhere (the ILP's answer): results r of
+ * pod pi's entry (or of instance inst), taking the devices.  0 or -1
+ * (out of memory). */
+int wdr_push(wdr_state *st, int pi, int entry, int inst, int cls, int node,
+	     const wdr_result *r, int n);
+/* A fresh allocation state sharing base's match table and starting from
+ * its taken devices (no allocations), in arena a.  0 or -1. */
+int wdr_state_clone(wdr_state *st, const wdr_state *base, wa_arena *a);
+/* firstAvailable preference (objective tier 1b, doc/formulation.md): the
+ * sum over the allocated claims' requests of the index of the
+ * alternative used (0: the first, or a request without alternatives). */
+long wdr_alt_rank(const wdr_state *st);
+/* After placement (greedy): move each claim to an earlier firstAvailable
+ * alternative on the same node when the devices allow it (a shared claim
+ * only when its devices are local to that node).  Results are re-appended,
+ * so wdr_undo must not be used afterwards.  Returns the claims moved, or
+ * -1 (out of memory). */
+int wdr_prefer_earlier(wdr_state *st);
 /* Undo back to a mark (nallocs at the time). */
 void wdr_undo(wdr_state *st, int mark);
 /* Reason text for a group whose pods could not get devices (arena). */

@@ -155,6 +155,12 @@ typedef struct gs {
 	int *dv_gone;
 	unsigned char *dv_back;
 	bool dv_clash;     /* a restore found a device in use twice        */
+	/* DRA and preemption: when evictions free no device (no running
+	 * pod holds a claim), a domain whose devices alone hold fewer than
+	 * `need` pods of a group is not searched for victims.  Per (claim list, key): the device fit per
+	 * domain and per node (at the node's version), for one eligibility,
+	 * refreshed from the changed nodes once a group was admitted. */
+	struct pdfit *pd;
 } gs;
 
 static bool unit_moved(const gs *G, int u);
@@ -2417,6 +2423,59 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	return placed;
 }
 
+typedef struct pdfit {
+	int32_t *dom;      /* per domain (one for no key)               */
+	int32_t *node;     /* per node                                  */
+	uint32_t *ver;     /* per node: nver at node[]                  */
+	const unsigned char *bits; /* eligibility it was built for       */
+	uint32_t commit;   /* dra_commit + 1 when refreshed             */
+} pdfit;
+
+/* The device-only fit per domain of key k (NULL: no key) for the pods
+ * of class c, or NULL (no cache: no skipping). */
+static const int32_t *pd_domains(gs *G, int c, const wtp_key *k)
+{
+	const wdr_podc *pc = G->cpc ? G->cpc[c] : NULL;
+	if (!pc || pc->sig >= G->dr_nsig)
+		return NULL;
+	int ki = k ? (int)(k - G->p->topo->keys) + 1 : 0;
+	if (!G->pd && !(G->pd = wa_calloc(G->tmp, (size_t)G->dr_nsig *
+					  G->dr_nk + 1, sizeof *G->pd)))
+		return NULL;
+	pdfit *f = &G->pd[(size_t)pc->sig * G->dr_nk + ki];
+	const cinfo *ci = &G->ci[c];
+	int nd = k ? k->ndom : 1;
+	if (f->commit == G->dra_commit + 1 && f->bits == ci->bits)
+		return f->dom;
+	bool fresh = f->bits != ci->bits || !f->dom;
+	if (!f->dom) {
+		f->dom = wa_calloc(G->tmp, (size_t)nd + 1, sizeof(int32_t));
+		f->node = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
+		f->ver = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(uint32_t));
+		if (!f->dom || !f->node || !f->ver) {
+			f->dom = NULL;
+			return NULL;
+		}
+	}
+	if (fresh)
+		memset(f->dom, 0, (size_t)nd * sizeof(int32_t));
+	for (int n = 0; n < G->nn; n++) {
+		if (!elig_bit(ci, n))
+			continue;
+		if (!fresh && f->ver[n] == G->nver[n])
+			continue;
+		int32_t nf = (int32_t)wdr_fit(G->dra, pc, n, 4096);
+		int d = k ? k->node_dom[n] : 0;
+		if (d >= 0)
+			f->dom[d] += nf - (fresh ? 0 : f->node[n]);
+		f->node[n] = nf;
+		f->ver[n] = G->nver[n];
+	}
+	f->bits = ci->bits;
+	f->commit = G->dra_commit + 1;
+	return f->dom;
+}
+
 /* Try to admit group g by preemption.  Pods placed, -1: no way, -2:
  * NOMEM. */
 static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
@@ -2436,6 +2495,22 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	const int32_t *dmin = k ? pe_dom_min(G, k) : NULL;
 	if (k && !dmin)
 		return -2;
+	/* DRA: when no running pod holds an allocated claim, evictions
+	 * free cpu and memory but no device, so the device-only fit of a
+	 * domain bounds what they can give (every class of the group with
+	 * the same claim list) */
+	const int32_t *dfit = NULL;
+	const ws_dra *dd = G->p->snap->dra;
+	bool one_sig = G->dra && dd && !dd->held_beg[G->p->snap->npods] &&
+		       wg->nclasses > 0 && G->cpc[wg->classes[0]];
+	for (int i = 1; one_sig && i < wg->nclasses; i++)
+		one_sig = G->cpc[wg->classes[i]] &&
+			  G->cpc[wg->classes[i]]->sig ==
+			      G->cpc[wg->classes[0]]->sig &&
+			  G->ci[wg->classes[i]].bits ==
+			      G->ci[wg->classes[0]].bits;
+	if (one_sig)
+		dfit = pd_domains(G, wg->classes[0], k);
 	for (int i = 0; i < ncd; i++) {
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
@@ -2443,6 +2518,8 @@ static int preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		/* nothing of lower priority there: no victims (cheap skip) */
 		if (k && dmin[d] >= wg->priority)
 			continue;
+		if (dfit && dfit[k ? d : 0] < need)
+			continue; /* devices short, evictions cannot help */
 		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
 		if (r == -2)
 			return -2;
@@ -3322,6 +3399,10 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	}
 	int rc = run(&G, o);
 	wa_destroy(G.tmp);
+	/* DRA: a claim placed while earlier alternatives were short may
+	 * use one now that failed gangs gave their devices back */
+	if (!rc && G.dra && wdr_prefer_earlier(G.dra) < 0)
+		rc = -1;
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in greedy");
 	return WASP_OK;

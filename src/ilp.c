@@ -36,11 +36,14 @@
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
 enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
-       WM_Y };
+       WM_Y, WM_V, WM_Z, WM_SD, WM_L };
 /* H, S: composites; E: exclusive domain; K: slice count; W: preferred
  * level domain left unused (issue 5); Q: units of an eviction class kept
  * running; B: a PodDisruptionBudget's allowance minus its violations
- * (preemption); Y: pods of a move class on one of its nodes (issue 6) */
+ * (preemption); Y: pods of a move class on one of its nodes (issue 6);
+ * V: pods of a slot met one way; Z: a shared claim's way; SD: a device
+ * of a shared claim's request; L: a node a shared claim's devices all
+ * reach (DRA) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -133,6 +136,34 @@ typedef struct wm {
 	unsigned char *mvin; /* per node: some pod may move in            */
 	int64_t *mvfree;    /* nnodes * nres: room of pods that may leave  */
 	int mtier;          /* the moves tier, -1: none                   */
+	/* DRA, exact device model (rows_dev, doc/formulation.md §3b): the
+	 * ways a slot's own claims can be met, each a list of demands
+	 * (claim entry, alternative, count, devices of the node it may take
+	 * as a bitmask over dv_cands) */
+	bool dv_inexact;    /* some claim shape is only relaxed            */
+	int *dv_wbeg, *dv_wend; /* per slot: its ways [wbeg, wend)          */
+	int *dv_ycol;       /* per way: y column, 0: the slot's x          */
+	int *dv_dbeg;       /* per way + 1: demands [dbeg[w], dbeg[w+1])   */
+	int dv_nway;
+	size_t dv_capw1, dv_capw2;
+	int *dv_dent, *dv_dsub, *dv_dcnt;
+	uint64_t *dv_dset;
+	int dv_ndem;
+	size_t dv_capd1, dv_capd2, dv_capd3, dv_capd4;
+	const struct wdr_state *dv_vdra; /* allocation vec_from_x reads   */
+	struct dvinst *dv_irec; /* per instance (shared claim); nw 0: none */
+	struct dvs *dv_s;   /* s columns                                   */
+	int dv_ns;
+	size_t dv_caps;
+	int *dv_shead;      /* per device: first s column entry, -1 none    */
+	int *dv_wpen;       /* per way: sum of its alternatives' indexes  */
+	size_t dv_capw3;
+	int atier1;         /* firstAvailable tier + 1, 0: none            */
+	int *ds_row, *ds_dev, nds; /* (row, device) s terms, for write_dat */
+	size_t capds1, capds2;
+	/* device rows' y terms for write_dat: (row, way, coefficient) */
+	int *dy_row, *dy_way, *dy_coef, ndy;
+	size_t capdy1, capdy2, capdy3;
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -1936,152 +1967,1214 @@ static void dt_note(wm *m, int c, int q)
 	m->ndt++;
 }
 
-/* DRA: dev[n,kind]: per node and device kind (a request's way to be
- * met, wdr_sub), the pods' devices of that kind fit the free devices of
- * that kind the node reaches.  Kinds of different requests may overlap
- * (a relaxation); solve.c allocates the answer exactly and falls back to
- * greedy's when that fails. */
+/* ---------------------------------------------- DRA: exact device model
+ *
+ * A class's own claims on a node can be met in one or more *ways*: a
+ * firstAvailable alternative per request and an attribute value per
+ * matchAttribute constraint.  A way asks, per request, `count` devices
+ * out of a *kind*: the node's free devices that match the alternative and
+ * carry the chosen values.  Once every pod's way is fixed, the pods'
+ * demands fit the node's devices iff Hall's condition holds for every set
+ * S of kinds: the demands on kinds of S are at most |union of S| (a
+ * bipartite b-matching, one device per unit of demand).  Only sets that
+ * are connected by overlap and closed (no other kind lies inside their
+ * union) can be tight, so one row per such set.  x[c,n] is split into
+ * y[c,n,w] only where the slot has more than one way.  doc/formulation.md
+ * §3b says what stays a relaxation (dv_inexact). */
+
+#define WDV_MAXC 64      /* devices one node reaches (a 64-bit mask)   */
+#define WDV_MAX_WAYS 64  /* ways of one slot                          */
+#define WDV_MAX_COMB 4096 /* choice combinations tried per slot       */
+#define WDV_MAX_VALS 16  /* attribute values of one constraint         */
+#define WDV_MAX_PTS 16   /* choice points of one claim list           */
+#define WDV_HALL 12      /* kinds of one component, all subsets       */
+
+typedef struct dvinst {
+	int inst, spec;
+	int nw, zfirst;      /* z columns zfirst .. zfirst + nw - 1         */
+	int *alt;            /* nw * nreqs: the way's alternative           */
+	const wcel_attr **val; /* nw * ncons: the way's value (NULL: none)   */
+	int q;               /* most devices of one way                     */
+} dvinst;
+
+typedef struct dvs {
+	int inst, req, dev, col, next; /* next: same device, -1 end       */
+} dvs;
+
+static int dv_slot_of(const wp_problem *p, int c, int n)
+{
+	const wp_class *cl = &p->classes[c];
+	int lo = 0, hi = cl->nelig - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (cl->elig[mid] == n)
+			return cl->off + mid;
+		if (cl->elig[mid] < n)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+static bool dv_cons_has(const wdr_cons *k, const char *req)
+{
+	if (k->nreqs == 0)
+		return true;
+	for (int i = 0; i < k->nreqs; i++)
+		if (!strcmp(k->reqs[i], req))
+			return true;
+	return false;
+}
+
+/* The devices node n reaches, node-local first, as wdr_alloc_spec orders
+ * them; -1 when more than WDV_MAXC. */
+static int dv_cands(const wm *m, int n, int *cand, bool *global)
+{
+	const ws_snapshot *s = m->p->snap;
+	const ws_dra *d = s->dra;
+	int k = 0;
+	*global = false;
+	for (int i = d->node_first[n]; i < d->node_first[n + 1]; i++) {
+		if (k == WDV_MAXC)
+			return -1;
+		cand[k++] = d->node_devs[i];
+	}
+	for (int i = 0; i < d->nglobal; i++)
+		if (wdr_reaches(s, &d->devs[d->global[i]], n)) {
+			if (k == WDV_MAXC)
+				return -1;
+			cand[k++] = d->global[i];
+			*global = true;
+		}
+	return k;
+}
+
+static bool dv_free(const wm *m, int dev)
+{
+	return m->dra->d->devs[dev].multi || !m->dra->taken[dev];
+}
+
+/* One choice point of a claim list: an alternative of (entry, request),
+ * or a value of (entry, matchAttribute constraint). */
+typedef struct dvpt {
+	int ent, req, cons; /* cons >= 0: a value point                 */
+	int nopt;
+	const wcel_attr *val[WDV_MAX_VALS];
+} dvpt;
+
+/* Demands of one combination of choices into the way arrays; false when
+ * the way cannot be met on the node at all. */
+static bool dv_way(wm *m, const wdr_podc *pc, const dvpt *pt, int npt,
+		   const int *ch, const int *cand, int nc)
+{
+	const ws_dra *d = m->p->snap->dra;
+	int first = m->dv_ndem;
+	for (int q = 0; q < npt; q++) {
+		if (pt[q].cons >= 0)
+			continue;
+		const wdr_pclaim *e = &pc->c[pt[q].ent];
+		const wdr_spec *sp = &d->specs[e->spec];
+		const wdr_req *rq = &sp->reqs[pt[q].req];
+		const wdr_sub *sb = &rq->alts[ch[q]];
+		if (sb->cls < 0)
+			goto no;
+		const signed char *mr = m->dra->match[sb->id];
+		uint64_t set = 0;
+		int all = 0, got = 0;
+		for (int i = 0; i < nc; i++) {
+			int dev = cand[i];
+			if (!mr[dev])
+				continue;
+			all++;
+			if (!dv_free(m, dev))
+				continue;
+			bool ok = true;
+			for (int v = 0; v < npt && ok; v++) {
+				if (pt[v].cons < 0 || pt[v].ent != pt[q].ent)
+					continue;
+				const wdr_cons *cn = &sp->cons[pt[v].cons];
+				if (!dv_cons_has(cn, rq->name) &&
+				    !dv_cons_has(cn, sb->name))
+					continue;
+				const wcel_attr *a = wdr_attr(&d->devs[dev],
+							      cn->domain,
+							      cn->attr);
+				ok = a && wdr_attr_equal(a, pt[v].val[ch[v]]);
+			}
+			if (!ok)
+				continue;
+			set |= (uint64_t)1 << i;
+			got++;
+		}
+		int cnt = sb->all ? all : sb->count;
+		if (cnt > got || cnt <= 0)
+			goto no;
+		int k = m->dv_ndem;
+		if (!wm_grow(m, (void **)&m->dv_dent, sizeof(int), &m->dv_capd1,
+			     k + 1) ||
+		    !wm_grow(m, (void **)&m->dv_dsub, sizeof(int), &m->dv_capd2,
+			     k + 1) ||
+		    !wm_grow(m, (void **)&m->dv_dcnt, sizeof(int), &m->dv_capd3,
+			     k + 1) ||
+		    !wm_grow(m, (void **)&m->dv_dset, sizeof(uint64_t),
+			     &m->dv_capd4, k + 1))
+			return false;
+		m->dv_dent[k] = pt[q].ent;
+		m->dv_dsub[k] = sb->id;
+		m->dv_dcnt[k] = cnt;
+		m->dv_dset[k] = set;
+		m->dv_ndem++;
+	}
+	return true;
+no:
+	m->dv_ndem = first;
+	return false;
+}
+
+/* Append a way (its demands are the last ones added from `first`). */
+static void dv_way_end(wm *m, int pen)
+{
+	int w = m->dv_nway;
+	if (!wm_grow(m, (void **)&m->dv_wpen, sizeof(int), &m->dv_capw3,
+		     w + 2) ||
+	    !wm_grow(m, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1,
+		     w + 2) ||
+	    !wm_grow(m, (void **)&m->dv_ycol, sizeof(int), &m->dv_capw2,
+		     w + 2))
+		return;
+	m->dv_dbeg[w + 1] = m->dv_ndem;
+	m->dv_ycol[w] = 0;
+	m->dv_wpen[w] = pen;
+	m->dv_nway++;
+}
+
+/* The ways of slot sl (class c on node n); none when its claims are
+ * only relaxed there (x keeps wdr_fit's bound). */
+static void dv_slot(wm *m, int sl, const wdr_podc *pc, int n,
+		    const int *cand, int nc, bool global)
+{
+	const ws_dra *d = m->p->snap->dra;
+	dvpt pt[WDV_MAX_PTS];
+	int npt = 0, w0 = m->dv_nway, d0 = m->dv_ndem;
+	long comb = 1;
+	bool relaxed = global;
+	for (int k = 0; k < pc->n; k++) {
+		const wdr_pclaim *e = &pc->c[k];
+		if (e->inst >= 0)
+			continue;
+		if (e->spec < 0)
+			return; /* x is 0 (wdr_fit) */
+		const wdr_spec *sp = &d->specs[e->spec];
+		for (int j = 0; j < sp->ncons; j++) {
+			const wdr_cons *cn = &sp->cons[j];
+			if (cn->distinct) {
+				relaxed = true; /* not modelled */
+				continue;
+			}
+			if (npt == WDV_MAX_PTS)
+				goto relax;
+			dvpt *q = &pt[npt];
+			*q = (dvpt){.ent = k, .req = -1, .cons = j};
+			/* values of the free devices that a covered
+			 * request's alternatives match */
+			for (int i = 0; i < nc; i++) {
+				int dev = cand[i];
+				if (!dv_free(m, dev))
+					continue;
+				bool want = false;
+				for (int r = 0; r < sp->nreqs && !want; r++)
+					for (int a = 0; a < sp->reqs[r].nalts &&
+					     !want; a++) {
+						const wdr_sub *sb =
+						    &sp->reqs[r].alts[a];
+						want = (dv_cons_has(cn,
+							sp->reqs[r].name) ||
+							dv_cons_has(cn,
+							sb->name)) &&
+						       m->dra->match[sb->id][dev];
+					}
+				const wcel_attr *at = want
+				    ? wdr_attr(&d->devs[dev], cn->domain,
+					       cn->attr) : NULL;
+				if (!at)
+					continue;
+				int v;
+				for (v = 0; v < q->nopt &&
+				     !wdr_attr_equal(q->val[v], at); v++)
+					;
+				if (v == q->nopt) {
+					if (v == WDV_MAX_VALS)
+						goto relax;
+					q->val[q->nopt++] = at;
+				}
+			}
+			bool covers = false;
+			for (int r = 0; r < sp->nreqs && !covers; r++) {
+				covers = dv_cons_has(cn, sp->reqs[r].name);
+				for (int a = 0; a < sp->reqs[r].nalts; a++)
+					covers |= dv_cons_has(
+					    cn, sp->reqs[r].alts[a].name);
+			}
+			if (!covers)
+				continue; /* names no request: no effect */
+			if (q->nopt == 0)
+				return; /* no device has the attribute */
+			comb *= q->nopt;
+			npt++;
+		}
+		for (int r = 0; r < sp->nreqs; r++) {
+			if (npt == WDV_MAX_PTS)
+				goto relax;
+			pt[npt] = (dvpt){.ent = k, .req = r, .cons = -1,
+					 .nopt = sp->reqs[r].nalts};
+			comb *= pt[npt].nopt;
+			npt++;
+		}
+		if (comb > WDV_MAX_COMB)
+			goto relax;
+	}
+	int ch[WDV_MAX_PTS] = {0};
+	for (long t = 0; t < comb && !m->nomem; t++) {
+		long r = t;
+		for (int q = npt - 1; q >= 0; q--) {
+			ch[q] = (int)(r % pt[q].nopt);
+			r /= pt[q].nopt;
+		}
+		if (!dv_way(m, pc, pt, npt, ch, cand, nc))
+			continue;
+		if (m->dv_nway - w0 == WDV_MAX_WAYS)
+			goto relax;
+		int pen = 0;
+		for (int q = 0; q < npt; q++)
+			pen += pt[q].cons < 0 ? ch[q] : 0;
+		dv_way_end(m, pen);
+	}
+	/* multi-allocatable devices are shared without limit */
+	for (int i = d0; i < m->dv_ndem && !relaxed; i++)
+		for (int b = 0; b < nc; b++)
+			if ((m->dv_dset[i] >> b & 1) &&
+			    d->devs[cand[b]].multi)
+				relaxed = true;
+	if (relaxed)
+		m->dv_inexact = true;
+	m->dv_wend[sl] = m->dv_nway;
+	return;
+relax:
+	m->dv_inexact = true;
+	m->dv_nway = w0;
+	m->dv_ndem = d0;
+	m->dv_wend[sl] = m->dv_nway;
+}
+
+static void dy_note(wm *m, int w, int q)
+{
+	int k = m->ndy;
+	if (!wm_grow(m, (void **)&m->dy_row, sizeof(int), &m->capdy1, k + 1) ||
+	    !wm_grow(m, (void **)&m->dy_way, sizeof(int), &m->capdy2, k + 1) ||
+	    !wm_grow(m, (void **)&m->dy_coef, sizeof(int), &m->capdy3, k + 1))
+		return;
+	m->dy_row[k] = m->ndr - 1;
+	m->dy_way[k] = w;
+	m->dy_coef[k] = q;
+	m->ndy++;
+}
+
+static int dv_popc(uint64_t x)
+{
+	return __builtin_popcountll(x);
+}
+
+/* Is the set of kinds `mask` (indices into kset) connected by overlap? */
+static bool dv_connected(const uint64_t *kset, const int *ids, int nk,
+			 unsigned mask)
+{
+	unsigned seen = mask & (~mask + 1), grew = 1;
+	uint64_t u = 0;
+	for (int i = 0; i < nk; i++)
+		if (seen >> i & 1)
+			u = kset[ids[i]];
+	while (grew) {
+		grew = 0;
+		for (int i = 0; i < nk; i++)
+			if ((mask >> i & 1) && !(seen >> i & 1) &&
+			    (kset[ids[i]] & u)) {
+				seen |= 1u << i;
+				u |= kset[ids[i]];
+				grew = 1;
+			}
+	}
+	return seen == mask;
+}
+
+/* One Hall row on node n: the demands on kinds inside union u (of
+ * free devices) fit in |u|. */
+static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
+{
+	const wp_problem *p = m->p;
+	const ws_dra *d = p->snap->dra;
+	for (int b = 0; b < WDV_MAXC; b++)
+		if ((u >> b & 1) && d->devs[cand[b]].multi)
+			return; /* unlimited: relaxed (dv_inexact) */
+	int f = dv_popc(u);
+	double most = 0;
+	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
+		int sl = m->nxslot[i];
+		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++) {
+			int q = 0;
+			for (int k = m->dv_dbeg[w]; k < m->dv_dbeg[w + 1]; k++)
+				if (!(m->dv_dset[k] & ~u))
+					q += m->dv_dcnt[k];
+			most += (double)q * m->xub[sl];
+		}
+	}
+	const ws_dra *dd = p->snap->dra;
+	for (int b = 0; b < WDV_MAXC; b++)
+		for (int k = (u >> b & 1) ? m->dv_shead[cand[b]] : -1; k >= 0;
+		     k = m->dv_s[k].next)
+			most += 1;
+	if (most <= f)
+		return; /* cannot bind */
+	dr_note(m, n, f);
+	wm_row_begin(m);
+	/* devices shared claims take */
+	for (int b = 0; b < WDV_MAXC; b++) {
+		int h = (u >> b & 1) ? m->dv_shead[cand[b]] : -1;
+		for (int k = h; k >= 0; k = m->dv_s[k].next)
+			wm_coef(m, m->dv_s[k].col, 1);
+		if (h >= 0 && m->names) {
+			int z = m->nds;
+			if (!wm_grow(m, (void **)&m->ds_row, sizeof(int),
+				     &m->capds1, z + 1) ||
+			    !wm_grow(m, (void **)&m->ds_dev, sizeof(int),
+				     &m->capds2, z + 1))
+				return;
+			m->ds_row[z] = m->ndr - 1;
+			m->ds_dev[z] = cand[b];
+			m->nds++;
+		}
+	}
+	(void)dd;
+	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
+		int sl = m->nxslot[i];
+		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++) {
+			int q = 0;
+			for (int k = m->dv_dbeg[w]; k < m->dv_dbeg[w + 1]; k++)
+				if (!(m->dv_dset[k] & ~u))
+					q += m->dv_dcnt[k];
+			if (!q)
+				continue;
+			if (m->dv_ycol[w]) {
+				wm_coef(m, m->dv_ycol[w], q);
+				dy_note(m, w, q);
+			} else {
+				wm_coef(m, m->xcol[sl], q);
+				dt_note(m, class_of_slot(p, sl), q);
+			}
+		}
+	}
+	wm_row_end(m, GLP_UP, 0, f,
+	    wm_name(m, "devs[%s,%d]", p->snap->nodes[n].name, tag));
+}
+
+/* Shared claims (a PodGroup's claim, a ResourceClaim named by pods) not
+ * allocated yet, DESIGN.md §5: per way (an alternative per request, a
+ * value per matchAttribute constraint) z[i,w] binary, at most one; per
+ * request r and candidate device d s[i,r,d] binary, sum_d s[i,r,d] =
+ * sum_w count(r,w) z[i,w], s[i,r,d] <= sum of z over the ways whose kind
+ * holds d; per node n where a user class has a slot, l[i,n] binary: the
+ * users' pods on n need l[i,n] = 1, which needs a chosen way and forbids
+ * every chosen device that does not reach n.  A device serves one claim:
+ * sum over instances and requests of s[.,.,d] <= 1, and the Hall rows of
+ * the node subtract the devices instances take. */
+/* Does way w of instance I let request r take device dev? */
+static bool dvi_in(const wm *m, const dvinst *I, int w, int r, int dev)
+{
+	const ws_dra *d = m->p->snap->dra;
+	const wdr_spec *sp = &d->specs[I->spec];
+	const wdr_req *rq = &sp->reqs[r];
+	const wdr_sub *sb = &rq->alts[I->alt[w * sp->nreqs + r]];
+	if (!m->dra->match[sb->id][dev])
+		return false;
+	for (int j = 0; j < sp->ncons; j++) {
+		const wdr_cons *cn = &sp->cons[j];
+		const wcel_attr *v = I->val[w * (sp->ncons ? sp->ncons : 1) + j];
+		if (!v || (!dv_cons_has(cn, rq->name) &&
+			   !dv_cons_has(cn, sb->name)))
+			continue;
+		const wcel_attr *a = wdr_attr(&d->devs[dev], cn->domain,
+					      cn->attr);
+		if (!a || !wdr_attr_equal(a, v))
+			return false;
+	}
+	return true;
+}
+
+/* Candidate devices of instance i: free, matching some alternative of
+ * a request, reaching some node of a user slot. */
+static int dvi_cands(wm *m, int i, const unsigned char *unode, int *out)
+{
+	const ws_dra *d = m->p->snap->dra;
+	const wdr_spec *sp = &d->specs[d->insts[i].spec];
+	int k = 0;
+	for (int dev = 0; dev < d->ndevs; dev++) {
+		if (m->dra->taken[dev] || d->devs[dev].multi)
+			continue;
+		bool mt = false;
+		for (int r = 0; r < sp->nreqs && !mt; r++)
+			for (int a = 0; a < sp->reqs[r].nalts && !mt; a++)
+				mt = m->dra->match[sp->reqs[r].alts[a].id][dev];
+		if (!mt)
+			continue;
+		const wdr_reach *rc = &d->devs[dev].reach;
+		bool reach = false;
+		if (rc->node >= 0)
+			reach = unode[rc->node];
+		else
+			for (int n = 0; n < m->p->nnodes && !reach; n++)
+				reach = unode[n] &&
+					wdr_reaches(m->p->snap, &d->devs[dev], n);
+		if (reach)
+			out[k++] = dev;
+	}
+	return k;
+}
+
+static void dv_insts(wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	const ws_dra *d = s->dra;
+	m->dv_irec = wa_calloc(m->ar, (size_t)d->ninsts + 1,
+			       sizeof *m->dv_irec);
+	m->dv_shead = wa_calloc(m->ar, (size_t)d->ndevs + 1, sizeof(int));
+	unsigned char *unode = wa_calloc(m->ar, (size_t)p->nnodes + 1, 1);
+	int *cand = wa_calloc(m->ar, (size_t)d->ndevs + 1, sizeof *cand);
+	if (!m->dv_irec || !m->dv_shead || !unode || !cand) {
+		m->nomem = true;
+		return;
+	}
+	for (int dev = 0; dev < d->ndevs; dev++)
+		m->dv_shead[dev] = -1;
+	char buf[512];
+	for (int i = 0; i < d->ninsts && !m->nomem; i++) {
+		const wdr_inst *in = &d->insts[i];
+		const wdr_spec *sp = &d->specs[in->spec];
+		memset(unode, 0, (size_t)p->nnodes);
+		bool used = false;
+		for (int c = 0; c < p->nclasses; c++)
+			for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++) {
+				if (m->cpc[c]->c[k].inst != i)
+					continue;
+				const wp_class *cl = &p->classes[c];
+				for (int e = 0; e < cl->nelig; e++) {
+					int sl = cl->off + e;
+					if (!m->xcol[sl])
+						continue;
+					if (sp->allocated) {
+						/* its devices are fixed: the
+						 * pods go where they reach */
+						bool ok = true;
+						for (int a = 0; a < sp->nalloc &&
+						     ok; a++)
+							ok = wdr_reaches(s,
+							    &d->devs[sp->alloc_dev[a]],
+							    cl->elig[e]);
+						if (!ok)
+							m->cub[m->xcol[sl]] =
+							    m->xub[sl] = 0;
+						continue;
+					}
+					unode[cl->elig[e]] = 1;
+					used = true;
+				}
+			}
+		if (!used)
+			continue;
+		/* shapes not modelled: All, distinctAttribute */
+		bool shape = true;
+		for (int r = 0; r < sp->nreqs; r++)
+			for (int a = 0; a < sp->reqs[r].nalts; a++)
+				shape &= !sp->reqs[r].alts[a].all;
+		for (int j = 0; j < sp->ncons; j++)
+			shape &= !sp->cons[j].distinct;
+		int nc = dvi_cands(m, i, unode, cand);
+		/* choice points: alternatives, then values */
+		long comb = 1;
+		const wcel_attr *vals[WDV_MAX_PTS][WDV_MAX_VALS];
+		int nval[WDV_MAX_PTS];
+		if (sp->nreqs + sp->ncons > WDV_MAX_PTS)
+			shape = false;
+		for (int r = 0; shape && r < sp->nreqs; r++)
+			comb *= sp->reqs[r].nalts;
+		for (int j = 0; shape && j < sp->ncons; j++) {
+			const wdr_cons *cn = &sp->cons[j];
+			nval[j] = 0;
+			for (int x = 0; x < nc && shape; x++) {
+				const wcel_attr *at = wdr_attr(&d->devs[cand[x]],
+							       cn->domain,
+							       cn->attr);
+				if (!at)
+					continue;
+				int v;
+				for (v = 0; v < nval[j] &&
+				     !wdr_attr_equal(vals[j][v], at); v++)
+					;
+				if (v == nval[j]) {
+					if (v == WDV_MAX_VALS)
+						shape = false;
+					else
+						vals[j][nval[j]++] = at;
+				}
+			}
+			/* a constraint without values leaves every way
+			 * impossible; one value slot of NULL keeps the loop
+			 * simple and the way is dropped below */
+			comb *= nval[j] ? nval[j] : 1;
+		}
+		if (!shape || comb > WDV_MAX_COMB) {
+			m->dv_inexact = true;
+			continue;
+		}
+		dvinst *I = &m->dv_irec[i];
+		I->inst = i;
+		I->spec = in->spec;
+		int nr = sp->nreqs, ncs = sp->ncons ? sp->ncons : 1;
+		I->alt = wa_calloc(m->ar, (size_t)comb * nr + 1, sizeof(int));
+		I->val = wa_calloc(m->ar, (size_t)comb * ncs + 1,
+				   sizeof *I->val);
+		int *cnt = wa_calloc(m->ar, (size_t)comb * nr + 1, sizeof(int));
+		if (!I->alt || !I->val || !cnt) {
+			m->nomem = true;
+			return;
+		}
+		for (long t = 0; t < comb; t++) {
+			int w = I->nw;
+			long rr = t;
+			bool ok = true;
+			for (int j = sp->ncons - 1; j >= 0; j--) {
+				int nv = nval[j] ? nval[j] : 1;
+				I->val[w * ncs + j] = nval[j]
+				    ? vals[j][rr % nv] : NULL;
+				ok &= nval[j] > 0;
+				rr /= nv;
+			}
+			for (int r = nr - 1; r >= 0; r--) {
+				I->alt[w * nr + r] = (int)(rr % sp->reqs[r].nalts);
+				rr /= sp->reqs[r].nalts;
+			}
+			int tot = 0;
+			for (int r = 0; r < nr && ok; r++) {
+				const wdr_sub *sb =
+				    &sp->reqs[r].alts[I->alt[w * nr + r]];
+				int got = 0;
+				for (int x = 0; x < nc; x++)
+					got += dvi_in(m, I, w, r, cand[x]);
+				ok = sb->cls >= 0 && got >= sb->count;
+				cnt[w * nr + r] = sb->count;
+				tot += sb->count;
+			}
+			if (!ok)
+				continue;
+			if (tot > I->q)
+				I->q = tot;
+			I->nw++;
+		}
+		if (!I->nw) {
+			/* no way to allocate it: its users wait */
+			for (int c = 0; c < p->nclasses; c++)
+				for (int k = 0; m->cpc[c] && k < m->cpc[c]->n;
+				     k++)
+					if (m->cpc[c]->c[k].inst == i)
+						for (int e = 0;
+						     e < p->classes[c].nelig;
+						     e++) {
+							int sl = p->classes[c].off
+								 + e;
+							if (m->xcol[sl])
+								m->cub[m->xcol[sl]] =
+								    m->xub[sl] = 0;
+						}
+			continue;
+		}
+		const char *nm = in->name;
+		snprintf(buf, sizeof buf, "%s/%s", in->ns, nm);
+		for (int w = 0; w < I->nw; w++) {
+			int j = wm_col(m, WM_Z, i, w, 0, 1,
+				       wm_name(m, "z[%s,%d]", buf, w));
+			if (w == 0)
+				I->zfirst = j;
+		}
+		/* s columns and their rows */
+		int s0 = m->dv_ns;
+		for (int r = 0; r < nr && !m->nomem; r++) {
+			int r0 = m->dv_ns;
+			for (int x = 0; x < nc; x++) {
+				bool any = false, every = true;
+				for (int w = 0; w < I->nw; w++) {
+					bool in_ = dvi_in(m, I, w, r, cand[x]);
+					any |= in_;
+					every &= in_;
+				}
+				if (!any)
+					continue;
+				const wdr_device *dv = &d->devs[cand[x]];
+				int col = wm_col(m, WM_SD, i, cand[x], 0, 1,
+				    wm_name(m, "s[%s,%s,%s/%s]", buf,
+					    sp->reqs[r].name,
+					    d->slices[dv->slice].pool,
+					    dv->name));
+				dvs e = {i, r, cand[x], col,
+					 m->dv_shead[cand[x]]};
+				if (WA_PUSH(m->ar, m->dv_s, m->dv_ns,
+					    m->dv_caps, e)) {
+					m->nomem = true;
+					return;
+				}
+				m->dv_shead[cand[x]] = m->dv_ns - 1;
+				if (every)
+					continue;
+				wm_row_begin(m);
+				wm_coef(m, col, 1);
+				for (int w = 0; w < I->nw; w++)
+					if (dvi_in(m, I, w, r, cand[x]))
+						wm_coef(m, I->zfirst + w, -1);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "sway[%s,%s,%s/%s]", buf,
+					    sp->reqs[r].name,
+					    d->slices[dv->slice].pool,
+					    dv->name));
+			}
+			wm_row_begin(m);
+			for (int k = r0; k < m->dv_ns; k++)
+				wm_coef(m, m->dv_s[k].col, 1);
+			for (int w = 0; w < I->nw; w++)
+				wm_coef(m, I->zfirst + w, -cnt[w * nr + r]);
+			wm_row_end(m, GLP_FX, 0, 0,
+			    wm_name(m, "scount[%s,%s]", buf,
+				    sp->reqs[r].name));
+		}
+		wm_row_begin(m);
+		for (int w = 0; w < I->nw; w++)
+			wm_coef(m, I->zfirst + w, 1);
+		wm_row_end(m, GLP_UP, 0, 1, wm_name(m, "zone[%s]", buf));
+		/* l[i,n] per user node */
+		for (int n = 0; n < p->nnodes && !m->nomem; n++) {
+			if (!unode[n])
+				continue;
+			double U = 0;
+			int l = wm_col(m, WM_L, i, n, 0, 1,
+			    wm_name(m, "l[%s,%s]", buf, s->nodes[n].name));
+			wm_row_begin(m);
+			for (int c = 0; c < p->nclasses; c++) {
+				bool uses = false;
+				for (int k = 0; m->cpc[c] && k < m->cpc[c]->n;
+				     k++)
+					uses |= m->cpc[c]->c[k].inst == i;
+				int sl = uses ? dv_slot_of(p, c, n) : -1;
+				if (sl >= 0 && m->xcol[sl] && m->xub[sl]) {
+					wm_coef(m, m->xcol[sl], 1);
+					U += m->xub[sl];
+				}
+			}
+			wm_coef(m, l, -U);
+			wm_row_end(m, GLP_UP, 0, 0,
+			    wm_name(m, "lpods[%s,%s]", buf, s->nodes[n].name));
+			wm_row_begin(m);
+			bool far = false;
+			for (int k = s0; k < m->dv_ns; k++)
+				if (!wdr_reaches(s, &d->devs[m->dv_s[k].dev],
+						 n)) {
+					wm_coef(m, m->dv_s[k].col, 1);
+					far = true;
+				}
+			wm_coef(m, l, I->q);
+			if (far)
+				wm_row_end(m, GLP_UP, 0, I->q,
+				    wm_name(m, "lreach[%s,%s]", buf,
+					    s->nodes[n].name));
+			else
+				wm_row_drop(m);
+			wm_row_begin(m);
+			wm_coef(m, l, 1);
+			for (int w = 0; w < I->nw; w++)
+				wm_coef(m, I->zfirst + w, -1);
+			wm_row_end(m, GLP_UP, 0, 0,
+			    wm_name(m, "lway[%s,%s]", buf, s->nodes[n].name));
+		}
+	}
+	/* a device serves one claim */
+	for (int dev = 0; dev < d->ndevs && !m->nomem; dev++) {
+		int h = m->dv_shead[dev];
+		if (h < 0 || m->dv_s[h].next < 0)
+			continue;
+		wm_row_begin(m);
+		for (int k = h; k >= 0; k = m->dv_s[k].next)
+			wm_coef(m, m->dv_s[k].col, 1);
+		wm_row_end(m, GLP_UP, 0, 1,
+		    wm_name(m, "sdev[%s/%s]", d->slices[d->devs[dev].slice].pool,
+			    d->devs[dev].name));
+	}
+}
+
+/* DRA rows (see the section comment): ways per slot, y columns and
+ * ways[c,n] rows where a slot has several, Hall rows per node. */
 static void rows_dev(wm *m)
 {
 	const wp_problem *p = m->p;
 	const ws_snapshot *s = p->snap;
 	if (!m->cpc)
 		return;
-	const ws_dra *d = s->dra;
-	int *used = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *used);
-	double *room = wa_calloc(m->ar, (size_t)d->nsubs + 1, sizeof *room);
-	if (!used || !room) {
+	m->dv_wbeg = wa_calloc(m->ar, (size_t)p->nx + 2, sizeof(int));
+	m->dv_wend = wa_calloc(m->ar, (size_t)p->nx + 2, sizeof(int));
+	int *kid = wa_calloc(m->ar, 4096, sizeof *kid);
+	uint64_t *kset = wa_calloc(m->ar, 4096, sizeof *kset);
+	int *comp = wa_calloc(m->ar, 4096, sizeof *comp);
+	if (!m->dv_wbeg || !m->dv_wend || !kid || !kset || !comp ||
+	    !wm_grow(m, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1, 2)) {
 		m->nomem = true;
 		return;
 	}
+	m->dv_dbeg[0] = 0;
+	dv_insts(m);
+	int cand[WDV_MAXC];
 	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
-		int b = m->nxbeg[n], e = m->nxbeg[n + 1], nu = 0;
-		for (int i = b; i < e; i++) {
+		bool global = false;
+		int nc = -2;
+		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
 			int sl = m->nxslot[i], c = class_of_slot(p, sl);
-			const wdr_podc *pc = m->cpc[c];
-			for (int k = 0; pc && k < pc->n; k++) {
-				if (pc->c[k].inst >= 0 || pc->c[k].spec < 0)
-					continue;
-				const wdr_spec *sp = &d->specs[pc->c[k].spec];
-				for (int r = 0; r < sp->nreqs; r++) {
-					const wdr_sub *sb = &sp->reqs[r].alts[0];
-					if (sp->reqs[r].nalts != 1 || sb->all)
-						continue;
-					if (!room[sb->id])
-						used[nu++] = sb->id;
-					room[sb->id] += (double)sb->count *
-							m->xub[sl];
-				}
-			}
-		}
-		/* all kinds together: a device serves one claim, so the
-		 * pods' devices fit the union of the free devices of the
-		 * kinds (kinds that overlap share the union) */
-		if (nu > 1) {
-			int f = 0;
-			bool multi = false;
-			for (int x = d->node_first[n];
-			     x < d->node_first[n + 1] + d->nglobal; x++) {
-				bool loc = x < d->node_first[n + 1];
-				int dv = loc ? d->node_devs[x]
-					     : d->global[x - d->node_first[n + 1]];
-				if (!loc && !wdr_reaches(s, &d->devs[dv], n))
-					continue;
-				bool any = false;
-				for (int u = 0; u < nu && !any; u++)
-					any = m->dra->match[used[u]][dv];
-				multi |= any && d->devs[dv].multi;
-				f += any && !m->dra->taken[dv];
-			}
-			double tot = 0;
-			for (int u = 0; u < nu; u++)
-				tot += room[used[u]];
-			if (!multi && tot > f) {
-				dr_note(m, n, f);
-				wm_row_begin(m);
-				for (int i = b; i < e; i++) {
-					int sl = m->nxslot[i];
-					const wdr_podc *pc =
-					    m->cpc[class_of_slot(p, sl)];
-					double q = 0;
-					for (int k = 0; pc && k < pc->n; k++) {
-						if (pc->c[k].inst >= 0 ||
-						    pc->c[k].spec < 0)
-							continue;
-						const wdr_spec *sp =
-						    &d->specs[pc->c[k].spec];
-						for (int r = 0; r < sp->nreqs;
-						     r++)
-							if (sp->reqs[r].nalts ==
-								1 &&
-							    !sp->reqs[r]
-								 .alts[0].all)
-								q += sp->reqs[r]
-									 .alts[0]
-									 .count;
-					}
-					if (q > 0) {
-						wm_coef(m, m->xcol[sl], q);
-						dt_note(m, class_of_slot(p, sl),
-							(int)q);
-					}
-				}
-				wm_row_end(m, GLP_UP, 0, f,
-				    wm_name(m, "devs[%s]", s->nodes[n].name));
-			}
-		}
-		for (int u = 0; u < nu; u++) {
-			int id = used[u];
-			/* free devices of this kind on n */
-			int f = 0;
-			bool multi = false;
-			const signed char *mr = m->dra->match[id];
-			for (int x = d->node_first[n];
-			     x < d->node_first[n + 1]; x++) {
-				int dv = d->node_devs[x];
-				multi |= mr[dv] && d->devs[dv].multi;
-				f += mr[dv] && !m->dra->taken[dv];
-			}
-			for (int x = 0; x < d->nglobal; x++) {
-				int dv = d->global[x];
-				if (mr[dv] && wdr_reaches(s, &d->devs[dv], n)) {
-					multi |= d->devs[dv].multi;
-					f += !m->dra->taken[dv];
-				}
-			}
-			if (multi || room[id] <= f) {
-				room[id] = 0;
+			m->dv_wend[sl] = m->dv_wbeg[sl] = m->dv_nway;
+			if (!m->cpc[c])
+				continue;
+			if (nc == -2)
+				nc = dv_cands(m, n, cand, &global);
+			if (nc < 0) {
+				m->dv_inexact = true;
 				continue;
 			}
-			dr_note(m, n, f);
+			dv_slot(m, sl, m->cpc[c], n, cand, nc, global);
+			int nw = m->dv_wend[sl] - m->dv_wbeg[sl];
+			/* one way: y only to carry its alternatives' rank */
+			if (nw == 0 ||
+			    (nw == 1 && !m->dv_wpen[m->dv_wbeg[sl]]))
+				continue;
+			/* y[c,n,w] and sum_w y = x */
+			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];
+			     w++)
+				m->dv_ycol[w] = wm_col(m, WM_V, w, sl, 0,
+				    m->xub[sl],
+				    wm_name(m, "y[c%d,%s,%d]", c, s->nodes[n].name,
+					    w - m->dv_wbeg[sl]));
 			wm_row_begin(m);
-			for (int i = b; i < e; i++) {
-				int sl = m->nxslot[i], c = class_of_slot(p, sl);
-				const wdr_podc *pc = m->cpc[c];
-				double q = 0;
-				for (int k = 0; pc && k < pc->n; k++) {
-					if (pc->c[k].inst >= 0 ||
-					    pc->c[k].spec < 0)
-						continue;
-					const wdr_spec *sp =
-					    &d->specs[pc->c[k].spec];
-					for (int r = 0; r < sp->nreqs; r++)
-						if (sp->reqs[r].nalts == 1 &&
-						    sp->reqs[r].alts[0].id == id)
-							q += sp->reqs[r]
-								 .alts[0].count;
-				}
-				if (q > 0) {
-					wm_coef(m, m->xcol[sl], q);
-					dt_note(m, c, (int)q);
-				}
+			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];
+			     w++)
+				wm_coef(m, m->dv_ycol[w], 1);
+			wm_coef(m, m->xcol[sl], -1);
+			wm_row_end(m, GLP_FX, 0, 0,
+			    wm_name(m, "ways[c%d,%s]", c, s->nodes[n].name));
+		}
+		if (nc < 0)
+			continue;
+		/* the node's kinds, without repeats */
+		int nk = 0;
+		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
+			int sl = m->nxslot[i];
+			for (int k = m->dv_dbeg[m->dv_wbeg[sl]];
+			     k < m->dv_dbeg[m->dv_wend[sl]]; k++) {
+				int j;
+				for (j = 0; j < nk && kset[j] != m->dv_dset[k];
+				     j++)
+					;
+				if (j == nk && nk < 4096)
+					kset[nk++] = m->dv_dset[k];
 			}
-			wm_row_end(m, GLP_UP, 0, f,
-			    wm_name(m, "dev[%s,%s]", s->nodes[n].name,
-				    d->subs[id]->name));
-			room[id] = 0;
+		}
+		/* overlap components (union-find by relabelling) */
+		for (int i = 0; i < nk; i++)
+			comp[i] = i;
+		for (bool ch = true; ch;) {
+			ch = false;
+			for (int i = 0; i < nk; i++)
+				for (int j = i + 1; j < nk; j++)
+					if ((kset[i] & kset[j]) &&
+					    comp[i] != comp[j]) {
+						int lo = comp[i] < comp[j]
+							     ? comp[i] : comp[j];
+						comp[i] = comp[j] = lo;
+						ch = true;
+					}
+		}
+		int tag = 0;
+		for (int r = 0; r < nk && !m->nomem; r++) {
+			int ni = 0;
+			for (int i = 0; i < nk; i++)
+				if (comp[i] == r)
+					kid[ni++] = i;
+			if (!ni)
+				continue;
+			if (ni > WDV_HALL) {
+				/* too many subsets: each kind and the whole
+				 * component (a relaxation) */
+				m->dv_inexact = true;
+				uint64_t u = 0;
+				for (int i = 0; i < ni; i++) {
+					dv_row(m, n, kset[kid[i]], cand, tag++);
+					u |= kset[kid[i]];
+				}
+				dv_row(m, n, u, cand, tag++);
+				continue;
+			}
+			for (unsigned mask = 1; mask < 1u << ni; mask++) {
+				uint64_t u = 0;
+				for (int i = 0; i < ni; i++)
+					if (mask >> i & 1)
+						u |= kset[kid[i]];
+				bool closed = true;
+				for (int i = 0; i < ni && closed; i++)
+					if (!(mask >> i & 1) &&
+					    !(kset[kid[i]] & ~u))
+						closed = false;
+				if (!closed ||
+				    !dv_connected(kset, kid, ni, mask))
+					continue;
+				dv_row(m, n, u, cand, tag++);
+			}
 		}
 	}
+}
+
+/* Which way of slot sl pod allocation `res` (per entry: results) takes,
+ * -1: none. */
+static int dv_match_way(const wm *m, int sl, const wdr_state *st,
+			const int *afirst, const int *an, const int *cand,
+			int nc)
+{
+	for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++) {
+		bool ok = true;
+		for (int k = m->dv_dbeg[w]; k < m->dv_dbeg[w + 1] && ok; k++) {
+			int e = m->dv_dent[k], got = 0;
+			for (int i = 0; i < an[e] && ok; i++) {
+				const wdr_result *r = &st->res[afirst[e] + i];
+				if (r->sub != m->dv_dsub[k])
+					continue;
+				int b;
+				for (b = 0; b < nc && cand[b] != r->dev; b++)
+					;
+				ok = b < nc && (m->dv_dset[k] >> b & 1);
+				got++;
+			}
+			ok = ok && got == m->dv_dcnt[k];
+		}
+		if (ok)
+			return w;
+	}
+	return -1;
+}
+
+/* Request index of sub id `sub` in spec sp, -1: not of it. */
+static int dv_req_of(const wdr_spec *sp, int sub, int *alt)
+{
+	for (int r = 0; r < sp->nreqs; r++)
+		for (int a = 0; a < sp->reqs[r].nalts; a++)
+			if (sp->reqs[r].alts[a].id == sub) {
+				*alt = a;
+				return r;
+			}
+	return -1;
+}
+
+/* z, s and l columns from the shared claims allocated in st. */
+static void dev_vec_inst(const wm *m, const wdr_state *st, const int *x,
+			 double *v)
+{
+	const wp_problem *p = m->p;
+	const ws_dra *d = p->snap->dra;
+	for (int i = 0; m->dv_irec && i < d->ninsts; i++) {
+		const dvinst *I = &m->dv_irec[i];
+		if (!I->nw || st->inst_alloc[i] < 0)
+			continue;
+		const wdr_alloc *al = &st->allocs[st->inst_alloc[i]];
+		const wdr_spec *sp = &d->specs[I->spec];
+		int alt[WDV_MAX_PTS];
+		for (int r = 0; r < sp->nreqs; r++)
+			alt[r] = -1;
+		for (int k = 0; k < al->n; k++) {
+			const wdr_result *rs = &st->res[al->first + k];
+			int a, r = dv_req_of(sp, rs->sub, &a);
+			if (r < 0)
+				continue;
+			alt[r] = a;
+			for (int e = m->dv_shead[rs->dev]; e >= 0;
+			     e = m->dv_s[e].next)
+				if (m->dv_s[e].inst == i && m->dv_s[e].req == r)
+					v[m->dv_s[e].col] = 1;
+		}
+		for (int w = 0; w < I->nw; w++) {
+			bool ok = true;
+			for (int r = 0; r < sp->nreqs && ok; r++)
+				ok = I->alt[w * sp->nreqs + r] == alt[r];
+			for (int k = 0; k < al->n && ok; k++) {
+				const wdr_result *rs = &st->res[al->first + k];
+				int a, r = dv_req_of(sp, rs->sub, &a);
+				ok = r >= 0 && dvi_in(m, I, w, r, rs->dev);
+			}
+			if (ok) {
+				v[I->zfirst + w] = 1;
+				break;
+			}
+		}
+	}
+	/* l[i,n]: a user pod on n */
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_L)
+			continue;
+		int i = m->cref[j], n = m->cdom[j];
+		for (int c = 0; c < p->nclasses && !v[j]; c++) {
+			bool uses = false;
+			for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++)
+				uses |= m->cpc[c]->c[k].inst == i;
+			int sl = uses ? dv_slot_of(p, c, n) : -1;
+			if (sl >= 0 && x[sl] > 0)
+				v[j] = 1;
+		}
+	}
+}
+
+/* y columns from an allocation of the pods of x: m->dv_vdra when set
+ * (the warm start's), else one made here pod by pod.  A pod whose
+ * allocation fits no way leaves sum y < x, which wm_check rejects. */
+static void dev_vec(const wm *m, const int *x, double *v)
+{
+	const wp_problem *p = m->p;
+	if (!m->dv_wbeg)
+		return;
+	bool any = m->dv_ns > 0;
+	for (int w = 0; w < m->dv_nway && !any; w++)
+		any = m->dv_ycol[w] != 0;
+	if (!any)
+		return;
+	wa_arena *tmp = NULL;
+	wdr_state own;
+	const wdr_state *st = m->dv_vdra;
+	if (!st) {
+		tmp = wa_new();
+		if (!tmp || wdr_state_clone(&own, m->dra, tmp)) {
+			wa_destroy(tmp);
+			return;
+		}
+		for (int c = 0; c < p->nclasses; c++) {
+			const wp_class *cl = &p->classes[c];
+			for (int k = 0; k < cl->nelig; k++)
+				for (int j = 0; j < x[cl->off + k]; j++)
+					if (!wdr_place(&own, cl->pods[0], c,
+						       cl->elig[k]))
+						goto read;
+		}
+read:
+		st = &own;
+	}
+	const ws_dra *d = p->snap->dra;
+	int afirst[WDR_MAX_RESULTS], an[WDR_MAX_RESULTS], cand[WDV_MAXC];
+	/* a slot met one way: y = x */
+	for (int sl = 0; sl < p->nx; sl++)
+		if (m->xcol[sl] && m->dv_wend[sl] - m->dv_wbeg[sl] == 1 &&
+		    m->dv_ycol[m->dv_wbeg[sl]])
+			v[m->dv_ycol[m->dv_wbeg[sl]]] = x[sl];
+	for (int i = 0; i < st->nallocs;) {
+		const wdr_alloc *al = &st->allocs[i];
+		if (al->pod < 0 || al->cls < 0) {
+			i++;
+			continue;
+		}
+		/* one pod: its own entries, consecutive and ascending */
+		const wdr_podc *pc = &d->pods[al->pod];
+		int j = i, last = -1;
+		memset(an, 0, sizeof(int) * (pc->n < WDR_MAX_RESULTS ? pc->n
+								     : 0));
+		while (j < st->nallocs && st->allocs[j].pod == al->pod &&
+		       st->allocs[j].cls == al->cls &&
+		       st->allocs[j].node == al->node &&
+		       st->allocs[j].entry > last &&
+		       st->allocs[j].entry < pc->n) {
+			afirst[st->allocs[j].entry] = st->allocs[j].first;
+			an[st->allocs[j].entry] = st->allocs[j].n;
+			last = st->allocs[j].entry;
+			j++;
+		}
+		i = j > i ? j : i + 1;
+		int sl = dv_slot_of(p, al->cls, al->node);
+		if (sl < 0 || m->dv_wend[sl] - m->dv_wbeg[sl] <= 1)
+			continue;
+		bool g;
+		int nc = dv_cands(m, al->node, cand, &g);
+		int w = nc < 0 ? -1
+			       : dv_match_way(m, sl, st, afirst, an, cand, nc);
+		if (w >= 0 && m->dv_ycol[w])
+			v[m->dv_ycol[w]] += 1;
+	}
+	dev_vec_inst(m, st, x, v);
+	wa_destroy(tmp);
+}
+
+/* The ILP answer's device allocation, exact when the model is: per node,
+ * each pod's way from y, then a bipartite matching of the units of
+ * demand to the node's free devices (augmenting paths), which Hall's rows
+ * guarantee.  NULL when the model is relaxed or (a bug) the matching
+ * fails; solve.c then allocates claim by claim. */
+typedef struct dvu {
+	int sl, w, pod, k; /* slot, way, pod number on the node, demand */
+} dvu;
+
+static bool dv_aug(const wm *m, const dvu *u, int i, const int *cand,
+		   int *owner, unsigned char *seen)
+{
+	uint64_t set = m->dv_dset[u[i].k];
+	for (int b = 0; b < WDV_MAXC; b++) {
+		if (!(set >> b & 1) || seen[b])
+			continue;
+		seen[b] = 1;
+		if (owner[b] < 0 || dv_aug(m, u, owner[b], cand, owner, seen)) {
+			owner[b] = i;
+			return true;
+		}
+	}
+	(void)cand;
+	return false;
+}
+
+static const wdr_state *dev_answer(const wm *m, const double *v)
+{
+	const wp_problem *p = m->p;
+	if (!m->cpc || m->dv_inexact)
+		return NULL;
+	wdr_state *st = wa_alloc(p->arena, sizeof *st);
+	if (!st || wdr_state_clone(st, m->dra, p->arena))
+		return NULL;
+	const ws_dra *d = p->snap->dra;
+	wa_arena *tmp = wa_new();
+	if (!tmp)
+		return NULL;
+	int cand[WDV_MAXC], owner[WDV_MAXC];
+	unsigned char seen[WDV_MAXC], busy[WDV_MAXC];
+	/* shared claims first: the way and devices of z and s */
+	for (int i = 0; m->dv_irec && i < d->ninsts; i++) {
+		const dvinst *I = &m->dv_irec[i];
+		int w = -1;
+		for (int k = 0; k < I->nw; k++)
+			if (v[I->zfirst + k] > 0.5)
+				w = k;
+		if (w < 0)
+			continue;
+		const wdr_spec *sp = &d->specs[I->spec];
+		wdr_result r[WDR_MAX_RESULTS];
+		int nr = 0, node = -1, entry = -1;
+		for (int q = 0; q < sp->nreqs; q++) {
+			int sub = sp->reqs[q].alts[I->alt[w * sp->nreqs + q]].id;
+			for (int k = 0; k < m->dv_ns && nr < WDR_MAX_RESULTS;
+			     k++)
+				if (m->dv_s[k].inst == i && m->dv_s[k].req == q &&
+				    v[m->dv_s[k].col] > 0.5)
+					r[nr++] = (wdr_result){sub,
+							       m->dv_s[k].dev};
+		}
+		for (int j = 1; j <= m->ncols && node < 0; j++)
+			if (m->ckind[j] == WM_L && m->cref[j] == i &&
+			    v[j] > 0.5)
+				node = m->cdom[j];
+		for (int c = 0; c < p->nclasses && entry < 0; c++)
+			for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++)
+				if (m->cpc[c]->c[k].inst == i) {
+					entry = k;
+					break;
+				}
+		if (node < 0)
+			continue; /* chosen but unused: allocate nothing */
+		if (wdr_push(st, -1, entry, i, -1, node, r, nr))
+			goto fail;
+	}
+	for (int n = 0; n < p->nnodes; n++) {
+		bool g;
+		dvu *u = NULL;
+		size_t capu = 0;
+		int nu = 0, npod = 0;
+		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
+			int sl = m->nxslot[i], c = class_of_slot(p, sl);
+			if (!m->cpc[c])
+				continue;
+			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];
+			     w++) {
+				int cnt = (int)llround(v[m->dv_ycol[w]
+							     ? m->dv_ycol[w]
+							     : m->xcol[sl]]);
+				for (int j = 0; j < cnt; j++, npod++)
+					for (int k = m->dv_dbeg[w];
+					     k < m->dv_dbeg[w + 1]; k++)
+						for (int t = 0;
+						     t < m->dv_dcnt[k]; t++)
+							if (WA_PUSH(tmp, u, nu,
+							    capu, ((dvu){sl, w,
+							    npod, k})))
+								goto fail;
+			}
+		}
+		if (!nu)
+			continue;
+		int nc = dv_cands(m, n, cand, &g);
+		if (nc < 0)
+			goto fail;
+		for (int b = 0; b < WDV_MAXC; b++) {
+			owner[b] = -1;
+			/* free when the model was built: taken since by a
+			 * shared claim */
+			busy[b] = b < nc && st->taken[cand[b]] &&
+				  !d->devs[cand[b]].multi;
+		}
+		for (int i = 0; i < nu; i++) {
+			memcpy(seen, busy, sizeof seen);
+			if (!dv_aug(m, u, i, cand, owner, seen))
+				goto fail;
+		}
+		/* results per pod and entry, pushed in entry order */
+		for (int i = 0; i < nu;) {
+			int j = i;
+			while (j < nu && u[j].pod == u[i].pod)
+				j++;
+			int sl = u[i].sl, c = class_of_slot(p, sl);
+			const wdr_podc *pc = m->cpc[c];
+			for (int e = 0; e < pc->n; e++) {
+				if (pc->c[e].inst >= 0)
+					continue;
+				wdr_result r[WDR_MAX_RESULTS];
+				int nr = 0;
+				for (int b = 0; b < nc; b++) {
+					int o = owner[b];
+					if (o < i || o >= j ||
+					    m->dv_dent[u[o].k] != e ||
+					    nr == WDR_MAX_RESULTS)
+						continue;
+					r[nr++] = (wdr_result){
+					    m->dv_dsub[u[o].k], cand[b]};
+				}
+				/* results in request order, as the search */
+				for (int a = 1; a < nr; a++)
+					for (int z = a; z > 0 &&
+					     r[z - 1].sub > r[z].sub; z--) {
+						wdr_result t = r[z];
+						r[z] = r[z - 1];
+						r[z - 1] = t;
+					}
+				if (wdr_push(st, p->classes[c].pods[0], e, -1,
+					     c, n, r, nr))
+					goto fail;
+			}
+			i = j;
+		}
+	}
+	wa_destroy(tmp);
+	return st;
+fail:
+	wa_destroy(tmp);
+	return NULL;
 }
 
 /* Interchangeable nodes: same free vector, same emptiness, same columns
@@ -2280,6 +3373,22 @@ static double block_coef(const wm *m, int s, int e, double *w)
  * amount of lower tiers outvotes one unit of a higher one.  When its
  * largest coefficient would pass WILP_MAX_COEF the tiers are split into
  * blocks solved one after the other (lexicographically). */
+/* The firstAvailable rank a y or z column stands for (0: none). */
+static double dv_col_pen(const wm *m, int j)
+{
+	if (m->ckind[j] == WM_V)
+		return m->dv_wpen[m->cref[j]];
+	if (m->ckind[j] == WM_Z) {
+		const dvinst *I = &m->dv_irec[m->cref[j]];
+		const wdr_spec *sp = &m->p->snap->dra->specs[I->spec];
+		int pen = 0;
+		for (int r = 0; r < sp->nreqs; r++)
+			pen += I->alt[m->cdom[j] * sp->nreqs + r];
+		return pen;
+	}
+	return 0;
+}
+
 static void objective(wm *m, double max_coef)
 {
 	const wp_problem *p = m->p;
@@ -2326,6 +3435,26 @@ static void objective(wm *m, double max_coef)
 			m->tmaxval[t] = v;
 	}
 	m->nprio_t = nt;
+	/* firstAvailable (issue 4): minus the alternatives' indexes of the
+	 * ways (y) and shared-claim ways (z) chosen, right below the work
+	 * tiers; its range is 0 .. -M */
+	double am = 0, amax = 0;
+	for (int j = 1; j <= m->ncols; j++) {
+		double pen = dv_col_pen(m, j);
+		if (pen <= 0)
+			continue;
+		am += m->ckind[j] == WM_V
+			  ? pen * p->classes[class_of_slot(p, m->cdom[j])].count
+			  : pen;
+		if (pen > amax)
+			amax = pen;
+	}
+	if (am > 0) {
+		m->atier1 = nt + 1;
+		m->tM[nt] = am;
+		m->tmaxval[nt] = amax;
+		nt++;
+	}
 	/* tier 2 in keep form: the cost of the units kept running, so that
 	 * every tier is maximised and non-negative (formulation.md) */
 	m->btier = -1;
@@ -2402,6 +3531,9 @@ static void objective(wm *m, double max_coef)
 				m->ctier[j] = m->mtier;
 				m->cval[j] = -1;
 			}
+		} else if (m->atier1 && dv_col_pen(m, j) > 0) {
+			m->ctier[j] = m->atier1 - 1;
+			m->cval[j] = -dv_col_pen(m, j);
 		} else if (m->ckind[j] == WM_W) {
 			int t = ktier[m->cref[j] % 64];
 			m->ctier[j] = t;
@@ -2495,11 +3627,13 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		/* Devices make nodes differ beyond what the symmetry rows
 		 * compare: no symmetry breaking with DRA. */
 		sym = false;
-		m->dra = wa_alloc(ar, sizeof *m->dra);
+		/* in the problem's arena: the answer's allocation
+		 * (dev_answer) shares its match table */
+		m->dra = wa_alloc(p->arena, sizeof *m->dra);
 		m->cpc = wa_calloc(ar, (size_t)p->nclasses + 1,
 				   sizeof *m->cpc);
 		if (!m->dra || !m->cpc ||
-		    wdr_state_init(m->dra, p->snap, ar))
+		    wdr_state_init(m->dra, p->snap, p->arena))
 			return WASP_ENOMEM;
 		for (int c = 0; c < p->nclasses; c++) {
 			const wdr_podc *pc =
@@ -2642,6 +3776,7 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 	for (int j = 0; m->wcol && j < p->snap->npdbs; j++)
 		if (m->wcol[j])
 			v[m->wcol[j]] = m->wV[j];
+	dev_vec(m, x, v);
 }
 
 /* w from the q values in v (after evictions were set there). */
@@ -3065,7 +4200,7 @@ static void heur_round(glp_tree *T, wilp_run *r, int passes)
 	for (int j = 1; j <= m->ncols; j++)
 		r->lp[j] = glp_get_col_prim(Q, j);
 	uint64_t rs = 0x5eed + (uint64_t)r->nheur;
-	double bestz = -1;
+	double bestz = -INFINITY; /* the firstAvailable tier is negative */
 	for (int k = 0; k < passes; k++) {
 		heur_pass(r, k ? 0.5 : 0, &rs);
 		if (sym_permute(m, r->hx))
@@ -3079,7 +4214,7 @@ static void heur_round(glp_tree *T, wilp_run *r, int passes)
 			memcpy(r->hbest, r->hv, sizeof *r->hv * (m->ncols + 1));
 		}
 	}
-	if (bestz >= 0 && glp_ios_heur_sol(T, r->hbest) == 0)
+	if (bestz > -INFINITY && glp_ios_heur_sol(T, r->hbest) == 0)
 		r->heur_found++;
 }
 
@@ -3731,7 +4866,9 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	if (warm_ok) {
+		m->dv_vdra = warm->dra; /* its devices give y (DRA) */
 		vec_from_x(m, xw, S->best);
+		m->dv_vdra = NULL;
 		/* its evictions, when every one is in an eviction class */
 		for (int u = 0; warm_ok && warm->evict && u < p->nunits; u++) {
 			if (!warm->evict[u])
@@ -3789,6 +4926,9 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
 						 : "feasible";
+	/* DRA: the devices of the answer, exact when the model is (NULL:
+	 * solve.c allocates); they count in the firstAvailable tier */
+	out->dra = mip_ok && S->blocks_done ? dev_answer(m, S->best) : NULL;
 	if (warm) {
 		wp_value vm, vw;
 		wp_evaluate(p, out, &vm);
@@ -3804,6 +4944,9 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		st->status = mip_ok ? mst : "none";
 	}
 	st->objective = obj_of_x(m, out->x, out->evict) + mv_obj(m, out);
+	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */
+		st->objective -= m->wfull[m->atier1 - 1] *
+				 (double)wdr_alt_rank(out->dra);
 	/* bound and gap in units of the single objective */
 	if (done) {
 		st->bound = st->objective;
@@ -4139,6 +5282,112 @@ static void dat_moves(const wm *m, FILE *f, const int64_t *unit)
 							 : 0);
 }
 
+/* Was (n, dev) written for an earlier L column (another claim)? */
+static bool far_seen(const wm *m, int j, int n, int dev)
+{
+	for (int k = 1; k < j; k++) {
+		if (m->ckind[k] != WM_L || m->cdom[k] != n)
+			continue;
+		for (int e = m->dv_shead[dev]; e >= 0; e = m->dv_s[e].next)
+			if (m->dv_s[e].inst == m->cref[k])
+				return true;
+	}
+	return false;
+}
+
+/* Shared claims' ways, devices and nodes (models/wasp.mod, "shared
+ * claims"): instance 'iI', request 'rQ', device 'dD', way 'wK'. */
+static void dat_insts(FILE *f, const wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_dra *d = p->snap->dra;
+	int ni = d && m->dv_irec ? d->ninsts : 0;
+	fprintf(f, "set ZW :=");
+	for (int i = 0; i < ni; i++)
+		for (int w = 0; w < m->dv_irec[i].nw; w++)
+			fprintf(f, " ('i%d', 'w%d')", i, w);
+	fprintf(f, ";\nparam zpen :=");
+	for (int i = 0; i < ni; i++)
+		for (int w = 0; w < m->dv_irec[i].nw; w++) {
+			int pen = (int)dv_col_pen(m, m->dv_irec[i].zfirst + w);
+			if (pen)
+				fprintf(f, " 'i%d' 'w%d' %d", i, w, pen);
+		}
+	fprintf(f, ";\nparam iq :=");
+	for (int i = 0; i < ni; i++)
+		if (m->dv_irec[i].nw)
+			fprintf(f, " 'i%d' %d", i, m->dv_irec[i].q);
+	fprintf(f, ";\nparam zc :=");
+	for (int i = 0; i < ni; i++) {
+		const dvinst *I = &m->dv_irec[i];
+		const wdr_spec *sp = I->nw ? &d->specs[I->spec] : NULL;
+		for (int w = 0; w < I->nw; w++)
+			for (int r = 0; r < sp->nreqs; r++)
+				fprintf(f, "\n 'i%d' 'w%d' 'r%d' %d", i, w, r,
+					sp->reqs[r].alts[I->alt[w * sp->nreqs
+								 + r]].count);
+	}
+	fprintf(f, ";\nset SW :=");
+	for (int k = 0; k < m->dv_ns; k++)
+		fprintf(f, "\n ('i%d', 'r%d', 'd%d')", m->dv_s[k].inst,
+			m->dv_s[k].req, m->dv_s[k].dev);
+	fprintf(f, ";\nset SZ :=");
+	for (int k = 0; k < m->dv_ns; k++) {
+		const dvinst *I = &m->dv_irec[m->dv_s[k].inst];
+		for (int w = 0; w < I->nw; w++)
+			if (dvi_in(m, I, w, m->dv_s[k].req, m->dv_s[k].dev))
+				fprintf(f, "\n ('i%d', 'r%d', 'd%d', 'w%d')",
+					m->dv_s[k].inst, m->dv_s[k].req,
+					m->dv_s[k].dev, w);
+	}
+	fprintf(f, ";\nset LI :=");
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_L) {
+			fprintf(f, "\n ('i%d', ", m->cref[j]);
+			dat_sym(f, p->snap->nodes[m->cdom[j]].name, 'n',
+				m->cdom[j]);
+			fprintf(f, ")");
+		}
+	fprintf(f, ";\nset UC :=");
+	for (int c = 0; ni && c < p->nclasses; c++)
+		for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++) {
+			int i = m->cpc[c]->c[k].inst;
+			if (i >= 0 && m->dv_irec[i].nw)
+				fprintf(f, " ('c%d', 'i%d')", c, i);
+		}
+	/* devices that do not reach a node of LI */
+	fprintf(f, ";\nset FAR :=");
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_L)
+			continue;
+		int n = m->cdom[j];
+		for (int dev = 0; dev < d->ndevs; dev++) {
+			bool mine = false;
+			for (int k = m->dv_shead[dev]; k >= 0 && !mine;
+			     k = m->dv_s[k].next)
+				mine = m->dv_s[k].inst == m->cref[j];
+			if (!mine || far_seen(m, j, n, dev) ||
+			    wdr_reaches(p->snap, &d->devs[dev], n))
+				continue;
+			fprintf(f, "\n (");
+			dat_sym(f, p->snap->nodes[n].name, 'n', n);
+			fprintf(f, ", 'd%d')", dev);
+		}
+	}
+	fprintf(f, ";\n");
+}
+
+/* A way of slot sl as a YW member: 'cC' node 'wK'. */
+static void dat_way(FILE *f, const wm *m, int sl, int w)
+{
+	const wp_problem *p = m->p;
+	int c = class_of_slot(p, sl);
+	int n = p->classes[c].elig[sl - p->classes[c].off];
+	fprintf(f, " 'c%d' ", c);
+	dat_sym(f, p->snap->nodes[n].name, 'n', n);
+	fprintf(f, " 'w%d'", w - m->dv_wbeg[sl]);
+}
+
 static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
@@ -4387,12 +5636,46 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 				int n = p->classes[c].elig[k];
 				fprintf(f, "\n 'c%d' ", c);
 				dat_sym(f, s->nodes[n].name, 'n', n);
-				fprintf(f, " %d", wdr_fit(m->dra, m->cpc[c], n,
-							   p->classes[c].count));
+				/* a slot that a shared claim rules out
+				 * (its devices do not reach n) holds 0 */
+				int sl = p->classes[c].off + k;
+				int fit = wdr_fit(m->dra, m->cpc[c], n,
+						  p->classes[c].count);
+				if (m->xcol[sl] && m->cub[m->xcol[sl]] < fit)
+					fit = (int)m->cub[m->xcol[sl]];
+				fprintf(f, " %d", fit);
 			}
 		}
 		fprintf(f, ";\n");
 	}
+	/* ways of slots met more than one way: 'c' node 'wK' */
+	fprintf(f, "set YW :=");
+	for (int sl = 0; m->dv_wbeg && sl < p->nx; sl++) {
+		if (!m->xcol[sl])
+			continue;
+		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++)
+			if (m->dv_ycol[w])
+				dat_way(f, m, sl, w);
+	}
+	fprintf(f, ";\nparam ypen :=");
+	for (int sl = 0; m->dv_wbeg && sl < p->nx; sl++) {
+		if (!m->xcol[sl])
+			continue;
+		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++)
+			if (m->dv_ycol[w] && m->dv_wpen[w]) {
+				dat_way(f, m, sl, w);
+				fprintf(f, " %d", m->dv_wpen[w]);
+			}
+	}
+	fprintf(f, ";\nparam ycoef :=");
+	for (int i = 0; i < m->ndy; i++) {
+		fprintf(f, "\n %d ", m->dy_row[i] + 1);
+		int w = m->dy_way[i];
+		dat_way(f, m, m->cdom[m->dv_ycol[w]], w);
+		fprintf(f, " %d", m->dy_coef[i]);
+	}
+	fprintf(f, ";\n");
+	dat_insts(f, m);
 	fprintf(f, "set DR :=");
 	for (int i = 0; i < m->ndr; i++)
 		fprintf(f, " %d", i + 1);
@@ -4408,6 +5691,10 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	for (int i = 0; i < m->ndt; i++)
 		fprintf(f, "\n %d 'c%d' %d", m->dt_row[i] + 1, m->dt_cls[i],
 			m->dt_coef[i]);
+	/* devices of each row's union that shared claims may take */
+	fprintf(f, ";\nset DS :=");
+	for (int i = 0; i < m->nds; i++)
+		fprintf(f, "\n (%d, 'd%d')", m->ds_row[i] + 1, m->ds_dev[i]);
 	fprintf(f, ";\n");
 	dat_tas(f, p);
 	dat_pref(f, m);

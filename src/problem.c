@@ -1067,6 +1067,7 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 	free(busy);
 	v->packing = nfree;
 	wp_compactness(p, s, v);
+	v->alt_rank = s->dra ? (double)wdr_alt_rank(s->dra) : 0;
 }
 
 /* Preferred levels (issue 5): the levels are the topology keys, coarse to
@@ -1118,6 +1119,8 @@ int wp_value_cmp(const wp_value *a, const wp_value *b)
 		if (x != y)
 			return x > y ? 1 : -1;
 	}
+	if (a->alt_rank != b->alt_rank)
+		return a->alt_rank < b->alt_rank ? 1 : -1;
 	if (a->pdb_violations != b->pdb_violations)
 		return a->pdb_violations < b->pdb_violations ? 1 : -1;
 	if (a->evictions != b->evictions)

@@ -194,6 +194,11 @@ typedef struct wp_value {
 	 * with a preferred level leave unused (higher is better) */
 	int ncompact;
 	double compact[8];
+	/* addition (issue 4, DRA): firstAvailable preference, compared
+	 * right after tier 1 and before PDB violations: the sum over
+	 * allocated claim requests of the index of the alternative used
+	 * (wdr_alt_rank; lower is better) */
+	double alt_rank;
 } wp_value;
 void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
 /* <0: a worse than b, 0 equal, >0 better (lexicographic). */

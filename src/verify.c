@@ -1307,6 +1307,180 @@ static void freed_devs(vctx *v, const wpl_claim *c, int32_t prio,
 	}
 }
 
+/* firstAvailable preference (DESIGN.md §4): a request of claim c that
+ * used alternative k > 0 is a violation when an earlier alternative could
+ * be met on the claim's node (and every user's node, users: nodes) with
+ * the devices free in the final plan plus the claim's own, the claim's
+ * other requests keeping their devices.  Counted per request: a device
+ * that matches, reaches, is free, and respects the claim's constraints
+ * against the other requests' devices; matchAttribute among the picks by
+ * the best value, distinctAttribute by distinct values. */
+static void check_preference(vctx *v, const wpl_claim *c,
+			     const wdr_spec *sp, const int *nodes, int nn,
+			     ws_map *devs, const uint16_t *uses)
+{
+	const ws_snapshot *s = v->s;
+	const ws_dra *d = s->dra;
+	int nr = c->nresults;
+	int *dev = wa_calloc(v->a, (size_t)nr + 1, sizeof(int));
+	int *req = wa_calloc(v->a, (size_t)nr + 1, sizeof(int));
+	int *alt = wa_calloc(v->a, (size_t)sp->nreqs + 1, sizeof(int));
+	int *cand = wa_calloc(v->a, (size_t)d->ndevs + 1, sizeof(int));
+	if (!dev || !req || !alt || !cand) {
+		v->nomem = true;
+		return;
+	}
+	for (int q = 0; q < sp->nreqs; q++)
+		alt[q] = -1;
+	for (int i = 0; i < nr; i++) {
+		const wpl_result *r = &c->results[i];
+		char key[3 * WASP_MAX_NAME + 8];
+		snprintf(key, sizeof key, "%s/%s/%s", nz(r->driver),
+			 nz(r->pool), nz(r->device));
+		dev[i] = ws_map_get(devs, key);
+		req[i] = -1;
+		for (int q = 0; q < sp->nreqs && req[i] < 0; q++)
+			for (int k = 0; k < sp->reqs[q].nalts; k++)
+				if (!strcmp(sp->reqs[q].alts[k].name,
+					    nz(r->request))) {
+					req[i] = q;
+					alt[q] = k;
+				}
+		if (dev[i] < 0 || req[i] < 0)
+			return; /* reported by check_claim */
+	}
+	for (int q = 0; q < sp->nreqs; q++) {
+		const wdr_req *rq = &sp->reqs[q];
+		for (int j = 0; j < alt[q]; j++) {
+			const wdr_sub *sb = &rq->alts[j];
+			int nc = 0, all = 0;
+			bool all_free = true;
+			for (int x = 0; x < d->ndevs; x++) {
+				bool ok = wdr_matches(d, sb, x, NULL);
+				for (int u = 0; u < nn && ok; u++)
+					ok = wdr_reaches(s, &d->devs[x],
+							 nodes[u]);
+				if (!ok)
+					continue;
+				all++;
+				bool own = false, other = false;
+				for (int i = 0; i < nr; i++)
+					if (dev[i] == x) {
+						own = true;
+						other |= req[i] != q;
+					}
+				if (other || (uses[x] && !own &&
+					      !d->devs[x].multi)) {
+					all_free = false;
+					continue;
+				}
+				/* constraints against the other requests */
+				for (int k = 0; k < sp->ncons && ok; k++) {
+					const wdr_cons *cn = &sp->cons[k];
+					bool in = cn->nreqs == 0;
+					for (int t = 0; !in && t < cn->nreqs; t++)
+						in = !strcmp(cn->reqs[t],
+							     rq->name) ||
+						     !strcmp(cn->reqs[t],
+							     sb->name);
+					if (!in)
+						continue;
+					const wcel_attr *a = wdr_attr(
+					    &d->devs[x], cn->domain, cn->attr);
+					if (!a) {
+						ok = false;
+						break;
+					}
+					for (int i = 0; i < nr && ok; i++) {
+						if (req[i] == q)
+							continue;
+						const wdr_sub *os =
+						    &sp->reqs[req[i]]
+							 .alts[alt[req[i]]];
+						bool oin = cn->nreqs == 0;
+						for (int t = 0;
+						     !oin && t < cn->nreqs; t++)
+							oin = !strcmp(
+							    cn->reqs[t],
+							    sp->reqs[req[i]]
+								.name) ||
+							      !strcmp(
+							    cn->reqs[t],
+							    os->name);
+						if (!oin)
+							continue;
+						const wcel_attr *b = wdr_attr(
+						    &d->devs[dev[i]],
+						    cn->domain, cn->attr);
+						bool eq = b && wdr_attr_equal(a, b);
+						ok = cn->distinct ? !eq : eq;
+					}
+				}
+				if (ok)
+					cand[nc++] = x;
+				else
+					all_free = false;
+			}
+			bool met;
+			if (sb->all) {
+				met = all > 0 && all_free && nc == all;
+			} else {
+				/* picks among themselves: a matchAttribute
+				 * groups them by value, a distinctAttribute
+				 * takes one per value */
+				int best = nc;
+				for (int k = 0; k < sp->ncons; k++) {
+					const wdr_cons *cn = &sp->cons[k];
+					bool in = cn->nreqs == 0;
+					for (int t = 0; !in && t < cn->nreqs; t++)
+						in = !strcmp(cn->reqs[t],
+							     rq->name) ||
+						     !strcmp(cn->reqs[t],
+							     sb->name);
+					if (!in)
+						continue;
+					int most = 0, ndist = 0;
+					for (int a = 0; a < nc; a++) {
+						const wcel_attr *va = wdr_attr(
+						    &d->devs[cand[a]],
+						    cn->domain, cn->attr);
+						int same = 0;
+						bool first = true;
+						for (int b = 0; b < nc; b++) {
+							const wcel_attr *vb =
+							    wdr_attr(&d->devs[
+							    cand[b]], cn->domain,
+							    cn->attr);
+							if (!wdr_attr_equal(va,
+									    vb))
+								continue;
+							same++;
+							first &= b >= a;
+						}
+						if (same > most)
+							most = same;
+						ndist += first;
+					}
+					int lim = cn->distinct ? ndist : most;
+					if (lim < best)
+						best = lim;
+				}
+				met = best >= sb->count;
+			}
+			if (met) {
+				viol(v, "claim %s/%s: request %s uses "
+					"alternative %s, but the earlier %s "
+					"could be met on node %s with the "
+					"devices the plan leaves free",
+				     c->ns, c->name, rq->name,
+				     rq->alts[alt[q]].name, sb->name,
+				     s->nodes[nodes[0]].name);
+				break;
+			}
+		}
+	}
+}
+
 static void check_devices(vctx *v)
 {
 	const ws_snapshot *s = v->s;
@@ -1455,6 +1629,50 @@ static void check_devices(vctx *v)
 					     s->nodes[n].name,
 					     d->devs[dv].name, in->name);
 			}
+		}
+	}
+	/* firstAvailable: no later alternative when an earlier one fits,
+	 * with the final plan's free devices (uses is final now) */
+	int *un = wa_calloc(v->a, (size_t)s->npods + 1, sizeof(int));
+	if (!un) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < d->ninsts; i++) {
+		const wdr_inst *in = &d->insts[i];
+		const wpl_claim *c = find_claim(p, &ct, in->ns, in->name);
+		if (!c || inst_node[i] < 0 || d->specs[in->spec].allocated)
+			continue;
+		int nn = 0;
+		un[nn++] = inst_node[i];
+		for (int pi = 0; pi < s->npods; pi++) {
+			const wdr_podc *pc = &d->pods[pi];
+			for (int k = 0; k < pc->n && v->pod_node[pi] >= 0; k++)
+				if (pc->c[k].inst == i) {
+					un[nn++] = v->pod_node[pi];
+					break;
+				}
+		}
+		check_preference(v, c, &d->specs[in->spec], un, nn, devs,
+				 uses);
+	}
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wdr_podc *pc = &d->pods[pi];
+		int n = v->pod_node[pi];
+		if (!pc->n || n < 0 || pc->why)
+			continue;
+		for (int k = 0; k < pc->n; k++) {
+			const wdr_pclaim *e = &pc->c[k];
+			if (e->inst >= 0)
+				continue;
+			char name[2 * WASP_MAX_NAME + 2];
+			snprintf(name, sizeof name, "%s-%s", s->pods[pi].name,
+				 e->name);
+			const wpl_claim *c = find_claim(p, &ct,
+							s->pods[pi].ns, name);
+			if (c)
+				check_preference(v, c, &d->specs[e->spec], &n,
+						 1, devs, uses);
 		}
 	}
 	/* Per-pod claims of pods the plan does not place. */

@@ -3,6 +3,7 @@
  * construct, per runtime error and per compile error with its position.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -225,6 +226,23 @@ static const struct ccase cerrs[] = {
 	 "CEL: integer literal out of range at offset 0"},
 	{"'\\q' == 'x'",
 	 "CEL: unsupported escape sequence in string at offset 1"},
+	/* found by tests/fuzz_cel: glibc's regcomp took > 2 GB on a run
+	 * of quantifiers; RE2 refuses them too */
+	{"device.driver.matches('a++')",
+	 "CEL: bad repetition operator (a quantifier after a quantifier) "
+	 "at offset 22"},
+	{"device.driver.matches('[g0, 2]+++++++++++++++++++++')",
+	 "CEL: bad repetition operator (a quantifier after a quantifier) "
+	 "at offset 22"},
+	{"device.driver.matches('a{2}*')",
+	 "CEL: bad repetition operator (a quantifier after a quantifier) "
+	 "at offset 22"},
+	{"device.driver.matches('(a{1000}){2}')",
+	 "CEL: bad repetition count (the counts of a pattern add up to at "
+	 "most 1000) at offset 22"},
+	{"device.driver.matches('a{1001}')",
+	 "CEL: bad repetition count (the counts of a pattern add up to at "
+	 "most 1000) at offset 22"},
 };
 
 START_TEST(compile_errors)
@@ -286,6 +304,66 @@ START_TEST(semver_cmp)
 }
 END_TEST
 
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	size_t got = fread(buf, 1, (size_t)n, f);
+	buf[got] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Inputs tests/fuzz_cel found (tests/fixtures/cel/): each compiles to
+ * an error or evaluates, without running out of memory. */
+START_TEST(fuzz_regressions)
+{
+	static const char *const files[][2] = {
+		{"tests/fixtures/cel/oom-stacked-quantifiers",
+		 "bad repetition operator"},
+		{"tests/fixtures/cel/stack-long-chain",
+		 "expression too large"},
+	};
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+		char *text = slurp(tu_src_path(files[i][0]));
+		ck_assert_ptr_nonnull(text);
+		wa_arena *a = wa_new();
+		wcel_prog *p = NULL;
+		wasp_error e = {0};
+		wsrc at = {"x", 1, 1};
+		int rc = wcel_compile(a, text, at, &p, &e);
+		ck_assert_int_eq(rc, WASP_EINPUT);
+		ck_assert_msg(strstr(e.msg, files[i][1]) != NULL, "%s: %s",
+			      files[i][0], e.msg);
+		wa_destroy(a);
+		free(text);
+	}
+	/* a chain 1+1+...: at most 512 nodes in all */
+	char buf[4096] = "1";
+	for (int i = 0; i < 200; i++)
+		strcat(buf, "+1");
+	strcat(buf, " == 201");
+	wa_arena *a = wa_new();
+	wcel_prog *p = NULL;
+	wasp_error e = {0};
+	wsrc at = {"x", 1, 1};
+	ck_assert_int_eq(wcel_compile(a, buf, at, &p, &e), WASP_OK);
+	ck_assert_int_eq(wcel_eval(p, &dev, NULL), 1);
+	memmove(buf + 200, buf, strlen(buf) + 1);
+	for (int i = 0; i < 100; i++)
+		memcpy(buf + 2 * i, "1+", 2); /* 1+1+...+1+1+...+1 == 201 */
+	ck_assert_int_eq(wcel_compile(a, buf, at, &p, &e), WASP_EINPUT);
+	ck_assert_str_eq(e.msg, "CEL: expression too large (more than 512 "
+			 "operands and operators) at offset 511");
+	wa_destroy(a);
+}
+END_TEST
+
 /* Compiled once, evaluated for many devices: no per-call state leaks. */
 START_TEST(many_devices)
 {
@@ -324,6 +402,7 @@ int main(void)
 	tcase_add_test(t, runtime_error_message);
 	tcase_add_test(t, semver_cmp);
 	tcase_add_test(t, many_devices);
+	tcase_add_test(t, fuzz_regressions);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

@@ -838,7 +838,7 @@ START_TEST(ilp_beats_greedy_with_devices)
 		ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL),
 				 WASP_OK);
 		char *txt = slurp_file(lp);
-		ck_assert_ptr_nonnull(strstr(txt, "devs(n1)"));
+		ck_assert_ptr_nonnull(strstr(txt, "devs(n1,"));
 		free(txt);
 		char cmd[256];
 		snprintf(cmd, sizeof cmd, "cbc %s -solve 2>&1", lp);
@@ -982,6 +982,358 @@ START_TEST(random_instances)
 }
 END_TEST
 
+/* Objective of cbc on the exported LP and of glpsol on models/wasp.mod
+ * with the exported data; NAN when the tool is missing. */
+static double tool_value(const char *cmd, const char *key)
+{
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	double got = NAN;
+	while (fgets(line, sizeof line, f)) {
+		const char *q = strstr(line, key);
+		if (q)
+			got = strtod(q + strlen(key), NULL);
+	}
+	pclose(f);
+	return got;
+}
+
+/* WASP_KEEP=1 keeps the exported files (and exact_random says on which
+ * seeds the ILP beats greedy, i.e. its own allocation is the plan's). */
+static void cross_check(wasp_snapshot *s, double obj, int seed)
+{
+	if (system("cbc -quit >/dev/null 2>&1") != 0 ||
+	    system("glpsol --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "check_dra: cbc or glpsol absent, "
+				"cross-check skipped\n");
+		return;
+	}
+	char dir[] = "/tmp/wasp-dra-XXXXXX", lp[64], dat[64], cmd[512];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(lp, sizeof lp, "%s/m.lp", dir);
+	snprintf(dat, sizeof dat, "%s/m.dat", dir);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL), WASP_OK);
+	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT, dat, NULL),
+			 WASP_OK);
+	snprintf(cmd, sizeof cmd, "cbc %s -solve 2>&1", lp);
+	double c = tool_value(cmd, "Objective value:");
+	snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
+		 tu_src_path("models/wasp.mod"), dat);
+	double g = tool_value(cmd, "wasp.mod: value = ");
+	if (!getenv("WASP_KEEP")) {
+		unlink(lp);
+		unlink(dat);
+		rmdir(dir);
+	}
+	ck_assert_msg(fabs(c - obj) < 0.5, "seed %d: cbc %.1f, wasp %.1f (%s)",
+		      seed, c, obj, dir);
+	ck_assert_msg(fabs(g - obj) < 0.5, "seed %d: glpsol on wasp.mod "
+		      "%.1f, wasp %.1f", seed, g, obj);
+}
+
+static const char *const pref_h100_tpl =
+    "---\napiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+    "spec:\n  spec:\n    devices:\n      requests:\n"
+    "      - name: gpu\n        firstAvailable:\n"
+    "        - name: h\n          deviceClassName: gpu\n"
+    "          selectors:\n          - cel: {expression: \"device."
+    "attributes['gpu.example.com'].model == 'H100'\"}\n"
+    "        - name: any\n          deviceClassName: gpu\n";
+static const char *const two_h100_tpl =
+    "---\napiVersion: resource.k8s.io/v1\n"
+    "kind: ResourceClaimTemplate\nmetadata: {name: h2}\n"
+    "spec:\n  spec:\n    devices:\n      requests:\n"
+    "      - name: g\n        exactly:\n          deviceClassName: gpu\n"
+    "          count: 2\n          selectors:\n          - cel: "
+    "{expression: \"device.attributes['gpu.example.com'].model == "
+    "'H100'\"}\n";
+
+static void prio_pod(tb *b, const char *name, int prio, const char *tpl)
+{
+	add(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
+	    "spec:\n  priority: %d\n  containers:\n  - name: c\n"
+	    "    resources: {requests: {cpu: 1}}\n  resourceClaims:\n"
+	    "  - {name: x, resourceClaimTemplateName: %s}\n", name, prio,
+	    tpl);
+}
+
+/* firstAvailable in the ILP: a later alternative only for strictly more
+ * higher-tier work.  n1 has two H100s and an A100.  Low-priority pod a
+ * prefers an H100 but takes any GPU; high-priority pod b needs both
+ * H100s.  The ILP places both, a on the A100 (its later alternative).
+ * With a third H100 the same ILP keeps a on its first alternative: the
+ * alternative tier outranks nothing above it but is not free. */
+START_TEST(first_available_ilp)
+{
+	for (int extra = 0; extra < 2; extra++) {
+		static const char *const at[] = {"H100,r0,80Gi",
+			"H100,r0,80Gi", "A100,r0,40Gi", "H100,r0,80Gi"};
+		tb b = {0};
+		node(&b, "n1", 64, "r1");
+		slice(&b, "n1", 3 + extra, at);
+		add(&b, "%s", gpu_class);
+		add(&b, "%s", pref_h100_tpl);
+		add(&b, "%s", two_h100_tpl);
+		prio_pod(&b, "a", 10, "pref");
+		prio_pod(&b, "b", 100, "h2");
+		wasp_snapshot *s = tu_load(b.buf);
+		wasp_plan *p = tu_solve_mode(s, WASP_MODE_ILP);
+		ck_assert_int_eq(p->nplace, 2);
+		ck_assert_str_eq(claim_of(p, "a-x")->results[0].request,
+				 extra ? "gpu/h" : "gpu/any");
+		ck_assert_double_eq(p->sum.tiers.alt_rank, extra ? 0 : 1);
+		for (int i = 0; i < p->nwarnings; i++)
+			ck_assert_msg(!strstr(p->warnings[i], "claim by claim"),
+				      "%s", p->warnings[i]);
+		cross_check(s, p->sum.objective, extra);
+		wasp_plan_free(p);
+		wasp_snapshot_free(s);
+		free(b.buf);
+	}
+}
+END_TEST
+
+/* The verifier: a later alternative chosen while the earlier one fits
+ * the final plan is a violation; taking the only free H100 away from the
+ * claim (another pod holds it) makes the same plan legal. */
+START_TEST(verifier_flags_needless_alternative)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "A100,r0,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 2, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", pref_h100_tpl);
+	prio_pod(&b, "a", 10, "pref");
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *p = tu_solve(s, NULL);
+	wpl_claim *c = (wpl_claim *)claim_of(p, "a-x");
+	ck_assert_str_eq(c->results[0].request, "gpu/h");
+	ck_assert_str_eq(c->results[0].device, "gpu-0");
+	/* hand-written: a on the A100 by its second alternative */
+	c->results[0].request = "gpu/any";
+	c->results[0].device = "gpu-1";
+	size_t nv = 0;
+	char *rep = NULL;
+	wa_arena *a = wa_new();
+	ck_assert_int_eq(wv_check(s, p, a, &nv, &rep, NULL), WASP_OK);
+	ck_assert_int_eq(nv, 1);
+	ck_assert_ptr_nonnull(strstr(rep, "claim default/a-x: request gpu "
+				     "uses alternative gpu/any, but the earlier "
+				     "gpu/h could be met on node n1"));
+	wa_destroy(a);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
+/* The local pass greedy runs after placement (wdr_prefer_earlier): pod
+ * b holds both H100s when pod a is placed, so a takes the A100 by its
+ * second alternative; once b's devices are given back (as when its gang
+ * fails or it is evicted), the pass moves a to an H100 on the same node,
+ * and the plan-level rank drops from 1 to 0. */
+START_TEST(prefer_earlier_pass)
+{
+	static const char *const at[] = {"H100,r0,80Gi", "H100,r0,80Gi",
+					 "A100,r0,40Gi"};
+	tb b = {0};
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", 3, at);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", pref_h100_tpl);
+	add(&b, "%s", two_h100_tpl);
+	prio_pod(&b, "b", 100, "h2");
+	prio_pod(&b, "a", 10, "pref");
+	wasp_snapshot *s = tu_load(b.buf);
+	wa_arena *ar = wa_new();
+	wdr_state st;
+	ck_assert_int_eq(wdr_state_init(&st, s, ar), 0);
+	ck_assert(wdr_place(&st, 0, 0, 0));  /* b: both H100s */
+	ck_assert(wdr_place(&st, 1, 1, 0));  /* a: the A100 */
+	ck_assert_int_eq(wdr_alt_rank(&st), 1);
+	ck_assert_int_eq(wdr_prefer_earlier(&st), 0); /* nothing free */
+	/* b's devices come back */
+	wdr_alloc *ab = &st.allocs[0];
+	for (int i = 0; i < ab->n; i++)
+		st.taken[st.res[ab->first + i].dev]--;
+	ab->n = 0;
+	ck_assert_int_eq(wdr_prefer_earlier(&st), 1);
+	ck_assert_int_eq(wdr_alt_rank(&st), 0);
+	const wdr_alloc *aa = &st.allocs[1];
+	ck_assert_int_eq(aa->n, 1);
+	ck_assert_str_eq(s->dra->devs[st.res[aa->first].dev].name, "gpu-0");
+	ck_assert_int_eq(st.taken[st.res[aa->first].dev], 1);
+	wa_destroy(ar);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
+/* Greedy preemption with devices: evictions free cpu, not devices, so
+ * the victim search skips a rack whose devices alone hold too few pods
+ * (r2: one GPU) and evicts on the rack whose devices suffice (r1). */
+START_TEST(preemption_skips_device_short_domains)
+{
+	tb b = {0};
+	node(&b, "n1", 2, "r1");
+	node(&b, "n2", 2, "r2");
+	slice(&b, "n1", 2, NULL);
+	slice(&b, "n2", 1, NULL);
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	for (int i = 1; i <= 2; i++)
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: "
+		    "run%d}\nspec:\n  nodeName: n%d\n  priority: 1\n"
+		    "  containers:\n  - name: c\n    resources: {requests: "
+		    "{cpu: 2}}\n", i, i);
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: g}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 100\n"
+	    "  schedulingConstraints:\n    topology:\n    - key: rack\n");
+	for (int i = 0; i < 2; i++)
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: g%d}\n"
+		    "spec:\n  priority: 100\n  schedulingGroup: {podGroupName: "
+		    "g}\n  containers:\n  - name: c\n    resources: "
+		    "{requests: {cpu: 1}}\n  resourceClaims:\n"
+		    "  - {name: x, resourceClaimTemplateName: one}\n", i);
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *p = tu_solve_mode(s, WASP_MODE_GREEDY);
+	ck_assert_int_eq(p->nplace, 2);
+	ck_assert_str_eq(tu_node_of(p, "default", "g0"), "n1");
+	ck_assert_int_eq(p->nevict, 1);
+	ck_assert_str_eq(p->evict[0].pod, "run1");
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
+/* Random small instances whose claims the ILP models exactly: per-pod
+ * claims with firstAvailable alternatives, matchAttribute partitions
+ * (also inside alternatives), two requests per claim, and PodGroup
+ * claims (one device, or two sharing a root).  The ILP allocates its own
+ * answer (no "claim by claim" warning: the fallback is unused), is
+ * optimal, never worse than greedy, passes the verifier (tu_solve), and
+ * cbc on the exported LP and glpsol on models/wasp.mod agree with it. */
+START_TEST(exact_random)
+{
+	uint64_t rs = 5000 + (uint64_t)_i;
+	tb b = {0};
+	int nn = 2 + (int)(rs_next(&rs) % 3);
+	for (int n = 0; n < nn; n++) {
+		char nm[8], rk[8];
+		snprintf(nm, sizeof nm, "n%d", n);
+		snprintf(rk, sizeof rk, "r%d", n / 2);
+		node(&b, nm, 8 + (int)(rs_next(&rs) % 8), rk);
+		int nd = 1 + (int)(rs_next(&rs) % 4);
+		const char *at[4];
+		char buf[4][32];
+		for (int d = 0; d < nd; d++) {
+			snprintf(buf[d], sizeof buf[d], "%s,r%d,40Gi",
+				 rs_next(&rs) % 2 ? "H100" : "A100",
+				 (int)(rs_next(&rs) % 2));
+			at[d] = buf[d];
+		}
+		slice(&b, nm, nd, at);
+	}
+	add(&b, "%s", gpu_class);
+	add(&b, "%s", one_tpl);
+	static const char *const h100 =
+	    "          selectors:\n          - cel: {expression: \"device."
+	    "attributes['gpu.example.com'].model == 'H100'\"}\n";
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: g\n        exactly: {deviceClassName: gpu, "
+	    "count: 2}\n      constraints:\n      - matchAttribute: "
+	    "resource.kubernetes.io/pcieRoot\n");
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: pref}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: h\n          deviceClassName: gpu\n"
+	    "          count: 2\n%s"
+	    "        - name: any\n          deviceClassName: gpu\n", h100);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: mix}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: a\n        exactly:\n          deviceClassName: gpu\n"
+	    "%s"
+	    "      - name: b\n        exactly: {deviceClassName: gpu}\n",
+	    h100);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	    "kind: ResourceClaimTemplate\nmetadata: {name: prefpair}\n"
+	    "spec:\n  spec:\n    devices:\n      requests:\n"
+	    "      - name: gpu\n        firstAvailable:\n"
+	    "        - name: h\n          deviceClassName: gpu\n"
+	    "          count: 2\n%s"
+	    "        - name: any\n          deviceClassName: gpu\n"
+	    "          count: 2\n"
+	    "      constraints:\n      - matchAttribute: "
+	    "resource.kubernetes.io/pcieRoot\n", h100);
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: team}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 50\n  resourceClaims:\n"
+	    "  - {name: s, resourceClaimTemplateName: one}\n");
+	add(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
+	    "metadata: {name: crew}\nspec:\n  schedulingPolicy:\n"
+	    "    gang: {minCount: 2}\n  priority: 20\n  resourceClaims:\n"
+	    "  - {name: s, resourceClaimTemplateName: pair}\n");
+	static const char *const tpls[] = {"one", "pair", "pref", "mix",
+					   "prefpair"};
+	int np = 2 + (int)(rs_next(&rs) % 5);
+	for (int i = 0; i < np; i++)
+		add(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\n"
+		    "spec:\n  priority: %d\n  containers:\n  - name: c\n"
+		    "    resources: {requests: {cpu: %d}}\n"
+		    "  resourceClaims:\n  - {name: x, "
+		    "resourceClaimTemplateName: %s}\n", i,
+		    (int)(rs_next(&rs) % 3) * 10,
+		    1 + (int)(rs_next(&rs) % 4), tpls[rs_next(&rs) % 5]);
+	for (int i = 0; i < 2; i++) {
+		char nm[8];
+		snprintf(nm, sizeof nm, "t%d", i);
+		pod(&b, nm, "team", 2,
+		    "  - {name: s, resourceClaimTemplateName: one}\n"
+		    "  - {name: own, resourceClaimTemplateName: pref}\n");
+		snprintf(nm, sizeof nm, "c%d", i);
+		pod(&b, nm, "crew", 1,
+		    "  - {name: s, resourceClaimTemplateName: pair}\n");
+	}
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *g = tu_solve_mode(s, WASP_MODE_GREEDY);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.time_limit_s = 20;
+	wasp_plan *p = tu_solve(s, &o);
+	ck_assert_msg(wp_value_cmp(&p->sum.tiers, &g->sum.tiers) >= 0,
+		      "seed %d: ILP worse than greedy", _i);
+	ck_assert_str_eq(p->sum.status, "optimal");
+	if (getenv("WASP_KEEP"))
+		fprintf(stderr, "seed %d: ilp %s greedy\n", _i,
+			wp_value_cmp(&p->sum.tiers, &g->sum.tiers) > 0
+			    ? "beats" : "equals");
+	for (int i = 0; i < p->nwarnings; i++)
+		ck_assert_msg(!strstr(p->warnings[i], "claim by claim"),
+			      "seed %d: %s", _i, p->warnings[i]);
+	if (tu_placed_in_group(p, "default", "team") == 2)
+		ck_assert_str_eq(tu_node_of(p, "default", "t0"),
+				 tu_node_of(p, "default", "t1"));
+	cross_check(s, p->sum.objective, _i);
+	wasp_plan_free(g);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("dra");
@@ -1003,6 +1355,11 @@ int main(void)
 	tcase_add_test(t, decode_refusals);
 	tcase_add_test(t, ilp_beats_greedy_with_devices);
 	tcase_add_loop_test(t, random_instances, 0, 40);
+	tcase_add_loop_test(t, exact_random, 0, 40);
+	tcase_add_test(t, first_available_ilp);
+	tcase_add_test(t, verifier_flags_needless_alternative);
+	tcase_add_test(t, prefer_earlier_pass);
+	tcase_add_test(t, preemption_skips_device_short_domains);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }
