@@ -121,8 +121,10 @@ typedef struct wasp_options {
 	double start_time;       /* wasp_now() when the run began (the budget
 				    counts from there); 0: at the call       */
 	/* additions (rebalancing, doc/preemption.md): */
-	int rebalance;           /* 1: move running pods to free whole
-				    domains of the finest topology key      */
+	int rebalance;           /* 1: running pods may move: where that
+				    admits work or saves evictions (both
+				    solvers), then to free whole domains of
+				    the finest topology key                  */
 	int max_moves;           /* at most this many moves; 0: no limit    */
 	const char *protect;     /* label selector ("k=v,k!=v,k"): pods it
 				    selects never move nor get evicted      */
