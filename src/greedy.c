@@ -172,11 +172,10 @@ static inline bool elig_bit(const cinfo *ci, int n)
 	return ci->bits[n >> 3] & (1u << (n & 7));
 }
 
-/* Pods of class c that fit on node n now. */
-static inline int64_t node_fit(const gs *G, int c, int n)
+/* Pods of class c that fit in the room `f` (nres), resources only. */
+static inline int64_t cap_fit(const gs *G, int c, const int64_t *f)
 {
 	const cinfo *ci = &G->ci[c];
-	const int64_t *f = G->fr + (size_t)n * G->nres;
 	const int64_t *req = G->p->classes[c].req;
 	int64_t best = WGR_FIT_CAP;
 	for (int i = 0; i < ci->nr; i++) {
@@ -187,6 +186,15 @@ static inline int64_t node_fit(const gs *G, int c, int n)
 		if (q < best)
 			best = q;
 	}
+	return best;
+}
+
+/* Pods of class c that fit on node n now. */
+static inline int64_t node_fit(const gs *G, int c, int n)
+{
+	int64_t best = cap_fit(G, c, G->fr + (size_t)n * G->nres);
+	if (!best)
+		return 0;
 	/* Exact device fit: claims allocated one pod after another. */
 	if (G->cpc && G->cpc[c])
 		best = wdr_fit(G->dra, G->cpc[c], n, (int)(best < 4096 ? best
@@ -2273,16 +2281,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 			const cinfo *inf = &G->ci[c];
 			if (!elig_bit(inf, n))
 				continue;
-			const int64_t *req = p->classes[c].req;
-			int64_t best = WGR_FIT_CAP;
-			for (int i = 0; i < inf->nr && best > 0; i++) {
-				int r = inf->rl[i];
-				int64_t q = capn[r] < req[r] ? 0
-						       : capn[r] / req[r];
-				if (q < best)
-					best = q;
-			}
-			acc[ci] += best;
+			acc[ci] += cap_fit(G, c, capn);
 		}
 		if (!ok)
 			continue;
@@ -2904,15 +2903,7 @@ static int mv_domain(gs *G, int g, const int *corder, const wtp_key *k,
 			const cinfo *inf = &G->ci[c];
 			if (!elig_bit(inf, n))
 				continue;
-			const int64_t *req = p->classes[c].req;
-			int64_t best = WGR_FIT_CAP;
-			for (int i = 0; i < inf->nr && best > 0; i++) {
-				int r = inf->rl[i];
-				int64_t q = cap[r] < req[r] ? 0 : cap[r] / req[r];
-				if (q < best)
-					best = q;
-			}
-			acc[ci] += best;
+			acc[ci] += cap_fit(G, c, cap);
 		}
 	}
 	if (nv == 0)

@@ -273,6 +273,19 @@ static int cmp_rent(const void *va, const void *vb)
 	return (a->node > b->node) - (a->node < b->node);
 }
 
+static int rent_push(rent **e, size_t *ne, size_t *cap, rent r)
+{
+	if (*ne == *cap) {
+		rent *e2 = realloc(*e, 2 * *cap * sizeof **e);
+		if (!e2)
+			return -1;
+		*e = e2;
+		*cap *= 2;
+	}
+	(*e)[(*ne)++] = r;
+	return 0;
+}
+
 int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 {
 	const ws_snapshot *snap = p->snap;
@@ -284,11 +297,8 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 	size_t ne = 0, cap = 64;
 	rent *e = malloc(cap * sizeof *e);
 	int rc = 0;
-	if (!dirty || !e) {
-		*why = "out of memory checking the solution";
-		rc = -1;
-		goto out;
-	}
+	if (!dirty || !e)
+		goto nomem;
 	for (int u = 0; u < p->nunits; u++) {
 		if (!s->evict[u])
 			continue;
@@ -296,19 +306,9 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 		for (int i = 0; i < un->npods; i++) {
 			const ws_pod *pod = &snap->pods[un->pods[i]];
 			dirty[pod->node] = 1;
-			if (ne == cap) {
-				rent *ne2 = realloc(e, 2 * cap * sizeof *e);
-				if (!ne2) {
-					*why = "out of memory checking the "
-					       "solution";
-					rc = -1;
-					goto out;
-				}
-				e = ne2;
-				cap *= 2;
-			}
-			e[ne++] = (rent){pod->node, -1, un->priority,
-					 pod->req, 1};
+			if (rent_push(&e, &ne, &cap, (rent){pod->node, -1,
+					un->priority, pod->req, 1}))
+				goto nomem;
 		}
 	}
 	for (int c = 0; c < p->nclasses; c++) {
@@ -318,18 +318,9 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 			int x = s->x[k->off + j];
 			if (x <= 0 || !dirty[k->elig[j]])
 				continue;
-			if (ne == cap) {
-				rent *ne2 = realloc(e, 2 * cap * sizeof *e);
-				if (!ne2) {
-					*why = "out of memory checking the "
-					       "solution";
-					rc = -1;
-					goto out;
-				}
-				e = ne2;
-				cap *= 2;
-			}
-			e[ne++] = (rent){k->elig[j], 1, prio, k->req, x};
+			if (rent_push(&e, &ne, &cap,
+				      (rent){k->elig[j], 1, prio, k->req, x}))
+				goto nomem;
 		}
 	}
 	/* moves (issue 6): a moved-in pod uses no freed room (it counts at
@@ -342,19 +333,9 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 			int n = k ? to : pod->node;
 			if (!dirty[n])
 				continue;
-			if (ne == cap) {
-				rent *ne2 = realloc(e, 2 * cap * sizeof *e);
-				if (!ne2) {
-					*why = "out of memory checking the "
-					       "solution";
-					rc = -1;
-					goto out;
-				}
-				e = ne2;
-				cap *= 2;
-			}
-			e[ne++] = (rent){n, k ? 1 : -2, INT32_MIN, pod->req,
-					 1};
+			if (rent_push(&e, &ne, &cap, (rent){n, k ? 1 : -2,
+					INT32_MIN, pod->req, 1}))
+				goto nomem;
 		}
 	}
 	qsort(e, ne, sizeof *e, cmp_rent);
@@ -388,6 +369,10 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 		}
 		i = j;
 	}
+	goto out;
+nomem:
+	*why = "out of memory checking the solution";
+	rc = -1;
 out:
 	free(dirty);
 	free(e);

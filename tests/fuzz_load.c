@@ -103,35 +103,5 @@ static void one(const uint8_t *data, size_t size)
 	wa_destroy(a);
 }
 
-#ifdef WASP_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	one(data, size);
-	return 0;
-}
-#else
-static void run(const char *path)
-{
-	char *text;
-	size_t len;
-	wasp_error e;
-	if (wl_read_file(path, &text, &len, &e)) {
-		char buf[800];
-		fprintf(stderr, "fuzz_load: %s\n",
-			wasp_error_format(&e, buf, sizeof buf));
-		return;
-	}
-	one((const uint8_t *)text, len);
-	free(text);
-}
-
-int main(int argc, char **argv)
-{
-	if (argc < 2)
-		run("-");
-	for (int i = 1; i < argc; i++)
-		run(argv[i]);
-	return 0;
-}
-#endif
+#define FUZZ_NAME "fuzz_load"
+#include "fuzz_main.h"

@@ -147,52 +147,19 @@ static void plan_case(const uint8_t *data, size_t size)
 	wasp_plan_free(p);
 }
 
-#ifdef WASP_LIBFUZZER
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Plans with -DWASP_FUZZ_PLAN or WASP_FUZZ_PLAN=1, else snapshots. */
+static void one(const uint8_t *data, size_t size)
 {
 #ifdef WASP_FUZZ_PLAN
 	plan_case(data, size);
 #else
-	snapshot_case(data, size);
-#endif
-	return 0;
-}
-#else
-static void run(const char *path, int plans)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f) {
-		perror(path);
-		exit(2);
-	}
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	ENSURE(buf);
-	for (size_t k; (k = fread(buf + len, 1, cap - len, f)) > 0;) {
-		len += k;
-		if (len == cap) {
-			buf = realloc(buf, cap *= 2);
-			ENSURE(buf);
-		}
-	}
-	if (f != stdin)
-		fclose(f);
-	if (plans)
-		plan_case((const uint8_t *)buf, len);
+	const char *mode = getenv("WASP_FUZZ_PLAN");
+	if (mode && *mode && strcmp(mode, "0"))
+		plan_case(data, size);
 	else
-		snapshot_case((const uint8_t *)buf, len);
-	free(buf);
+		snapshot_case(data, size);
+#endif
 }
 
-int main(int argc, char **argv)
-{
-	const char *mode = getenv("WASP_FUZZ_PLAN");
-	int plans = mode && *mode && strcmp(mode, "0");
-	if (argc < 2)
-		run("-", plans);
-	for (int i = 1; i < argc; i++)
-		run(argv[i], plans);
-	return 0;
-}
-#endif
+#define FUZZ_NAME "fuzz_pipeline"
+#include "fuzz_main.h"
