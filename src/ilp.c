@@ -4807,6 +4807,86 @@ static int guarded_run(solve_state *S, wasp_error *err)
 
 /* ----------------------------------------------------------- interface */
 
+/* DRA columns for wilp_estimate (doc/formulation.md §3b), from the
+ * claim lists without building the kinds: per slot of a class whose own
+ * claims have firstAvailable alternatives, a y column per combination
+ * of alternatives (matchAttribute values, unknown before the devices are
+ * matched, are left out: an estimate, low for partitioned claims) and a
+ * ways row; a Hall row per node and class; per shared claim not yet
+ * allocated, a z column per combination, an s column per request and
+ * device of its users' nodes (node-local and global; the match with its
+ * classes is left out: high) and an l column with three rows per user
+ * node; per allocated claim with holders an f column and a row. */
+static void dv_estimate(const wp_problem *p, long *r, long *c, long *nz)
+{
+	const ws_dra *d = p->snap->dra;
+	if (!d)
+		return;
+	unsigned char *seen = calloc((size_t)p->nnodes + 1, 1);
+	if (!seen)
+		return; /* an estimate: without the DRA part */
+	for (int ci = 0; ci < p->nclasses; ci++) {
+		const wp_class *cl = &p->classes[ci];
+		const wdr_podc *pc = &d->pods[cl->pods[0]];
+		long ways = 1;
+		for (int k = 0; k < pc->n && ways <= WDV_MAX_WAYS; k++) {
+			if (pc->c[k].inst >= 0 || pc->c[k].spec < 0)
+				continue;
+			const wdr_spec *sp = &d->specs[pc->c[k].spec];
+			for (int q = 0; q < sp->nreqs; q++)
+				ways *= sp->reqs[q].nalts;
+		}
+		if (!pc->n)
+			continue;
+		if (ways > WDV_MAX_WAYS)
+			ways = WDV_MAX_WAYS;
+		*r += cl->nelig; /* Hall rows, at least one per node */
+		*nz += (long)cl->nelig * ways;
+		if (ways > 1) {
+			*c += (long)cl->nelig * ways;
+			*r += cl->nelig;
+			*nz += (long)cl->nelig * (ways + 1);
+		}
+	}
+	for (int i = 0; i < d->ninsts; i++) {
+		const wdr_spec *sp = &d->specs[d->insts[i].spec];
+		if (sp->allocated)
+			continue;
+		long ways = 1, devs = d->nglobal, un = 0;
+		for (int q = 0; q < sp->nreqs && ways <= WDV_MAX_COMB; q++)
+			ways *= sp->reqs[q].nalts;
+		memset(seen, 0, (size_t)p->nnodes);
+		for (int ci = 0; ci < p->nclasses; ci++) {
+			const wp_class *cl = &p->classes[ci];
+			const wdr_podc *pc = &d->pods[cl->pods[0]];
+			bool uses = false;
+			for (int k = 0; k < pc->n; k++)
+				uses |= pc->c[k].inst == i;
+			for (int e = 0; uses && e < cl->nelig; e++) {
+				int n = cl->elig[e];
+				if (seen[n])
+					continue;
+				seen[n] = 1;
+				un++;
+				devs += d->node_first[n + 1] - d->node_first[n];
+			}
+		}
+		if (!un)
+			continue;
+		*c += ways + (long)sp->nreqs * devs + un;
+		*r += 1 + sp->nreqs + (long)sp->nreqs * devs + 3 * un;
+		*nz += ways * (2 + sp->nreqs) + 3L * sp->nreqs * devs +
+		       un * (4 + ways + devs);
+	}
+	for (int sp = 0; d->held_beg && sp < d->nspecs; sp++)
+		if (d->specs[sp].allocated && d->specs[sp].nholders) {
+			*c += 1;
+			*r += d->specs[sp].nholders;
+			*nz += 2L * d->specs[sp].nholders + d->specs[sp].nalloc;
+		}
+	free(seen);
+}
+
 void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 {
 	long r = 0, c = p->nx, nz = 0;
@@ -4851,6 +4931,7 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 		r++;
 		nz += 4L * p->mcls[i].nelig;
 	}
+	dv_estimate(p, &r, &c, &nz);
 	*rows = r > INT_MAX ? INT_MAX : (int)r;
 	*cols = c > INT_MAX ? INT_MAX : (int)c;
 	*nonzeros = nz;
