@@ -2102,8 +2102,9 @@ static bool dv_free(const wm *m, int dev)
 /* Claims whose devices evictions can free (DRA and preemption, issue 6;
  * doc/formulation.md §3b): allocated, every holder pod in an eviction
  * class (a class of its own: unit_holds), and per device: not
- * multi-allocatable, in no other allocation, local to a holder's node
- * (so the eviction is credited to the group using it: fill_evictions).
+ * multi-allocatable, in no other allocation, local to the node every
+ * holder runs on (so each holder's eviction is credited to the group
+ * that uses the device: fill_evictions).
  * Nothing when no running pod holds a claim: rows_dev is unchanged. */
 static void dv_held(wm *m)
 {
@@ -2154,11 +2155,10 @@ static void dv_held(wm *m)
 		for (int a = 0; a < spec->nalloc; a++) {
 			int dev = spec->alloc_dev[a];
 			const wdr_device *dv = &d->devs[dev];
-			bool near = false;
-			for (int h = 0; h < spec->nholders && !near; h++)
-				near = dv->reach.node >= 0 &&
-				       s->pods[spec->holders[h]].node ==
-					   dv->reach.node;
+			bool near = dv->reach.node >= 0;
+			for (int h = 0; h < spec->nholders && near; h++)
+				near = s->pods[spec->holders[h]].node ==
+				       dv->reach.node;
 			if (dv->multi || m->dra->taken[dev] != 1 || !near ||
 			    m->dev_fr[dev] >= 0)
 				continue;
@@ -3278,11 +3278,16 @@ static const wdr_state *dev_answer(const wm *m, const double *v)
 	if (!st || wdr_state_clone(st, m->dra, p->arena))
 		return NULL;
 	const ws_dra *d = p->snap->dra;
-	/* devices of claims whose holders are all evicted are free */
-	for (int i = 0; i < m->nfr; i++)
-		for (int dev = 0; v[m->fr_col[i]] > 0.5 && dev < d->ndevs; dev++)
+	/* devices of claims whose holders are all evicted are free (by q:
+	 * f may stay 0 where the devices are not needed) */
+	for (int i = 0; i < m->nfr; i++) {
+		bool gone = true;
+		for (int k = m->fr_qbeg[i]; k < m->fr_qbeg[i + 1]; k++)
+			gone &= v[m->qcol[m->fr_q[k]]] < 0.5;
+		for (int dev = 0; gone && dev < d->ndevs; dev++)
 			if (m->dev_fr[dev] == i && st->taken[dev] > 0)
 				st->taken[dev]--;
+	}
 	wa_arena *tmp = wa_new();
 	if (!tmp)
 		return NULL;

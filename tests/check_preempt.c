@@ -1369,6 +1369,19 @@ START_TEST(test_dra_freed_devices_scenarios)
 		wasp_plan_free(p);
 		wasp_snapshot_free(s);
 	}
+	/* the three ways a pod holds a claim (dra_victim), ILP alone */
+	for (int how = 0; how < 3; how++) {
+		int placed, ev;
+		wasp_snapshot *s = dra_victim(how, 100);
+		ilp_alone(s, &placed, &ev);
+		ck_assert_int_eq(placed, 1);
+		ck_assert_int_eq(ev, 1);
+		wasp_snapshot_free(s);
+		s = dra_victim(how, 10);
+		ilp_alone(s, &placed, &ev);
+		ck_assert_int_eq(placed + ev, 0);
+		wasp_snapshot_free(s);
+	}
 }
 END_TEST
 
