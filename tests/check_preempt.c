@@ -1385,6 +1385,78 @@ START_TEST(test_dra_freed_devices_scenarios)
 }
 END_TEST
 
+/* Overlapping kinds and priorities (doc/formulation.md §3b): n0 has an
+ * H100 (free) and an A100 held by `low` (priority 10).  (a) hi
+ * (priority 100) takes any GPU, lo (priority 5) only an H100: evicting
+ * low lets hi take the A100 and lo the H100, which the ILP finds (greedy
+ * gives hi the H100 first).  (b) hi needs the H100, lo takes any GPU:
+ * lo may not use the A100 freed from priority 10, so evicting low
+ * admits nothing more; hi alone, no eviction (rows per priority level
+ * instead of per-priority kinds would accept both). */
+static wasp_snapshot *dra_kinds(bool hi_h100)
+{
+	yb b = {0};
+	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata: {name: n0}\n"
+	      "status:\n  allocatable: {cpu: \"64\", pods: \"110\"}\n");
+	y(&b, "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	      "metadata: {name: n0-gpus}\nspec:\n  driver: gpu.example.com\n"
+	      "  nodeName: n0\n  pool: {name: n0, generation: 1, "
+	      "resourceSliceCount: 1}\n  devices:\n");
+	for (int i = 0; i < 2; i++)
+		y(&b, "  - name: gpu-%d\n    attributes:\n      model: "
+		      "{string: %s}\n", i, i ? "A100" : "H100");
+	y_dclasses(&b);
+	y(&b, "---\napiVersion: resource.k8s.io/v1\n"
+	      "kind: ResourceClaimTemplate\nmetadata: {name: h100, "
+	      "namespace: ml}\nspec:\n  spec:\n    devices:\n"
+	      "      requests:\n      - name: g\n        exactly:\n"
+	      "          deviceClassName: gpu\n          selectors:\n"
+	      "          - cel: {expression: \"device.attributes["
+	      "'gpu.example.com'].model == 'H100'\"}\n");
+	int d1 = 1;
+	y_aclaim(&b, "rc-low", "n0", &d1, 1);
+	y_dpod(&b, "low", NULL, "n0", 10, 1, "rc-low", NULL);
+	y_dpod(&b, "hi", NULL, NULL, 100, 1, NULL, hi_h100 ? "h100" : "one");
+	y_dpod(&b, "lo", NULL, NULL, 5, 1, NULL, hi_h100 ? "one" : "h100");
+	return tu_load_buf(&b);
+}
+
+START_TEST(test_dra_freed_overlapping_kinds)
+{
+	wasp_snapshot *s = dra_kinds(false);
+	wasp_plan *p = solve_mode(s, WASP_MODE_ILP); /* verified */
+	ck_assert_int_eq(p->sum.placed_pods, 2);
+	ck_assert_int_eq(p->nevict, 1);
+	const wpl_claim *c = NULL;
+	for (int i = 0; i < p->nclaims; i++)
+		if (!strcmp(p->claims[i].name, "hi-x"))
+			c = &p->claims[i];
+	ck_assert_ptr_nonnull(c);
+	ck_assert_str_eq(c->results[0].device, "gpu-1");
+	wasp_plan_free(p);
+	p = solve_mode(s, WASP_MODE_GREEDY);
+	ck_assert_int_eq(p->sum.placed_pods, 1);
+	wasp_plan_free(p);
+	int placed, ev;
+	ilp_alone(s, &placed, &ev);
+	ck_assert_int_eq(placed, 2);
+	ck_assert_int_eq(ev, 1);
+	wasp_snapshot_free(s);
+	s = dra_kinds(true);
+	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
+		p = solve_mode(s, mode);
+		ck_assert_int_eq(p->sum.placed_pods, 1);
+		ck_assert_str_eq(tu_node_of(p, "ml", "hi"), "n0");
+		ck_assert_int_eq(p->nevict, 0);
+		wasp_plan_free(p);
+	}
+	ilp_alone(s, &placed, &ev);
+	ck_assert_int_eq(placed, 1);
+	ck_assert_int_eq(ev, 0);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* Random small clusters where running pods of priorities 1, 10 and 100
  * hold allocated claims (one or two devices; some claims held by two
  * lone pods, some by an `all` group), with pending gangs, basic groups
@@ -1836,6 +1908,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_basic_and_lone_preempt_per_pod);
 	tcase_add_test(tc, test_dra_victim_devices_freed);
 	tcase_add_test(tc, test_dra_freed_devices_scenarios);
+	tcase_add_test(tc, test_dra_freed_overlapping_kinds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("pdb");
 	tcase_add_test(tc, test_pdb_respected);
