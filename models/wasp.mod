@@ -335,6 +335,17 @@ param drhs{DR} integer >= 0;
 param dcoef{DR, C} integer >= 0, default 0;
 param ycoef{DR, YW} integer >= 0, default 0;
 set DS dimen 2;        /* (row, device): a shared claim may take it */
+/* Allocated claims whose devices evictions free (issue 6): HC the
+ * claims, HQ their holders' eviction classes (a holding unit is a class
+ * of its own, qk = 1), hcoef the claim's devices in a row's union.  The
+ * rows' kinds already leave a freed device out for classes whose
+ * priority is not strictly above every holder's. */
+set HC;
+set HQ within HC cross Q;
+param hcoef{DR, HC} integer >= 0, default 0;
+var fr{HC} binary;
+s.t. hfree{(h, vq) in HQ}:
+	fr[h] + q[vq] <= 1;
 
 /* Shared claims (a PodGroup's claim, a ResourceClaim named by pods) not
  * yet allocated: ZW their ways (an alternative per request, a value per
@@ -383,6 +394,7 @@ s.t. devices{r in DR}:
 	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n]
 	+ sum{(c, n, wy) in YW: n = dnode[r]} ycoef[r, c, n, wy] * y[c, n, wy]
 	+ sum{(r, d) in DS, (i, rq, d) in SW} sd[i, rq, d]
+	- sum{h in HC} hcoef[r, h] * fr[h]
 	<= drhs[r];
 
 /* A node counted as wholly free holds no placed pod. */

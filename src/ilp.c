@@ -36,14 +36,15 @@
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
 enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
-       WM_Y, WM_V, WM_Z, WM_SD, WM_L };
+       WM_Y, WM_V, WM_Z, WM_SD, WM_L, WM_F };
 /* H, S: composites; E: exclusive domain; K: slice count; W: preferred
  * level domain left unused (issue 5); Q: units of an eviction class kept
  * running; B: a PodDisruptionBudget's allowance minus its violations
  * (preemption); Y: pods of a move class on one of its nodes (issue 6);
  * V: pods of a slot met one way; Z: a shared claim's way; SD: a device
  * of a shared claim's request; L: a node a shared claim's devices all
- * reach (DRA) */
+ * reach (DRA); F: an allocated claim whose holders are all evicted
+ * (its devices are free, DRA and preemption) */
 
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
@@ -164,6 +165,24 @@ typedef struct wm {
 	/* device rows' y terms for write_dat: (row, way, coefficient) */
 	int *dy_row, *dy_way, *dy_coef, ndy;
 	size_t capdy1, capdy2, capdy3;
+	/* DRA and preemption (issue 6, dv_held): allocated claims whose
+	 * holders are all in eviction classes of their own; f[i] = 1 when
+	 * all are evicted, and its devices then serve classes of strictly
+	 * higher priority than every holder */
+	int nfr;
+	int *fr_spec;       /* per freeable claim: its spec                */
+	int *fr_col;        /* its f column                                */
+	int32_t *fr_prio;   /* highest priority of its holders             */
+	int32_t fr_min;     /* lowest fr_prio                              */
+	int *fr_qbeg, *fr_q; /* holder classes [fr_qbeg[i], fr_qbeg[i+1])  */
+	int *dev_fr;        /* per device: the claim that frees it, -1     */
+	wdr_state *dra_fr;  /* m->dra with the devices freeable for one
+			       priority free (dv_fit_state)               */
+	int32_t *fr_cur;    /* that priority                               */
+	int32_t dv_prio;    /* priority of the slot dv_slot works on       */
+	/* device rows' f terms for write_dat: (row, claim, coefficient) */
+	int *dh_row, *dh_fr, *dh_coef, ndh;
+	size_t capdh1, capdh2, capdh3;
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -511,6 +530,21 @@ static void q_sort(const wp_problem *p, int *v, int *tmp, int n)
 	memcpy(v, tmp, sizeof *v * n);
 }
 
+/* Does a pod of unit u hold an allocated claim (DRA, issue 6)?  Such a
+ * unit is an eviction class of its own, so that q says which claims lose
+ * their holders (dv_held). */
+static bool unit_holds(const wp_problem *p, int u)
+{
+	const ws_dra *d = p->snap->dra;
+	if (!d || !d->held_beg || !d->held_beg[p->snap->npods])
+		return false;
+	const wp_unit *un = &p->units[u];
+	for (int i = 0; i < un->npods; i++)
+		if (d->held_beg[un->pods[i] + 1] > d->held_beg[un->pods[i]])
+			return true;
+	return false;
+}
+
 /* Eviction classes: the running units some group could evict (priority
  * below the highest of the groups that may preempt), interchangeable
  * single pods merged.  Built before the x columns, whose bounds count
@@ -548,6 +582,7 @@ static void q_classes(wm *m)
 	m->nqc = 0;
 	for (int i = 0; i < nv; i++) {
 		if (i == 0 || p->units[v[i]].all || p->units[v[i - 1]].all ||
+		    unit_holds(p, v[i]) || unit_holds(p, v[i - 1]) ||
 		    !same_pdbs(&p->units[v[i - 1]], &p->units[v[i]]) ||
 		    p->snap->pods[p->units[v[i - 1]].pods[0]].node !=
 			p->snap->pods[p->units[v[i]].pods[0]].node ||
@@ -1048,6 +1083,8 @@ static double mv_obj(const wm *m, const wp_sol *out)
 /* x[c,n]: integer pod counts, bounded by what fits on n alone.  A gang
  * whose min_need cannot fit in one domain of its key gets no columns there
  * (it could never be admitted in that domain). */
+static const wdr_state *dv_fit_state(const wm *m, int c);
+
 static void cols_x(wm *m)
 {
 	const wp_problem *p = m->p;
@@ -1072,7 +1109,8 @@ static void cols_x(wm *m)
 			 * alone (exact for its own claims) */
 			if (m->cpc && m->cpc[c] && m->xub[cl->off + k] > 0)
 				m->xub[cl->off + k] = wdr_fit(
-				    m->dra, m->cpc[c], n, m->xub[cl->off + k]);
+				    dv_fit_state(m, c), m->cpc[c], n,
+				    m->xub[cl->off + k]);
 		}
 	}
 	/* per gang with a key: pods that fit in each domain */
@@ -2050,9 +2088,165 @@ static int dv_cands(const wm *m, int n, int *cand, bool *global)
 	return k;
 }
 
+/* Free for the slot dv_slot works on: free before the plan, or held by
+ * a claim that evictions free, for a class of strictly higher priority
+ * than every holder (the f column of the claim then counts it). */
 static bool dv_free(const wm *m, int dev)
 {
-	return m->dra->d->devs[dev].multi || !m->dra->taken[dev];
+	if (m->dra->d->devs[dev].multi || !m->dra->taken[dev])
+		return true;
+	int i = m->dev_fr ? m->dev_fr[dev] : -1;
+	return i >= 0 && m->fr_prio[i] < m->dv_prio;
+}
+
+/* Claims whose devices evictions can free (DRA and preemption, issue 6;
+ * doc/formulation.md §3b): allocated, every holder pod in an eviction
+ * class (a class of its own: unit_holds), and per device: not
+ * multi-allocatable, in no other allocation, local to the node every
+ * holder runs on (so each holder's eviction is credited to the group
+ * that uses the device: fill_evictions).
+ * Nothing when no running pod holds a claim: rows_dev is unchanged. */
+static void dv_held(wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	const ws_dra *d = s->dra;
+	m->dv_prio = INT32_MIN;
+	if (!m->cpc || !d->held_beg || !d->held_beg[s->npods] || !m->nqc)
+		return;
+	int *pod_qc = wa_calloc(m->ar, (size_t)s->npods + 1, sizeof(int));
+	m->dev_fr = wa_calloc(m->ar, (size_t)d->ndevs + 1, sizeof(int));
+	m->fr_spec = wa_calloc(m->ar, (size_t)d->nspecs + 1, sizeof(int));
+	m->fr_col = wa_calloc(m->ar, (size_t)d->nspecs + 1, sizeof(int));
+	m->fr_prio = wa_calloc(m->ar, (size_t)d->nspecs + 1, sizeof(int32_t));
+	m->fr_qbeg = wa_calloc(m->ar, (size_t)d->nspecs + 2, sizeof(int));
+	int nh = 0;
+	for (int sp = 0; sp < d->nspecs; sp++)
+		nh += d->specs[sp].nholders;
+	m->fr_q = wa_calloc(m->ar, (size_t)nh + 1, sizeof(int));
+	if (!pod_qc || !m->dev_fr || !m->fr_spec || !m->fr_col ||
+	    !m->fr_prio || !m->fr_qbeg || !m->fr_q) {
+		m->nomem = true;
+		return;
+	}
+	for (int pi = 0; pi < s->npods; pi++)
+		pod_qc[pi] = -1;
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; m->unit_qc[u] >= 0 && i < p->units[u].npods; i++)
+			pod_qc[p->units[u].pods[i]] = m->unit_qc[u];
+	for (int dev = 0; dev < d->ndevs; dev++)
+		m->dev_fr[dev] = -1;
+	m->fr_min = INT32_MAX;
+	for (int sp = 0; sp < d->nspecs; sp++) {
+		const wdr_spec *spec = &d->specs[sp];
+		if (!spec->allocated || !spec->nholders)
+			continue;
+		bool ok = true;
+		int32_t top = INT32_MIN;
+		for (int h = 0; h < spec->nholders && ok; h++) {
+			int qc = pod_qc[spec->holders[h]];
+			ok = qc >= 0;
+			if (ok && q_prio(m, qc) > top)
+				top = q_prio(m, qc);
+		}
+		if (!ok)
+			continue;
+		int i = m->nfr, k = m->fr_qbeg[i], ndev = 0;
+		for (int a = 0; a < spec->nalloc; a++) {
+			int dev = spec->alloc_dev[a];
+			const wdr_device *dv = &d->devs[dev];
+			bool near = dv->reach.node >= 0;
+			for (int h = 0; h < spec->nholders && near; h++)
+				near = s->pods[spec->holders[h]].node ==
+				       dv->reach.node;
+			if (dv->multi || m->dra->taken[dev] != 1 || !near ||
+			    m->dev_fr[dev] >= 0)
+				continue;
+			m->dev_fr[dev] = i;
+			ndev++;
+		}
+		if (!ndev)
+			continue;
+		for (int h = 0; h < spec->nholders; h++) {
+			int qc = pod_qc[spec->holders[h]], j;
+			for (j = m->fr_qbeg[i]; j < k && m->fr_q[j] != qc; j++)
+				;
+			if (j == k)
+				m->fr_q[k++] = qc;
+		}
+		m->fr_spec[i] = sp;
+		m->fr_prio[i] = top;
+		if (top < m->fr_min)
+			m->fr_min = top;
+		m->fr_qbeg[i + 1] = k;
+		m->nfr++;
+	}
+	if (!m->nfr)
+		return;
+	/* for the x bounds (dv_fit_state) */
+	m->dra_fr = wa_alloc(m->ar, sizeof *m->dra_fr);
+	m->fr_cur = wa_alloc(m->ar, sizeof *m->fr_cur);
+	if (!m->dra_fr || !m->fr_cur ||
+	    wdr_state_clone(m->dra_fr, m->dra, m->ar)) {
+		m->nomem = true;
+		return;
+	}
+	*m->fr_cur = INT32_MIN;
+}
+
+/* f[i] per freeable claim, and hfree[i,e]: f[i] + q[e] <= 1 for each
+ * holder class e (q[e] is 0 or 1: the unit is a class of its own), so
+ * f[i] = 1 only when every holder is evicted. */
+static void cols_rows_fr(wm *m)
+{
+	const ws_dra *d = m->p->snap->dra;
+	for (int i = 0; i < m->nfr && !m->nomem; i++) {
+		const wdr_spec *sp = &d->specs[m->fr_spec[i]];
+		m->fr_col[i] = wm_col(m, WM_F, i, -1, 0, 1,
+		    wm_name(m, "f[%s/%s]", sp->ns, sp->name));
+		for (int k = m->fr_qbeg[i]; k < m->fr_qbeg[i + 1]; k++) {
+			wm_row_begin(m);
+			wm_coef(m, m->fr_col[i], 1);
+			wm_coef(m, m->qcol[m->fr_q[k]], 1);
+			wm_row_end(m, GLP_UP, 0, 1,
+			    wm_name(m, "hfree[%s/%s,e%d]", sp->ns, sp->name,
+				    m->fr_q[k]));
+		}
+	}
+}
+
+/* f from the q values in v. */
+static void f_from_q(const wm *m, double *v)
+{
+	for (int i = 0; i < m->nfr; i++) {
+		bool gone = true;
+		for (int k = m->fr_qbeg[i]; k < m->fr_qbeg[i + 1]; k++)
+			gone &= v[m->qcol[m->fr_q[k]]] < 0.5;
+		v[m->fr_col[i]] = gone;
+	}
+}
+
+/* The state whose devices bound the pods of class c (cols_x, xdev):
+ * the devices free before the plan and those that evictions free for
+ * its priority, so that the bound is exact for its own claims (a slot
+ * that no way can meet has no column, as dv_slot assumes).  Refilled
+ * when the priority changes (classes come by group, highest first). */
+static const wdr_state *dv_fit_state(const wm *m, int c)
+{
+	int32_t pr = eff_prio(m->p, c);
+	if (!m->dra_fr || pr <= m->fr_min)
+		return m->dra;
+	if (*m->fr_cur != pr) {
+		const ws_dra *d = m->p->snap->dra;
+		for (int dev = 0; dev < d->ndevs; dev++) {
+			int i = m->dev_fr[dev];
+			m->dra_fr->taken[dev] = m->dra->taken[dev];
+			if (i >= 0 && m->fr_prio[i] < pr)
+				m->dra_fr->taken[dev]--;
+		}
+		*m->fr_cur = pr;
+	}
+	return m->dra_fr;
 }
 
 /* One choice point of a claim list: an alternative of (entry, request),
@@ -2316,7 +2510,23 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 	for (int b = 0; b < WDV_MAXC; b++)
 		if ((u >> b & 1) && d->devs[cand[b]].multi)
 			return; /* unlimited: relaxed (dv_inexact) */
-	int f = dv_popc(u);
+	/* devices evictions free count through their claim's f column */
+	int f = dv_popc(u), hfr[WDV_MAXC], hn[WDV_MAXC], nh = 0;
+	for (int b = 0; m->nfr && b < WDV_MAXC; b++) {
+		int i = (u >> b & 1) && m->dra->taken[cand[b]]
+			    ? m->dev_fr[cand[b]] : -1;
+		if (i < 0)
+			continue;
+		int k;
+		for (k = 0; k < nh && hfr[k] != i; k++)
+			;
+		if (k == nh) {
+			hfr[nh] = i;
+			hn[nh++] = 0;
+		}
+		hn[k]++;
+		f--;
+	}
 	double most = 0;
 	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
 		int sl = m->nxslot[i];
@@ -2355,6 +2565,21 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 		}
 	}
 	(void)dd;
+	for (int k = 0; k < nh; k++) {
+		wm_coef(m, m->fr_col[hfr[k]], -hn[k]);
+		int z = m->ndh;
+		if (!wm_grow(m, (void **)&m->dh_row, sizeof(int), &m->capdh1,
+			     z + 1) ||
+		    !wm_grow(m, (void **)&m->dh_fr, sizeof(int), &m->capdh2,
+			     z + 1) ||
+		    !wm_grow(m, (void **)&m->dh_coef, sizeof(int), &m->capdh3,
+			     z + 1))
+			return;
+		m->dh_row[z] = m->ndr - 1;
+		m->dh_fr[z] = hfr[k];
+		m->dh_coef[z] = hn[k];
+		m->ndh++;
+	}
 	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
 		int sl = m->nxslot[i];
 		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++) {
@@ -2752,7 +2977,9 @@ static void rows_dev(wm *m)
 				m->dv_inexact = true;
 				continue;
 			}
+			m->dv_prio = eff_prio(p, c);
 			dv_slot(m, sl, m->cpc[c], n, cand, nc, global);
+			m->dv_prio = INT32_MIN;
 			int nw = m->dv_wend[sl] - m->dv_wbeg[sl];
 			/* one way: y only to carry its alternatives' rank */
 			if (nw == 0 ||
@@ -3051,6 +3278,16 @@ static const wdr_state *dev_answer(const wm *m, const double *v)
 	if (!st || wdr_state_clone(st, m->dra, p->arena))
 		return NULL;
 	const ws_dra *d = p->snap->dra;
+	/* devices of claims whose holders are all evicted are free (by q:
+	 * f may stay 0 where the devices are not needed) */
+	for (int i = 0; i < m->nfr; i++) {
+		bool gone = true;
+		for (int k = m->fr_qbeg[i]; k < m->fr_qbeg[i + 1]; k++)
+			gone &= v[m->qcol[m->fr_q[k]]] < 0.5;
+		for (int dev = 0; gone && dev < d->ndevs; dev++)
+			if (m->dev_fr[dev] == i && st->taken[dev] > 0)
+				st->taken[dev]--;
+	}
 	wa_arena *tmp = wa_new();
 	if (!tmp)
 		return NULL;
@@ -3595,6 +3832,7 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		    double max_coef, bool sym, bool names, double deadline)
 {
 	memset(m, 0, sizeof *m);
+	m->dv_prio = INT32_MIN;
 	m->p = p;
 	m->ar = ar;
 	m->names = names;
@@ -3643,6 +3881,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	}
 	/* the steps run in order; a late build is abandoned (m->late) */
 	q_classes(m);
+	if (!wm_late(m) && m->cpc)
+		dv_held(m);
 	if (!wm_late(m))
 		mv_setup(m);
 	if (!wm_late(m))
@@ -3683,6 +3923,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 		rows_budget(m);
 	if (!wm_late(m))
 		rows_move(m);
+	if (!wm_late(m))
+		cols_rows_fr(m);
 	if (!wm_late(m))
 		rows_dev(m);
 	if (sym && !wm_late(m))
@@ -3776,6 +4018,7 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 	for (int j = 0; m->wcol && j < p->snap->npdbs; j++)
 		if (m->wcol[j])
 			v[m->wcol[j]] = m->wV[j];
+	f_from_q(m, v);
 	dev_vec(m, x, v);
 }
 
@@ -4569,6 +4812,86 @@ static int guarded_run(solve_state *S, wasp_error *err)
 
 /* ----------------------------------------------------------- interface */
 
+/* DRA columns for wilp_estimate (doc/formulation.md §3b), from the
+ * claim lists without building the kinds: per slot of a class whose own
+ * claims have firstAvailable alternatives, a y column per combination
+ * of alternatives (matchAttribute values, unknown before the devices are
+ * matched, are left out: an estimate, low for partitioned claims) and a
+ * ways row; a Hall row per node and class; per shared claim not yet
+ * allocated, a z column per combination, an s column per request and
+ * device of its users' nodes (node-local and global; the match with its
+ * classes is left out: high) and an l column with three rows per user
+ * node; per allocated claim with holders an f column and a row. */
+static void dv_estimate(const wp_problem *p, long *r, long *c, long *nz)
+{
+	const ws_dra *d = p->snap->dra;
+	if (!d)
+		return;
+	unsigned char *seen = calloc((size_t)p->nnodes + 1, 1);
+	if (!seen)
+		return; /* an estimate: without the DRA part */
+	for (int ci = 0; ci < p->nclasses; ci++) {
+		const wp_class *cl = &p->classes[ci];
+		const wdr_podc *pc = &d->pods[cl->pods[0]];
+		long ways = 1;
+		for (int k = 0; k < pc->n && ways <= WDV_MAX_WAYS; k++) {
+			if (pc->c[k].inst >= 0 || pc->c[k].spec < 0)
+				continue;
+			const wdr_spec *sp = &d->specs[pc->c[k].spec];
+			for (int q = 0; q < sp->nreqs; q++)
+				ways *= sp->reqs[q].nalts;
+		}
+		if (!pc->n)
+			continue;
+		if (ways > WDV_MAX_WAYS)
+			ways = WDV_MAX_WAYS;
+		*r += cl->nelig; /* Hall rows, at least one per node */
+		*nz += (long)cl->nelig * ways;
+		if (ways > 1) {
+			*c += (long)cl->nelig * ways;
+			*r += cl->nelig;
+			*nz += (long)cl->nelig * (ways + 1);
+		}
+	}
+	for (int i = 0; i < d->ninsts; i++) {
+		const wdr_spec *sp = &d->specs[d->insts[i].spec];
+		if (sp->allocated)
+			continue;
+		long ways = 1, devs = d->nglobal, un = 0;
+		for (int q = 0; q < sp->nreqs && ways <= WDV_MAX_COMB; q++)
+			ways *= sp->reqs[q].nalts;
+		memset(seen, 0, (size_t)p->nnodes);
+		for (int ci = 0; ci < p->nclasses; ci++) {
+			const wp_class *cl = &p->classes[ci];
+			const wdr_podc *pc = &d->pods[cl->pods[0]];
+			bool uses = false;
+			for (int k = 0; k < pc->n; k++)
+				uses |= pc->c[k].inst == i;
+			for (int e = 0; uses && e < cl->nelig; e++) {
+				int n = cl->elig[e];
+				if (seen[n])
+					continue;
+				seen[n] = 1;
+				un++;
+				devs += d->node_first[n + 1] - d->node_first[n];
+			}
+		}
+		if (!un)
+			continue;
+		*c += ways + (long)sp->nreqs * devs + un;
+		*r += 1 + sp->nreqs + (long)sp->nreqs * devs + 3 * un;
+		*nz += ways * (2 + sp->nreqs) + 3L * sp->nreqs * devs +
+		       un * (4 + ways + devs);
+	}
+	for (int sp = 0; d->held_beg && sp < d->nspecs; sp++)
+		if (d->specs[sp].allocated && d->specs[sp].nholders) {
+			*c += 1;
+			*r += d->specs[sp].nholders;
+			*nz += 2L * d->specs[sp].nholders + d->specs[sp].nalloc;
+		}
+	free(seen);
+}
+
 void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 {
 	long r = 0, c = p->nx, nz = 0;
@@ -4613,6 +4936,7 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 		r++;
 		nz += 4L * p->mcls[i].nelig;
 	}
+	dv_estimate(p, &r, &c, &nz);
 	*rows = r > INT_MAX ? INT_MAX : (int)r;
 	*cols = c > INT_MAX ? INT_MAX : (int)c;
 	*nonzeros = nz;
@@ -4879,6 +5203,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 				S->best[m->qcol[m->unit_qc[u]]] -= 1;
 		}
 		w_from_q(m, S->best);
+		f_from_q(m, S->best);
 		warm_ok = warm_ok && y_from_sol(m, warm, S->best);
 		warm_ok = warm_ok && wm_check(m, S->best) == 0;
 	}
@@ -5639,7 +5964,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 				/* a slot that a shared claim rules out
 				 * (its devices do not reach n) holds 0 */
 				int sl = p->classes[c].off + k;
-				int fit = wdr_fit(m->dra, m->cpc[c], n,
+				int fit = wdr_fit(dv_fit_state(m, c),
+						  m->cpc[c], n,
 						  p->classes[c].count);
 				if (m->xcol[sl] && m->cub[m->xcol[sl]] < fit)
 					fit = (int)m->cub[m->xcol[sl]];
@@ -5695,6 +6021,19 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	fprintf(f, ";\nset DS :=");
 	for (int i = 0; i < m->nds; i++)
 		fprintf(f, "\n (%d, 'd%d')", m->ds_row[i] + 1, m->ds_dev[i]);
+	/* claims whose devices evictions free (issue 6): their holder
+	 * classes and their devices in each row's union */
+	fprintf(f, ";\nset HC :=");
+	for (int i = 0; i < m->nfr; i++)
+		fprintf(f, " 'h%d'", i);
+	fprintf(f, ";\nset HQ :=");
+	for (int i = 0; i < m->nfr; i++)
+		for (int k = m->fr_qbeg[i]; k < m->fr_qbeg[i + 1]; k++)
+			fprintf(f, "\n ('h%d', 'e%d')", i, m->fr_q[k]);
+	fprintf(f, ";\nparam hcoef :=");
+	for (int i = 0; i < m->ndh; i++)
+		fprintf(f, "\n %d 'h%d' %d", m->dh_row[i] + 1, m->dh_fr[i],
+			m->dh_coef[i]);
 	fprintf(f, ";\n");
 	dat_tas(f, p);
 	dat_pref(f, m);
