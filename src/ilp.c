@@ -46,6 +46,18 @@ enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
  * reach (DRA); F: an allocated claim whose holders are all evicted
  * (its devices are free, DRA and preemption) */
 
+/* A term of an emitted device row kept for the GMPL data export
+ * (write_dat): row, what it refers to (class, way, device, freed claim;
+ * or, for the rows themselves, the node), coefficient (or free devices). */
+typedef struct wdterm {
+	int row, ref, coef;
+} wdterm;
+typedef struct wdterms {
+	wdterm *t;
+	int n;
+	size_t cap;
+} wdterms;
+
 /* The model in plain arrays; columns and rows are 1-based as in GLPK, and
  * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
 typedef struct wm {
@@ -122,12 +134,10 @@ typedef struct wm {
 	/* DRA: device state before the solve, claim lists per class */
 	wdr_state *dra;
 	const wdr_podc **cpc;
-	/* device rows as emitted, for the GMPL data export: node and free
-	 * devices per row, then (row, class, coefficient) triplets */
-	int *dr_node, *dr_rhs, ndr;
-	size_t capdr;
-	int *dt_row, *dt_cls, *dt_coef, ndt;
-	size_t capdt1, capdt2, capdt3, capdr2;
+	/* device rows as emitted, for the GMPL data export: per row its
+	 * node (ref) and free devices (coef); then (row, class, coefficient)
+	 * terms */
+	wdterms dr, dt;
 	/* moves (issue 6, section "moves"): y columns per move class */
 	int *ybeg;          /* per move class: y column of elig[0]; the
 			       class's columns are contiguous            */
@@ -160,11 +170,8 @@ typedef struct wm {
 	int *dv_wpen;       /* per way: sum of its alternatives' indexes  */
 	size_t dv_capw3;
 	int atier1;         /* firstAvailable tier + 1, 0: none            */
-	int *ds_row, *ds_dev, nds; /* (row, device) s terms, for write_dat */
-	size_t capds1, capds2;
-	/* device rows' y terms for write_dat: (row, way, coefficient) */
-	int *dy_row, *dy_way, *dy_coef, ndy;
-	size_t capdy1, capdy2, capdy3;
+	wdterms ds;         /* (row, device) s terms, for write_dat        */
+	wdterms dy;         /* device rows' y terms: (row, way, coefficient) */
 	/* DRA and preemption (issue 6, dv_held): allocated claims whose
 	 * holders are all in eviction classes of their own; f[i] = 1 when
 	 * all are evicted, and its devices then serve classes of strictly
@@ -180,9 +187,7 @@ typedef struct wm {
 			       priority free (dv_fit_state)               */
 	int32_t *fr_cur;    /* that priority                               */
 	int32_t dv_prio;    /* priority of the slot dv_slot works on       */
-	/* device rows' f terms for write_dat: (row, claim, coefficient) */
-	int *dh_row, *dh_fr, *dh_coef, ndh;
-	size_t capdh1, capdh2, capdh3;
+	wdterms dh;         /* device rows' f terms: (row, claim, coefficient) */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -1972,37 +1977,31 @@ static void rows_cap(wm *m)
 	}
 }
 
-/* Note an emitted device row (node n, free devices f) and its class
- * coefficients for write_dat. */
+/* Keep a term of the device row emitted last (wm_grow notes NOMEM). */
+static void dterm_add(wm *m, wdterms *l, int ref, int coef)
+{
+	if (wm_grow(m, (void **)&l->t, sizeof *l->t, &l->cap,
+		    (size_t)l->n + 1))
+		l->t[l->n++] = (wdterm){m->dr.n - 1, ref, coef};
+}
+
+/* Note an emitted device row (node n, free devices f) for write_dat. */
 static void dr_note(wm *m, int n, int f)
 {
-	int nd = m->ndr;
-	if (!wm_grow(m, (void **)&m->dr_node, sizeof(int), &m->capdr, nd + 1) ||
-	    !wm_grow(m, (void **)&m->dr_rhs, sizeof(int), &m->capdr2, nd + 1)) {
-		m->nomem = true;
-		return;
+	if (wm_grow(m, (void **)&m->dr.t, sizeof *m->dr.t, &m->dr.cap,
+		    (size_t)m->dr.n + 1)) {
+		m->dr.t[m->dr.n] = (wdterm){m->dr.n, n, f};
+		m->dr.n++;
 	}
-	m->dr_node[nd] = n;
-	m->dr_rhs[nd] = f;
-	m->ndr++;
 }
 
 static void dt_note(wm *m, int c, int q)
 {
-	int row = m->ndr - 1, k = m->ndt;
-	for (int i = k - 1; i >= 0 && m->dt_row[i] == row; i--)
-		if (m->dt_cls[i] == c)
+	for (int i = m->dt.n - 1;
+	     i >= 0 && m->dt.t[i].row == m->dr.n - 1; i--)
+		if (m->dt.t[i].ref == c)
 			return; /* one coefficient per class and row */
-	if (!wm_grow(m, (void **)&m->dt_row, sizeof(int), &m->capdt1, k + 1) ||
-	    !wm_grow(m, (void **)&m->dt_cls, sizeof(int), &m->capdt2, k + 1) ||
-	    !wm_grow(m, (void **)&m->dt_coef, sizeof(int), &m->capdt3, k + 1)) {
-		m->nomem = true;
-		return;
-	}
-	m->dt_row[k] = row;
-	m->dt_cls[k] = c;
-	m->dt_coef[k] = q;
-	m->ndt++;
+	dterm_add(m, &m->dt, c, q);
 }
 
 /* ---------------------------------------------- DRA: exact device model
@@ -2463,15 +2462,7 @@ relax:
 
 static void dy_note(wm *m, int w, int q)
 {
-	int k = m->ndy;
-	if (!wm_grow(m, (void **)&m->dy_row, sizeof(int), &m->capdy1, k + 1) ||
-	    !wm_grow(m, (void **)&m->dy_way, sizeof(int), &m->capdy2, k + 1) ||
-	    !wm_grow(m, (void **)&m->dy_coef, sizeof(int), &m->capdy3, k + 1))
-		return;
-	m->dy_row[k] = m->ndr - 1;
-	m->dy_way[k] = w;
-	m->dy_coef[k] = q;
-	m->ndy++;
+	dterm_add(m, &m->dy, w, q);
 }
 
 static int dv_popc(uint64_t x)
@@ -2552,33 +2543,13 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 		int h = (u >> b & 1) ? m->dv_shead[cand[b]] : -1;
 		for (int k = h; k >= 0; k = m->dv_s[k].next)
 			wm_coef(m, m->dv_s[k].col, 1);
-		if (h >= 0 && m->names) {
-			int z = m->nds;
-			if (!wm_grow(m, (void **)&m->ds_row, sizeof(int),
-				     &m->capds1, z + 1) ||
-			    !wm_grow(m, (void **)&m->ds_dev, sizeof(int),
-				     &m->capds2, z + 1))
-				return;
-			m->ds_row[z] = m->ndr - 1;
-			m->ds_dev[z] = cand[b];
-			m->nds++;
-		}
+		if (h >= 0 && m->names)
+			dterm_add(m, &m->ds, cand[b], 0);
 	}
 	(void)dd;
 	for (int k = 0; k < nh; k++) {
 		wm_coef(m, m->fr_col[hfr[k]], -hn[k]);
-		int z = m->ndh;
-		if (!wm_grow(m, (void **)&m->dh_row, sizeof(int), &m->capdh1,
-			     z + 1) ||
-		    !wm_grow(m, (void **)&m->dh_fr, sizeof(int), &m->capdh2,
-			     z + 1) ||
-		    !wm_grow(m, (void **)&m->dh_coef, sizeof(int), &m->capdh3,
-			     z + 1))
-			return;
-		m->dh_row[z] = m->ndr - 1;
-		m->dh_fr[z] = hfr[k];
-		m->dh_coef[z] = hn[k];
-		m->ndh++;
+		dterm_add(m, &m->dh, hfr[k], hn[k]);
 	}
 	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
 		int sl = m->nxslot[i];
@@ -5994,33 +5965,33 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			}
 	}
 	fprintf(f, ";\nparam ycoef :=");
-	for (int i = 0; i < m->ndy; i++) {
-		fprintf(f, "\n %d ", m->dy_row[i] + 1);
-		int w = m->dy_way[i];
-		dat_way(f, m, m->cdom[m->dv_ycol[w]], w);
-		fprintf(f, " %d", m->dy_coef[i]);
+	for (int i = 0; i < m->dy.n; i++) {
+		const wdterm *t = &m->dy.t[i];
+		fprintf(f, "\n %d ", t->row + 1);
+		dat_way(f, m, m->cdom[m->dv_ycol[t->ref]], t->ref);
+		fprintf(f, " %d", t->coef);
 	}
 	fprintf(f, ";\n");
 	dat_insts(f, m);
 	fprintf(f, "set DR :=");
-	for (int i = 0; i < m->ndr; i++)
+	for (int i = 0; i < m->dr.n; i++)
 		fprintf(f, " %d", i + 1);
 	fprintf(f, ";\nparam dnode :=");
-	for (int i = 0; i < m->ndr; i++) {
+	for (int i = 0; i < m->dr.n; i++) {
 		fprintf(f, "\n %d ", i + 1);
-		dat_sym(f, s->nodes[m->dr_node[i]].name, 'n', m->dr_node[i]);
+		dat_sym(f, s->nodes[m->dr.t[i].ref].name, 'n', m->dr.t[i].ref);
 	}
 	fprintf(f, ";\nparam drhs :=");
-	for (int i = 0; i < m->ndr; i++)
-		fprintf(f, "\n %d %d", i + 1, m->dr_rhs[i]);
+	for (int i = 0; i < m->dr.n; i++)
+		fprintf(f, "\n %d %d", i + 1, m->dr.t[i].coef);
 	fprintf(f, ";\nparam dcoef :=");
-	for (int i = 0; i < m->ndt; i++)
-		fprintf(f, "\n %d 'c%d' %d", m->dt_row[i] + 1, m->dt_cls[i],
-			m->dt_coef[i]);
+	for (int i = 0; i < m->dt.n; i++)
+		fprintf(f, "\n %d 'c%d' %d", m->dt.t[i].row + 1,
+			m->dt.t[i].ref, m->dt.t[i].coef);
 	/* devices of each row's union that shared claims may take */
 	fprintf(f, ";\nset DS :=");
-	for (int i = 0; i < m->nds; i++)
-		fprintf(f, "\n (%d, 'd%d')", m->ds_row[i] + 1, m->ds_dev[i]);
+	for (int i = 0; i < m->ds.n; i++)
+		fprintf(f, "\n (%d, 'd%d')", m->ds.t[i].row + 1, m->ds.t[i].ref);
 	/* claims whose devices evictions free (issue 6): their holder
 	 * classes and their devices in each row's union */
 	fprintf(f, ";\nset HC :=");
@@ -6031,9 +6002,9 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		for (int k = m->fr_qbeg[i]; k < m->fr_qbeg[i + 1]; k++)
 			fprintf(f, "\n ('h%d', 'e%d')", i, m->fr_q[k]);
 	fprintf(f, ";\nparam hcoef :=");
-	for (int i = 0; i < m->ndh; i++)
-		fprintf(f, "\n %d 'h%d' %d", m->dh_row[i] + 1, m->dh_fr[i],
-			m->dh_coef[i]);
+	for (int i = 0; i < m->dh.n; i++)
+		fprintf(f, "\n %d 'h%d' %d", m->dh.t[i].row + 1,
+			m->dh.t[i].ref, m->dh.t[i].coef);
 	fprintf(f, ";\n");
 	dat_tas(f, p);
 	dat_pref(f, m);
