@@ -736,13 +736,16 @@ static const char *meta_str(const wt_node *o, const char *k)
 	return v && v->type != WT_MAP && v->type != WT_SEQ ? v->str : NULL;
 }
 
-static bool cons_has(const wdr_cons *k, const char *req)
+bool wdr_cons_has(const wdr_cons *k, const char *name)
 {
 	if (k->nreqs == 0)
 		return true;
-	for (int i = 0; i < k->nreqs; i++)
-		if (!strcmp(k->reqs[i], req))
+	for (int i = 0; i < k->nreqs; i++) {
+		size_t l = strlen(k->reqs[i]);
+		if (!strncmp(name, k->reqs[i], l) &&
+		    (name[l] == 0 || name[l] == '/'))
 			return true;
+	}
 	return false;
 }
 
@@ -1159,7 +1162,6 @@ static int build(dx *c, const wdr_input *in)
 			d->global[d->nglobal++] = i;
 	}
 	(void)nused;
-	(void)cons_has;
 	return 0;
 }
 
@@ -1477,7 +1479,7 @@ static bool cons_ok(const srch *S, const wdr_req *rq, const wdr_sub *sb,
 	const ws_dra *d = S->st->d;
 	for (int k = 0; k < S->sp->ncons; k++) {
 		const wdr_cons *c = &S->sp->cons[k];
-		if (!cons_has(c, rq->name) && !cons_has(c, sb->name))
+		if (!wdr_cons_has(c, rq->name) && !wdr_cons_has(c, sb->name))
 			continue;
 		const wcel_attr *a = wdr_attr(&d->devs[dev], c->domain,
 					      c->attr);
@@ -1486,13 +1488,7 @@ static bool cons_ok(const srch *S, const wdr_req *rq, const wdr_sub *sb,
 		for (int i = 0; i < S->n; i++) {
 			const wdr_sub *os = d->subs[S->out[i].sub];
 			/* the request of a result: its name up to '/' */
-			bool in = c->nreqs == 0;
-			for (int j = 0; !in && j < c->nreqs; j++) {
-				size_t l = strlen(c->reqs[j]);
-				in = !strncmp(os->name, c->reqs[j], l) &&
-				     (os->name[l] == 0 || os->name[l] == '/');
-			}
-			if (!in)
+			if (!wdr_cons_has(c, os->name))
 				continue;
 			const wcel_attr *b = wdr_attr(&d->devs[S->out[i].dev],
 						      c->domain, c->attr);
@@ -1927,7 +1923,7 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		const wdr_cons *cn = NULL;
 		for (int j = 0; j < sp->ncons && !cn; j++)
 			if (!sp->cons[j].distinct &&
-			    cons_has(&sp->cons[j], sp->reqs[0].name))
+			    wdr_cons_has(&sp->cons[j], sp->reqs[0].name))
 				cn = &sp->cons[j];
 		const signed char *m = st->match[sb->id];
 		int best = 0;
@@ -1976,7 +1972,7 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		if (cn) {
 			per = 0;
 			for (int r = 0; r < sp->nreqs; r++)
-				if (cons_has(cn, sp->reqs[r].name) &&
+				if (wdr_cons_has(cn, sp->reqs[r].name) &&
 				    !sp->reqs[r].alts[0].all)
 					per += sp->reqs[r].alts[0].count;
 		}

@@ -176,6 +176,9 @@ bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
 const wcel_attr *wdr_attr(const wdr_device *d, const char *domain,
 			  const char *name);
 bool wdr_attr_equal(const wcel_attr *a, const wcel_attr *b);
+/* Does constraint k apply to the request `name` ("gpu", or a result's
+ * "gpu/alternative")?  A constraint naming no request applies to all. */
+bool wdr_cons_has(const wdr_cons *k, const char *name);
 /* Does the claim list of pod pi use DRA at all? */
 static inline bool wdr_pod_has(const ws_dra *d, int pi)
 {

@@ -2054,16 +2054,6 @@ static int dv_slot_of(const wp_problem *p, int c, int n)
 	return -1;
 }
 
-static bool dv_cons_has(const wdr_cons *k, const char *req)
-{
-	if (k->nreqs == 0)
-		return true;
-	for (int i = 0; i < k->nreqs; i++)
-		if (!strcmp(k->reqs[i], req))
-			return true;
-	return false;
-}
-
 /* The devices node n reaches, node-local first, as wdr_alloc_spec orders
  * them; -1 when more than WDV_MAXC. */
 static int dv_cands(const wm *m, int n, int *cand, bool *global)
@@ -2287,8 +2277,8 @@ static bool dv_way(wm *m, const wdr_podc *pc, const dvpt *pt, int npt,
 				if (pt[v].cons < 0 || pt[v].ent != pt[q].ent)
 					continue;
 				const wdr_cons *cn = &sp->cons[pt[v].cons];
-				if (!dv_cons_has(cn, rq->name) &&
-				    !dv_cons_has(cn, sb->name))
+				if (!wdr_cons_has(cn, rq->name) &&
+				    !wdr_cons_has(cn, sb->name))
 					continue;
 				const wcel_attr *a = wdr_attr(&d->devs[dev],
 							      cn->domain,
@@ -2381,9 +2371,9 @@ static void dv_slot(wm *m, int sl, const wdr_podc *pc, int n,
 					     !want; a++) {
 						const wdr_sub *sb =
 						    &sp->reqs[r].alts[a];
-						want = (dv_cons_has(cn,
+						want = (wdr_cons_has(cn,
 							sp->reqs[r].name) ||
-							dv_cons_has(cn,
+							wdr_cons_has(cn,
 							sb->name)) &&
 						       m->dra->match[sb->id][dev];
 					}
@@ -2404,9 +2394,9 @@ static void dv_slot(wm *m, int sl, const wdr_podc *pc, int n,
 			}
 			bool covers = false;
 			for (int r = 0; r < sp->nreqs && !covers; r++) {
-				covers = dv_cons_has(cn, sp->reqs[r].name);
+				covers = wdr_cons_has(cn, sp->reqs[r].name);
 				for (int a = 0; a < sp->reqs[r].nalts; a++)
-					covers |= dv_cons_has(
+					covers |= wdr_cons_has(
 					    cn, sp->reqs[r].alts[a].name);
 			}
 			if (!covers)
@@ -2595,8 +2585,8 @@ static bool dvi_in(const wm *m, const dvinst *I, int w, int r, int dev)
 	for (int j = 0; j < sp->ncons; j++) {
 		const wdr_cons *cn = &sp->cons[j];
 		const wcel_attr *v = I->val[w * (sp->ncons ? sp->ncons : 1) + j];
-		if (!v || (!dv_cons_has(cn, rq->name) &&
-			   !dv_cons_has(cn, sb->name)))
+		if (!v || (!wdr_cons_has(cn, rq->name) &&
+			   !wdr_cons_has(cn, sb->name)))
 			continue;
 		const wcel_attr *a = wdr_attr(&d->devs[dev], cn->domain,
 					      cn->attr);

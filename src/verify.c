@@ -1237,14 +1237,7 @@ static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
 		for (int i = 0; i < c->nresults; i++) {
 			if (dev[i] < 0 || !sub[i])
 				continue;
-			bool in = cn->nreqs == 0;
-			for (int j = 0; !in && j < cn->nreqs; j++) {
-				size_t l = strlen(cn->reqs[j]);
-				in = !strncmp(sub[i]->name, cn->reqs[j], l) &&
-				     (!sub[i]->name[l] ||
-				      sub[i]->name[l] == '/');
-			}
-			if (!in)
+			if (!wdr_cons_has(cn, sub[i]->name))
 				continue;
 			const wcel_attr *a = wdr_attr(&d->devs[dev[i]],
 						      cn->domain, cn->attr);
@@ -1377,13 +1370,8 @@ static void check_preference(vctx *v, const wpl_claim *c,
 				/* constraints against the other requests */
 				for (int k = 0; k < sp->ncons && ok; k++) {
 					const wdr_cons *cn = &sp->cons[k];
-					bool in = cn->nreqs == 0;
-					for (int t = 0; !in && t < cn->nreqs; t++)
-						in = !strcmp(cn->reqs[t],
-							     rq->name) ||
-						     !strcmp(cn->reqs[t],
-							     sb->name);
-					if (!in)
+					if (!wdr_cons_has(cn, rq->name) &&
+					    !wdr_cons_has(cn, sb->name))
 						continue;
 					const wcel_attr *a = wdr_attr(
 					    &d->devs[x], cn->domain, cn->attr);
@@ -1397,17 +1385,9 @@ static void check_preference(vctx *v, const wpl_claim *c,
 						const wdr_sub *os =
 						    &sp->reqs[req[i]]
 							 .alts[alt[req[i]]];
-						bool oin = cn->nreqs == 0;
-						for (int t = 0;
-						     !oin && t < cn->nreqs; t++)
-							oin = !strcmp(
-							    cn->reqs[t],
-							    sp->reqs[req[i]]
-								.name) ||
-							      !strcmp(
-							    cn->reqs[t],
-							    os->name);
-						if (!oin)
+						if (!wdr_cons_has(
+							cn, sp->reqs[req[i]].name) &&
+						    !wdr_cons_has(cn, os->name))
 							continue;
 						const wcel_attr *b = wdr_attr(
 						    &d->devs[dev[i]],
@@ -1431,13 +1411,8 @@ static void check_preference(vctx *v, const wpl_claim *c,
 				int best = nc;
 				for (int k = 0; k < sp->ncons; k++) {
 					const wdr_cons *cn = &sp->cons[k];
-					bool in = cn->nreqs == 0;
-					for (int t = 0; !in && t < cn->nreqs; t++)
-						in = !strcmp(cn->reqs[t],
-							     rq->name) ||
-						     !strcmp(cn->reqs[t],
-							     sb->name);
-					if (!in)
+					if (!wdr_cons_has(cn, rq->name) &&
+					    !wdr_cons_has(cn, sb->name))
 						continue;
 					int most = 0, ndist = 0;
 					for (int a = 0; a < nc; a++) {
