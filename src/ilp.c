@@ -507,17 +507,6 @@ static int q_cmp(const wp_problem *p, int a, int b)
 	return (a > b) - (a < b);
 }
 
-/* Units a class may merge: same budgets (and counts: one pod each). */
-static bool same_pdbs(const wp_unit *x, const wp_unit *y)
-{
-	if (x->npdb != y->npdb)
-		return false;
-	for (int j = 0; j < x->npdb; j++)
-		if (x->pdb[j] != y->pdb[j] || x->pdbn[j] != y->pdbn[j])
-			return false;
-	return true;
-}
-
 static void q_sort(const wp_problem *p, int *v, int *tmp, int n)
 {
 	if (n < 2)
@@ -588,7 +577,7 @@ static void q_classes(wm *m)
 	for (int i = 0; i < nv; i++) {
 		if (i == 0 || p->units[v[i]].all || p->units[v[i - 1]].all ||
 		    unit_holds(p, v[i]) || unit_holds(p, v[i - 1]) ||
-		    !same_pdbs(&p->units[v[i - 1]], &p->units[v[i]]) ||
+		    !wpe_same_budgets(&p->units[v[i - 1]], &p->units[v[i]]) ||
 		    p->snap->pods[p->units[v[i - 1]].pods[0]].node !=
 			p->snap->pods[p->units[v[i]].pods[0]].node ||
 		    p->units[v[i - 1]].priority != p->units[v[i]].priority ||

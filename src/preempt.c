@@ -378,3 +378,13 @@ out:
 	free(e);
 	return rc;
 }
+
+bool wpe_same_budgets(const wp_unit *x, const wp_unit *y)
+{
+	if (x->npdb != y->npdb)
+		return false;
+	for (int j = 0; j < x->npdb; j++)
+		if (x->pdb[j] != y->pdb[j] || x->pdbn[j] != y->pdbn[j])
+			return false;
+	return true;
+}

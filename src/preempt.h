@@ -43,4 +43,8 @@ int wpe_pdb_violations(const wp_problem *p, const wp_sol *s);
 /* Pods evicted by the solution. */
 int wpe_evicted_pods(const wp_problem *p, const wp_sol *s);
 
+/* Do two units fall under the same PodDisruptionBudgets with the same
+ * pod counts (so that evicting one or the other costs the same)? */
+bool wpe_same_budgets(const wp_unit *x, const wp_unit *y);
+
 #endif

@@ -167,16 +167,6 @@ static int shape_dests(const wp_problem *p, mshape *sh, wa_arena *a)
 	return 0;
 }
 
-static bool same_budgets(const wp_unit *x, const wp_unit *y)
-{
-	if (x->npdb != y->npdb)
-		return false;
-	for (int j = 0; j < x->npdb; j++)
-		if (x->pdb[j] != y->pdb[j] || x->pdbn[j] != y->pdbn[j])
-			return false;
-	return true;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -221,7 +211,7 @@ int wrb_classes(wp_problem *p, const wasp_options *o, wa_arena *a)
 			const ws_pod *q = &s->pods[x->pods[0]];
 			if (x->priority == un->priority &&
 			    !memcmp(q->req, pod->req, sizeof *q->req * nres) &&
-			    wp_same_static(q, pod) && same_budgets(x, un))
+			    wp_same_static(q, pod) && wpe_same_budgets(x, un))
 				break;
 		}
 		if (c < 0) {
