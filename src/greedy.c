@@ -24,6 +24,7 @@
  * same plan.
  */
 #include "greedy.h"
+#include "isort.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -1877,9 +1878,15 @@ static int tree_setup(gs *G)
 
 /* Units cheapest first: those whose eviction breaks no budget, then
  * lowest priority, then fewest pods, then index. */
-static int cmp_unit_cost(const wp_problem *p, const unsigned char *pdbv,
-			 int a, int b)
+typedef struct unitctx {
+	const wp_problem *p;
+	const unsigned char *pdbv;
+} unitctx;
+
+static int cmp_unit_cost(const void *ctx, int a, int b)
 {
+	const wp_problem *p = ((const unitctx *)ctx)->p;
+	const unsigned char *pdbv = ((const unitctx *)ctx)->pdbv;
 	const wp_unit *x = &p->units[a], *y = &p->units[b];
 	if (pdbv[a] != pdbv[b])
 		return pdbv[a] < pdbv[b] ? -1 : 1;
@@ -1888,26 +1895,6 @@ static int cmp_unit_cost(const wp_problem *p, const unsigned char *pdbv,
 	if (x->npods != y->npods)
 		return x->npods < y->npods ? -1 : 1;
 	return (a > b) - (a < b);
-}
-
-/* Merge sort of unit indices by cost (no qsort_r in C11). */
-static void sort_units(const wp_problem *p, const unsigned char *pdbv,
-		       int *v, int *tmp, int n)
-{
-	if (n < 2)
-		return;
-	int h = n / 2;
-	sort_units(p, pdbv, v, tmp, h);
-	sort_units(p, pdbv, v + h, tmp, n - h);
-	int i = 0, j = h, k = 0;
-	while (i < h && j < n)
-		tmp[k++] = cmp_unit_cost(p, pdbv, v[i], v[j]) <= 0 ? v[i++]
-								   : v[j++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, (size_t)n * sizeof *v);
 }
 
 /* The lowest priority of a unit pe_domain may evict on node n (none on
@@ -2015,7 +2002,8 @@ static int pe_setup(gs *G)
 		return -1;
 	for (int u = 0; u < p->nunits; u++)
 		G->pe_order[u] = u;
-	sort_units(p, G->pe_pdbv, G->pe_order, G->pe_tmp, p->nunits);
+	wis_sort(G->pe_order, G->pe_tmp, p->nunits, cmp_unit_cost,
+		 &(unitctx){p, G->pe_pdbv});
 	for (int i = 0; i < p->nunits; i++)
 		G->pe_rank[G->pe_order[i]] = i;
 	return 0;
@@ -2836,31 +2824,15 @@ static void mv_prefix(gs *G, const wtp_key *k, int d, int *cur, int m)
 }
 
 /* Larger requests first (scarcest resource last in the index order). */
-static int mv_cmp(const gs *G, int a, int b)
+static int mv_cmp(const void *ctx, int a, int b)
 {
+	const gs *G = ctx;
 	const int64_t *x = G->s->pods[G->p->units[a].pods[0]].req;
 	const int64_t *y = G->s->pods[G->p->units[b].pods[0]].req;
 	for (int r = G->nres - 1; r >= 0; r--)
 		if (x[r] != y[r])
 			return x[r] > y[r] ? -1 : 1;
 	return (a > b) - (a < b);
-}
-
-static void mv_sort(const gs *G, int *v, int *tmp, int n)
-{
-	if (n < 2)
-		return;
-	int h = n / 2;
-	mv_sort(G, v, tmp, h);
-	mv_sort(G, v + h, tmp, n - h);
-	int i = 0, j = h, o = 0;
-	while (i < h && j < n)
-		tmp[o++] = mv_cmp(G, v[i], v[j]) <= 0 ? v[i++] : v[j++];
-	while (i < h)
-		tmp[o++] = v[i++];
-	while (j < n)
-		tmp[o++] = v[j++];
-	memcpy(v, tmp, (size_t)n * sizeof *v);
 }
 
 /* The move search in one domain (k NULL: the cluster).  Pods placed,
@@ -2915,7 +2887,7 @@ static int mv_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	}
 	if (ub < need)
 		return -1;
-	mv_sort(G, G->mv_v, G->pe_tmp, nv);
+	wis_sort(G->mv_v, G->pe_tmp, nv, mv_cmp, G);
 	int cur = 0;
 	mv_prefix(G, k, d, &cur, nv);
 	int t = pe_place(G, wg, corder, k, d, need, limit);

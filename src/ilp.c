@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ilp.h"
+#include "isort.h"
 #include "dra.h"
 #include "preempt.h"
 
@@ -479,8 +480,9 @@ static double q_cost(const wm *m, int qc)
 
 /* Single units that differ in nothing but identity: same node, priority
  * and requests. */
-static int q_cmp(const wp_problem *p, int a, int b)
+static int q_cmp(const void *ctx, int a, int b)
 {
+	const wp_problem *p = ctx;
 	const wp_unit *x = &p->units[a], *y = &p->units[b];
 	if (x->all != y->all)
 		return x->all ? 1 : -1;
@@ -505,23 +507,6 @@ static int q_cmp(const wp_problem *p, int a, int b)
 			return p->unit_mc[a] < p->unit_mc[b] ? -1 : 1;
 	}
 	return (a > b) - (a < b);
-}
-
-static void q_sort(const wp_problem *p, int *v, int *tmp, int n)
-{
-	if (n < 2)
-		return;
-	int h = n / 2;
-	q_sort(p, v, tmp, h);
-	q_sort(p, v + h, tmp, n - h);
-	int i = 0, j = h, k = 0;
-	while (i < h && j < n)
-		tmp[k++] = q_cmp(p, v[i], v[j]) <= 0 ? v[i++] : v[j++];
-	while (i < h)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, sizeof *v * n);
 }
 
 /* Does a pod of unit u hold an allocated claim (DRA, issue 6)?  Such a
@@ -572,7 +557,7 @@ static void q_classes(wm *m)
 		if (any && p->units[u].priority < maxp && !p->units[u].keep)
 			v[nv++] = u;
 	}
-	q_sort(p, v, tmp, nv);
+	wis_sort(v, tmp, nv, q_cmp, p);
 	m->nqc = 0;
 	for (int i = 0; i < nv; i++) {
 		if (i == 0 || p->units[v[i]].all || p->units[v[i - 1]].all ||
@@ -3413,27 +3398,18 @@ static int sym_cmp(const wm *m, const int *keys, int nkeys, int a, int b)
 }
 
 /* Merge sort by signature, then node index (qsort has no context). */
-static void sym_sort(const wm *m, const int *keys, int nkeys, int *v,
-		     int *tmp, int n)
+/* sym_cmp, then node index: a total order for wis_sort */
+typedef struct symctx {
+	const wm *m;
+	const int *keys;
+	int nkeys;
+} symctx;
+
+static int sym_order(const void *ctx, int a, int b)
 {
-	if (n < 2)
-		return;
-	int h = n / 2;
-	sym_sort(m, keys, nkeys, v, tmp, h);
-	sym_sort(m, keys, nkeys, v + h, tmp, n - h);
-	int i = 0, j = h, k = 0;
-	while (i < h && j < n) {
-		int c = sym_cmp(m, keys, nkeys, v[i], v[j]);
-		if (c < 0 || (c == 0 && v[i] < v[j]))
-			tmp[k++] = v[i++];
-		else
-			tmp[k++] = v[j++];
-	}
-	while (i < h)
-		tmp[k++] = v[i++];
-	while (j < n)
-		tmp[k++] = v[j++];
-	memcpy(v, tmp, sizeof *v * n);
+	const symctx *c = ctx;
+	int r = sym_cmp(c->m, c->keys, c->nkeys, a, b);
+	return r ? r : (a > b) - (a < b);
 }
 
 /* Runs of interchangeable nodes: symnode[symrun[r] .. symrun[r+1]). */
@@ -3474,7 +3450,7 @@ static void sym_runs(wm *m)
 	for (int n = 0; n < p->nnodes; n++)
 		if (m->nxbeg[n + 1] > m->nxbeg[n])
 			order[nn++] = n;
-	sym_sort(m, keys, nkeys, order, tmp, nn);
+	wis_sort(order, tmp, nn, sym_order, &(symctx){m, keys, nkeys});
 	m->symnode = order;
 	m->symend = tmp; /* reused: the sort is done */
 	m->nsymrun = 0;
