@@ -896,28 +896,35 @@ static uint64_t rs_next(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
-START_TEST(random_instances)
+/* 2-4 nodes, two per rack, each with 1-4 GPUs (H100 or A100, on one of
+ * two PCIe roots), and the gpu DeviceClass. */
+static void random_nodes(tb *b, uint64_t *rs)
 {
-	uint64_t rs = 1000 + (uint64_t)_i;
-	tb b = {0};
-	int nn = 2 + (int)(rs_next(&rs) % 3);
+	int nn = 2 + (int)(rs_next(rs) % 3);
 	for (int n = 0; n < nn; n++) {
 		char nm[8], rk[8];
 		snprintf(nm, sizeof nm, "n%d", n);
 		snprintf(rk, sizeof rk, "r%d", n / 2);
-		node(&b, nm, 8 + (int)(rs_next(&rs) % 8), rk);
-		int nd = 1 + (int)(rs_next(&rs) % 4);
+		node(b, nm, 8 + (int)(rs_next(rs) % 8), rk);
+		int nd = 1 + (int)(rs_next(rs) % 4);
 		const char *at[4];
 		char buf[4][32];
 		for (int d = 0; d < nd; d++) {
-			snprintf(buf[d], sizeof buf[d], "%s,r%d,%dGi",
-				 rs_next(&rs) % 2 ? "H100" : "A100",
-				 (int)(rs_next(&rs) % 2), 40);
+			snprintf(buf[d], sizeof buf[d], "%s,r%d,40Gi",
+				 rs_next(rs) % 2 ? "H100" : "A100",
+				 (int)(rs_next(rs) % 2));
 			at[d] = buf[d];
 		}
-		slice(&b, nm, nd, at);
+		slice(b, nm, nd, at);
 	}
-	add(&b, "%s", gpu_class);
+	add(b, "%s", gpu_class);
+}
+
+START_TEST(random_instances)
+{
+	uint64_t rs = 1000 + (uint64_t)_i;
+	tb b = {0};
+	random_nodes(&b, &rs);
 	add(&b, "%s", one_tpl);
 	add(&b, "---\napiVersion: resource.k8s.io/v1\n"
 	    "kind: ResourceClaimTemplate\nmetadata: {name: pair}\n"
@@ -1175,9 +1182,10 @@ START_TEST(prefer_earlier_pass)
 }
 END_TEST
 
-/* Greedy preemption with devices: evictions free cpu, not devices, so
- * the victim search skips a rack whose devices alone hold too few pods
- * (r2: one GPU) and evicts on the rack whose devices suffice (r1). */
+/* Greedy preemption with devices: the running pods hold no claim, so
+ * evictions free cpu but no device, and the victim search skips a rack
+ * whose devices alone hold too few pods (r2: one GPU) and evicts on the
+ * rack whose devices suffice (r1). */
 START_TEST(preemption_skips_device_short_domains)
 {
 	tb b = {0};
@@ -1225,24 +1233,7 @@ START_TEST(exact_random)
 {
 	uint64_t rs = 5000 + (uint64_t)_i;
 	tb b = {0};
-	int nn = 2 + (int)(rs_next(&rs) % 3);
-	for (int n = 0; n < nn; n++) {
-		char nm[8], rk[8];
-		snprintf(nm, sizeof nm, "n%d", n);
-		snprintf(rk, sizeof rk, "r%d", n / 2);
-		node(&b, nm, 8 + (int)(rs_next(&rs) % 8), rk);
-		int nd = 1 + (int)(rs_next(&rs) % 4);
-		const char *at[4];
-		char buf[4][32];
-		for (int d = 0; d < nd; d++) {
-			snprintf(buf[d], sizeof buf[d], "%s,r%d,40Gi",
-				 rs_next(&rs) % 2 ? "H100" : "A100",
-				 (int)(rs_next(&rs) % 2));
-			at[d] = buf[d];
-		}
-		slice(&b, nm, nd, at);
-	}
-	add(&b, "%s", gpu_class);
+	random_nodes(&b, &rs);
 	add(&b, "%s", one_tpl);
 	static const char *const h100 =
 	    "          selectors:\n          - cel: {expression: \"device."
