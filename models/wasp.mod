@@ -68,6 +68,10 @@ set DN{k in K, d in D[k]} within N; /* nodes of a domain                 */
 set GK within G;              /* groups with a required key              */
 param gkey{GK} symbolic in K;
 param fixed{GK} symbolic, default '';  /* domain its running pods hold    */
+/* Packing: the domains of two or more nodes at every topology key (also
+ * keys no group uses), as (key, domain) pairs, and their nodes. */
+set FD dimen 2 default setof{k in K, n in N: 0 > 1} (k, n);
+set FDN{FD} within N;
 
 /* CompositePodGroups (trees of groups; empty without them). */
 set H default {};             /* composites                              */
@@ -103,6 +107,14 @@ param kord{K} integer, default 0;
 /* Nodes whose staying wholly free counts in the packing tier. */
 set NU := setof{(c, n) in E: empty[n] = 1} n;
 
+/* Domains whose staying wholly free counts in the packing tier too (one
+ * each, like a node): every node empty now, some in NU (a domain of
+ * nodes outside NU only is free whatever the solution). */
+set FU := setof{(k, d) in FD: (forall{n in FDN[k, d]} empty[n] = 1)
+	and card(FDN[k, d] inter NU) > 0} (k, d);
+/* The packing tier's range. */
+param MP := card(NU) + card(FU);
+
 /* Pending priority levels and the largest value of each tier. */
 set P := setof{c in C} prio[grp[c]];
 param M{p in P} := sum{c in C: prio[grp[c]] = p} val[c] * cnt[c];
@@ -120,10 +132,10 @@ param MB := sum{j in B} V[j];
 
 /* Compactness tiers, one per key with preferred-level domains, coarse
  * first, between moves and packing: MW[k] domains can stay unused;
- * WC[k] = (1 + |NU|) prod_{finer k'} (1 + MW[k']); CW = all of them. */
+ * WC[k] = (1 + MP) prod_{finer k'} (1 + MW[k']); CW = all of them. */
 set KW := setof{(g, k, d) in PW} k;
 param MW{k in KW} := sum{(g, k2, d) in PW: k2 = k} 1;
-param WC{k in KW} := (1 + card(NU)) * prod{k2 in KW: kord[k2] > kord[k]}
+param WC{k in KW} := (1 + MP) * prod{k2 in KW: kord[k2] > kord[k]}
 	(1 + MW[k2]);
 param CW := prod{k in KW} (1 + MW[k]);
 
@@ -141,13 +153,13 @@ param zpen{ZW} integer >= 0, default 0;
 param MA := sum{(c, n, wy) in YW} ypen[c, n, wy] * cnt[c]
 	+ sum{(i, wy) in ZW} zpen[i, wy];
 
-/* Tier weights, with S = (1 + |NU|) CW: S for moves, S (1 + MM) for
+/* Tier weights, with S = (1 + MP) CW: S for moves, S (1 + MM) for
  * evictions, S (1 + MM) (1 + MQ) for budgets, S (1 + MM) (1 + MQ)
  * (1 + MB) for the firstAvailable tier (negative), W[p] = S (1 + MM)
  * (1 + MQ) (1 + MB) (1 + MA) prod_{q < p} (1 + M[q]) for work.
  * Each exceeds everything below it at its largest: no amount of lower
  * tiers outvotes one unit of a higher one (doc/formulation.md). */
-param S := (1 + card(NU)) * CW;
+param S := (1 + MP) * CW;
 param W{p in P} := S * (1 + MM) * (1 + MQ) * (1 + MB) * (1 + MA)
 	* prod{q in P: q < p} (1 + M[q]);
 
@@ -173,6 +185,7 @@ var e{g in GX, d in D[xkey[g]]} binary;        /* exclusive domain         */
 var ks{(g, l) in GL, d in D[skey[g, l]]} integer >= 0; /* slices in d     */
 var t{g in GK, d in D[gkey[g]]} binary;        /* g's domain               */
 var u{NU} binary;                              /* n stays wholly free      */
+var vd{FU} binary;                             /* so does domain (k, d)    */
 var q{vq in Q} integer >= 0, <= qk[vq];          /* units of vq kept running */
 var w{j in B} integer >= 0, <= V[j];           /* V minus j's violations   */
 var wp{PW} binary;                             /* the domain holds none of
@@ -190,7 +203,7 @@ maximize value:
 	+ S * (1 + MM) * sum{vq in Q} qcost[vq] * q[vq]
 	- S * sum{(i, n) in MY: n != mhome[i]} ym[i, n]
 	+ sum{(g, k, d) in PW} WC[k] * wp[g, k, d]
-	+ sum{n in NU} u[n];
+	+ sum{n in NU} u[n] + sum{(k, d) in FU} vd[k, d];
 
 /* --------------------------------------------------------- constraints */
 
@@ -400,6 +413,10 @@ s.t. devices{r in DR}:
 /* A node counted as wholly free holds no placed pod. */
 s.t. stays_free{n in NU}:
 	sum{(c, n) in E} x[c, n] <= (sum{c in C} cnt[c]) * (1 - u[n]);
+
+/* A domain counted as wholly free has every node of NU in it free. */
+s.t. dom_free{(k, d) in FU, n in FDN[k, d] inter NU}:
+	vd[k, d] <= u[n];
 
 solve;
 

@@ -37,7 +37,7 @@
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
 enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
-       WM_Y, WM_V, WM_Z, WM_SD, WM_L, WM_F };
+       WM_Y, WM_V, WM_Z, WM_SD, WM_L, WM_F, WM_P };
 /* H, S: composites; E: exclusive domain; K: slice count; W: preferred
  * level domain left unused (issue 5); Q: units of an eviction class kept
  * running; B: a PodDisruptionBudget's allowance minus its violations
@@ -45,7 +45,8 @@ enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
  * V: pods of a slot met one way; Z: a shared claim's way; SD: a device
  * of a shared claim's request; L: a node a shared claim's devices all
  * reach (DRA); F: an allocated claim whose holders are all evicted
- * (its devices are free, DRA and preemption) */
+ * (its devices are free, DRA and preemption) P: a topology domain of
+ * two or more nodes stays wholly free (packing tier, pk_cols) */
 
 /* A term of an emitted device row kept for the GMPL data export
  * (write_dat): row, what it refers to (class, way, device, freed claim;
@@ -189,6 +190,10 @@ typedef struct wm {
 	int32_t *fr_cur;    /* that priority                               */
 	int32_t dv_prio;    /* priority of the slot dv_slot works on       */
 	wdterms dh;         /* device rows' f terms: (row, claim, coefficient) */
+	/* packing (issue 6): v[k,d] columns, one per domain of two or more
+	 * nodes, all empty now, some in NU; cref = key, cdom = domain */
+	int npk;
+	unsigned char *pkkey; /* per key: it has v columns (symmetry)      */
 } wm;
 
 /* ------------------------------------------------------------ building */
@@ -1237,6 +1242,70 @@ static void cols_u(wm *m)
 		m->ucol[n] = wm_col(m, WM_U, n, -1, any ? 0 : 1, 1,
 		    wm_name(m, "u[%s]", p->snap->nodes[n].name));
 	}
+}
+
+/* v[k,d]: every node of domain d of key k stays wholly free (packing
+ * tier; doc/formulation.md section 4).  Every key of the topology, every
+ * domain of two or more nodes (a one-node domain is its node's u) whose
+ * nodes are all empty now and not all constantly free (some has a u
+ * column); pk[k,d,n]: v[k,d] <= u[n] per node of d with a u column
+ * (tighter than the aggregated row).  Nodes without a u column are
+ * empty and take no pods: always free. */
+static void pk_cols(wm *m)
+{
+	const wp_problem *p = m->p;
+	const wtp_topo *t = p->topo;
+	if (!t || !t->nkeys)
+		return;
+	m->pkkey = wa_calloc(m->ar, (size_t)t->nkeys + 1, 1);
+	if (!m->pkkey) {
+		m->nomem = true;
+		return;
+	}
+	for (int k = 0; k < t->nkeys && !m->nomem; k++) {
+		const wtp_key *key = &t->keys[k];
+		for (int d = 0; d < key->ndom && !m->nomem; d++) {
+			int nn = key->dom_nnodes[d], nu = 0;
+			bool ok = nn >= 2;
+			for (int i = 0; i < nn && ok; i++) {
+				int n = key->dom_nodes[d][i];
+				ok = node_empty(m->p, n);
+				nu += m->ucol[n] != 0;
+			}
+			if (!ok || !nu)
+				continue;
+			int j = wm_col(m, WM_P, k, d, 0, 1,
+			    wm_name(m, "v[%s,%s]", key->label,
+				    key->dom_name[d]));
+			m->npk++;
+			m->pkkey[k] = 1;
+			for (int i = 0; i < nn; i++) {
+				int n = key->dom_nodes[d][i];
+				if (!m->ucol[n])
+					continue;
+				wm_row_begin(m);
+				wm_coef(m, j, 1);
+				wm_coef(m, m->ucol[n], -1);
+				wm_row_end(m, GLP_UP, 0, 0,
+				    wm_name(m, "pk[%s,%s,%s]", key->label,
+					    key->dom_name[d],
+					    p->snap->nodes[n].name));
+			}
+		}
+	}
+}
+
+/* Is packing column j (v[k,d]) free, busy[n]: pods placed on n? */
+static bool pk_free(const wm *m, int j, const unsigned char *busy)
+{
+	const wtp_key *key = &m->p->topo->keys[m->cref[j]];
+	int d = m->cdom[j];
+	for (int i = 0; i < key->dom_nnodes[d]; i++) {
+		int n = key->dom_nodes[d][i];
+		if (m->ucol[n] && busy[n])
+			return false;
+	}
+	return true;
 }
 
 /* Per node, the slots that have a column (for capacity rows). */
@@ -3443,6 +3512,8 @@ static void sym_runs(wm *m)
 			     q = p->topo->keys[q].parent)
 				used |= q == k;
 		}
+		/* the packing tier tells apart domains too */
+		used |= m->pkkey && m->pkkey[k];
 		if (used)
 			keys[nkeys++] = k;
 	}
@@ -3666,7 +3737,7 @@ static void objective(wm *m, double max_coef)
 			m->tmaxval[nt] = 1;
 			nt++;
 		}
-	int np = 0;
+	int np = m->npk; /* free domains count like free nodes */
 	for (int n = 0; n < p->nnodes; n++)
 		np += m->ucol[n] != 0;
 	m->ntier = nt + 1;
@@ -3678,7 +3749,7 @@ static void objective(wm *m, double max_coef)
 			int c = class_of_slot(p, m->cref[j]);
 			m->ctier[j] = ctier_c[c];
 			m->cval[j] = (double)class_value(p, c, vg);
-		} else if (m->ckind[j] == WM_U) {
+		} else if (m->ckind[j] == WM_U || m->ckind[j] == WM_P) {
 			m->ctier[j] = nt;
 			m->cval[j] = 1;
 		} else if (m->ckind[j] == WM_Q) {
@@ -3846,6 +3917,8 @@ static int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!wm_late(m))
 		rows_cap(m);
 	if (!wm_late(m))
+		pk_cols(m);
+	if (!wm_late(m))
 		rows_budget(m);
 	if (!wm_late(m))
 		rows_move(m);
@@ -3935,6 +4008,18 @@ static void vec_from_x(const wm *m, const int *x, double *v)
 		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++)
 			on += x[m->nxslot[i]];
 		v[m->ucol[n]] = on == 0;
+	}
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->ckind[j] != WM_P)
+			continue;
+		const wtp_key *key = &p->topo->keys[m->cref[j]];
+		int d = m->cdom[j];
+		v[j] = 1;
+		for (int i = 0; i < key->dom_nnodes[d]; i++) {
+			int n = key->dom_nodes[d][i];
+			if (m->ucol[n] && v[m->ucol[n]] == 0)
+				v[j] = 0;
+		}
 	}
 	/* from x alone: nothing evicted, no budget broken, nothing moved */
 	for (int qc = 0; qc < m->nqc; qc++)
@@ -4966,6 +5051,9 @@ static double obj_of_x(const wm *m, const int *x,
 	for (int n = 0; n < p->nnodes; n++)
 		if (m->ucol[n] && !busy[n])
 			z += m->wfull[nt];
+	for (int j = 1; j <= m->ncols; j++)
+		if (m->ckind[j] == WM_P && pk_free(m, j, busy))
+			z += m->wfull[nt];
 	for (int j = 0; m->btier >= 0 && j < p->snap->npdbs; j++) {
 		if (!m->wcol[j])
 			continue;
@@ -5822,6 +5910,39 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	}
 	dat_keyed(f, p, false, "GK", "gkey", "fixed");
 	fprintf(f, ";\n");
+	/* packing: the domains of two or more nodes at every key */
+	fprintf(f, "\nset FD :=");
+	for (int k = 0; k < nk; k++) {
+		const wtp_key *key = &p->topo->keys[k];
+		for (int d = 0; d < key->ndom; d++) {
+			if (key->dom_nnodes[d] < 2)
+				continue;
+			fprintf(f, "\n (");
+			dat_sym(f, key->label, 'k', k);
+			fputc(',', f);
+			dat_sym(f, key->dom_name[d], 'd', d);
+			fputc(')', f);
+		}
+	}
+	fprintf(f, ";\n");
+	for (int k = 0; k < nk; k++) {
+		const wtp_key *key = &p->topo->keys[k];
+		for (int d = 0; d < key->ndom; d++) {
+			if (key->dom_nnodes[d] < 2)
+				continue;
+			fprintf(f, "set FDN[");
+			dat_sym(f, key->label, 'k', k);
+			fputc(',', f);
+			dat_sym(f, key->dom_name[d], 'd', d);
+			fprintf(f, "] :=");
+			for (int i = 0; i < key->dom_nnodes[d]; i++) {
+				int n = key->dom_nodes[d][i];
+				fputc(' ', f);
+				dat_sym(f, s->nodes[n].name, 'n', n);
+			}
+			fprintf(f, ";\n");
+		}
+	}
 	/* preemption: eviction classes and who may preempt */
 	fprintf(f, "\nparam mayp :=");
 	for (int g = 0; g < p->ngroups; g++)

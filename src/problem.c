@@ -1047,7 +1047,7 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 					p->units[u].weight;
 	v->pdb_violations = wpe_pdb_violations(p, s);
 	v->moves = wp_moves(p, s);
-	/* packing: nodes with neither bound nor placed pods */
+	/* packing: nodes with neither bound nor placed pods, then domains */
 	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
 	if (!busy) {
 		v->packing = -1;
@@ -1064,6 +1064,17 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 	int nfree = 0;
 	for (int n = 0; n < p->nnodes; n++)
 		nfree += !busy[n];
+	/* and whole free domains of two or more nodes, at every key of the
+	 * topology, each counting one like a node (doc/formulation.md 4) */
+	for (int k = 0; p->topo && k < p->topo->nkeys; k++) {
+		const wtp_key *key = &p->topo->keys[k];
+		for (int d = 0; d < key->ndom; d++) {
+			bool all = key->dom_nnodes[d] >= 2;
+			for (int i = 0; all && i < key->dom_nnodes[d]; i++)
+				all = !busy[key->dom_nodes[d][i]];
+			nfree += all;
+		}
+	}
 	free(busy);
 	v->packing = nfree;
 	wp_compactness(p, s, v);

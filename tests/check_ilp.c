@@ -615,8 +615,9 @@ static void cross_check(inst *in, const char *label)
 /* --------------------------------------------------------- enumeration */
 
 /* Tier weights, written from doc/formulation.md independently of ilp.c:
- * W_p = (1 + |NU|) prod_{q < p} (1 + M_q), M_q = sum val * count over the
- * classes of priority q, NU = empty nodes eligible for some class. */
+ * W_p = (1 + |NU| + |FU|) prod_{q < p} (1 + M_q), M_q = sum val * count
+ * over the classes of priority q, NU = empty nodes eligible for some class,
+ * FU = the packing domains (enum_ndom). */
 typedef struct eweights {
 	int nlev;
 	int32_t lev[16];
@@ -624,6 +625,29 @@ typedef struct eweights {
 	double val[256];  /* per class */
 	bool nu[64];      /* per node  */
 } eweights;
+
+/* Packing domains (doc/formulation.md 4): at every key, the domains of
+ * two or more nodes, all empty now, some in NU; with busy, those whose
+ * NU nodes are all free, else all of them. */
+static int enum_ndom(const wp_problem *p, const bool *nu, const bool *busy)
+{
+	int r = 0;
+	for (int k = 0; p->topo && k < p->topo->nkeys; k++) {
+		const wtp_key *key = &p->topo->keys[k];
+		for (int d = 0; d < key->ndom; d++) {
+			bool ok = key->dom_nnodes[d] >= 2, some = false;
+			for (int i = 0; ok && i < key->dom_nnodes[d]; i++) {
+				int n = key->dom_nodes[d][i];
+				ok = p->snap->nodes[n].used[WS_RES_PODS] == 0;
+				some |= nu[n];
+				if (busy && nu[n] && busy[n])
+					ok = false;
+			}
+			r += ok && some;
+		}
+	}
+	return r;
+}
 
 static void enum_weights(const wp_problem *p, eweights *ew)
 {
@@ -660,6 +684,7 @@ static void enum_weights(const wp_problem *p, eweights *ew)
 	int nu = 0;
 	for (int n = 0; n < p->nnodes; n++)
 		nu += ew->nu[n];
+	nu += enum_ndom(p, ew->nu, NULL); /* packing counts domains too */
 	for (int l = 0; l < ew->nlev; l++) {
 		double w = 1 + nu;
 		for (int q = 0; q < ew->nlev; q++)
@@ -735,7 +760,7 @@ static double enum_eval(enumst *E, int *x)
 	for (int n = 0; n < p->nnodes; n++)
 		if (E->ew.nu[n] && !busy[n])
 			z += 1;
-	return z;
+	return z + enum_ndom(p, E->ew.nu, busy);
 }
 
 static void enum_rec(enumst *E, int i, int *x)
@@ -982,6 +1007,93 @@ START_TEST(no_outvoting)
 }
 END_TEST
 
+/* Packing counts whole free domains (doc/formulation.md 4): six 4-CPU
+ * nodes, racks r0..r2 of two, blocks b0 (r0, r1) and b1 (r2), node-5
+ * busy; two pending pods of 4 CPUs each.  Every placement on two nodes
+ * admits the same work and leaves three nodes free, but only the ones
+ * that share a rack (or use node-4) leave a whole rack free.  From a
+ * fragmented start (node-0, node-2) the ILP must free a rack. */
+static char *pack_yaml(void)
+{
+	sb b = { 0 };
+	y_pc(&b, 1);
+	sbf(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\nkind: Topology\n"
+		"metadata: {name: t}\nspec: {levels: ["
+		"{nodeLabel: example.com/block}, {nodeLabel: example.com/rack}, "
+		"{nodeLabel: kubernetes.io/hostname}]}\n");
+	for (int i = 0; i < 6; i++)
+		y_node(&b, i, 4, 16, 110, 0, false);
+	y_pod(&b, "run", NULL, 1, 1000, 1, 0, 5);
+	y_pod(&b, "p0", NULL, 1, 4000, 1, 0, -1);
+	y_pod(&b, "p1", NULL, 1, 4000, 1, 0, -1);
+	return b.s;
+}
+
+START_TEST(packing_free_rack)
+{
+	char *yaml = pack_yaml();
+	inst in;
+	inst_load(&in, yaml, NULL);
+	/* keys: block, rack, hostname; candidates r0, r1, b0 (r2 and b1
+	 * hold node-5) */
+	ck_assert_int_eq(in.p->topo->nkeys, 3);
+	/* the fragmented start: the pods on node-0 and node-2 */
+	memset(in.greedy->x, 0, sizeof *in.greedy->x * in.p->nx);
+	int placed = 0;
+	for (int c = 0; c < in.p->nclasses; c++) {
+		const wp_class *cl = &in.p->classes[c];
+		for (int j = 0; j < cl->count && placed < 2; j++)
+			for (int k = 0; k < cl->nelig; k++) {
+				char want[16];
+				snprintf(want, sizeof want, "node-%d",
+					 placed ? 2 : 0);
+				if (strcmp(in.p->snap->nodes[cl->elig[k]].name,
+					   want))
+					continue;
+				in.greedy->x[cl->off + k]++;
+				in.greedy->admit[cl->group] = 1;
+				in.greedy->reason[cl->group] = NULL;
+				placed++;
+				break;
+			}
+	}
+	ck_assert_int_eq(placed, 2);
+	const char *why = NULL;
+	ck_assert_msg(wp_sol_feasible(in.p, in.greedy, &why) == 0, "%s", why);
+	wp_value vg, vi;
+	wp_evaluate(in.p, in.greedy, &vg);
+	ck_assert_double_eq(vg.work[0], 2);
+	ck_assert_double_eq(vg.packing, 3); /* node-1, -3, -4; no domain */
+	inst_solve(&in, 0);
+	ck_assert_str_eq(in.st.status, "optimal");
+	ck_assert(in.st.improved);
+	wp_evaluate(in.p, in.ilp, &vi);
+	ck_assert_double_eq(vi.work[0], 2);
+	ck_assert_double_eq(vi.packing, 4); /* three nodes and a rack */
+	ck_assert_int_gt(wp_value_cmp(&vi, &vg), 0);
+	check_plan(&in, "packing");
+	cross_check(&in, "packing");
+	/* through the whole pipeline (verified): a rack of r0, r1 stays
+	 * empty */
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	wasp_plan *pl = tu_solve(in.snap, &o);
+	bool used[6] = { 0 };
+	for (int i = 0; i < 2; i++) {
+		const char *n = tu_node_of(pl, "t", i ? "p1" : "p0");
+		ck_assert_ptr_nonnull(n);
+		ck_assert(!strncmp(n, "node-", 5));
+		used[atoi(n + 5)] = true;
+	}
+	ck_assert(!used[5]); /* no room left there */
+	ck_assert((!used[0] && !used[1]) || (!used[2] && !used[3]));
+	wasp_plan_free(pl);
+	inst_free(&in);
+	free(yaml);
+}
+END_TEST
+
 /* The tier-by-tier fallback on the same instance: one solve per tier. */
 START_TEST(tier_by_tier)
 {
@@ -1205,6 +1317,7 @@ int main(void)
 	tcase_set_timeout(tt, 120);
 	tcase_add_test(tt, no_outvoting);
 	tcase_add_test(tt, tier_by_tier);
+	tcase_add_test(tt, packing_free_rack);
 	suite_add_tcase(s, tt);
 	TCase *tr = tcase_create("runtime");
 	tcase_set_timeout(tr, 120);

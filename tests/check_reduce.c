@@ -331,7 +331,8 @@ START_TEST(evaluate_and_feasible)
 	wp_evaluate(p, s, &v0);
 	ck_assert_int_eq(v0.nprio, 2);
 	ck_assert_int_eq(v0.prio[0], 100);
-	ck_assert(v0.work[0] == 0 && v0.packing == 4);
+	/* 4 free nodes and rack r2 (b, c), a domain of two free nodes */
+	ck_assert(v0.work[0] == 0 && v0.packing == 5);
 
 	/* hi on a (both pods), lo on b */
 	s->admit[0] = s->admit[1] = 1;
