@@ -5727,6 +5727,23 @@ static void dat_way(FILE *f, const wm *m, int sl, int w)
 	fprintf(f, " 'w%d'", w - m->dv_wbeg[sl]);
 }
 
+/* "set NAME[key, domain] := its nodes;" */
+static void dat_dom_nodes(FILE *f, const ws_snapshot *s, const char *name,
+			  const wtp_key *key, int k, int d)
+{
+	fprintf(f, "set %s[", name);
+	dat_sym(f, key->label, 'k', k);
+	fputc(',', f);
+	dat_sym(f, key->dom_name[d], 'd', d);
+	fprintf(f, "] :=");
+	for (int i = 0; i < key->dom_nnodes[d]; i++) {
+		int n = key->dom_nodes[d][i];
+		fputc(' ', f);
+		dat_sym(f, s->nodes[n].name, 'n', n);
+	}
+	fprintf(f, ";\n");
+}
+
 static int write_dat(const wm *m, const char *path, wasp_error *err)
 {
 	const wp_problem *p = m->p;
@@ -5894,19 +5911,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			dat_sym(f, key->dom_name[d], 'd', d);
 		}
 		fprintf(f, ";\n");
-		for (int d = 0; d < key->ndom; d++) {
-			fprintf(f, "set DN[");
-			dat_sym(f, key->label, 'k', k);
-			fputc(',', f);
-			dat_sym(f, key->dom_name[d], 'd', d);
-			fprintf(f, "] :=");
-			for (int i = 0; i < key->dom_nnodes[d]; i++) {
-				int n = key->dom_nodes[d][i];
-				fputc(' ', f);
-				dat_sym(f, s->nodes[n].name, 'n', n);
-			}
-			fprintf(f, ";\n");
-		}
+		for (int d = 0; d < key->ndom; d++)
+			dat_dom_nodes(f, s, "DN", key, k, d);
 	}
 	dat_keyed(f, p, false, "GK", "gkey", "fixed");
 	fprintf(f, ";\n");
@@ -5927,21 +5933,9 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	fprintf(f, ";\n");
 	for (int k = 0; k < nk; k++) {
 		const wtp_key *key = &p->topo->keys[k];
-		for (int d = 0; d < key->ndom; d++) {
-			if (key->dom_nnodes[d] < 2)
-				continue;
-			fprintf(f, "set FDN[");
-			dat_sym(f, key->label, 'k', k);
-			fputc(',', f);
-			dat_sym(f, key->dom_name[d], 'd', d);
-			fprintf(f, "] :=");
-			for (int i = 0; i < key->dom_nnodes[d]; i++) {
-				int n = key->dom_nodes[d][i];
-				fputc(' ', f);
-				dat_sym(f, s->nodes[n].name, 'n', n);
-			}
-			fprintf(f, ";\n");
-		}
+		for (int d = 0; d < key->ndom; d++)
+			if (key->dom_nnodes[d] >= 2)
+				dat_dom_nodes(f, s, "FDN", key, k, d);
 	}
 	/* preemption: eviction classes and who may preempt */
 	fprintf(f, "\nparam mayp :=");
