@@ -1304,18 +1304,7 @@ bool wdr_reaches(const ws_snapshot *s, const wdr_device *d, int node)
 		return true;
 	if (r->node == -3)
 		return false;
-	const ws_node *n = &s->nodes[node];
-	for (int t = 0; t < r->nterms; t++) {
-		const ws_term *term = &r->terms[t];
-		if (term->nexprs == 0)
-			continue;
-		bool all = true;
-		for (int i = 0; i < term->nexprs && all; i++)
-			all = ws_expr_matches(&term->exprs[i], n);
-		if (all)
-			return true;
-	}
-	return false;
+	return ws_terms_match(r->terms, r->nterms, &s->nodes[node]);
 }
 
 bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,

@@ -323,8 +323,15 @@ bool ws_affinity_matches(const ws_pod *p, const ws_node *n, const char **why)
 {
 	if (p->naffinity == 0)
 		return true;
-	for (int t = 0; t < p->naffinity; t++) {
-		const ws_term *term = &p->affinity[t];
+	if (ws_terms_match(p->affinity, p->naffinity, n))
+		return true;
+	return why_set(why, "node affinity does not match");
+}
+
+bool ws_terms_match(const ws_term *terms, int nterms, const ws_node *n)
+{
+	for (int t = 0; t < nterms; t++) {
+		const ws_term *term = &terms[t];
 		/* An empty term matches nothing (nodeaffinity semantics). */
 		if (term->nexprs == 0)
 			continue;
@@ -334,7 +341,7 @@ bool ws_affinity_matches(const ws_pod *p, const ws_node *n, const char **why)
 		if (all)
 			return true;
 	}
-	return why_set(why, "node affinity does not match");
+	return false;
 }
 
 bool ws_pod_fits_node_static(const ws_pod *p, const ws_node *n,

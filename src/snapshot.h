@@ -290,6 +290,9 @@ int ws_snapshot_index(ws_snapshot *s);
 /* The single-expression and single-toleration rules, for tests and the
  * reduction's explanations. */
 bool ws_expr_matches(const ws_expr *e, const ws_node *n);
+/* Node selector terms (ORed; an empty term matches nothing): does some
+ * term select n? */
+bool ws_terms_match(const ws_term *terms, int nterms, const ws_node *n);
 bool ws_toleration_tolerates(const ws_toleration *t, const ws_taint *taint);
 
 #endif
