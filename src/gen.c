@@ -1233,6 +1233,25 @@ static void emit_gang_x(gen *g, int i, int size, int min_count, int k,
  * nodes (most) or single GPUs in fours, so a gang is a multiple of 4 GPUs
  * on 4-GPU nodes, and most must sit in one rack.
  */
+/* The rest of a gang of `size` pods of k GPUs once its size is drawn:
+ * minCount (size, or up to a quarter less), a rack constraint with
+ * probability p_rack, else a block one up to p_block, widened when the
+ * minimum does not fit; a priority class; then the objects. */
+static void gang_rest(gen *g, int i, int size, int k, double p_rack,
+		      double p_block, long long rack_cap, long long block_cap)
+{
+	int min_count = size;
+	if (rnd_unit(&g->rng) < 0.3)
+		min_count -= (int)rnd_below(&g->rng, (uint64_t)(size / 4 + 1));
+	double u = rnd_unit(&g->rng);
+	const char *key = u < p_rack ? level_key[2]
+			: u < p_block && g->levels >= 2 ? level_key[1]
+			: NULL;
+	key = widen(g, key, (long long)min_count * k, rack_cap, block_cap);
+	int pc = (int)rnd_below(&g->rng, (uint64_t)g->npc);
+	emit_gang_x(g, i, size, min_count, k, key, pc);
+}
+
 static int gen_nvlink(gen *g, runstate *r)
 {
 	const wasp_gen_options *o = g->o;
@@ -1326,18 +1345,7 @@ static int gen_fragmented(gen *g, runstate *r)
 		}
 		if (size < 1)
 			size = 1;
-		int min_count = size;
-		if (rnd_unit(&g->rng) < 0.3)
-			min_count -= (int)rnd_below(&g->rng,
-						    (uint64_t)(size / 4 + 1));
-		u = rnd_unit(&g->rng);
-		const char *key = u < 0.6 ? level_key[2]
-				: u < 0.85 && g->levels >= 2 ? level_key[1]
-				: NULL;
-		key = widen(g, key, (long long)min_count * k, rack_cap,
-			    block_cap);
-		int pc = (int)rnd_below(&g->rng, (uint64_t)g->npc);
-		emit_gang_x(g, i, size, min_count, k, key, pc);
+		gang_rest(g, i, size, k, 0.6, 0.85, rack_cap, block_cap);
 	}
 	return 0;
 }
@@ -1403,18 +1411,7 @@ static int gen_mixed(gen *g, runstate *r)
 		if (k < 1)
 			k = 1;
 		int size = gang_size(g, o->max_gang);
-		int min_count = size;
-		if (rnd_unit(&g->rng) < 0.3)
-			min_count -= (int)rnd_below(&g->rng,
-						    (uint64_t)(size / 4 + 1));
-		u = rnd_unit(&g->rng);
-		const char *key = u < 0.45 ? level_key[2]
-				: u < 0.7 && g->levels >= 2 ? level_key[1]
-				: NULL;
-		key = widen(g, key, (long long)min_count * k, rack_cap,
-			    block_cap);
-		int pc = (int)rnd_below(&g->rng, (uint64_t)g->npc);
-		emit_gang_x(g, i, size, min_count, k, key, pc);
+		gang_rest(g, i, size, k, 0.45, 0.7, rack_cap, block_cap);
 	}
 	int max_rep = o->max_gang / 4 > 1 ? o->max_gang / 4 : 1;
 	for (int i = 0; i < o->services; i++) {

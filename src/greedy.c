@@ -190,6 +190,19 @@ static inline int64_t cap_fit(const gs *G, int c, const int64_t *f)
 	return best;
 }
 
+/* Pods of group wg that could be placed when class ci fits acc[ci] of
+ * its pods (capped at the class's count): a bound for a search. */
+static int64_t acc_bound(const wp_problem *p, const wp_group *wg,
+			 const int64_t *acc)
+{
+	int64_t ub = 0;
+	for (int ci = 0; ci < wg->nclasses; ci++) {
+		int64_t cnt = p->classes[wg->classes[ci]].count;
+		ub += acc[ci] < cnt ? acc[ci] : cnt;
+	}
+	return ub;
+}
+
 /* Pods of class c that fit on node n now. */
 static inline int64_t node_fit(const gs *G, int c, int n)
 {
@@ -2287,12 +2300,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		G->pe_mark[v[i]] = 0;
 	if (nv == 0)
 		return -1;
-	int64_t ub = 0;
-	for (int ci = 0; ci < wg->nclasses; ci++) {
-		int64_t cnt = p->classes[wg->classes[ci]].count;
-		ub += acc[ci] < cnt ? acc[ci] : cnt;
-	}
-	if (ub < need)
+	if (acc_bound(p, wg, acc) < need)
 		return -1;
 	/* a unit breaks a budget when its pods alone exceed what is left */
 	for (int i = 0; i < nv; i++) {
@@ -2880,12 +2888,7 @@ static int mv_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	}
 	if (nv == 0)
 		return -1;
-	int64_t ub = 0;
-	for (int ci = 0; ci < wg->nclasses; ci++) {
-		int64_t cnt = p->classes[wg->classes[ci]].count;
-		ub += acc[ci] < cnt ? acc[ci] : cnt;
-	}
-	if (ub < need)
+	if (acc_bound(p, wg, acc) < need)
 		return -1;
 	wis_sort(G->mv_v, G->pe_tmp, nv, mv_cmp, G);
 	int cur = 0;
