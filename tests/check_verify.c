@@ -418,8 +418,12 @@ START_TEST(solve_cancel_and_options)
 	ck_assert_int_eq(wasp_solve(s, &o, &p, &e), WASP_OK);
 	ck_assert_str_eq(p->sum.mode, "podwise");
 	wasp_plan_free(p);
-	/* NULL options: the defaults */
+	/* NULL options: the defaults; the plan passes the verifier (the
+	 * podwise one above breaks gangs by design) */
 	ck_assert_int_eq(wasp_solve(s, NULL, &p, &e), WASP_OK);
+	size_t nv = 1;
+	ck_assert_int_eq(wasp_check(s, p, &nv, NULL, &e), WASP_OK);
+	ck_assert_uint_eq(nv, 0);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
 }
