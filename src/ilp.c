@@ -22,6 +22,7 @@
 #include "ilp.h"
 #include "isort.h"
 #include "dra.h"
+#include "glpkenv.h"
 #include "preempt.h"
 
 /* Largest objective coefficient of one weighted solve.  GLPK's simplex
@@ -3565,7 +3566,7 @@ static void rows_sym(wm *m)
 
 /* Value of one pod of class c in its tier: 1 (pods) or its request of
  * value_res divided by the gcd of all classes' requests of it. */
-static int64_t class_value(const wp_problem *p, int c, int64_t vgcd)
+int64_t wilp_class_value(const wp_problem *p, int c, int64_t vgcd)
 {
 	if (p->value_res < 0)
 		return 1;
@@ -3574,7 +3575,7 @@ static int64_t class_value(const wp_problem *p, int c, int64_t vgcd)
 	return p->classes[c].req[p->value_res] / vgcd;
 }
 
-static int64_t value_gcd(const wp_problem *p)
+int64_t wilp_value_gcd(const wp_problem *p)
 {
 	int64_t g = 0;
 	if (p->value_res < 0)
@@ -3654,7 +3655,7 @@ static void objective(wm *m, double max_coef)
 			m->tprio[nt++] = g->priority;
 	}
 	/* not relying on the order: place each class by search */
-	int64_t vg = value_gcd(p);
+	int64_t vg = wilp_value_gcd(p);
 	for (int c = 0; c < p->nclasses; c++) {
 		int32_t pr = p->groups[p->classes[c].group].priority;
 		int t = 0;
@@ -3663,7 +3664,7 @@ static void objective(wm *m, double max_coef)
 		if (t == nt)
 			m->tprio[nt++] = pr; /* unsorted input: kept apart */
 		ctier_c[c] = t;
-		double v = (double)class_value(p, c, vg);
+		double v = (double)wilp_class_value(p, c, vg);
 		m->tM[t] += v * p->classes[c].count;
 		if (v > m->tmaxval[t])
 			m->tmaxval[t] = v;
@@ -3748,7 +3749,7 @@ static void objective(wm *m, double max_coef)
 		if (m->ckind[j] == WM_X) {
 			int c = class_of_slot(p, m->cref[j]);
 			m->ctier[j] = ctier_c[c];
-			m->cval[j] = (double)class_value(p, c, vg);
+			m->cval[j] = (double)wilp_class_value(p, c, vg);
 		} else if (m->ckind[j] == WM_U || m->ckind[j] == WM_P) {
 			m->ctier[j] = nt;
 			m->cval[j] = 1;
@@ -4101,10 +4102,7 @@ static int sym_permute(const wm *m, int *x)
 /* ------------------------------------------------------------ GLPK run */
 
 typedef struct wilp_run {
-	jmp_buf jb;
-	char msg[480];
-	size_t msglen;
-	bool own_env;
+	wgl_env env;        /* GLPK hooks; env.P the problem (glpkenv.h) */
 	const wasp_options *o;
 	wilp_tune *tune;
 	double deadline;    /* <= 0: none */
@@ -4119,7 +4117,6 @@ typedef struct wilp_run {
 	bool have_bound;
 	double last;        /* time of the last callback                  */
 	double maxstep;     /* longest time between two callbacks          */
-	glp_prob *P;
 	/* LP rounding heuristic (heur_round) */
 	const wm *m;
 	int nheur;          /* GLP_IHEUR calls in this block               */
@@ -4138,28 +4135,6 @@ typedef struct wilp_run {
 	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
 	unsigned char *hroot; /* ncomps */
 } wilp_run;
-
-static int term_hook(void *info, const char *s)
-{
-	wilp_run *r = info;
-	size_t n = strlen(s);
-	if (r->msglen + n >= sizeof r->msg) {
-		/* keep the latest text: the fatal message comes last */
-		r->msglen = 0;
-	}
-	if (n >= sizeof r->msg)
-		n = sizeof r->msg - 1;
-	memcpy(r->msg + r->msglen, s, n);
-	r->msglen += n;
-	r->msg[r->msglen] = '\0';
-	return 1; /* never print */
-}
-
-static void err_hook(void *info)
-{
-	wilp_run *r = info;
-	longjmp(r->jb, 1);
-}
 
 static bool time_up(const wilp_run *r)
 {
@@ -4523,40 +4498,7 @@ static void callback(glp_tree *T, void *info)
 
 static void glpk_begin(wilp_run *r)
 {
-	r->own_env = glp_init_env() == 0;
-	glp_term_out(GLP_OFF);
-	glp_term_hook(term_hook, r);
-	glp_error_hook(err_hook, r);
-	if (r->tune && r->tune->mem_limit_mb > 0)
-		glp_mem_limit(r->tune->mem_limit_mb);
-}
-
-static void glpk_end(wilp_run *r)
-{
-	if (r->P)
-		glp_delete_prob(r->P);
-	r->P = NULL;
-	glp_error_hook(NULL, NULL);
-	glp_term_hook(NULL, NULL);
-	if (r->own_env)
-		glp_free_env();
-}
-
-/* After a GLPK fault: GLPK's state is undefined, only freeing it is
- * allowed (this frees every GLPK object of the calling thread). */
-static int glpk_fault(wilp_run *r, wasp_error *err)
-{
-	glp_free_env();
-	r->P = NULL;
-	char *s = r->msg;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
-		s[--n] = '\0';
-	for (char *q = s; *q; q++)
-		if (*q == '\n')
-			*q = ';';
-	return werr(err, WASP_ESOLVER, "GLPK failed: %s",
-		    n ? s : "(no message)");
+	wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0);
 }
 
 static void load_prob(const wm *m, glp_prob *P, int block)
@@ -4635,7 +4577,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		r->stopped = true;
 		return WASP_OK;
 	}
-	r->P = P = glp_create_prob();
+	r->env.P = P = glp_create_prob();
 	if (tu && tu->fault)
 		glp_set_col_bnds(P, m->ncols + 7, GLP_FX, 0, 0);
 	load_prob(m, P, 0);
@@ -4814,10 +4756,10 @@ static int guarded_run(solve_state *S, wasp_error *err)
 {
 	wilp_run *r = &S->run;
 	glpk_begin(r);
-	if (setjmp(r->jb))
-		return glpk_fault(r, err);
+	if (setjmp(r->env.jb))
+		return wgl_fault(&r->env, err);
 	int rc = run_glpk(S, err);
-	glpk_end(r);
+	wgl_end(&r->env);
 	return rc;
 }
 
@@ -5028,7 +4970,7 @@ static double obj_of_x(const wm *m, const int *x,
 		       const unsigned char *evict)
 {
 	const wp_problem *p = m->p;
-	int64_t vg = value_gcd(p);
+	int64_t vg = wilp_value_gcd(p);
 	long double z = 0;
 	int nt = m->ntier - 1;
 	unsigned char *busy = calloc((size_t)p->nnodes + 1, 1);
@@ -5045,7 +4987,7 @@ static double obj_of_x(const wm *m, const int *x,
 				continue;
 			busy[cl->elig[k]] = 1;
 			z += (long double)m->wfull[t] *
-			     class_value(p, c, vg) * x[cl->off + k];
+			     wilp_class_value(p, c, vg) * x[cl->off + k];
 		}
 	}
 	for (int n = 0; n < p->nnodes; n++)
@@ -5095,40 +5037,16 @@ static void fill_evictions(const wm *m, const double *v, wp_sol *out)
 	}
 	if (!m->nqc)
 		return;
-	unsigned char *on = calloc((size_t)p->nnodes + 1, 1);
-	if (!on)
-		return; /* nothing evicted: the caller's check decides */
 	for (int qc = 0; qc < m->nqc; qc++) {
 		int ev = q_ub(m, qc) - (int)v[m->qcol[qc]];
 		for (int i = 0; i < ev; i++)
 			out->evict[m->qc_units[m->qc_beg[qc] + i]] = 1;
 	}
-	for (int u = 0; u < p->nunits; u++) {
-		if (!out->evict[u])
-			continue;
-		const wp_unit *un = &p->units[u];
-		for (int i = 0; i < un->npods; i++)
-			on[p->snap->pods[un->pods[i]].node] = 1;
-		for (int g = 0; g < p->ngroups && out->evict_by[u] < 0; g++) {
-			const wp_group *wg = &p->groups[g];
-			if (wg->priority <= un->priority)
-				break; /* sorted by priority, descending */
-			if (!out->admit[g] || !wpe_may_preempt(p, g))
-				continue;
-			for (int ci = 0; ci < wg->nclasses; ci++) {
-				const wp_class *cl = &p->classes[wg->classes[ci]];
-				for (int k = 0; k < cl->nelig; k++)
-					if (out->x[cl->off + k] > 0 &&
-					    on[cl->elig[k]])
-						out->evict_by[u] = g;
-			}
-		}
-		for (int i = 0; i < un->npods; i++)
-			on[p->snap->pods[un->pods[i]].node] = 0;
-		if (out->evict_by[u] < 0)
+	if (wpe_credit(p, out)) {
+		/* nothing evicted: the caller's check decides */
+		for (int u = 0; u < p->nunits; u++)
 			out->evict[u] = 0;
 	}
-	free(on);
 }
 
 int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
@@ -5751,7 +5669,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return werr(err, WASP_EIO, "cannot write %s", path);
-	int64_t vg = value_gcd(p);
+	int64_t vg = wilp_value_gcd(p);
 	fprintf(f, "# GMPL data for models/wasp.mod, written by wasp.\n");
 	fprintf(f, "# %d classes, %d nodes, %d groups; tier-1 unit: %s",
 		p->nclasses, p->nnodes, p->ngroups,
@@ -5835,7 +5753,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	fprintf(f, ";\nparam val :=");
 	for (int c = 0; c < p->nclasses; c++)
 		fprintf(f, "\n 'c%d' %lld", c,
-			(long long)class_value(p, c, vg));
+			(long long)wilp_class_value(p, c, vg));
 	fprintf(f, ";\nparam req :=");
 	for (int c = 0; c < p->nclasses; c++)
 		for (int r = 0; r < p->nres; r++) {
@@ -6095,14 +6013,14 @@ static int export_glpk(export_state *X, int format, const char *path,
 {
 	wilp_run *r = &X->run;
 	glpk_begin(r);
-	if (setjmp(r->jb))
-		return glpk_fault(r, err);
-	r->P = glp_create_prob();
-	load_prob(&X->m, r->P, -1);
+	if (setjmp(r->env.jb))
+		return wgl_fault(&r->env, err);
+	r->env.P = glp_create_prob();
+	load_prob(&X->m, r->env.P, -1);
 	int rc = format == WASP_EXPORT_LP
-		     ? glp_write_lp(r->P, NULL, path)
-		     : glp_write_mps(r->P, GLP_MPS_FILE, NULL, path);
-	glpk_end(r);
+		     ? glp_write_lp(r->env.P, NULL, path)
+		     : glp_write_mps(r->env.P, GLP_MPS_FILE, NULL, path);
+	wgl_end(&r->env);
 	if (rc)
 		return werr(err, WASP_EIO, "cannot write %s", path);
 	return WASP_OK;

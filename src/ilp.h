@@ -70,6 +70,12 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		     double deadline, const wp_sol *warm, wp_sol *out,
 		     wilp_stats *st, wilp_tune *tune, wasp_error *err);
 
+/* The objective's unit for one pod of class c: 1, or with --value RES
+ * its request of RES over vgcd = wilp_value_gcd(p), the gcd of every
+ * class's request of RES (shared with the part model, agg.c). */
+int64_t wilp_value_gcd(const wp_problem *p);
+int64_t wilp_class_value(const wp_problem *p, int c, int64_t vgcd);
+
 /* Write the model (LP, MPS) or GMPL data for models/wasp.mod (DAT). */
 int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		const char *path, wasp_error *err);

@@ -388,3 +388,38 @@ bool wpe_same_budgets(const wp_unit *x, const wp_unit *y)
 			return false;
 	return true;
 }
+
+int wpe_credit(const wp_problem *p, wp_sol *s)
+{
+	unsigned char *on = calloc((size_t)p->nnodes + 1, 1);
+	if (!on)
+		return -1;
+	for (int u = 0; u < p->nunits; u++) {
+		s->evict_by[u] = -1;
+		if (!s->evict[u])
+			continue;
+		const wp_unit *un = &p->units[u];
+		for (int i = 0; i < un->npods; i++)
+			on[p->snap->pods[un->pods[i]].node] = 1;
+		for (int g = 0; g < p->ngroups && s->evict_by[u] < 0; g++) {
+			const wp_group *wg = &p->groups[g];
+			if (wg->priority <= un->priority)
+				break; /* sorted by priority, descending */
+			if (!s->admit[g] || !wpe_may_preempt(p, g))
+				continue;
+			for (int ci = 0; ci < wg->nclasses; ci++) {
+				const wp_class *cl = &p->classes[wg->classes[ci]];
+				for (int k = 0; k < cl->nelig; k++)
+					if (s->x[cl->off + k] > 0 &&
+					    on[cl->elig[k]])
+						s->evict_by[u] = g;
+			}
+		}
+		for (int i = 0; i < un->npods; i++)
+			on[p->snap->pods[un->pods[i]].node] = 0;
+		if (s->evict_by[u] < 0)
+			s->evict[u] = 0;
+	}
+	free(on);
+	return 0;
+}

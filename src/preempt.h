@@ -26,6 +26,12 @@ int wpe_units(wp_problem *p, wa_arena *a);
 /* May problem group g evict anything (valid, policy not Never)? */
 bool wpe_may_preempt(const wp_problem *p, int g);
 
+/* Credit each evicted unit of s (s->evict set, s->x and s->admit final)
+ * to the highest-priority admitted group that may preempt, outranks it
+ * and places pods on one of its nodes (s->evict_by); an eviction no such
+ * group needs is dropped.  -1 on NOMEM (nothing changed). */
+int wpe_credit(const wp_problem *p, wp_sol *s);
+
 /* The capacity-by-priority rows on every node with an eviction: 0 when
  * they hold, else -1 and *why (static text). */
 int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "baseline.h"
+#include "agg.h"
 #include "greedy.h"
 #include "ilp.h"
 #include "preempt.h"
@@ -197,7 +198,20 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		}
 		wasp_error ie;
 		werr_clear(&ie);
-		rc = wilp_solve(p, o, deadline, gsol, isol, &st, &ie);
+		/* over parts when the node model's LP alone would take
+		 * most of the time (agg.h) */
+		bool parts = !o->node_model &&
+			     wag_prefer(p, deadline - wasp_now(), NULL);
+		if (parts) {
+			rc = wag_solve(p, o, deadline, gsol, isol, &st, NULL,
+				       &ie);
+			reason = wa_printf(a, "%s; over parts of "
+					      "interchangeable nodes (the node "
+					      "model is too large for the time)",
+					   reason ? reason : "ilp");
+		} else {
+			rc = wilp_solve(p, o, deadline, gsol, isol, &st, &ie);
+		}
 		if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
 			/* The greedy answer stands. */
 			const char *what = rc == WASP_ESOLVER

@@ -128,6 +128,11 @@ typedef struct wasp_options {
 	int max_moves;           /* at most this many moves; 0: no limit    */
 	const char *protect;     /* label selector ("k=v,k!=v,k"): pods it
 				    selects never move nor get evicted      */
+	/* addition (issue 5): */
+	int node_model;          /* 1: the ILP always works node by node;
+				    0 (default): over parts of nodes that
+				    nothing tells apart when it can
+				    (doc/formulation.md §10)                 */
 } wasp_options;
 
 void wasp_options_init(wasp_options *o);

@@ -139,6 +139,8 @@ static const char main_help[] =
 "                          (default 60; 0: no limit)\n"                    \
 "      --gap G             stop the ILP at relative gap G, e.g. 0.01\n"    \
 "                          (default 0: prove optimality)\n"                \
+"      --node-model        the ILP works node by node even where nodes\n"  \
+"                          can be merged into parts (for comparisons)\n"   \
 "  -j, --threads N         worker threads (default 0: the OpenMP default)\n" \
 "      --domain MODE       topology domains: value (default; nodes sharing\n" \
 "                          one label value) or path (Kueue: the values of\n" \
@@ -309,6 +311,7 @@ enum {
 	OPT_DOMAIN,
 	OPT_VALUE,
 	OPT_REBALANCE,
+	OPT_NODE_MODEL,
 	OPT_MAX_MOVES,
 	OPT_PROTECT,
 	OPT_VERSION,
@@ -367,6 +370,9 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	case OPT_REBALANCE:
 		o->rebalance = 1;
 		break;
+	case OPT_NODE_MODEL:
+		o->node_model = 1;
+		break;
 	case OPT_MAX_MOVES:
 		rc = parse_int(cmd, "--max-moves", arg, 0, 100000000,
 			       &o->max_moves);
@@ -391,6 +397,7 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"domain", required_argument, NULL, OPT_DOMAIN},                     \
 	{"value", required_argument, NULL, OPT_VALUE},                       \
 	{"rebalance", no_argument, NULL, OPT_REBALANCE},                     \
+	{"node-model", no_argument, NULL, OPT_NODE_MODEL},                   \
 	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
 	{"protect", required_argument, NULL, OPT_PROTECT},                   \
 	{"quiet", no_argument, NULL, 'q'},                                   \

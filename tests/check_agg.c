@@ -1,0 +1,225 @@
+/*
+ * check_agg.c -- the ILP over parts (src/agg.c, doc/formulation.md §10).
+ *
+ * The part model must be a relaxation of the node model with the same
+ * objective: its bound is never below the node optimum, the greedy plan's
+ * image meets every part row, and whenever it calls a plan optimal that
+ * plan's objective equals the node optimum that GLPK proves on the node
+ * model.  Every plan goes through wp_sol_feasible and the verifier.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "agg.h"
+#include "greedy.h"
+#include "ilp.h"
+#include "solve.h"
+#include "verify.h"
+
+typedef struct inst {
+	wasp_snapshot *snap;
+	wa_arena *a;
+	wp_problem *p;
+	wp_sol *greedy;
+	wasp_options o;
+} inst;
+
+static void inst_gen(inst *in, const wasp_gen_options *g)
+{
+	wasp_error e;
+	memset(in, 0, sizeof *in);
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(g, &e);
+	ck_assert_msg(text != NULL, "gen: %s", e.msg);
+	in->snap = tu_load(text);
+	wasp_free(text);
+	wasp_options_init(&in->o);
+	in->a = wa_new();
+	ck_assert_ptr_nonnull(in->a);
+	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
+	in->greedy = wp_sol_new(in->p, in->a);
+	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+static void inst_free(inst *in)
+{
+	wa_destroy(in->a);
+	wasp_snapshot_free(in->snap);
+}
+
+/* Feasible, never worse than greedy, and clean in the verifier. */
+static void check_sol(inst *in, const wp_sol *s, const char *label)
+{
+	const char *why = NULL;
+	ck_assert_msg(wp_sol_feasible(in->p, s, &why) == 0, "%s: %s", label,
+		      why);
+	wp_value vs, vg;
+	wp_evaluate(in->p, s, &vs);
+	wp_evaluate(in->p, in->greedy, &vg);
+	ck_assert_msg(wp_value_cmp(&vs, &vg) >= 0, "%s: worse than greedy",
+		      label);
+	wasp_plan *pl = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wpl_from_sol(in->p, s, &pl, &e), 0);
+	size_t nv = 9;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(in->snap, pl, &nv, &rep, &e), 0);
+	ck_assert_msg(nv == 0, "%s: verifier: %s", label, rep ? rep : "");
+	wasp_free(rep);
+	wasp_plan_free(pl);
+}
+
+/* Small tree clusters (racks of 2-4 nodes, 4 GPUs each, half busy with
+ * evictable low-priority pods), solved both ways with time to prove. */
+static void cross_check(int seed, bool busy, int *nopt, int *nsplit)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.seed = (uint64_t)seed;
+	g.levels = 2;
+	g.fanout = 2 + seed % 2;
+	g.nodes = 8 + 4 * (seed % 3);
+	g.gpus_per_node = 4;
+	g.busy = busy ? 0.5 : 0;
+	g.gangs = 2 + seed % 3;
+	g.max_gang = 4;
+	g.trees = 1 + seed % 2;
+	g.priorities = 2 + seed % 2;
+	inst in;
+	inst_gen(&in, &g);
+	char label[64];
+	snprintf(label, sizeof label, "seed %d%s", seed, busy ? " busy" : "");
+
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wp_sol *ns = wp_sol_new(in.p, in.a), *as = wp_sol_new(in.p, in.a);
+	wilp_stats nst, ast;
+	wag_info info;
+	ck_assert_int_eq(wilp_solve(in.p, &in.o, wasp_now() + 4, in.greedy,
+				    ns, &nst, &e),
+			 WASP_OK);
+	ck_assert_msg(wag_applies(in.p, NULL), "%s: parts apply", label);
+	ck_assert_int_eq(wag_solve(in.p, &in.o, wasp_now() + 4, in.greedy,
+				   as, &ast, &info, &e),
+			 WASP_OK);
+	check_sol(&in, ns, label);
+	check_sol(&in, as, label);
+	if (info.parts > WAG_MAX_PART_SHARE * in.p->nnodes) {
+		/* nothing to merge (a gang on single nodes): the node model
+		 * ran instead */
+		inst_free(&in);
+		return;
+	}
+	(*nsplit) += 0;
+	/* the greedy plan's image meets every part row */
+	ck_assert_msg(info.warm_ok, "%s: greedy outside the part model",
+		      label);
+	bool proven = !strcmp(nst.status, "optimal") ||
+		      (!strcmp(nst.status, "greedy") && nst.gap == 0);
+	double zlb = nst.objective; /* at most the optimum */
+	/* a relaxation: its bound is at least the node optimum */
+	ck_assert_msg(!isnan(info.part_bound), "%s: no part bound", label);
+	ck_assert_msg(info.part_bound >= zlb - 0.5,
+		      "%s: part bound %.0f below a node solution's %.0f",
+		      label, info.part_bound, zlb);
+	wp_value va, vn;
+	wp_evaluate(in.p, as, &va);
+	wp_evaluate(in.p, ns, &vn);
+	if (proven) {
+		/* the answer is a node solution: never above the optimum */
+		ck_assert_msg(ast.objective <= zlb + 0.5,
+			      "%s: objective %.0f above the optimum %.0f",
+			      label, ast.objective, zlb);
+		ck_assert_msg(wp_value_cmp(&va, &vn) <= 0,
+			      "%s: beats the optimum", label);
+	}
+	if (!strcmp(ast.status, "optimal") ||
+	    (!strcmp(ast.status, "greedy") && ast.gap == 0)) {
+		/* proven by the part bound: nothing better exists */
+		ck_assert_msg(ast.objective >= zlb - 0.5,
+			      "%s: 'optimal' %.0f below a node solution %.0f",
+			      label, ast.objective, zlb);
+		ck_assert_msg(wp_value_cmp(&va, &vn) >= 0,
+			      "%s: 'optimal' but the node model beats it",
+			      label);
+		if (proven)
+			ck_assert_msg(fabs(ast.objective - zlb) < 0.5,
+				      "%s: 'optimal' %.0f, the optimum %.0f",
+				      label, ast.objective, zlb);
+		(*nopt)++;
+	}
+	if (!strcmp(ast.status, "optimal"))
+		(*nsplit)++;
+	inst_free(&in);
+}
+
+START_TEST(relaxation_empty)
+{
+	/* empty clusters: sizes 1, 2, 4 divide one another, so the floor
+	 * rows are exact and the part optimum splits onto nodes */
+	int nopt = 0, nsplit = 0;
+	for (int seed = 1; seed <= 8; seed++)
+		cross_check(seed, false, &nopt, &nsplit);
+	ck_assert_int_ge(nopt, 5);
+}
+END_TEST
+
+START_TEST(relaxation_busy)
+{
+	/* half busy with evictable pods: a relaxation still, proven equal
+	 * to the node optimum whenever it says so */
+	int nopt = 0, nsplit = 0;
+	for (int seed = 1; seed <= 8; seed++)
+		cross_check(seed, true, &nopt, &nsplit);
+	ck_assert_int_ge(nopt, 1);
+}
+END_TEST
+
+/* What the part model leaves to the node model. */
+START_TEST(applies)
+{
+	const char *why = NULL;
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.nodes = 8;
+	g.gangs = 2;
+	inst in;
+	inst_gen(&in, &g);
+	ck_assert(wag_applies(in.p, &why));
+	ck_assert_ptr_null(why);
+	/* a node model that fits the time is kept */
+	ck_assert(!wag_prefer(in.p, 10.0, &why));
+	ck_assert_str_eq(why, "the node model fits the time");
+	inst_free(&in);
+	wasp_gen_options_init(&g);
+	g.nodes = 8;
+	g.gangs = 2;
+	g.dra = 1;
+	inst_gen(&in, &g);
+	ck_assert(!wag_applies(in.p, &why));
+	ck_assert_str_eq(why, "device claims");
+	inst_free(&in);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("agg");
+	TCase *t = tcase_create("parts");
+	tcase_set_timeout(t, 240);
+	tcase_add_test(t, relaxation_empty);
+	tcase_add_test(t, relaxation_busy);
+	tcase_add_test(t, applies);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
