@@ -1331,13 +1331,9 @@ static int check(const ag *m, const double *v)
 
 typedef struct run {
 	wgl_env env;
+	wgl_watch w;
 	const ag *m;
 	const wasp_options *o;
-	double deadline;
-	const double *inject;
-	bool injected, inject_ok, stopped, int_opt;
-	double bound, last, maxstep;
-	bool have_bound;
 	double *lp;         /* the root LP's column values              */
 	bool lp_done;
 } run;
@@ -1345,39 +1341,7 @@ typedef struct run {
 static void callback(glp_tree *T, void *info)
 {
 	run *r = info;
-	int reason = glp_ios_reason(T);
-	if (reason == GLP_ISELECT || reason == GLP_IBRANCH ||
-	    reason == GLP_IHEUR) {
-		int bn = glp_ios_best_node(T);
-		if (bn) {
-			r->bound = glp_ios_node_bound(T, bn);
-			r->have_bound = true;
-		}
-	}
-	double now = wasp_now();
-	if (now - r->last > r->maxstep)
-		r->maxstep = now - r->last;
-	r->last = now;
-	if ((r->o && r->o->cancel && *r->o->cancel) ||
-	    (r->deadline > 0 && now + 1.2 * r->maxstep > r->deadline)) {
-		r->stopped = true;
-		glp_ios_terminate(T);
-		return;
-	}
-	/* integer coefficients: a bound below incumbent + 1 proves it */
-	if (r->have_bound) {
-		glp_prob *Q = glp_ios_get_prob(T);
-		if (glp_mip_status(Q) == GLP_FEAS &&
-		    r->bound < glp_mip_obj_val(Q) + 1 - 1e-6) {
-			r->int_opt = true;
-			glp_ios_terminate(T);
-			return;
-		}
-	}
-	if (reason == GLP_IHEUR && r->inject && !r->injected) {
-		r->injected = true;
-		r->inject_ok = glp_ios_heur_sol(T, r->inject) == 0;
-	}
+	wgl_watch_step(T, &r->w);
 }
 
 /* Solve the part model; best (ncols + 1) holds the warm vector when
@@ -1404,7 +1368,7 @@ static int part_solve(run *r, double *best, bool *have_best, bool *opt,
 	}
 	*opt = false;
 	*bound = NAN;
-	double left = r->deadline > 0 ? r->deadline - wasp_now() : 1e9;
+	double left = r->w.deadline > 0 ? r->w.deadline - wasp_now() : 1e9;
 	if (left <= 0.01)
 		return WASP_OK;
 	glp_smcp sp;
@@ -1443,15 +1407,16 @@ static int part_solve(run *r, double *best, bool *have_best, bool *opt,
 	ip.tol_obj = 0.5 / (1 + om);
 	if (ip.tol_obj > 1e-7)
 		ip.tol_obj = 1e-7;
-	left = r->deadline > 0 ? r->deadline - wasp_now() : 1e9;
+	left = r->w.deadline > 0 ? r->w.deadline - wasp_now() : 1e9;
 	ip.tm_lim = left * 1000 > INT_MAX / 2 ? INT_MAX / 2
 		    : left < 0.001	      ? 1
 					      : (int)(left * 1000);
 	ip.cb_func = callback;
 	ip.cb_info = r;
-	r->maxstep = tlp;
-	r->last = wasp_now();
-	r->inject = *have_best ? best : NULL;
+	r->w.maxstep = tlp;
+	r->w.last = wasp_now();
+	r->w.inject = *have_best ? best : NULL;
+	r->w.int_obj = true; /* X, U, V, Q weights are integers */
 	rc = glp_intopt(P, &ip);
 	int st = glp_mip_status(P);
 	if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP && rc != GLP_ESTOP)
@@ -1471,11 +1436,11 @@ static int part_solve(run *r, double *best, bool *have_best, bool *opt,
 		*have_best = true;
 	}
 	free(v);
-	*opt = (rc == 0 && st == GLP_OPT) || (rc == GLP_ESTOP && r->int_opt);
+	*opt = (rc == 0 && st == GLP_OPT) || (rc == GLP_ESTOP && r->w.int_opt);
 	if (*opt)
 		*bound = obj_at(m, best);
-	else if (r->have_bound && r->bound < *bound)
-		*bound = floor(r->bound + 1e-6);
+	else if (r->w.have_bound && r->w.bound < *bound)
+		*bound = floor(r->w.bound + 1e-6);
 	return WASP_OK;
 }
 
@@ -1831,50 +1796,33 @@ static wp_problem *confine(const ag *m, const unsigned char *keep,
 	return q;
 }
 
-/* A solution of p in q's slots (every pod of s lies inside q). */
-static void to_confined(const wp_problem *p, const wp_problem *q,
-			const wp_sol *s, wp_sol *sq)
+/* Copies a solution between p's slots and those of its confinement q:
+ * to_q, from p into q (every pod of src lies inside q), else back. */
+static void map_sol(const wp_problem *p, const wp_problem *q,
+		    const wp_sol *src, wp_sol *dst, bool to_q)
 {
+	const wp_problem *pd = to_q ? q : p;
+	memset(dst->x, 0, sizeof *dst->x * (size_t)pd->nx);
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *a = &p->classes[c], *b = &q->classes[c];
 		for (int i = 0, k = 0; i < b->nelig; i++) {
 			while (a->elig[k] != b->elig[i])
 				k++;
-			sq->x[b->off + i] = s->x[a->off + k];
+			if (to_q)
+				dst->x[b->off + i] = src->x[a->off + k];
+			else
+				dst->x[a->off + k] = src->x[b->off + i];
 		}
 	}
-	memcpy(sq->admit, s->admit, (size_t)p->ngroups);
-	memcpy(sq->reason, s->reason, sizeof *sq->reason * p->ngroups);
+	memcpy(dst->admit, src->admit, (size_t)p->ngroups);
+	memcpy(dst->reason, src->reason, sizeof *dst->reason * p->ngroups);
 	for (int u = 0; u < p->nunits; u++) {
-		sq->evict[u] = s->evict[u];
-		sq->evict_by[u] = s->evict_by[u];
+		dst->evict[u] = src->evict[u];
+		dst->evict_by[u] = src->evict_by[u];
 	}
 	for (int i = 0; i < p->snap->npods; i++)
-		sq->move_to[i] = s->move_to[i];
-}
-
-/* The confined answer in p's slots. */
-static void unconfine(const wp_problem *p, const wp_problem *q,
-		      const wp_sol *sq, wp_sol *out)
-{
-	memset(out->x, 0, sizeof *out->x * (size_t)p->nx);
-	for (int c = 0; c < p->nclasses; c++) {
-		const wp_class *a = &p->classes[c], *b = &q->classes[c];
-		for (int i = 0, k = 0; i < b->nelig; i++) {
-			while (a->elig[k] != b->elig[i])
-				k++;
-			out->x[a->off + k] = sq->x[b->off + i];
-		}
-	}
-	memcpy(out->admit, sq->admit, (size_t)p->ngroups);
-	memcpy(out->reason, sq->reason, sizeof *out->reason * p->ngroups);
-	for (int u = 0; u < p->nunits; u++) {
-		out->evict[u] = sq->evict[u];
-		out->evict_by[u] = sq->evict_by[u];
-	}
-	for (int i = 0; i < p->snap->npods; i++)
-		out->move_to[i] = -1;
-	out->dra = NULL;
+		dst->move_to[i] = src->move_to[i];
+	dst->dra = NULL;
 }
 
 /* ---------------------------------------------------------- interface */
@@ -1935,13 +1883,14 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	}
 	r->m = m;
 	r->o = o;
+	r->w.cancel = o ? o->cancel : NULL;
 	r->lp = wa_calloc(ar, (size_t)m->ncols + 1, sizeof *r->lp);
 	if (!r->lp) {
 		wa_destroy(ar);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	double left = deadline > 0 ? deadline - wasp_now() : 0;
-	r->deadline = deadline > 0 ? deadline - WAG_MARGIN_S -
+	r->w.deadline = deadline > 0 ? deadline - WAG_MARGIN_S -
 					 WAG_CONFINE_SHARE * left
 				   : 0;
 	bool opt = false;
@@ -1991,7 +1940,7 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 			return werr(err, WASP_ENOMEM, "out of memory");
 		}
 		if (qw)
-			to_confined(p, q, warm, qw);
+			map_sol(p, q, warm, qw, true);
 		wilp_stats qst;
 		wilp_tune tu;
 		wilp_tune_init(&tu);
@@ -2003,7 +1952,7 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 		info->confined_cols = qst.cols;
 		got = strcmp(qst.status, "none") != 0;
 		if (got)
-			unconfine(p, q, qs, out);
+			map_sol(p, q, qs, out, false);
 	}
 	info->confined_s = wasp_now() - t1;
 	const char *why = NULL;

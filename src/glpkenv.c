@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "wasp.h"
+
 static int term_hook(void *info, const char *s)
 {
 	wgl_env *e = info;
@@ -65,4 +67,42 @@ int wgl_fault(wgl_env *e, wasp_error *err)
 			*q = ';';
 	return werr(err, WASP_ESOLVER, "GLPK failed: %s",
 		    n ? s : "(no message)");
+}
+
+bool wgl_watch_step(glp_tree *T, wgl_watch *w)
+{
+	int reason = glp_ios_reason(T);
+	if (reason == GLP_ISELECT || reason == GLP_IBRANCH ||
+	    reason == GLP_IHEUR) {
+		int bn = glp_ios_best_node(T);
+		if (bn) {
+			w->bound = glp_ios_node_bound(T, bn);
+			w->have_bound = true;
+		}
+	}
+	double now = wasp_now();
+	if (now - w->last > w->maxstep)
+		w->maxstep = now - w->last;
+	w->last = now;
+	if ((w->cancel && *w->cancel) ||
+	    (w->deadline > 0 && (now >= w->deadline - 0.02 ||
+				 now + 1.2 * w->maxstep > w->deadline))) {
+		w->stopped = true;
+		glp_ios_terminate(T);
+		return true;
+	}
+	if (w->int_obj && w->have_bound) {
+		glp_prob *Q = glp_ios_get_prob(T);
+		if (glp_mip_status(Q) == GLP_FEAS &&
+		    w->bound < glp_mip_obj_val(Q) + 1 - 1e-6) {
+			w->int_opt = true;
+			glp_ios_terminate(T);
+			return true;
+		}
+	}
+	if (reason == GLP_IHEUR && w->inject && !w->injected) {
+		w->injected = true;
+		w->inject_ok = glp_ios_heur_sol(T, (double *)w->inject) == 0;
+	}
+	return false;
 }

@@ -38,4 +38,26 @@ void wgl_end(wgl_env *e);
 /* After a longjmp: free GLPK's state, return WASP_ESOLVER with its text. */
 int wgl_fault(wgl_env *e, wasp_error *err);
 
+/* The branch-and-cut callback's common part: tracks the best bound,
+ * stops before the deadline (GLPK checks tm_lim only between nodes, and
+ * one step can take seconds: the longest step seen so far must fit), on
+ * *cancel, and once the bound proves the incumbent (all objective
+ * coefficients integers: no solution lies between incumbent and
+ * incumbent + 1), and injects `inject` at the first GLP_IHEUR. */
+typedef struct wgl_watch {
+	double deadline;    /* wasp_now() seconds, <= 0: none          */
+	volatile const int *cancel;
+	double last, maxstep; /* set last = now, maxstep = LP time    */
+	bool int_obj;       /* integer coefficients                    */
+	const double *inject;
+	bool injected, inject_ok;
+	bool stopped;       /* by deadline or cancel                   */
+	bool int_opt;       /* by the proof                            */
+	double bound;
+	bool have_bound;
+} wgl_watch;
+
+/* True when it terminated the search. */
+bool wgl_watch_step(glp_tree *T, wgl_watch *w);
+
 #endif

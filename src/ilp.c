@@ -4105,18 +4105,7 @@ typedef struct wilp_run {
 	wgl_env env;        /* GLPK hooks; env.P the problem (glpkenv.h) */
 	const wasp_options *o;
 	wilp_tune *tune;
-	double deadline;    /* <= 0: none */
-	double *inject;     /* warm vector for the first GLP_IHEUR, or NULL */
-	bool injected, inject_ok;
-	bool stopped;       /* terminated by deadline or cancel */
-	bool int_obj;       /* this block's objective coefficients are all
-			       integers, so a bound within 1 of the
-			       incumbent proves it optimal                 */
-	bool int_opt;       /* terminated because of that proof          */
-	double bound;
-	bool have_bound;
-	double last;        /* time of the last callback                  */
-	double maxstep;     /* longest time between two callbacks          */
+	wgl_watch w;        /* deadline, bound, warm injection (glpkenv.h) */
 	/* LP rounding heuristic (heur_round) */
 	const wm *m;
 	int nheur;          /* GLP_IHEUR calls in this block               */
@@ -4135,11 +4124,6 @@ typedef struct wilp_run {
 	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
 	unsigned char *hroot; /* ncomps */
 } wilp_run;
-
-static bool time_up(const wilp_run *r)
-{
-	return r->deadline > 0 && wasp_now() >= r->deadline - 0.02;
-}
 
 static bool cancelled(const wilp_run *r)
 {
@@ -4450,46 +4434,9 @@ static void heur_round(glp_tree *T, wilp_run *r, int passes)
 static void callback(glp_tree *T, void *info)
 {
 	wilp_run *r = info;
-	int reason = glp_ios_reason(T);
-	if (reason == GLP_ISELECT || reason == GLP_IBRANCH ||
-	    reason == GLP_IHEUR) {
-		int bn = glp_ios_best_node(T);
-		if (bn) {
-			r->bound = glp_ios_node_bound(T, bn);
-			r->have_bound = true;
-		}
-	}
-	/* GLPK checks tm_lim only between nodes and a node (LP re-solves,
-	 * cut rounds) can take long: stop when the longest step seen so far
-	 * would cross the deadline. */
-	double now = wasp_now();
-	if (now - r->last > r->maxstep)
-		r->maxstep = now - r->last;
-	r->last = now;
-	if (time_up(r) || cancelled(r) ||
-	    (r->deadline > 0 && now + 1.2 * r->maxstep > r->deadline)) {
-		r->stopped = true;
-		glp_ios_terminate(T);
+	if (wgl_watch_step(T, &r->w))
 		return;
-	}
-	/* With integer objective coefficients no solution lies strictly
-	 * between the incumbent and incumbent + 1: once the bound is below
-	 * that, the incumbent is optimal and GLPK would only grind through
-	 * nodes to shave the fractional part of the bound. */
-	if (r->int_obj && r->have_bound) {
-		glp_prob *Q = glp_ios_get_prob(T);
-		if (glp_mip_status(Q) == GLP_FEAS &&
-		    r->bound < glp_mip_obj_val(Q) + 1 - 1e-6) {
-			r->int_opt = true;
-			glp_ios_terminate(T);
-			return;
-		}
-	}
-	if (reason == GLP_IHEUR && r->inject && !r->injected) {
-		r->injected = true;
-		r->inject_ok = glp_ios_heur_sol(T, r->inject) == 0;
-	}
-	if (reason == GLP_IHEUR && r->m && r->lp) {
+	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp) {
 		heur_round(T, r, r->nheur ? WILP_HEUR_PASSES / 4
 					  : WILP_HEUR_PASSES);
 		r->nheur++;
@@ -4571,10 +4518,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 	 * LP solve cannot fit, keep the warm start.  (No glp_scale_prob: it
 	 * costs seconds on large models; the capacity rows are already
 	 * divided by their gcd.) */
-	if (r->deadline > 0 &&
-	    r->deadline - wasp_now() - WILP_MARGIN_S < 5e-7 * m->nnz) {
+	if (r->w.deadline > 0 &&
+	    r->w.deadline - wasp_now() - WILP_MARGIN_S < 5e-7 * m->nnz) {
 		S->all_opt = false;
-		r->stopped = true;
+		r->w.stopped = true;
 		return WASP_OK;
 	}
 	r->env.P = P = glp_create_prob();
@@ -4609,12 +4556,12 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		if (b > 0)
 			for (int j = 1; j <= m->ncols; j++)
 				glp_set_obj_coef(P, j, coef_of(m, b, j));
-		double left = r->deadline > 0
-				  ? r->deadline - wasp_now() - WILP_MARGIN_S
+		double left = r->w.deadline > 0
+				  ? r->w.deadline - wasp_now() - WILP_MARGIN_S
 				  : 1e9;
 		if (left <= 0.001 || cancelled(r)) {
 			S->all_opt = false;
-			r->stopped = true;
+			r->w.stopped = true;
 			break;
 		}
 		int nb = m->nblock - b;
@@ -4633,7 +4580,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		tlp = wasp_now() - tlp;
 		if (rc == GLP_ETMLIM) {
 			S->all_opt = false;
-			r->stopped = true;
+			r->w.stopped = true;
 			break;
 		}
 		if (rc != 0 || glp_get_status(P) != GLP_OPT)
@@ -4664,8 +4611,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		ip.tol_obj = 0.5 / (1 + om);
 		if (ip.tol_obj > 1e-7)
 			ip.tol_obj = 1e-7;
-		double left2 = r->deadline > 0
-				   ? r->deadline - wasp_now() - WILP_MARGIN_S
+		double left2 = r->w.deadline > 0
+				   ? r->w.deadline - wasp_now() - WILP_MARGIN_S
 				   : 1e9;
 		share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
 		tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
@@ -4674,18 +4621,18 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		ip.cb_func = callback;
 		ip.cb_info = r;
 		/* a step of intopt costs about one LP solve, or more */
-		r->maxstep = tlp;
-		r->last = wasp_now();
-		r->inject = S->have_best ? S->best : NULL;
+		r->w.maxstep = tlp;
+		r->w.last = wasp_now();
+		r->w.inject = S->have_best ? S->best : NULL;
 		r->nheur = 0;
 		r->block = b;
-		r->injected = r->inject_ok = false;
-		r->have_bound = false;
-		r->int_opt = false;
-		r->int_obj = true;
-		for (int j = 1; j <= m->ncols && r->int_obj; j++) {
+		r->w.injected = r->w.inject_ok = false;
+		r->w.have_bound = false;
+		r->w.int_opt = false;
+		r->w.int_obj = true;
+		for (int j = 1; j <= m->ncols && r->w.int_obj; j++) {
 			double c = coef_of(m, b, j);
-			r->int_obj = c == floor(c);
+			r->w.int_obj = c == floor(c);
 		}
 		rc = glp_intopt(P, &ip);
 		int st = glp_mip_status(P);
@@ -4709,11 +4656,11 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
 		S->have_best = true;
 		bool opt = (rc == 0 && st == GLP_OPT) ||
-			   (rc == GLP_ESTOP && r->int_opt);
+			   (rc == GLP_ESTOP && r->w.int_opt);
 		double zb = (double)obj_at(m, b, S->best);
 		if (b == 0)
-			S->bound0 = opt ? zb : r->have_bound ? r->bound : NAN;
-		S->injected_any |= r->inject_ok;
+			S->bound0 = opt ? zb : r->w.have_bound ? r->w.bound : NAN;
+		S->injected_any |= r->w.inject_ok;
 		if (!opt)
 			S->all_opt = false;
 		S->blocks_done = b + 1;
@@ -4744,7 +4691,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			if (m->nomem)
 				return werr(err, WASP_ENOMEM, "out of memory");
 		}
-		if (r->stopped)
+		if (r->w.stopped)
 			break;
 	}
 	return WASP_OK;
@@ -5149,8 +5096,9 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 
 	wilp_run *r = &S->run;
 	r->o = o;
+	r->w.cancel = o ? o->cancel : NULL;
 	r->tune = tune;
-	r->deadline = deadline;
+	r->w.deadline = deadline;
 	rc = guarded_run(S, err);
 	if (rc) {
 		wa_destroy(ar);
