@@ -184,38 +184,6 @@ static void ag_row_drop(ag *m)
 		m->rbeg[m->nrows + 2] = m->rbeg[m->nrows + 1];
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-static int class_of(const wp_problem *p, int sl)
-{
-	int lo = 0, hi = p->nclasses - 1;
-	while (lo < hi) {
-		int mid = (lo + hi + 1) / 2;
-		if (p->classes[mid].off <= sl)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-static bool node_empty(const wp_problem *p, int n)
-{
-	return p->snap->nodes[n].used[WS_RES_PODS] == 0;
-}
-
 static int dom_of(const ag *m, int key, int part)
 {
 	return m->p->topo->keys[key].node_dom[m->pnode[m->pbeg[part]]];
@@ -774,7 +742,7 @@ static void cols_packing(ag *m)
 	for (int c = 0; c < p->nclasses; c++)
 		for (int k = 0; k < p->classes[c].nelig; k++) {
 			int n = p->classes[c].elig[k];
-			m->nu[n] = node_empty(p, n);
+			m->nu[n] = wp_node_empty(p, n);
 		}
 	for (int P = 0; P < m->npart; P++) {
 		int lb = 0;
@@ -802,7 +770,7 @@ static void cols_packing(ag *m)
 			bool ok = nn >= 2;
 			for (int i = 0; i < nn && ok; i++) {
 				int n = key->dom_nodes[d][i];
-				ok = node_empty(p, n);
+				ok = wp_node_empty(p, n);
 				nu += m->nu[n];
 			}
 			if (!ok || !nu)
@@ -985,7 +953,7 @@ static void cap_row(ag *m, int P, int r, int32_t L, int64_t s)
 		if (!m->xcol[(size_t)c * NP + P] || q <= 0 ||
 		    eff_prio(p, c) > L)
 			continue;
-		g = gcd64(g, s ? q / s : q);
+		g = wp_gcd(g, s ? q / s : q);
 		any = g > 0;
 	}
 	if (!any)
@@ -1003,7 +971,7 @@ static void cap_row(ag *m, int P, int r, int32_t L, int64_t s)
 		int64_t u = q_use(m, qc, P, r, s);
 		if (u <= 0)
 			continue;
-		g = gcd64(g, u);
+		g = wp_gcd(g, u);
 		rhs += u * q_k(m, qc);
 	}
 	if (s)
@@ -1194,20 +1162,6 @@ static int build(ag *m)
 
 /* ------------------------------------------ node solutions as vectors */
 
-static bool h_adm(const ag *m, const double *v, int h)
-{
-	const wp_comp *c = &m->p->comps[h];
-	int n = c->nrunning;
-	for (int i = 0; i < c->nkids; i++) {
-		int k = c->kids[i];
-		if (k >= 0)
-			n += m->acol[k] && v[m->acol[k]] > 0.5;
-		else
-			n += h_adm(m, v, -1 - k);
-	}
-	return n > 0 && n >= c->min_groups;
-}
-
 /* The part image of a node solution (its objective is the node model's
  * at s).  Returns false when s uses something the model has no column
  * for. */
@@ -1266,7 +1220,7 @@ static bool vec_of_sol(const ag *m, const wp_sol *s, double *v)
 		v[m->acol[gi]] = placed > 0;
 	}
 	for (int h = 0; h < p->ncomps; h++) {
-		bool on = h_adm(m, v, h);
+		bool on = wp_comp_admitted(p, s, h);
 		v[m->hcol[h]] = on;
 		for (int i = 0; on && i < m->hn[h]; i++)
 			if (m->cdom[m->hbeg[h] + i] == hdom[h])
@@ -1457,29 +1411,8 @@ static int guarded_part_solve(run *r, double *best, bool *have_best,
 
 /* ---------------------------------------------- splitting into nodes */
 
-static const char *const WAIT_PARTS =
-    "the ILP found no placement that admits this gang together with "
-    "higher-priority work";
-static const char *const WAIT_PARTS_PODS =
-    "the ILP found no room for these pods next to higher-priority work";
 
 /* Slot of (class c, node n) in p, -1: not eligible. */
-static int slot_of(const wp_problem *p, int c, int n)
-{
-	const wp_class *cl = &p->classes[c];
-	int lo = 0, hi = cl->nelig - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (cl->elig[mid] == n)
-			return cl->off + mid;
-		if (cl->elig[mid] < n)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
 /* Part P of answer v onto its nodes: a small ILP with the node model's
  * rows for the part's nodes alone (x per class and node, the evictions
  * v allows per eviction class, u[P] nodes left free).  Writes x and the
@@ -1509,7 +1442,7 @@ static bool split_part(const ag *m, run *r, const double *v, int P,
 			continue;
 		total += (long)v[j];
 		for (int i = b; i < e; i++) {
-			int n = m->pnode[i], s = slot_of(p, c, n);
+			int n = m->pnode[i], s = wp_slot(p, c, n);
 			int ub = s >= 0 ? node_bound(m, c, n) : 0;
 			if (ub <= 0)
 				continue;
@@ -1551,7 +1484,7 @@ static bool split_part(const ag *m, run *r, const double *v, int P,
 			continue;
 		int len = 0;
 		for (int k = 0; k < nx; k++)
-			if (class_of(p, cs[k]) == c) {
+			if (wp_slot_class(p, cs[k]) == c) {
 				ind[++len] = k + 1;
 				val[len] = 1;
 			}
@@ -1577,7 +1510,7 @@ static bool split_part(const ag *m, run *r, const double *v, int P,
 		int n = m->pnode[t], nl = 0;
 		bool hasq = m->nub[n + 1] > m->nub[n];
 		for (int k = 0; k < nx; k++) {
-			int32_t pr = eff_prio(p, class_of(p, cs[k]));
+			int32_t pr = eff_prio(p, wp_slot_class(p, cs[k]));
 			int l = 0;
 			while (l < nl && lv[l] != pr)
 				l++;
@@ -1596,7 +1529,7 @@ static bool split_part(const ag *m, run *r, const double *v, int P,
 				double rhs = (double)p->free[(size_t)n * p->nres +
 							     res];
 				for (int k = 0; k < nx; k++) {
-					int c = class_of(p, cs[k]);
+					int c = wp_slot_class(p, cs[k]);
 					int64_t q = p->classes[c].req[res];
 					if (p->classes[c].elig[cs[k] -
 							       p->classes[c].off] !=
@@ -1643,9 +1576,9 @@ static bool split_part(const ag *m, run *r, const double *v, int P,
 		for (int k = ne; k < nc; k++) {
 			int n = cs[k], len = 0;
 			for (int q = 0; q < nx; q++)
-				if (p->classes[class_of(p, cs[q])]
+				if (p->classes[wp_slot_class(p, cs[q])]
 					.elig[cs[q] -
-					      p->classes[class_of(p, cs[q])]
+					      p->classes[wp_slot_class(p, cs[q])]
 						  .off] == n) {
 					ind[++len] = q + 1;
 					val[len] = 1;
@@ -1712,34 +1645,13 @@ static int split(const ag *m, run *r, const double *v, const wp_sol *warm,
 	for (int P = 0; P < m->npart; P++)
 		if (!split_part(m, r, v, P, out))
 			return 1;
-	for (int gi = 0; gi < p->ngroups; gi++) {
-		const wp_group *g = &p->groups[gi];
-		long placed = 0;
-		for (int i = 0; i < g->nclasses; i++) {
-			const wp_class *cl = &p->classes[g->classes[i]];
-			for (int k = 0; k < cl->nelig; k++)
-				placed += out->x[cl->off + k];
-		}
-		bool adm;
-		if (g->invalid)
-			adm = false;
-		else if (g->gang)
-			adm = placed > 0 ? placed >= g->min_need
-					 : g->min_need == 0 && m->acol[gi] &&
-					       v[m->acol[gi]] > 0.5;
-		else
-			adm = placed > 0 || g->size == 0;
-		out->admit[gi] = adm;
-		out->reason[gi] = NULL;
-		if (adm)
-			continue;
-		if (warm && warm->reason && warm->reason[gi])
-			out->reason[gi] = warm->reason[gi];
-		else if (g->invalid)
-			out->reason[gi] = g->invalid;
-		else
-			out->reason[gi] = g->gang ? WAIT_PARTS : WAIT_PARTS_PODS;
-	}
+	unsigned char *at0 = calloc((size_t)p->ngroups + 1, 1);
+	if (!at0)
+		return -1;
+	for (int g = 0; g < p->ngroups; g++)
+		at0[g] = m->acol[g] && v[m->acol[g]] > 0.5;
+	wp_fill_admission(p, at0, warm, out);
+	free(at0);
 	if (wpe_credit(p, out))
 		return -1;
 	const char *why = NULL;

@@ -334,33 +334,6 @@ static void wm_row_drop(wm *m)
 		m->nnz = m->rbeg[m->nrows + 1] - 1;
 }
 
-static int class_of_slot(const wp_problem *p, int sl)
-{
-	int lo = 0, hi = p->nclasses - 1;
-	while (lo < hi) {
-		int mid = (lo + hi + 1) / 2;
-		if (p->classes[mid].off <= sl)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	if (a < 0)
-		a = -a;
-	if (b < 0)
-		b = -b;
-	while (b) {
-		int64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static const char *group_name(const wp_problem *p, int g, char *buf,
 			      size_t size)
 {
@@ -377,11 +350,6 @@ static const char *group_name(const wp_problem *p, int g, char *buf,
 		snprintf(buf, size, "group%d", g);
 	}
 	return buf;
-}
-
-static bool node_empty(const wp_problem *p, int n)
-{
-	return p->snap->nodes[n].used[WS_RES_PODS] == 0;
 }
 
 /* Pods of class c that fit on node n alone (0: none). */
@@ -756,7 +724,7 @@ static void rows_cap_q(wm *m, int n)
 	if (m->mvin && m->mvin[n])
 		lv[nl++] = INT32_MIN;
 	for (int i = b; i < e; i++) {
-		int32_t pr = eff_prio(p, class_of_slot(p, m->nxslot[i]));
+		int32_t pr = eff_prio(p, wp_slot_class(p, m->nxslot[i]));
 		int k = 0;
 		while (k < nl && lv[k] != pr)
 			k++;
@@ -778,11 +746,11 @@ static void rows_cap_q(wm *m, int n)
 			double room = 0;
 			for (int i = b; i < e; i++) {
 				int sl = m->nxslot[i];
-				int c = class_of_slot(p, sl);
+				int c = wp_slot_class(p, sl);
 				int64_t q = p->classes[c].req[r];
 				if (q <= 0 || eff_prio(p, c) > L)
 					continue;
-				g = gcd64(g, q);
+				g = wp_gcd(g, q);
 				room += (double)q * m->xub[sl];
 			}
 			mv_room(m, n, r, &g, &room);
@@ -795,13 +763,13 @@ static void rows_cap_q(wm *m, int n)
 				if (q_prio(m, qc) >= L || u <= 0 ||
 				    (m->qc_mc && m->qc_mc[qc] >= 0))
 					continue;
-				g = gcd64(g, u);
+				g = wp_gcd(g, u);
 				credit += u * q_ub(m, qc);
 			}
 			wm_row_begin(m);
 			for (int i = b; i < e; i++) {
 				int sl = m->nxslot[i];
-				int c = class_of_slot(p, sl);
+				int c = wp_slot_class(p, sl);
 				int64_t q = p->classes[c].req[r];
 				if (q > 0 && eff_prio(p, c) <= L)
 					wm_coef(m, m->xcol[sl], (double)(q / g));
@@ -955,7 +923,7 @@ static void mv_room(const wm *m, int n, int r, int64_t *g, double *room)
 		int64_t u = mc->req[r];
 		if (u <= 0)
 			continue;
-		*g = gcd64(*g, u);
+		*g = wp_gcd(*g, u);
 		if (mc->home != n)
 			*room += (double)u * m->cub[j];
 	}
@@ -1237,7 +1205,7 @@ static void cols_u(wm *m)
 		for (int k = 0; k < p->classes[c].nelig; k++)
 			elig[p->classes[c].elig[k]] = 1;
 	for (int n = 0; n < p->nnodes; n++) {
-		if (!elig[n] || !node_empty(p, n))
+		if (!elig[n] || !wp_node_empty(p, n))
 			continue;
 		bool any = m->nxbeg[n + 1] > m->nxbeg[n];
 		m->ucol[n] = wm_col(m, WM_U, n, -1, any ? 0 : 1, 1,
@@ -1270,7 +1238,7 @@ static void pk_cols(wm *m)
 			bool ok = nn >= 2;
 			for (int i = 0; i < nn && ok; i++) {
 				int n = key->dom_nodes[d][i];
-				ok = node_empty(m->p, n);
+				ok = wp_node_empty(m->p, n);
 				nu += m->ucol[n] != 0;
 			}
 			if (!ok || !nu)
@@ -1456,7 +1424,7 @@ static void rows_topo(wm *m)
 			wm_row_begin(m);
 			for (int q = cnt[i - 1]; q < cnt[i]; q++) {
 				int s = bucket[q];
-				int c = class_of_slot(p, s);
+				int c = wp_slot_class(p, s);
 				if (c != prev) {
 					if (prev >= 0)
 						room += rc < p->classes[prev].count
@@ -1529,7 +1497,7 @@ static void mark_dom(void *arg, int s)
 {
 	hacc *a = arg;
 	const wp_problem *p = a->m->p;
-	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	const wp_class *cl = &p->classes[wp_slot_class(p, s)];
 	int n = cl->elig[s - cl->off];
 	int d = a->key->node_dom[n];
 	if (d >= 0)
@@ -1928,7 +1896,7 @@ static void dom_of_slot(void *arg, int s)
 {
 	hacc *a = arg;
 	const wp_problem *p = a->m->p;
-	const wp_class *cl = &p->classes[class_of_slot(p, s)];
+	const wp_class *cl = &p->classes[wp_slot_class(p, s)];
 	if (a->room == 0 && a->x[s] > 0) {
 		a->dom = a->key->node_dom[cl->elig[s - cl->off]];
 		a->room = 1;
@@ -1977,12 +1945,12 @@ static void rows_cap(wm *m)
 			bool allpos = true;
 			for (int i = b; i < e; i++) {
 				int sl = m->nxslot[i];
-				int64_t q = p->classes[class_of_slot(p, sl)].req[r];
+				int64_t q = p->classes[wp_slot_class(p, sl)].req[r];
 				if (q <= 0) {
 					allpos = false;
 					continue;
 				}
-				g = gcd64(g, q);
+				g = wp_gcd(g, q);
 				room += (double)q * m->xub[sl];
 			}
 			bool link = r == WS_RES_PODS && m->ucol[n] && allpos;
@@ -1994,7 +1962,7 @@ static void rows_cap(wm *m)
 			wm_row_begin(m);
 			for (int i = b; i < e; i++) {
 				int sl = m->nxslot[i];
-				int64_t q = p->classes[class_of_slot(p, sl)].req[r];
+				int64_t q = p->classes[wp_slot_class(p, sl)].req[r];
 				if (q > 0)
 					wm_coef(m, m->xcol[sl], (double)(q / g));
 			}
@@ -2081,22 +2049,6 @@ typedef struct dvinst {
 typedef struct dvs {
 	int inst, req, dev, col, next; /* next: same device, -1 end       */
 } dvs;
-
-static int dv_slot_of(const wp_problem *p, int c, int n)
-{
-	const wp_class *cl = &p->classes[c];
-	int lo = 0, hi = cl->nelig - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (cl->elig[mid] == n)
-			return cl->off + mid;
-		if (cl->elig[mid] < n)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
 
 /* The devices node n reaches, node-local first, as wdr_alloc_spec orders
  * them; -1 when more than WDV_MAXC. */
@@ -2599,7 +2551,7 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 				dy_note(m, w, q);
 			} else {
 				wm_coef(m, m->xcol[sl], q);
-				dt_note(m, class_of_slot(p, sl), q);
+				dt_note(m, wp_slot_class(p, sl), q);
 			}
 		}
 	}
@@ -2901,7 +2853,7 @@ static void dv_insts(wm *m)
 				for (int k = 0; m->cpc[c] && k < m->cpc[c]->n;
 				     k++)
 					uses |= m->cpc[c]->c[k].inst == i;
-				int sl = uses ? dv_slot_of(p, c, n) : -1;
+				int sl = uses ? wp_slot(p, c, n) : -1;
 				if (sl >= 0 && m->xcol[sl] && m->xub[sl]) {
 					wm_coef(m, m->xcol[sl], 1);
 					U += m->xub[sl];
@@ -2972,7 +2924,7 @@ static void rows_dev(wm *m)
 		bool global = false;
 		int nc = -2;
 		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
-			int sl = m->nxslot[i], c = class_of_slot(p, sl);
+			int sl = m->nxslot[i], c = wp_slot_class(p, sl);
 			m->dv_wend[sl] = m->dv_wbeg[sl] = m->dv_nway;
 			if (!m->cpc[c])
 				continue;
@@ -3165,7 +3117,7 @@ static void dev_vec_inst(const wm *m, const wdr_state *st, const int *x,
 			bool uses = false;
 			for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++)
 				uses |= m->cpc[c]->c[k].inst == i;
-			int sl = uses ? dv_slot_of(p, c, n) : -1;
+			int sl = uses ? wp_slot(p, c, n) : -1;
 			if (sl >= 0 && x[sl] > 0)
 				v[j] = 1;
 		}
@@ -3234,7 +3186,7 @@ read:
 			j++;
 		}
 		i = j > i ? j : i + 1;
-		int sl = dv_slot_of(p, al->cls, al->node);
+		int sl = wp_slot(p, al->cls, al->node);
 		if (sl < 0 || m->dv_wend[sl] - m->dv_wbeg[sl] <= 1)
 			continue;
 		bool g;
@@ -3340,7 +3292,7 @@ static const wdr_state *dev_answer(const wm *m, const double *v)
 		size_t capu = 0;
 		int nu = 0, npod = 0;
 		for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
-			int sl = m->nxslot[i], c = class_of_slot(p, sl);
+			int sl = m->nxslot[i], c = wp_slot_class(p, sl);
 			if (!m->cpc[c])
 				continue;
 			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];
@@ -3381,7 +3333,7 @@ static const wdr_state *dev_answer(const wm *m, const double *v)
 			int j = i;
 			while (j < nu && u[j].pod == u[i].pod)
 				j++;
-			int sl = u[i].sl, c = class_of_slot(p, sl);
+			int sl = u[i].sl, c = wp_slot_class(p, sl);
 			const wdr_podc *pc = m->cpc[c];
 			for (int e = 0; e < pc->n; e++) {
 				if (pc->c[e].inst >= 0)
@@ -3458,7 +3410,7 @@ static int sym_cmp(const wm *m, const int *keys, int nkeys, int a, int b)
 	for (int i = 0; i < la; i++) {
 		int sa = m->nxslot[m->nxbeg[a] + i];
 		int sb = m->nxslot[m->nxbeg[b] + i];
-		int ca = class_of_slot(p, sa), cb = class_of_slot(p, sb);
+		int ca = wp_slot_class(p, sa), cb = wp_slot_class(p, sb);
 		if (ca != cb)
 			return ca < cb ? -1 : 1;
 		if (m->xub[sa] != m->xub[sb])
@@ -3582,7 +3534,7 @@ int64_t wilp_value_gcd(const wp_problem *p)
 		return 1;
 	for (int c = 0; c < p->nclasses; c++)
 		if (p->classes[c].req[p->value_res] > 0)
-			g = gcd64(g, p->classes[c].req[p->value_res]);
+			g = wp_gcd(g, p->classes[c].req[p->value_res]);
 	return g;
 }
 
@@ -3679,7 +3631,7 @@ static void objective(wm *m, double max_coef)
 		if (pen <= 0)
 			continue;
 		am += m->ckind[j] == WM_V
-			  ? pen * p->classes[class_of_slot(p, m->cdom[j])].count
+			  ? pen * p->classes[wp_slot_class(p, m->cdom[j])].count
 			  : pen;
 		if (pen > amax)
 			amax = pen;
@@ -3747,7 +3699,7 @@ static void objective(wm *m, double max_coef)
 	for (int j = 1; j <= m->ncols; j++) {
 		m->ctier[j] = -1;
 		if (m->ckind[j] == WM_X) {
-			int c = class_of_slot(p, m->cref[j]);
+			int c = wp_slot_class(p, m->cref[j]);
 			m->ctier[j] = ctier_c[c];
 			m->cval[j] = (double)wilp_class_value(p, c, vg);
 		} else if (m->ckind[j] == WM_U || m->ckind[j] == WM_P) {
@@ -4209,7 +4161,7 @@ static void heur_undo(wilp_run *r, int from, int *nlog)
 	const wp_problem *p = r->m->p;
 	while (*nlog > from) {
 		int s = r->hlog[--(*nlog)];
-		int c = class_of_slot(p, s);
+		int c = wp_slot_class(p, s);
 		int n = p->classes[c].elig[s - p->classes[c].off];
 		r->hx[s]--;
 		for (int q = 0; q < p->nres; q++)
@@ -4845,46 +4797,16 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 static const char *const WAIT_ILP =
     "the ILP found no placement that admits this gang together with "
     "higher-priority work";
-static const char *const WAIT_ILP_PODS =
-    "the ILP found no room for these pods next to higher-priority work";
 
 /* Admission and reasons from the x counts in out. */
 static void fill_admission(const wm *m, const wp_sol *warm, wp_sol *out)
 {
 	const wp_problem *p = m->p;
-	for (int gi = 0; gi < p->ngroups; gi++) {
-		const wp_group *g = &p->groups[gi];
-		long placed = 0;
-		for (int i = 0; i < g->nclasses; i++) {
-			const wp_class *cl = &p->classes[g->classes[i]];
-			for (int k = 0; k < cl->nelig; k++)
-				placed += out->x[cl->off + k];
-		}
-		bool adm;
-		if (g->invalid)
-			adm = false;
-		else if (g->gang)
-			/* already at minCount: admitted while it could grow
-			 * (has columns), as greedy does */
-			adm = placed > 0 ? placed >= g->min_need
-					 : g->min_need == 0 && m->acol[gi];
-		else
-			adm = placed > 0 || g->size == 0;
-		out->admit[gi] = adm;
-		out->reason[gi] = NULL;
-		if (adm)
-			continue;
-		if (warm && warm->reason && warm->reason[gi])
-			out->reason[gi] = warm->reason[gi];
-		else if (g->invalid)
-			out->reason[gi] = g->invalid;
-		else if (g->nclasses &&
-			 p->classes[g->classes[0]].nelig == 0 &&
-			 p->classes[g->classes[0]].why_none)
-			out->reason[gi] = p->classes[g->classes[0]].why_none;
-		else
-			out->reason[gi] = g->gang ? WAIT_ILP : WAIT_ILP_PODS;
-	}
+	unsigned char *at0 = calloc((size_t)p->ngroups + 1, 1);
+	for (int g = 0; at0 && g < p->ngroups; g++)
+		at0[g] = m->acol[g] != 0;
+	wp_fill_admission(p, at0, warm, out); /* NULL: none at minCount */
+	free(at0);
 }
 
 static void stats_model(const wm *m, wilp_stats *st)
@@ -5586,7 +5508,7 @@ static void dat_insts(FILE *f, const wm *m)
 static void dat_way(FILE *f, const wm *m, int sl, int w)
 {
 	const wp_problem *p = m->p;
-	int c = class_of_slot(p, sl);
+	int c = wp_slot_class(p, sl);
 	int n = p->classes[c].elig[sl - p->classes[c].off];
 	fprintf(f, " 'c%d' ", c);
 	dat_sym(f, p->snap->nodes[n].name, 'n', n);
@@ -5646,19 +5568,19 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	for (int r = 0; r < p->nres; r++) {
 		for (int c = 0; c < p->nclasses; c++)
 			if (p->classes[c].req[r] > 0)
-				unit[r] = gcd64(unit[r], p->classes[c].req[r]);
+				unit[r] = wp_gcd(unit[r], p->classes[c].req[r]);
 		/* and what running units hold (preemption) */
 		for (int qc = 0; qc < m->nqc; qc++) {
 			const wp_unit *un =
 			    &p->units[m->qc_units[m->qc_beg[qc]]];
 			for (int i = 0; i < un->npods; i++)
 				if (s->pods[un->pods[i]].req[r] > 0)
-					unit[r] = gcd64(unit[r],
+					unit[r] = wp_gcd(unit[r],
 					    s->pods[un->pods[i]].req[r]);
 		}
 		for (int i = 0; i < p->nmcls; i++) /* moves (issue 6) */
 			if (p->mcls[i].req[r] > 0)
-				unit[r] = gcd64(unit[r], p->mcls[i].req[r]);
+				unit[r] = wp_gcd(unit[r], p->mcls[i].req[r]);
 		if (!unit[r])
 			unit[r] = 1;
 		fprintf(f, "# %s: one unit = %lld milli\n", s->res[r],
@@ -5731,7 +5653,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	for (int n = 0; n < p->nnodes; n++) {
 		fprintf(f, "\n ");
 		dat_sym(f, s->nodes[n].name, 'n', n);
-		fprintf(f, " %d", node_empty(p, n));
+		fprintf(f, " %d", wp_node_empty(p, n));
 	}
 	fprintf(f, ";\nparam : gang min_need size prio usable :=");
 	for (int g = 0; g < p->ngroups; g++) {

@@ -1325,3 +1325,97 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 		*why = w;
 	return w ? -1 : 0;
 }
+
+int wp_slot(const wp_problem *p, int c, int n)
+{
+	const wp_class *cl = &p->classes[c];
+	int lo = 0, hi = cl->nelig - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (cl->elig[mid] == n)
+			return cl->off + mid;
+		if (cl->elig[mid] < n)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int wp_slot_class(const wp_problem *p, int s)
+{
+	/* the last class starting at or before s (an empty class shares
+	 * its offset with the next) */
+	int lo = 0, hi = p->nclasses - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (p->classes[mid].off <= s)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+bool wp_node_empty(const wp_problem *p, int n)
+{
+	return p->snap->nodes[n].used[WS_RES_PODS] == 0;
+}
+
+int64_t wp_gcd(int64_t a, int64_t b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static const char *const WAIT_ILP =
+    "the ILP found no placement that admits this gang together with "
+    "higher-priority work";
+static const char *const WAIT_ILP_PODS =
+    "the ILP found no room for these pods next to higher-priority work";
+
+void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
+		       const wp_sol *warm, wp_sol *out)
+{
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		long placed = 0;
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			for (int k = 0; k < cl->nelig; k++)
+				placed += out->x[cl->off + k];
+		}
+		bool adm;
+		if (g->invalid)
+			adm = false;
+		else if (g->gang)
+			/* already at minCount: admitted while it could grow,
+			 * as greedy does */
+			adm = placed > 0 ? placed >= g->min_need
+					 : g->min_need == 0 && at0 && at0[gi];
+		else
+			adm = placed > 0 || g->size == 0;
+		out->admit[gi] = adm;
+		out->reason[gi] = NULL;
+		if (adm)
+			continue;
+		if (warm && warm->reason && warm->reason[gi])
+			out->reason[gi] = warm->reason[gi];
+		else if (g->invalid)
+			out->reason[gi] = g->invalid;
+		else if (g->nclasses &&
+			 p->classes[g->classes[0]].nelig == 0 &&
+			 p->classes[g->classes[0]].why_none)
+			out->reason[gi] = p->classes[g->classes[0]].why_none;
+		else
+			out->reason[gi] = g->gang ? WAIT_ILP : WAIT_ILP_PODS;
+	}
+}

@@ -223,4 +223,20 @@ bool wp_same_static(const ws_pod *a, const ws_pod *b);
 /* Moved pods of s. */
 int wp_moves(const wp_problem *p, const wp_sol *s);
 
+/* Shared by the solvers (ilp.c, agg.c). */
+/* Slot of (class c, node n), -1 when n is not eligible for c. */
+int wp_slot(const wp_problem *p, int c, int n);
+/* The class a slot belongs to. */
+int wp_slot_class(const wp_problem *p, int s);
+/* No pod is bound to node n. */
+bool wp_node_empty(const wp_problem *p, int n);
+int64_t wp_gcd(int64_t a, int64_t b);
+/* out->admit and out->reason from out->x: a gang is admitted with
+ * min_need pods placed, or with none when it is already at minCount and
+ * at0[g] (the solver kept it admitted; at0 may be NULL); a basic group with one pod.  A
+ * waiting group keeps warm's reason (warm may be NULL), else gets the
+ * ILP's. */
+void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
+		       const wp_sol *warm, wp_sol *out);
+
 #endif

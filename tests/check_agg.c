@@ -51,27 +51,9 @@ static void inst_free(inst *in)
 	wasp_snapshot_free(in->snap);
 }
 
-/* Feasible, never worse than greedy, and clean in the verifier. */
 static void check_sol(inst *in, const wp_sol *s, const char *label)
 {
-	const char *why = NULL;
-	ck_assert_msg(wp_sol_feasible(in->p, s, &why) == 0, "%s: %s", label,
-		      why);
-	wp_value vs, vg;
-	wp_evaluate(in->p, s, &vs);
-	wp_evaluate(in->p, in->greedy, &vg);
-	ck_assert_msg(wp_value_cmp(&vs, &vg) >= 0, "%s: worse than greedy",
-		      label);
-	wasp_plan *pl = NULL;
-	wasp_error e;
-	memset(&e, 0, sizeof e);
-	ck_assert_int_eq(wpl_from_sol(in->p, s, &pl, &e), 0);
-	size_t nv = 9;
-	char *rep = NULL;
-	ck_assert_int_eq(wasp_check(in->snap, pl, &nv, &rep, &e), 0);
-	ck_assert_msg(nv == 0, "%s: verifier: %s", label, rep ? rep : "");
-	wasp_free(rep);
-	wasp_plan_free(pl);
+	tu_sol_verified(in->snap, in->p, s, in->greedy, label);
 }
 
 /* Small tree clusters (racks of 2-4 nodes, 4 GPUs each, half busy with

@@ -432,24 +432,7 @@ static void inst_free(inst *in)
 /* (d) never worse than greedy, (e) the plan passes the verifier. */
 static void check_plan(inst *in, const char *label)
 {
-	wp_value vi, vg;
-	const char *why = NULL;
-	ck_assert_msg(wp_sol_feasible(in->p, in->ilp, &why) == 0, "%s: %s",
-		      label, why);
-	wp_evaluate(in->p, in->ilp, &vi);
-	wp_evaluate(in->p, in->greedy, &vg);
-	ck_assert_msg(wp_value_cmp(&vi, &vg) >= 0, "%s: ILP worse than greedy",
-		      label);
-	wasp_plan *pl = NULL;
-	wasp_error e;
-	memset(&e, 0, sizeof e);
-	ck_assert_int_eq(wpl_from_sol(in->p, in->ilp, &pl, &e), 0);
-	size_t nv = 9;
-	char *rep = NULL;
-	ck_assert_int_eq(wasp_check(in->snap, pl, &nv, &rep, &e), 0);
-	ck_assert_msg(nv == 0, "%s: verifier: %s", label, rep ? rep : "");
-	wasp_free(rep);
-	wasp_plan_free(pl);
+	tu_sol_verified(in->snap, in->p, in->ilp, in->greedy, label);
 }
 
 /* ------------------------------------------------- external solvers */

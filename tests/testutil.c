@@ -218,3 +218,28 @@ int tu_run(Suite *s)
 	srunner_free(r);
 	return f ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
+		     const wp_sol *x, const wp_sol *floor, const char *label)
+{
+	const char *why = NULL;
+	ck_assert_msg(wp_sol_feasible(p, x, &why) == 0, "%s: %s", label,
+		      why);
+	if (floor) {
+		wp_value vx, vf;
+		wp_evaluate(p, x, &vx);
+		wp_evaluate(p, floor, &vf);
+		ck_assert_msg(wp_value_cmp(&vx, &vf) >= 0,
+			      "%s: worse than greedy", label);
+	}
+	wasp_plan *pl = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wpl_from_sol(p, x, &pl, &e), 0);
+	size_t nv = 9;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(s, pl, &nv, &rep, &e), 0);
+	ck_assert_msg(nv == 0, "%s: verifier: %s", label, rep ? rep : "");
+	wasp_free(rep);
+	wasp_plan_free(pl);
+}

@@ -12,6 +12,14 @@
 #include "wasp.h"
 #include "snapshot.h"
 #include "plan.h"
+#include "problem.h"
+
+/* A solver's wp_sol: feasible for its problem (wp_sol_feasible), never
+ * worse than `floor` (may be NULL) in the lexicographic objective, and
+ * clean in the verifier (as a plan).  label prefixes the failures. */
+void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
+		     const wp_sol *x, const wp_sol *floor,
+		     const char *label);
 
 /* Load YAML/JSON text; fails the test (with the error) if it does not load. */
 wasp_snapshot *tu_load(const char *text);
