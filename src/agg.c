@@ -995,13 +995,45 @@ static void cap_row(ag *m, int P, int r, int32_t L, int64_t s)
 	ag_row_end(m, GLP_UP, 0, (double)(rhs / g));
 }
 
+/* Does resource g dominate r in part P: every pod of the part requests
+ * g, and on every node what fits by g fits by r (for every class c and
+ * node n, req_r(c) free_g(n) <= req_g(c) free_r(n), and the same with
+ * what an eviction frees there in place of free)?  Then r's rows, node
+ * by node and so summed, are implied: only g's are written (on GPU
+ * clusters cpu, memory and pods follow the GPUs). */
+static bool dominates(const ag *m, int P, int g, int r)
+{
+	const wp_problem *p = m->p;
+	for (int c = 0; c < p->nclasses; c++) {
+		if (!m->xcol[(size_t)c * m->npart + P])
+			continue;
+		__int128 qg = p->classes[c].req[g], qr = p->classes[c].req[r];
+		if (qg <= 0)
+			return false;
+		for (int i = m->pbeg[P]; i < m->pbeg[P + 1]; i++) {
+			int n = m->pnode[i];
+			__int128 fg = p->free[(size_t)n * p->nres + g];
+			__int128 fr = p->free[(size_t)n * p->nres + r];
+			if (qr * fg > qg * fr)
+				return false;
+			for (int k = m->nub[n]; k < m->nub[n + 1]; k++) {
+				const int64_t *u = p->snap->pods[m->nup[k]].req;
+				if (qr * u[g] > qg * (__int128)u[r])
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
 static void rows_cap(ag *m)
 {
 	const wp_problem *p = m->p;
 	int NP = m->npart;
 	int32_t *lv = wa_calloc(m->ar, (size_t)p->nclasses + 1, sizeof *lv);
 	int64_t *sz = wa_calloc(m->ar, (size_t)p->nclasses + 1, sizeof *sz);
-	if (!lv || !sz) {
+	unsigned char *drop = wa_calloc(m->ar, (size_t)p->nres + 1, 1);
+	if (!lv || !sz || !drop) {
 		m->nomem = true;
 		return;
 	}
@@ -1027,7 +1059,14 @@ static void rows_cap(ag *m)
 					lv[0] = lv[l];
 			nl = 1;
 		}
+		memset(drop, 0, (size_t)p->nres);
+		for (int r = 0; r < p->nres; r++)
+			for (int g = 0; g < p->nres && !drop[r]; g++)
+				drop[r] = g != r && !drop[g] &&
+					  dominates(m, P, g, r);
 		for (int r = 0; r < p->nres; r++) {
+			if (drop[r])
+				continue;
 			for (int l = 0; l < nl; l++)
 				cap_row(m, P, r, lv[l], 0);
 			/* floor rows, one per request size */
