@@ -1778,6 +1778,34 @@ static void map_sol(const wp_problem *p, const wp_problem *q,
 
 /* ---------------------------------------------------------- interface */
 
+int wag_estimate(const wp_problem *p)
+{
+	wa_arena *ar = wa_new();
+	ag *m = ar ? wa_alloc(ar, sizeof *m) : NULL;
+	if (!m) {
+		wa_destroy(ar);
+		return -1;
+	}
+	m->p = p;
+	m->ar = ar;
+	make_parts(m);
+	if (!m->nomem)
+		make_qclasses(m);
+	if (!m->nomem)
+		cols_x(m);
+	long n = m->ncols + p->ngroups + p->ncomps + m->nqc;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].key >= 0)
+			n += p->topo->keys[p->groups[g].key].ndom;
+	for (int h = 0; h < p->ncomps; h++)
+		if (p->comps[h].key >= 0)
+			n += p->topo->keys[p->comps[h].key].ndom;
+	if (m->nomem)
+		n = -1;
+	wa_destroy(ar);
+	return n > INT_MAX ? INT_MAX : (int)n;
+}
+
 int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	      const wp_sol *warm, wp_sol *out, wilp_stats *st,
 	      wag_info *info, wasp_error *err)

@@ -32,6 +32,10 @@ bool wag_applies(const wp_problem *p, const char **why);
  * wag_applies, and the node model too large for the time. */
 bool wag_prefer(const wp_problem *p, double left, const char **why);
 
+/* Columns of the part model (its x columns and a few more), cheaply:
+ * parts and bounds only.  -1 on NOMEM. */
+int wag_estimate(const wp_problem *p);
+
 /* Counters of one part solve, for tests and measurements. */
 typedef struct wag_info {
 	int parts;          /* nodes merged into this many parts         */

@@ -143,7 +143,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	/* Decide on the ILP. */
 	const wp_sol *best = gsol;
 	const char *mode = "greedy", *status = "greedy", *reason = NULL;
-	bool try_ilp = false;
+	bool try_ilp = false, force_parts = false;
 	int rows = 0, cols = 0;
 	long nz = 0;
 	if (baseline) {
@@ -169,7 +169,20 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	} else {
 		wilp_estimate(p, &rows, &cols, &nz);
 		double left = deadline - wasp_now();
-		if (cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS)
+		bool big = cols > WSV_AUTO_MAX_COLS ||
+			   nz > WSV_AUTO_MAX_NONZEROS;
+		int pcols = big && !o->node_model && wag_applies(p, NULL)
+				? wag_estimate(p)
+				: -1;
+		if (big && pcols >= 0 && pcols <= WSV_AUTO_MAX_COLS &&
+		    left >= WSV_AUTO_MIN_SECONDS) {
+			/* the model over parts fits (solved below) */
+			try_ilp = force_parts = true;
+			reason = wa_printf(a, "auto: node model too large (%d "
+					      "columns), the one over parts "
+					      "has about %d",
+					   cols, pcols);
+		} else if (big)
 			reason = wa_printf(a, "auto: model too large for the "
 					      "budget (%d columns and %ld "
 					      "nonzeros); greedy only",
@@ -200,15 +213,18 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		werr_clear(&ie);
 		/* over parts when the node model's LP alone would take
 		 * most of the time (agg.h) */
-		bool parts = !o->node_model &&
-			     wag_prefer(p, deadline - wasp_now(), NULL);
+		bool parts = force_parts ||
+			     (!o->node_model &&
+			      wag_prefer(p, deadline - wasp_now(), NULL));
 		if (parts) {
 			rc = wag_solve(p, o, deadline, gsol, isol, &st, NULL,
 				       &ie);
-			reason = wa_printf(a, "%s; over parts of "
-					      "interchangeable nodes (the node "
-					      "model is too large for the time)",
-					   reason ? reason : "ilp");
+			if (!force_parts)
+				reason = wa_printf(a, "%s; over parts of "
+						      "interchangeable nodes (the "
+						      "node model is too large "
+						      "for the time)",
+						   reason ? reason : "ilp");
 		} else {
 			rc = wilp_solve(p, o, deadline, gsol, isol, &st, &ie);
 		}
