@@ -37,9 +37,11 @@
 
 #define WAG_MAX_COEF ((double)(1L << 30)) /* as WILP_MAX_COEF (ilp.c) */
 #define WAG_MARGIN_S 0.1        /* left of the deadline for GLPK       */
-#define WAG_CONFINE_SHARE 0.5   /* of the time, kept for the confined
+#define WAG_CONFINE_SHARE 0.4   /* of the time, kept for the confined
 				   node solve                          */
+#define WAG_CONFINE_MIN_S 0.5   /* ... when at least this much is left */
 #define WAG_CUTS_MAX_COLS 5000  /* cuts on up to this many columns     */
+#define WAG_ROUND_PASSES 32     /* node-level roundings of the part LP  */
 
 enum { AG_X, AG_A, AG_T, AG_H, AG_S, AG_U, AG_V, AG_Q };
 
@@ -1329,12 +1331,63 @@ typedef struct run {
 	const wasp_options *o;
 	double *lp;         /* the root LP's column values              */
 	bool lp_done;
+	wp_sol *hsol;       /* the node model's rounding of that LP      */
+	bool hfound;
 } run;
 
 static void callback(glp_tree *T, void *info)
 {
 	run *r = info;
 	wgl_watch_step(T, &r->w);
+}
+
+/* The part LP as a guide for the node model's rounding: a part's pods
+ * spread evenly over the nodes that fit them. */
+static double gx(void *ctx, int s)
+{
+	const run *r = ctx;
+	const ag *m = r->m;
+	const wp_problem *p = m->p;
+	int c = wp_slot_class(p, s), n = p->classes[c].elig[s -
+							    p->classes[c].off];
+	int P = m->part[n], j = m->xcol[(size_t)c * m->npart + P], k = 0;
+	if (!j)
+		return 0;
+	for (int i = m->pbeg[P]; i < m->pbeg[P + 1]; i++)
+		k += node_bound(m, c, m->pnode[i]) > 0;
+	return k ? r->lp[j] / k : 0;
+}
+
+static double gadm(void *ctx, int g)
+{
+	const run *r = ctx;
+	return r->m->acol[g] ? r->lp[r->m->acol[g]] : 1;
+}
+
+static double gdom(void *ctx, int g, int d)
+{
+	const run *r = ctx;
+	const ag *m = r->m;
+	for (int i = 0; i < m->tn[g]; i++)
+		if (m->cdom[m->tbeg[g] + i] == d)
+			return r->lp[m->tbeg[g] + i];
+	return 0;
+}
+
+static double gcomp(void *ctx, int h)
+{
+	const run *r = ctx;
+	return r->lp[r->m->hcol[h]];
+}
+
+static double gcdom(void *ctx, int h, int d)
+{
+	const run *r = ctx;
+	const ag *m = r->m;
+	for (int i = 0; i < m->hn[h]; i++)
+		if (m->cdom[m->hbeg[h] + i] == d)
+			return r->lp[m->hbeg[h] + i];
+	return 0;
 }
 
 /* Solve the part model; best (ncols + 1) holds the warm vector when
@@ -1381,6 +1434,25 @@ static int part_solve(run *r, double *best, bool *have_best, bool *opt,
 		r->lp[j] = glp_get_col_prim(P, j);
 	r->lp_done = true;
 	*bound = floor(glp_get_obj_val(P) + 1e-6);
+	/* round the LP at node level (ilp.c's heuristic): node solutions
+	 * that need no splitting; the best also starts the search */
+	wilp_guide g = {r, gx, gadm, gdom, gcomp, gcdom};
+	int hr = wilp_round(m->p, &g, WAG_ROUND_PASSES, r->w.deadline, r->hsol);
+	if (hr < 0)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	const char *why = NULL;
+	r->hfound = hr == 1 && wp_sol_feasible(m->p, r->hsol, &why) == 0;
+	if (r->hfound) {
+		double *hv = malloc(sizeof *hv * (m->ncols + 1));
+		if (!hv)
+			return werr(err, WASP_ENOMEM, "out of memory");
+		if (vec_of_sol(m, r->hsol, hv) && check(m, hv) == 0 &&
+		    (!*have_best || obj_at(m, hv) > obj_at(m, best))) {
+			memcpy(best, hv, sizeof *hv * (m->ncols + 1));
+			*have_best = true;
+		}
+		free(hv);
+	}
 	glp_iocp ip;
 	glp_init_iocp(&ip);
 	ip.msg_lev = GLP_MSG_OFF;
@@ -1863,6 +1935,11 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	r->m = m;
 	r->o = o;
 	r->w.cancel = o ? o->cancel : NULL;
+	r->hsol = wp_sol_new(p, ar);
+	if (!r->hsol) {
+		wa_destroy(ar);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
 	r->lp = wa_calloc(ar, (size_t)m->ncols + 1, sizeof *r->lp);
 	if (!r->lp) {
 		wa_destroy(ar);
@@ -1884,42 +1961,65 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	info->part_bound = bound;
 	info->part_s = wasp_now() - t0;
 
-	/* the part answer onto nodes, part by part; when a part does not
-	 * split, the node model confined to the parts where the part answer,
-	 * its LP or the warm start puts pods, with the rest of the time */
+	/* the best node solution so far (cur): the part answer split onto
+	 * nodes part by part, the rounding of the part LP, or the warm
+	 * start; then, with the time left, the node model confined to the
+	 * parts where any of them or the part LP puts pods, warm-started
+	 * with cur */
 	double t1 = wasp_now();
 	double *wv = wa_calloc(ar, (size_t)m->ncols + 1, sizeof *wv);
+	double *cv = wa_calloc(ar, (size_t)m->ncols + 1, sizeof *cv);
 	unsigned char *keep = wa_calloc(ar, (size_t)m->ncols + 1, 1);
-	if (!keep || !wv) {
+	wp_sol *cur = wp_sol_new(p, ar);
+	if (!keep || !wv || !cv || !cur) {
 		wa_destroy(ar);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	bool wok = warm && vec_of_sol(m, warm, wv);
 	bool better = have && (!wok || obj_at(m, best) > obj_at(m, wv) + 0.5);
-	bool got = false;
+	bool got = false; /* cur holds a node solution */
+	wp_value vc, vx;
 	if (better) {
-		rc = guarded_split(m, r, best, warm, out, err);
+		rc = guarded_split(m, r, best, warm, cur, err);
 		if (rc < 0) {
 			wa_destroy(ar);
 			return rc;
 		}
 		got = rc == 0;
 	}
-	if (!got && have) {
+	if (r->hfound) {
+		wp_evaluate(p, r->hsol, &vx);
+		if (got)
+			wp_evaluate(p, cur, &vc);
+		if (!got || wp_value_cmp(&vx, &vc) > 0) {
+			wp_sol_copy(p, cur, r->hsol);
+			got = true;
+		}
+	}
+	if (warm) {
+		wp_evaluate(p, warm, &vx);
+		if (got)
+			wp_evaluate(p, cur, &vc);
+		if (!got || wp_value_cmp(&vx, &vc) > 0) {
+			wp_sol_copy(p, cur, warm);
+			got = true;
+		}
+	}
+	bool cok = got && vec_of_sol(m, cur, cv);
+	if (cok && have && deadline - wasp_now() > WAG_CONFINE_MIN_S) {
 		for (int j = 1; j <= m->ncols; j++)
 			keep[j] = m->ckind[j] == AG_X &&
-				  ((have && best[j] > 0.5) ||
+				  (best[j] > 0.5 || cv[j] > 0.5 ||
 				   (r->lp_done && r->lp[j] > 1e-6) ||
 				   (wok && wv[j] > 0.5));
 		wp_problem *q = confine(m, keep, ar);
 		wp_sol *qs = q ? wp_sol_new(q, ar) : NULL;
-		wp_sol *qw = q && wok ? wp_sol_new(q, ar) : NULL;
-		if (!qs || (wok && !qw)) {
+		wp_sol *qw = q ? wp_sol_new(q, ar) : NULL;
+		if (!qs || !qw) {
 			wa_destroy(ar);
 			return werr(err, WASP_ENOMEM, "out of memory");
 		}
-		if (qw)
-			map_sol(p, q, warm, qw, true);
+		map_sol(p, q, cur, qw, true);
 		wilp_stats qst;
 		wilp_tune tu;
 		wilp_tune_init(&tu);
@@ -1929,10 +2029,11 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 			return rc;
 		}
 		info->confined_cols = qst.cols;
-		got = strcmp(qst.status, "none") != 0;
-		if (got)
-			map_sol(p, q, qs, out, false);
+		if (qst.improved)
+			map_sol(p, q, qs, cur, false);
 	}
+	if (got)
+		wp_sol_copy(p, out, cur);
 	info->confined_s = wasp_now() - t1;
 	const char *why = NULL;
 	if (got && wp_sol_feasible(p, out, &why) != 0)

@@ -4395,6 +4395,29 @@ static void callback(glp_tree *T, void *info)
 	}
 }
 
+/* The LP rounding heuristic's buffers; -1 on NOMEM. */
+static int heur_alloc(wilp_run *r, const wm *m)
+{
+	const wp_problem *p = m->p;
+	r->m = m;
+	r->lp = wa_calloc(m->ar, m->ncols + 1, sizeof *r->lp);
+	r->hv = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hv);
+	r->hx = wa_calloc(m->ar, p->nx + 1, sizeof *r->hx);
+	r->hlog = wa_calloc(m->ar, heur_log_size(p), sizeof(int));
+	r->rem = wa_calloc(m->ar, (size_t)p->nnodes * p->nres + 1,
+			   sizeof *r->rem);
+	r->gord = wa_calloc(m->ar, p->ngroups + 1, sizeof *r->gord);
+	r->gkey = wa_calloc(m->ar, p->ngroups + 1, sizeof *r->gkey);
+	r->dord = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dord);
+	r->dval = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dval);
+	r->hbest = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hbest);
+	r->hroot = wa_calloc(m->ar, p->ncomps + 1, 1);
+	return r->lp && r->hv && r->hx && r->hlog && r->rem && r->gord &&
+		       r->gkey && r->dord && r->dval && r->hbest && r->hroot
+		   ? 0
+		   : -1;
+}
+
 static void glpk_begin(wilp_run *r)
 {
 	wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0);
@@ -4484,26 +4507,9 @@ static int run_glpk(solve_state *S, wasp_error *err)
 	double *vbuf = wa_calloc(m->ar, m->ncols + 1, sizeof *vbuf);
 	if (!vbuf)
 		return werr(err, WASP_ENOMEM, "out of memory");
-	const wp_problem *p = m->p;
 	r->m = m;
-	if (!tu || tu->heuristic != 0) {
-		r->lp = wa_calloc(m->ar, m->ncols + 1, sizeof *r->lp);
-		r->hv = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hv);
-		r->hx = wa_calloc(m->ar, p->nx + 1, sizeof *r->hx);
-		r->hlog = wa_calloc(m->ar, heur_log_size(p), sizeof(int));
-		r->rem = wa_calloc(m->ar, (size_t)p->nnodes * p->nres + 1,
-				   sizeof *r->rem);
-		r->gord = wa_calloc(m->ar, p->ngroups + 1, sizeof *r->gord);
-		r->gkey = wa_calloc(m->ar, p->ngroups + 1, sizeof *r->gkey);
-		r->dord = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dord);
-		r->dval = wa_calloc(m->ar, m->ncols + 1, sizeof *r->dval);
-		r->hbest = wa_calloc(m->ar, m->ncols + 1, sizeof *r->hbest);
-		r->hroot = wa_calloc(m->ar, p->ncomps + 1, 1);
-		if (!r->lp || !r->hv || !r->hx || !r->hlog || !r->rem ||
-		    !r->gord || !r->gkey || !r->dord || !r->dval ||
-		    !r->hbest || !r->hroot)
-			return werr(err, WASP_ENOMEM, "out of memory");
-	}
+	if ((!tu || tu->heuristic != 0) && heur_alloc(r, m))
+		return werr(err, WASP_ENOMEM, "out of memory");
 	for (int b = 0; b < m->nblock; b++) {
 		if (b > 0)
 			for (int j = 1; j <= m->ncols; j++)
@@ -5099,6 +5105,72 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	st->seconds = wasp_now() - t0;
 	wa_destroy(ar);
 	return WASP_OK;
+}
+
+int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
+	       double deadline, wp_sol *out)
+{
+	wa_arena *ar = wa_new();
+	solve_state *S = ar ? wa_alloc(ar, sizeof *S) : NULL;
+	if (!S) {
+		wa_destroy(ar);
+		return -1;
+	}
+	wm *m = &S->m;
+	wilp_run *r = &S->run;
+	if (wm_build(m, p, ar, WILP_MAX_COEF, false, false,
+		     deadline > 0 ? deadline - WILP_MARGIN_S : 0) ||
+	    heur_alloc(r, m)) {
+		wa_destroy(ar);
+		return -1;
+	}
+	if (m->late) {
+		wa_destroy(ar);
+		return 0;
+	}
+	for (int j = 1; j <= m->ncols; j++) {
+		int k = m->ckind[j], ref = m->cref[j];
+		r->lp[j] = k == WM_X   ? g->x(g->ctx, ref)
+			   : k == WM_A ? g->adm(g->ctx, ref)
+			   : k == WM_T ? g->gdom(g->ctx, ref, m->cdom[j])
+			   : k == WM_H ? g->comp(g->ctx, ref)
+			   : k == WM_S ? g->cdom(g->ctx, ref, m->cdom[j])
+				       : 0;
+	}
+	uint64_t rs = 0x5eed;
+	double bestz = -INFINITY;
+	int *bx = wa_calloc(ar, p->nx + 1, sizeof *bx);
+	if (!bx) {
+		wa_destroy(ar);
+		return -1;
+	}
+	for (int k = 0; k < passes; k++) {
+		if (deadline > 0 && wasp_now() > deadline)
+			break;
+		heur_pass(r, k ? 0.5 : 0, &rs);
+		vec_from_x(m, r->hx, r->hv);
+		if (wm_check(m, r->hv) != 0)
+			continue;
+		double z = (double)obj_at(m, -1, r->hv);
+		if (z > bestz) {
+			bestz = z;
+			memcpy(bx, r->hx, sizeof *bx * p->nx);
+		}
+	}
+	int found = bestz > -INFINITY;
+	if (found) {
+		memcpy(out->x, bx, sizeof *bx * p->nx);
+		fill_admission(m, NULL, out);
+		for (int u = 0; u < p->nunits; u++) {
+			out->evict[u] = 0;
+			out->evict_by[u] = -1;
+		}
+		for (int i = 0; i < p->snap->npods; i++)
+			out->move_to[i] = -1;
+		out->dra = NULL;
+	}
+	wa_destroy(ar);
+	return found;
 }
 
 /* -------------------------------------------------------------- export */

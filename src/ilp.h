@@ -76,6 +76,25 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 int64_t wilp_value_gcd(const wp_problem *p);
 int64_t wilp_class_value(const wp_problem *p, int c, int64_t vgcd);
 
+/* LP values for the node model's rounding heuristic, by column kind,
+ * from another model (agg.c: the model over parts). */
+typedef struct wilp_guide {
+	void *ctx;
+	double (*x)(void *ctx, int slot);        /* pods of a slot        */
+	double (*adm)(void *ctx, int g);         /* a[g], group admitted  */
+	double (*gdom)(void *ctx, int g, int d); /* t[g,d]                */
+	double (*comp)(void *ctx, int h);        /* a[h], composite       */
+	double (*cdom)(void *ctx, int h, int d); /* t[h,d]                */
+} wilp_guide;
+
+/* The node model's LP rounding (groups by priority and admission, trees
+ * whole, pods where the LP puts them; `passes` passes, perturbed after
+ * the first) from guide values instead of its own LP.  1: out holds the
+ * best pass that met every row (nothing evicted); 0: none did or the
+ * deadline came first; -1: NOMEM. */
+int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
+	       double deadline, wp_sol *out);
+
 /* Write the model (LP, MPS) or GMPL data for models/wasp.mod (DAT). */
 int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		const char *path, wasp_error *err);
