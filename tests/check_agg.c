@@ -19,6 +19,7 @@
 #include "ilp.h"
 #include "solve.h"
 #include "verify.h"
+#include "plan.h"
 
 typedef struct inst {
 	wasp_snapshot *snap;
@@ -162,6 +163,55 @@ START_TEST(relaxation_busy)
 }
 END_TEST
 
+/* The 256-node tree cluster of issue 5: the node model's LP alone would
+ * take most of a few seconds, so --mode ilp and auto go over parts; the
+ * plan is at least greedy's and passes the verifier (tu_solve). */
+START_TEST(pipeline_parts)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.seed = 1;
+	g.levels = 3;
+	g.fanout = 4;
+	g.nodes = 256;
+	g.trees = 25;
+	g.gangs = 0;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	for (int mode = WASP_MODE_AUTO; mode <= WASP_MODE_ILP; mode++) {
+		if (mode == WASP_MODE_GREEDY)
+			continue;
+		for (int node = 0; node <= 1; node++) {
+			wasp_options o;
+			wasp_options_init(&o);
+			o.mode = mode;
+			o.time_limit_s = 4;
+			o.node_model = node;
+			wasp_plan *pl = tu_solve(s, &o);
+			const char *why = pl->sum.mode_reason;
+			ck_assert_ptr_nonnull(why);
+			bool parts = strstr(why, "parts") != NULL;
+			ck_assert_msg(parts == !node, "mode %d node %d: %s",
+				      mode, node, why);
+			/* no worse than greedy in the top tier */
+			wasp_options og;
+			wasp_options_init(&og);
+			og.mode = WASP_MODE_GREEDY;
+			wasp_plan *gp = tu_solve(s, &og);
+			ck_assert(wp_value_cmp(&pl->sum.tiers,
+					       &gp->sum.tiers) >= 0);
+			wasp_plan_free(gp);
+			wasp_plan_free(pl);
+		}
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* What the part model leaves to the node model. */
 START_TEST(applies)
 {
@@ -197,6 +247,7 @@ static Suite *suite(void)
 	tcase_add_test(t, relaxation_empty);
 	tcase_add_test(t, relaxation_busy);
 	tcase_add_test(t, applies);
+	tcase_add_test(t, pipeline_parts);
 	suite_add_tcase(s, t);
 	return s;
 }
