@@ -684,15 +684,6 @@ static void cols_groups(ag *m)
 	}
 }
 
-/* Is group g below composite h? */
-static bool below(const wp_problem *p, int g, int h)
-{
-	for (int c = p->groups[g].pcomp - 1; c >= 0; c = p->comps[c].parent)
-		if (c == h)
-			return true;
-	return false;
-}
-
 static void cols_comps(ag *m)
 {
 	const wp_problem *p = m->p;
@@ -716,7 +707,7 @@ static void cols_comps(ag *m)
 			return;
 		}
 		for (int g = 0; g < p->ngroups; g++)
-			if (below(p, g, h))
+			if (wp_group_below(p, g, h))
 				mark_doms(m, &p->groups[g], c->key, has);
 		m->hbeg[h] = m->ncols + 1;
 		for (int d = 0; d < key->ndom; d++)
@@ -920,7 +911,7 @@ static void rows_tree(ag *m)
 		ag_coef(m, m->hcol[h], -1);
 		ag_row_end(m, GLP_FX, 0, 0);
 		for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
-			if (!below(p, gi, h))
+			if (!wp_group_below(p, gi, h))
 				continue;
 			for (int i = 0; i < m->hn[h]; i++) {
 				int j = m->hbeg[h] + i;

@@ -1787,15 +1787,6 @@ static void vec_tas(const wm *m, const int *x, double *v)
 	}
 }
 
-/* Does problem group g lie below comp h? */
-static bool below(const wp_problem *p, int g, int h)
-{
-	for (int c = p->groups[g].pcomp - 1; c >= 0; c = p->comps[c].parent)
-		if (c == h)
-			return true;
-	return false;
-}
-
 /* tup: a child admitted only with its parent; tmin: an admitted
  * composite admits minGroupCount children (running ones count);
  * tsel / tdom: one domain of its key holds every descendant pod. */
@@ -1843,7 +1834,7 @@ static void rows_tree(wm *m)
 		/* one row per descendant group and domain: tighter LP than
 		 * one row per subtree (the big-M is the group's own room) */
 		for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
-			if (!below(p, gi, h))
+			if (!wp_group_below(p, gi, h))
 				continue;
 			const wp_group *g = &p->groups[gi];
 			group_name(p, gi, gb, sizeof gb);

@@ -1376,6 +1376,14 @@ int64_t wp_gcd(int64_t a, int64_t b)
 	return a;
 }
 
+bool wp_group_below(const wp_problem *p, int g, int h)
+{
+	for (int c = p->groups[g].pcomp - 1; c >= 0; c = p->comps[c].parent)
+		if (c == h)
+			return true;
+	return false;
+}
+
 static const char *const WAIT_ILP =
     "the ILP found no placement that admits this gang together with "
     "higher-priority work";

@@ -231,6 +231,8 @@ int wp_slot_class(const wp_problem *p, int s);
 /* No pod is bound to node n. */
 bool wp_node_empty(const wp_problem *p, int n);
 int64_t wp_gcd(int64_t a, int64_t b);
+/* Does group g lie in the tree below composite h? */
+bool wp_group_below(const wp_problem *p, int g, int h);
 /* out->admit and out->reason from out->x: a gang is admitted with
  * min_need pods placed, or with none when it is already at minCount and
  * at0[g] (the solver kept it admitted; at0 may be NULL); a basic group with one pod.  A
