@@ -362,14 +362,8 @@ static int q_cmp(const void *ctx, int a, int b)
 static void make_qclasses(ag *m)
 {
 	const wp_problem *p = m->p;
-	int32_t maxp = INT32_MIN;
-	bool any = false;
-	for (int g = 0; g < p->ngroups; g++)
-		if (wpe_may_preempt(p, g)) {
-			if (!any || p->groups[g].priority > maxp)
-				maxp = p->groups[g].priority;
-			any = true;
-		}
+	int32_t maxp;
+	bool any = wpe_top_priority(p, &maxp);
 	int U = p->nunits, N = p->nnodes;
 	m->evu = wa_calloc(m->ar, (size_t)U + 1, 1);
 	m->unit_qc = wa_calloc(m->ar, (size_t)U + 1, sizeof *m->unit_qc);

@@ -505,14 +505,8 @@ static bool unit_holds(const wp_problem *p, int u)
 static void q_classes(wm *m)
 {
 	const wp_problem *p = m->p;
-	int32_t maxp = INT32_MIN;
-	bool any = false;
-	for (int g = 0; g < p->ngroups; g++)
-		if (wpe_may_preempt(p, g)) {
-			if (!any || p->groups[g].priority > maxp)
-				maxp = p->groups[g].priority;
-			any = true;
-		}
+	int32_t maxp;
+	bool any = wpe_top_priority(p, &maxp);
 	m->unit_qc = wa_calloc(m->ar, p->nunits + 1, sizeof *m->unit_qc);
 	m->hasq = wa_calloc(m->ar, p->nnodes + 1, 1);
 	m->nq_beg = wa_calloc(m->ar, p->nnodes + 2, sizeof *m->nq_beg);

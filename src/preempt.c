@@ -423,3 +423,16 @@ int wpe_credit(const wp_problem *p, wp_sol *s)
 	free(on);
 	return 0;
 }
+
+bool wpe_top_priority(const wp_problem *p, int32_t *maxp)
+{
+	bool any = false;
+	*maxp = INT32_MIN;
+	for (int g = 0; g < p->ngroups; g++)
+		if (wpe_may_preempt(p, g)) {
+			if (!any || p->groups[g].priority > *maxp)
+				*maxp = p->groups[g].priority;
+			any = true;
+		}
+	return any;
+}

@@ -32,6 +32,11 @@ bool wpe_may_preempt(const wp_problem *p, int g);
  * group needs is dropped.  -1 on NOMEM (nothing changed). */
 int wpe_credit(const wp_problem *p, wp_sol *s);
 
+/* The highest priority of the groups that may preempt (false: none
+ * may); units below it, not protected, are the ones the solvers may
+ * evict. */
+bool wpe_top_priority(const wp_problem *p, int32_t *maxp);
+
 /* The capacity-by-priority rows on every node with an eviction: 0 when
  * they hold, else -1 and *why (static text). */
 int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why);
