@@ -509,26 +509,10 @@ static int node_bound(const ag *m, int c, int n)
 	return (int)ub;
 }
 
-/* ilp.c's slot_allowed for a part (no annotations here). */
+/* Topology and tree domains are the same on every node of a part. */
 static bool part_allowed(const ag *m, const wp_group *g, int P)
 {
-	const wp_problem *p = m->p;
-	if (g->invalid || g->fixed_dom == -2)
-		return false;
-	for (int h = g->pcomp - 1; h >= 0; h = p->comps[h].parent) {
-		const wp_comp *c = &p->comps[h];
-		if (c->invalid || c->fixed_dom == -2)
-			return false;
-		if (c->key < 0)
-			continue;
-		int d = dom_of(m, c->key, P);
-		if (d < 0 || (c->fixed_dom >= 0 && d != c->fixed_dom))
-			return false;
-	}
-	if (g->key < 0)
-		return true;
-	int d = dom_of(m, g->key, P);
-	return d >= 0 && (g->fixed_dom < 0 || d == g->fixed_dom);
+	return wp_allowed(m->p, g, m->pnode[m->pbeg[P]]);
 }
 
 static void cols_x(ag *m)

@@ -370,55 +370,6 @@ static int x_bound(const wp_problem *p, int c, int n)
 	return (int)ub;
 }
 
-/* Inside a tree, node n must lie in a domain of every ancestor's key
- * (the one its running pods pin, if any), and no ancestor may be
- * invalid. */
-static bool tree_slot_ok(const wp_problem *p, const wp_group *g, int n)
-{
-	for (int h = g->pcomp - 1; h >= 0; h = p->comps[h].parent) {
-		const wp_comp *c = &p->comps[h];
-		if (c->invalid || c->fixed_dom == -2)
-			return false;
-		if (c->key < 0)
-			continue;
-		int d = p->topo->keys[c->key].node_dom[n];
-		if (d < 0 || (c->fixed_dom >= 0 && d != c->fixed_dom))
-			return false;
-	}
-	return true;
-}
-
-/* Whether slot (c, k) may hold pods at all: the group is placeable, the
- * node lies in an allowed domain of the group's key. */
-static bool slot_allowed(const wp_problem *p, const wp_group *g, int n)
-{
-	if (g->invalid || g->fixed_dom == -2)
-		return false;
-	if (g->pcomp && !tree_slot_ok(p, g, n))
-		return false;
-	if (g->tas) {
-		const wp_tas *ta = g->tas;
-		for (int l = 0; l < ta->nslices; l++)
-			if (p->topo->keys[ta->slice_key[l]].node_dom[n] < 0)
-				return false;
-		if (ta->excl >= 0) {
-			int d = p->topo->keys[ta->excl].node_dom[n];
-			if (d < 0 || (ta->excl_fixed >= 0 &&
-				      d != ta->excl_fixed))
-				return false;
-			int own = p->excl_owner[ta->excl][d];
-			if (own != -1 && own != g->sg)
-				return false;
-		}
-	}
-	if (g->key < 0)
-		return true;
-	int d = p->topo->keys[g->key].node_dom[n];
-	if (d < 0)
-		return false;
-	return g->fixed_dom < 0 || d == g->fixed_dom;
-}
-
 /* ---------------------------------------------------------- preemption */
 
 static int32_t q_prio(const wm *m, int qc)
@@ -1051,7 +1002,7 @@ static void cols_x(wm *m)
 			const wp_group *g = &p->groups[cl->group];
 			int n = cl->elig[k];
 			m->xub[cl->off + k] =
-			    slot_allowed(p, g, n) ? x_bound_q(m, c, n) : 0;
+			    wp_allowed(p, g, n) ? x_bound_q(m, c, n) : 0;
 			/* DRA: what the node's devices hold of this class
 			 * alone (exact for its own claims) */
 			if (m->cpc && m->cpc[c] && m->xub[cl->off + k] > 0)

@@ -1376,6 +1376,55 @@ int64_t wp_gcd(int64_t a, int64_t b)
 	return a;
 }
 
+/* Inside a tree, node n must lie in a domain of every ancestor's key
+ * (the one its running pods pin, if any), and no ancestor may be
+ * invalid. */
+static bool tree_node_ok(const wp_problem *p, const wp_group *g, int n)
+{
+	for (int h = g->pcomp - 1; h >= 0; h = p->comps[h].parent) {
+		const wp_comp *c = &p->comps[h];
+		if (c->invalid || c->fixed_dom == -2)
+			return false;
+		if (c->key < 0)
+			continue;
+		int d = p->topo->keys[c->key].node_dom[n];
+		if (d < 0 || (c->fixed_dom >= 0 && d != c->fixed_dom))
+			return false;
+	}
+	return true;
+}
+
+/* Whether slot (c, k) may hold pods at all: the group is placeable, the
+ * node lies in an allowed domain of the group's key. */
+bool wp_allowed(const wp_problem *p, const wp_group *g, int n)
+{
+	if (g->invalid || g->fixed_dom == -2)
+		return false;
+	if (g->pcomp && !tree_node_ok(p, g, n))
+		return false;
+	if (g->tas) {
+		const wp_tas *ta = g->tas;
+		for (int l = 0; l < ta->nslices; l++)
+			if (p->topo->keys[ta->slice_key[l]].node_dom[n] < 0)
+				return false;
+		if (ta->excl >= 0) {
+			int d = p->topo->keys[ta->excl].node_dom[n];
+			if (d < 0 || (ta->excl_fixed >= 0 &&
+				      d != ta->excl_fixed))
+				return false;
+			int own = p->excl_owner[ta->excl][d];
+			if (own != -1 && own != g->sg)
+				return false;
+		}
+	}
+	if (g->key < 0)
+		return true;
+	int d = p->topo->keys[g->key].node_dom[n];
+	if (d < 0)
+		return false;
+	return g->fixed_dom < 0 || d == g->fixed_dom;
+}
+
 bool wp_group_below(const wp_problem *p, int g, int h)
 {
 	for (int c = p->groups[g].pcomp - 1; c >= 0; c = p->comps[c].parent)

@@ -231,6 +231,10 @@ int wp_slot_class(const wp_problem *p, int s);
 /* No pod is bound to node n. */
 bool wp_node_empty(const wp_problem *p, int n);
 int64_t wp_gcd(int64_t a, int64_t b);
+/* May group g place pods on node n at all: placeable, n inside the
+ * domains its key, its ancestors' keys and its annotations allow (and
+ * those its running pods pin)? */
+bool wp_allowed(const wp_problem *p, const wp_group *g, int n);
 /* Does group g lie in the tree below composite h? */
 bool wp_group_below(const wp_problem *p, int g, int h);
 /* out->admit and out->reason from out->x: a gang is admitted with
