@@ -141,6 +141,54 @@ static void cross_check(int seed, bool busy, int *nopt, int *nsplit)
 	inst_free(&in);
 }
 
+/* Every generator family, sizes, levels, load, lone pods and services:
+ * each part answer is feasible, at least greedy's and verified, and
+ * greedy's plan meets every part row. */
+START_TEST(sweep)
+{
+	int n = 0, napplied = 0;
+	for (int fam = 0; fam < 4; fam++)
+		for (int seed = 1; seed <= 5; seed++) {
+			wasp_gen_options g;
+			wasp_gen_options_init(&g);
+			g.seed = (uint64_t)seed * 7 + fam;
+			g.family = fam;
+			g.levels = 1 + seed % 3;
+			g.nodes = 8 + seed % 17;
+			g.gangs = 2 + seed % 5;
+			g.trees = seed % 3;
+			g.busy = (seed % 4) * 0.25;
+			g.priorities = 1 + seed % 3;
+			g.lone_pods = seed % 4;
+			g.services = seed % 2;
+			inst in;
+			inst_gen(&in, &g);
+			if (!wag_applies(in.p, NULL)) {
+				inst_free(&in);
+				continue;
+			}
+			napplied++;
+			wasp_error e;
+			memset(&e, 0, sizeof e);
+			wp_sol *as = wp_sol_new(in.p, in.a);
+			wilp_stats ast;
+			wag_info info;
+			ck_assert_int_eq(wag_solve(in.p, &in.o, wasp_now() + 2,
+						   in.greedy, as, &ast, &info, &e),
+					 WASP_OK);
+			char label[64];
+			snprintf(label, sizeof label, "fam %d seed %d", fam, seed);
+			check_sol(&in, as, label);
+			if (info.parts <= WAG_MAX_PART_SHARE * in.p->nnodes)
+				ck_assert_msg(info.warm_ok, "%s: warm", label);
+			n++;
+			inst_free(&in);
+		}
+	ck_assert_int_ge(napplied, 10);
+	ck_assert_int_eq(n, napplied);
+}
+END_TEST
+
 START_TEST(relaxation_empty)
 {
 	/* empty clusters: sizes 1, 2, 4 divide one another, so the floor
@@ -243,7 +291,8 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("agg");
 	TCase *t = tcase_create("parts");
-	tcase_set_timeout(t, 240);
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, sweep);
 	tcase_add_test(t, relaxation_empty);
 	tcase_add_test(t, relaxation_busy);
 	tcase_add_test(t, applies);
