@@ -1302,6 +1302,7 @@ typedef struct run {
 	bool lp_done;
 	wp_sol *hsol;       /* the node model's rounding of that LP      */
 	bool hfound;
+	double split_by;    /* splitting stops here (the run's deadline) */
 } run;
 
 static void callback(glp_tree *T, void *info)
@@ -1682,7 +1683,11 @@ static bool split_part(const ag *m, run *r, const double *v, int P,
 		glp_init_iocp(&ip);
 		ip.msg_lev = GLP_MSG_OFF;
 		ip.presolve = GLP_ON;
-		ip.tm_lim = 500;
+		/* a part is small: this is a safety net, within the run's
+		 * deadline (r->split_by) */
+		double left = r->split_by > 0 ? r->split_by - wasp_now() : 1;
+		ip.tm_lim = left >= 0.5 ? 500 : left > 0.002 ? (int)(left * 1000)
+							     : 1;
 		int rc = glp_intopt(Q, &ip);
 		int st = glp_mip_status(Q);
 		ok = (rc == 0 || rc == GLP_ETMLIM) &&
@@ -1723,7 +1728,8 @@ static int split(const ag *m, run *r, const double *v, const wp_sol *warm,
 		out->move_to[i] = -1;
 	out->dra = NULL;
 	for (int P = 0; P < m->npart; P++)
-		if (!split_part(m, r, v, P, out))
+		if ((r->split_by > 0 && wasp_now() >= r->split_by) ||
+		    !split_part(m, r, v, P, out))
 			return 1;
 	unsigned char *at0 = calloc((size_t)p->ngroups + 1, 1);
 	if (!at0)
@@ -1949,6 +1955,7 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	bool got = false; /* cur holds a node solution */
 	wp_value vc, vx;
 	if (better) {
+		r->split_by = deadline > 0 ? deadline - WAG_MARGIN_S : 0;
 		rc = guarded_split(m, r, best, warm, cur, err);
 		if (rc < 0) {
 			wa_destroy(ar);
@@ -1992,6 +1999,9 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 		wilp_stats qst;
 		wilp_tune tu;
 		wilp_tune_init(&tu);
+		/* a cut round cannot be interrupted and this solve gets what
+		 * is left of the time */
+		tu.cuts = 0;
 		rc = wilp_solve_tuned(q, o, deadline, qw, qs, &qst, &tu, err);
 		if (rc) {
 			wa_destroy(ar);

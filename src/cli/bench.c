@@ -55,13 +55,15 @@
 enum { EX_OK = 0, EX_FAILED = 1, EX_INPUT = 2, EX_INTERNAL = 3 };
 
 enum solver {
-	S_GREEDY, S_ILP, S_AUTO, S_PODWISE, S_BESTFIT, S_CBC, S_NSOLVERS
+	S_GREEDY, S_ILP, S_AUTO, S_PODWISE, S_BESTFIT, S_CBC, S_ILPNODE,
+	S_NSOLVERS
 };
+/* ilp-node: the ILP with --node-model (no model over parts) */
 static const char *const solver_name[S_NSOLVERS] = {
-    "greedy", "ilp", "auto", "podwise", "bestfit", "cbc"};
+    "greedy", "ilp", "auto", "podwise", "bestfit", "cbc", "ilp-node"};
 static const int solver_mode[S_NSOLVERS] = {
     WASP_MODE_GREEDY, WASP_MODE_ILP, WASP_MODE_AUTO, WASP_MODE_PODWISE,
-    WASP_MODE_BESTFIT, WASP_MODE_ILP};
+    WASP_MODE_BESTFIT, WASP_MODE_ILP, WASP_MODE_ILP};
 
 /* ------------------------------------------------------------ memory */
 
@@ -794,7 +796,7 @@ static int s_solvers(yparse *y, const jv *v, int *out, int *n)
 		if (k < 0)
 			return yerr(y, e->line, e->col, "unknown solver '%s' "
 				    "(greedy, ilp, auto, podwise, bestfit, "
-				    "cbc)", e->t == J_STR ? e->s : "?");
+				    "cbc, ilp-node)", e->t == J_STR ? e->s : "?");
 		for (int j = 0; j < *n; j++)
 			if (out[j] == k)
 				return yerr(y, e->line, e->col, "solver '%s' "
@@ -1201,7 +1203,7 @@ static void fd_error(int fd, const char *what, const wasp_error *e)
 /* Load a child's snapshot and set up its solver options; NULL (reported
  * on fd) on failure. */
 static wasp_snapshot *child_load(int fd, const char *snap, int mode,
-				 double time, wasp_options *o)
+				 int node_model, double time, wasp_options *o)
 {
 	wasp_error err;
 	wasp_snapshot *s = NULL;
@@ -1214,6 +1216,7 @@ static wasp_snapshot *child_load(int fd, const char *snap, int mode,
 	}
 	wasp_options_init(o);
 	o->mode = mode;
+	o->node_model = node_model;
 	o->time_limit_s = time;
 	return s;
 }
@@ -1223,6 +1226,7 @@ typedef struct solve_arg {
 	const char *snap, *plan;
 	int mode;
 	double time;
+	int node_model;
 } solve_arg;
 
 static int solve_child(void *arg, int fd)
@@ -1234,7 +1238,8 @@ static int solve_child(void *arg, int fd)
 
 	memset(&err, 0, sizeof err);
 	double t0 = wasp_now();
-	wasp_snapshot *s = child_load(fd, a->snap, a->mode, a->time, &o);
+	wasp_snapshot *s = child_load(fd, a->snap, a->mode, a->node_model,
+				      a->time, &o);
 	if (!s)
 		return 2;
 	double t1 = wasp_now();
@@ -1280,7 +1285,7 @@ static int export_child(void *arg, int fd)
 
 	memset(&err, 0, sizeof err);
 	double t0 = wasp_now();
-	wasp_snapshot *s = child_load(fd, a->snap, WASP_MODE_ILP, a->time,
+	wasp_snapshot *s = child_load(fd, a->snap, WASP_MODE_ILP, 1, a->time,
 				      &o);
 	if (!s)
 		return 2;
@@ -2201,8 +2206,9 @@ const char bench_help[] =
 "Usage: wasp bench SUITE.yaml [-o PREFIX] [--quick] [--instance NAME]\n"
 "\n"
 "Run every instance of a benchmark suite through the solvers it lists\n"
-"(greedy, ilp, auto, podwise, bestfit, cbc), each in a child process, and\n"
-"print one row per instance and solver: work admitted (pods, GPUs, GPUs per\n"
+"(greedy, ilp, auto, podwise, bestfit, cbc, ilp-node: the ILP without\n"
+"the model over parts), each in a child process, and print one row per\n"
+"instance and solver: work admitted (pods, GPUs, GPUs per\n"
 "priority), GPUs stranded in gangs below minCount, whole free nodes and\n"
 "racks left, evictions, gap to the bound, time, peak memory and the\n"
 "verifier's violation count.  bench/README.md explains every column.\n"
@@ -2319,7 +2325,8 @@ static void run_solver(row *r, const instance *in, const char *snap,
 	snprintf(name, sizeof name, "%s.%s", in->name, solver_name[r->solver]);
 	if (r->solver != S_CBC) {
 		solve_arg a = {snap, tmp_path(t, name, ".plan.json"),
-			       solver_mode[r->solver], in->time};
+			       solver_mode[r->solver], in->time,
+			       r->solver == S_ILPNODE};
 		if (run_child(solve_child, &a, in->timeout, out, sizeof out,
 			      &rss, &status, &timed_out)) {
 			snprintf(r->state, sizeof r->state, "error");
