@@ -1999,10 +1999,12 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 		wilp_stats qst;
 		wilp_tune tu;
 		wilp_tune_init(&tu);
-		/* a cut round cannot be interrupted and this solve gets what
-		 * is left of the time */
+		/* a cut round or a Driebeek-Tomlin branching step cannot be
+		 * interrupted, and this solve gets what is left of the time */
 		tu.cuts = 0;
-		rc = wilp_solve_tuned(q, o, deadline, qw, qs, &qst, &tu, err);
+		tu.no_dth = true;
+		rc = wilp_solve_tuned(q, o, deadline - WAG_MARGIN_S, qw, qs,
+				      &qst, &tu, err);
 		if (rc) {
 			wa_destroy(ar);
 			return rc;

@@ -4303,6 +4303,11 @@ static void heur_round(glp_tree *T, wilp_run *r, int passes)
 	uint64_t rs = 0x5eed + (uint64_t)r->nheur;
 	double bestz = -INFINITY; /* the firstAvailable tier is negative */
 	for (int k = 0; k < passes; k++) {
+		/* a pass costs a walk over every slot: on a large model
+		 * the passes alone can cross the deadline */
+		if (k && r->w.deadline > 0 &&
+		    wasp_now() > r->w.deadline - WILP_MARGIN_S)
+			break;
 		heur_pass(r, k ? 0.5 : 0, &rs);
 		if (sym_permute(m, r->hx))
 			return;
@@ -4487,8 +4492,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		ip.presolve = GLP_OFF;
 		/* Driebeek-Tomlin evaluates a tableau row per fractional
 		 * column, uninterruptibly: tens of seconds at 10^5 columns */
-		ip.br_tech = m->ncols <= WILP_DTH_MAX_COLS ? GLP_BR_DTH
-							   : GLP_BR_MFV;
+		ip.br_tech = m->ncols <= WILP_DTH_MAX_COLS &&
+				     !(tu && tu->no_dth)
+				 ? GLP_BR_DTH
+				 : GLP_BR_MFV;
 		ip.bt_tech = GLP_BT_BLB;
 		/* Cuts pay on small models; on large ones each cut round
 		 * re-solves a slow LP and the rounding heuristic does better
@@ -4766,6 +4773,7 @@ void wilp_tune_init(wilp_tune *t)
 	t->max_coef = 0;
 	t->symmetry = -1;
 	t->heuristic = -1;
+	t->no_dth = false;
 }
 
 int wilp_solve(const wp_problem *p, const wasp_options *o, double deadline,

@@ -57,6 +57,9 @@ typedef struct wilp_tune {
 	int fault;          /* 1: make a GLPK call fail (test of the hook)   */
 	bool names;         /* name rows and columns while solving too       */
 	int heuristic;      /* 0: no LP rounding heuristic; -1: default on   */
+	bool no_dth;        /* never Driebeek-Tomlin branching: its steps
+			       cannot be interrupted (a solve with little
+			       time left, agg.c)                           */
 	int out_blocks;     /* solves in sequence (1: one weighted solve)    */
 	double out_maxcoef; /* largest coefficient of the single objective   */
 	int out_symrows;    /* symmetry-breaking rows                        */
