@@ -7,22 +7,25 @@
  * and packing columns, and per part:
  *   - the node model's capacity rows (per resource and priority level)
  *     summed over the part's nodes;
- *   - floor rows: for each request size s of a resource,
- *     sum_items floor(size / s) <= sum_n floor(room_n / s), summed per
+ *   - floor rows: for each request size s of a resource, a pod takes
+ *     floor(req / s) slots and a node has floor(free / s), summed per
  *     node and so valid for any packing; for sizes that divide one another
- *     (1, 2, 4, 8 GPUs) they are exact: largest-first packing then fits
- *     whatever they admit;
+ *     (1, 2, 4, 8 GPUs) and no eviction they are exact: largest-first
+ *     packing then fits whatever they admit;
  *   - u[P], the part's nodes that stay wholly free, taking the room of
  *     the smallest such node out of every row.
  * Every node solution maps to a part solution of equal objective (the
  * weights are the node model's), so the part optimum bounds the node
- * optimum.  The part answer then confines the node model: each class may
- * use only the parts where the part model put its pods.  That model is
- * small; when its optimum reaches the part optimum, the plan is optimal.
+ * optimum.  Plans come back to nodes three ways, the best kept: the node
+ * model's LP rounding run on the part LP (ilp.c, wilp_round); the part
+ * answer split part by part by a small GLPK model (split); and, with the
+ * time left, the node model confined to the parts those use (confine).
+ * When the plan reaches the part bound it is optimal.
  *
  * Not covered (wag_applies says which): device claims, moves, topology
- * annotations, PodDisruptionBudgets over evictable pods, over-committed
- * nodes, objectives too wide for one weighted solve.
+ * annotations, PodDisruptionBudgets, over-committed nodes.  wag_solve
+ * hands the problem to the node model when parts barely merge nodes or
+ * the objective is too wide for one weighted solve.
  */
 #include "agg.h"
 
