@@ -1895,7 +1895,24 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	    m->maxcoef > WAG_MAX_COEF) {
 		/* no gain, or tiers too wide for one weighted solve */
 		wa_destroy(ar);
-		return wilp_solve(p, o, deadline, warm, out, st, err);
+		if (info == &idummy)
+			return wilp_solve(p, o, deadline, warm, out, st, err);
+		info->declined = true;
+		if (warm) {
+			wp_sol_copy(p, out, warm);
+			st->status = "greedy";
+		} else {
+			memset(out->x, 0, sizeof *out->x * (size_t)p->nx);
+			wp_fill_admission(p, NULL, NULL, out);
+			for (int u = 0; u < p->nunits; u++) {
+				out->evict[u] = 0;
+				out->evict_by[u] = -1;
+			}
+			for (int i = 0; i < p->snap->npods; i++)
+				out->move_to[i] = -1;
+		}
+		st->seconds = wasp_now() - t0;
+		return WASP_OK;
 	}
 	double *best = wa_calloc(ar, (size_t)m->ncols + 1, sizeof *best);
 	if (!best) {

@@ -38,6 +38,10 @@ int wag_estimate(const wp_problem *p);
 
 /* Counters of one part solve, for tests and measurements. */
 typedef struct wag_info {
+	bool declined;      /* parts barely merge nodes, or the tiers are
+			       too wide for one weighted solve: nothing
+			       was solved, out is warm (solve.c then runs
+			       the node model when that fits)           */
 	int parts;          /* nodes merged into this many parts         */
 	int rows, cols;     /* the part model                            */
 	bool warm_ok;       /* the warm start passed every part row      */
@@ -48,7 +52,8 @@ typedef struct wag_info {
 	double part_s, confined_s; /* seconds in each                    */
 } wag_info;
 
-/* As wilp_solve.  info may be NULL. */
+/* As wilp_solve.  info may be NULL (then a declined problem goes to the
+ * node model here). */
 int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	      const wp_sol *warm, wp_sol *out, wilp_stats *st,
 	      wag_info *info, wasp_error *err);

@@ -216,16 +216,32 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		bool parts = force_parts ||
 			     (!o->node_model &&
 			      wag_prefer(p, deadline - wasp_now(), NULL));
+		wag_info wi;
+		memset(&wi, 0, sizeof wi);
 		if (parts) {
-			rc = wag_solve(p, o, deadline, gsol, isol, &st, NULL,
+			rc = wag_solve(p, o, deadline, gsol, isol, &st, &wi,
 				       &ie);
+			if (rc == WASP_OK && wi.declined && !force_parts) {
+				/* ilp mode: the node model after all */
+				parts = false;
+				rc = wilp_solve(p, o, deadline, gsol, isol, &st,
+						&ie);
+			} else if (rc == WASP_OK && wi.declined) {
+				reason = wa_printf(a, "%s; the model over parts "
+						      "was declined (%d parts for "
+						      "%d nodes, or tiers too wide "
+						      "for one solve); greedy only",
+						   reason, wi.parts, p->nnodes);
+			}
+		}
+		if (parts) {
 			if (!force_parts)
 				reason = wa_printf(a, "%s; over parts of "
 						      "interchangeable nodes (the "
 						      "node model is too large "
 						      "for the time)",
 						   reason ? reason : "ilp");
-		} else {
+		} else if (!wi.declined) {
 			rc = wilp_solve(p, o, deadline, gsol, isol, &st, &ie);
 		}
 		if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
