@@ -1081,25 +1081,8 @@ static void objective(ag *m)
 		m->nomem = true;
 		return;
 	}
-	for (int gi = 0; gi < p->ngroups; gi++) {
-		const wp_group *g = &p->groups[gi];
-		if (g->nclasses && (nt == 0 || m->tprio[nt - 1] != g->priority))
-			m->tprio[nt++] = g->priority;
-	}
+	nt = wilp_work_tiers(p, m->tprio, m->tM, m->tmax, m->ctier);
 	int64_t vg = wilp_value_gcd(p);
-	for (int c = 0; c < p->nclasses; c++) {
-		int32_t pr = p->groups[p->classes[c].group].priority;
-		int t = 0;
-		while (t < nt && m->tprio[t] != pr)
-			t++;
-		if (t == nt)
-			m->tprio[nt++] = pr;
-		m->ctier[c] = t;
-		double v = (double)wilp_class_value(p, c, vg);
-		m->tM[t] += v * p->classes[c].count;
-		if (v > m->tmax[t])
-			m->tmax[t] = v;
-	}
 	m->qtier = -1;
 	if (m->nqc > 0) {
 		m->qtier = nt++;
@@ -1119,15 +1102,7 @@ static void objective(ag *m)
 	m->tM[nt] = np;
 	m->tmax[nt] = 1;
 	m->ntier = nt + 1;
-	double w = 1;
-	m->maxcoef = 0;
-	for (int t = m->ntier - 1; t >= 0; t--) {
-		if (t < m->ntier - 1)
-			w *= 1 + m->tM[t + 1];
-		m->W[t] = w;
-		if (w * m->tmax[t] > m->maxcoef)
-			m->maxcoef = w * m->tmax[t];
-	}
+	m->maxcoef = wilp_tier_weights(m->tM, m->tmax, 0, m->ntier - 1, m->W);
 	for (int j = 1; j <= m->ncols; j++) {
 		switch (m->ckind[j]) {
 		case AG_X:

@@ -3463,6 +3463,36 @@ int64_t wilp_class_value(const wp_problem *p, int c, int64_t vgcd)
 	return p->classes[c].req[p->value_res] / vgcd;
 }
 
+int wilp_work_tiers(const wp_problem *p, int32_t *tprio, double *tM,
+		    double *tmax, int *ctier)
+{
+	int nt = 0;
+	/* groups are sorted by priority, descending */
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (!g->nclasses)
+			continue;
+		if (nt == 0 || tprio[nt - 1] != g->priority)
+			tprio[nt++] = g->priority;
+	}
+	/* not relying on the order: place each class by search */
+	int64_t vg = wilp_value_gcd(p);
+	for (int c = 0; c < p->nclasses; c++) {
+		int32_t pr = p->groups[p->classes[c].group].priority;
+		int t = 0;
+		while (t < nt && tprio[t] != pr)
+			t++;
+		if (t == nt)
+			tprio[nt++] = pr; /* unsorted input: kept apart */
+		ctier[c] = t;
+		double v = (double)wilp_class_value(p, c, vg);
+		tM[t] += v * p->classes[c].count;
+		if (v > tmax[t])
+			tmax[t] = v;
+	}
+	return nt;
+}
+
 int64_t wilp_value_gcd(const wp_problem *p)
 {
 	int64_t g = 0;
@@ -3476,18 +3506,24 @@ int64_t wilp_value_gcd(const wp_problem *p)
 
 /* Largest coefficient of tiers [s, e] weighted as one objective:
  * w_e = 1, w_t = w_{t+1} (1 + M_{t+1}). */
-static double block_coef(const wm *m, int s, int e, double *w)
+double wilp_tier_weights(const double *tM, const double *tmax, int s,
+			 int e, double *w)
 {
 	double big = 0, wt = 1;
 	for (int t = e; t >= s; t--) {
 		if (t < e)
-			wt *= 1 + m->tM[t + 1];
+			wt *= 1 + tM[t + 1];
 		if (w)
 			w[t] = wt;
-		if (wt * m->tmaxval[t] > big)
-			big = wt * m->tmaxval[t];
+		if (wt * tmax[t] > big)
+			big = wt * tmax[t];
 	}
 	return big;
+}
+
+static double block_coef(const wm *m, int s, int e, double *w)
+{
+	return wilp_tier_weights(m->tM, m->tmaxval, s, e, w);
 }
 
 /* Tiers: the pending priority levels (highest first) and packing.  The
@@ -3534,29 +3570,8 @@ static void objective(wm *m, double max_coef)
 		m->nomem = true;
 		return;
 	}
-	/* groups are sorted by priority, descending */
-	for (int gi = 0; gi < p->ngroups; gi++) {
-		const wp_group *g = &p->groups[gi];
-		if (!g->nclasses)
-			continue;
-		if (nt == 0 || m->tprio[nt - 1] != g->priority)
-			m->tprio[nt++] = g->priority;
-	}
-	/* not relying on the order: place each class by search */
+	nt = wilp_work_tiers(p, m->tprio, m->tM, m->tmaxval, ctier_c);
 	int64_t vg = wilp_value_gcd(p);
-	for (int c = 0; c < p->nclasses; c++) {
-		int32_t pr = p->groups[p->classes[c].group].priority;
-		int t = 0;
-		while (t < nt && m->tprio[t] != pr)
-			t++;
-		if (t == nt)
-			m->tprio[nt++] = pr; /* unsorted input: kept apart */
-		ctier_c[c] = t;
-		double v = (double)wilp_class_value(p, c, vg);
-		m->tM[t] += v * p->classes[c].count;
-		if (v > m->tmaxval[t])
-			m->tmaxval[t] = v;
-	}
 	m->nprio_t = nt;
 	/* firstAvailable (issue 4): minus the alternatives' indexes of the
 	 * ways (y) and shared-claim ways (z) chosen, right below the work

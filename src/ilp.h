@@ -98,6 +98,19 @@ typedef struct wilp_guide {
 int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
 	       double deadline, wp_sol *out);
 
+/* The objective's work tiers, shared with the part model so that both
+ * weigh a solution alike: distinct pending priorities, highest first, in
+ * tprio; per tier its range tM and largest unit tmax (added to, so zero
+ * them first); per class its tier in ctier.  Arrays of nclasses + 1
+ * entries at least.  Returns the number of tiers. */
+int wilp_work_tiers(const wp_problem *p, int32_t *tprio, double *tM,
+		    double *tmax, int *ctier);
+/* Weights of tiers s..e weighed as one objective (w[e] = 1, w[t] =
+ * w[t+1] (1 + tM[t+1])) into w (may be NULL); returns the largest
+ * coefficient, w[t] tmax[t]. */
+double wilp_tier_weights(const double *tM, const double *tmax, int s,
+			 int e, double *w);
+
 /* Write the model (LP, MPS) or GMPL data for models/wasp.mod (DAT). */
 int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		const char *path, wasp_error *err);
