@@ -2416,6 +2416,16 @@ static bool dv_connected(const uint64_t *kset, const int *ids, int nk,
 
 /* One Hall row on node n: the demands on kinds inside union u (of
  * free devices) fit in |u|. */
+/* Devices way w demands that only the device set u can meet. */
+static int dv_need_in(const wm *m, int w, uint64_t u)
+{
+	int q = 0;
+	for (int k = m->dv_dbeg[w]; k < m->dv_dbeg[w + 1]; k++)
+		if (!(m->dv_dset[k] & ~u))
+			q += m->dv_dcnt[k];
+	return q;
+}
+
 static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 {
 	const wp_problem *p = m->p;
@@ -2443,15 +2453,9 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 	double most = 0;
 	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
 		int sl = m->nxslot[i];
-		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++) {
-			int q = 0;
-			for (int k = m->dv_dbeg[w]; k < m->dv_dbeg[w + 1]; k++)
-				if (!(m->dv_dset[k] & ~u))
-					q += m->dv_dcnt[k];
-			most += (double)q * m->xub[sl];
-		}
+		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++)
+			most += (double)dv_need_in(m, w, u) * m->xub[sl];
 	}
-	const ws_dra *dd = p->snap->dra;
 	for (int b = 0; b < WDV_MAXC; b++)
 		for (int k = (u >> b & 1) ? m->dv_shead[cand[b]] : -1; k >= 0;
 		     k = m->dv_s[k].next)
@@ -2468,7 +2472,6 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 		if (h >= 0 && m->names)
 			dterm_add(m, &m->ds, cand[b], 0);
 	}
-	(void)dd;
 	for (int k = 0; k < nh; k++) {
 		wm_coef(m, m->fr_col[hfr[k]], -hn[k]);
 		dterm_add(m, &m->dh, hfr[k], hn[k]);
@@ -2476,10 +2479,7 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
 		int sl = m->nxslot[i];
 		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl]; w++) {
-			int q = 0;
-			for (int k = m->dv_dbeg[w]; k < m->dv_dbeg[w + 1]; k++)
-				if (!(m->dv_dset[k] & ~u))
-					q += m->dv_dcnt[k];
+			int q = dv_need_in(m, w, u);
 			if (!q)
 				continue;
 			if (m->dv_ycol[w]) {
