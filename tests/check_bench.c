@@ -441,21 +441,6 @@ static int run_wasp(const char *const *args, const char *out_path,
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *s = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(s);
-	ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = 0;
-	fclose(f);
-	return s;
-}
-
 static int rm_one(const char *path, const struct stat *st, int type,
 		  struct FTW *ftw)
 {
@@ -479,7 +464,7 @@ static int have_bench(const char *dir)
 	int rc = run_wasp(args, out, err);
 	if (rc != 0)
 		return 0;
-	char *s = slurp(out);
+	char *s = tu_slurp(out);
 	int ok = strstr(s, "Usage: wasp bench") != NULL;
 	free(s);
 	return ok;
@@ -536,12 +521,12 @@ START_TEST(bench_smoke_suite)
 		 "bench/suites/smoke.yaml"));
 	const char *args[] = {"bench", suite, "-o", prefix, NULL};
 	int rc = run_wasp(args, out, err);
-	char *errs = slurp(err), *outs = slurp(out);
+	char *errs = tu_slurp(err), *outs = tu_slurp(out);
 	ck_assert_msg(rc == 0, "wasp bench exited %d: %s\n%s", rc, errs, outs);
 	free(errs);
 	free(outs);
 
-	char *csv = slurp(csvp), *save = NULL, *hdr[MAXF], *f[MAXF];
+	char *csv = tu_slurp(csvp), *save = NULL, *hdr[MAXF], *f[MAXF];
 	char *line = strtok_r(csv, "\n", &save);
 	int nh = split_csv(line, hdr);
 	int c_inst = col_of(hdr, nh, "instance");
@@ -608,12 +593,12 @@ START_TEST(bench_smoke_suite)
 	ck_assert_int_gt(podwise_str[0], 0);
 	free(csv);
 
-	char *table = slurp(out);
+	char *table = tu_slurp(out);
 	ck_assert_ptr_nonnull(strstr(table, "INSTANCE"));
 	ck_assert_ptr_nonnull(strstr(table, "frag-64      podwise"));
 	free(table);
 	snprintf(csvp, sizeof csvp, "%s.json", prefix);
-	char *js = slurp(csvp);
+	char *js = tu_slurp(csvp);
 	ck_assert_ptr_nonnull(strstr(js, "\"suite\": \"smoke\""));
 	free(js);
 	rm_tree(dir);
@@ -659,7 +644,7 @@ START_TEST(bench_suite_errors)
 		fclose(fp);
 		const char *args[] = {"bench", path, "-o", out, NULL};
 		ck_assert_int_eq(run_wasp(args, out, err), 2);
-		char *e = slurp(err);
+		char *e = tu_slurp(err);
 		snprintf(want, sizeof want, "%s%s", path, cases[i].msg);
 		ck_assert_msg(!strncmp(e, want, strlen(want)),
 			      "case %zu: got '%s', want '%s'", i, e, want);

@@ -304,21 +304,6 @@ START_TEST(semver_cmp)
 }
 END_TEST
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	size_t got = fread(buf, 1, (size_t)n, f);
-	buf[got] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* Inputs tests/fuzz_cel found (tests/fixtures/cel/): each compiles to
  * an error or evaluates, without running out of memory. */
 START_TEST(fuzz_regressions)
@@ -330,7 +315,7 @@ START_TEST(fuzz_regressions)
 		 "expression too large"},
 	};
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-		char *text = slurp(tu_src_path(files[i][0]));
+		char *text = tu_slurp(tu_src_path(files[i][0]));
 		ck_assert_ptr_nonnull(text);
 		wa_arena *a = wa_new();
 		wcel_prog *p = NULL;

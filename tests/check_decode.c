@@ -75,21 +75,11 @@ static wasp_error dec_fail(const char *text)
 			      "message \"%s\" lacks \"%s\"", (e).msg, (sub)); \
 	} while (0)
 
-static char *slurp(const char *path)
-{
-	char *text;
-	size_t len;
-	wasp_error e;
-	ck_assert_msg(wl_read_file(path, &text, &len, &e) == WASP_OK,
-		      "cannot read %s: %s", path, e.msg);
-	return text;
-}
-
 static ws_snapshot *dec_fixture(const char *rel)
 {
 	char path[1024];
 	snprintf(path, sizeof path, "%s", tu_src_path(rel));
-	char *text = slurp(path);
+	char *text = tu_slurp(path);
 	ws_snapshot *s;
 	wasp_error e;
 	char buf[1024];
@@ -102,7 +92,7 @@ static ws_snapshot *dec_fixture(const char *rel)
 
 static wasp_error dec_fixture_fail(const char *rel)
 {
-	char *text = slurp(tu_src_path(rel));
+	char *text = tu_slurp(tu_src_path(rel));
 	wasp_error e = dec_fail_as(text, rel);
 	free(text);
 	return e;

@@ -85,21 +85,6 @@ END_TEST
 
 /* ------------------------------------------------------------ builders */
 
-static char *slurp_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	size_t got = fread(buf, 1, (size_t)n, f);
-	buf[got] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* Short names: the builders below call these on every line. */
 typedef tu_buf tb;
 #define add tu_printf
@@ -837,7 +822,7 @@ START_TEST(ilp_beats_greedy_with_devices)
 		o.mode = WASP_MODE_ILP;
 		ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL),
 				 WASP_OK);
-		char *txt = slurp_file(lp);
+		char *txt = tu_slurp(lp);
 		ck_assert_ptr_nonnull(strstr(txt, "devs(n1,"));
 		free(txt);
 		char cmd[256];

@@ -474,20 +474,6 @@ static int run_tool(char *const argv[], const char *out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	ck_assert_msg(f != NULL, "cannot read %s", path);
-	sb b = { 0 };
-	char buf[4096];
-	size_t n;
-	sbf(&b, "%s", "");
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		sbf(&b, "%.*s", (int)n, buf);
-	fclose(f);
-	return b.s;
-}
-
 /* Objective from glpsol's -o report ("Objective:  value = 123 (MAXimum)")
  * or cbc's "Objective value: 123.000"; NAN if absent. */
 static double parse_obj(const char *text, const char *tag)
@@ -557,7 +543,7 @@ static void cross_check(inst *in, const char *label)
 				 (char *)tu_src_path("models/wasp.mod"), "-d",
 				 dat, "-o", out, NULL };
 		int rc = run_tool(argv, log);
-		char *txt = slurp(out);
+		char *txt = tu_slurp(out);
 		ck_assert_msg(rc == 0, "%s: glpsol failed", label);
 		double got = parse_obj(txt, "Objective:  value");
 		ck_assert_msg(fabs(got - want) < 0.5,
@@ -572,7 +558,7 @@ static void cross_check(inst *in, const char *label)
 		snprintf(log, sizeof log, "%s", tmp_file(&t, "cbc.log"));
 		char *a1[] = { "cbc", mps, "-max", "-solve", NULL };
 		ck_assert_int_eq(run_tool(a1, log), 0);
-		char *txt = slurp(log);
+		char *txt = tu_slurp(log);
 		ck_assert_msg(strstr(txt, "Optimal solution found"),
 			      "%s: cbc: %s", label, txt);
 		double got = parse_obj(txt, "Objective value");
@@ -583,7 +569,7 @@ static void cross_check(inst *in, const char *label)
 		snprintf(log, sizeof log, "%s", tmp_file(&t, "cbc2.log"));
 		char *a2[] = { "cbc", lp, "-solve", NULL };
 		ck_assert_int_eq(run_tool(a2, log), 0);
-		txt = slurp(log);
+		txt = tu_slurp(log);
 		got = parse_obj(txt, "Objective value");
 		ck_assert_msg(fabs(got - want) < 0.5,
 			      "%s: cbc on LP %.1f, wasp %.1f", label, got,
@@ -1242,7 +1228,7 @@ START_TEST(export_names)
 	wasp_error e;
 	memset(&e, 0, sizeof e);
 	ck_assert_int_eq(wilp_export(in.p, &in.o, WASP_EXPORT_LP, lp, &e), 0);
-	char *txt = slurp(lp);
+	char *txt = tu_slurp(lp);
 	ck_assert_ptr_nonnull(strstr(txt, "Maximize"));
 	/* GLPK's writer turns [ ] into ( ) and - into ~ */
 	ck_assert_ptr_nonnull(strstr(txt, "cap(node~"));

@@ -5,6 +5,7 @@
  * fail the test with the verifier's report if a single violation shows.
  */
 #include "testutil.h"
+#include "load.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -242,4 +243,15 @@ void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
 	ck_assert_msg(nv == 0, "%s: verifier: %s", label, rep ? rep : "");
 	wasp_free(rep);
 	wasp_plan_free(pl);
+}
+
+char *tu_slurp(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_msg(wl_read_file(path, &text, &len, &e) == WASP_OK,
+		      "cannot read %s: %s", path, e.msg);
+	return text;
 }

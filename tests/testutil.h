@@ -21,6 +21,10 @@ void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
 		     const wp_sol *x, const wp_sol *floor,
 		     const char *label);
 
+/* A whole file, malloc'd and NUL-terminated (wl_read_file); fails the
+ * test when it cannot be read. */
+char *tu_slurp(const char *path);
+
 /* Load YAML/JSON text; fails the test (with the error) if it does not load. */
 wasp_snapshot *tu_load(const char *text);
 /* Load text that must be refused; returns the error for assertions. */
