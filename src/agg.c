@@ -1086,12 +1086,7 @@ static void objective(ag *m)
 	m->qtier = -1;
 	if (m->nqc > 0) {
 		m->qtier = nt++;
-		for (int qc = 0; qc < m->nqc; qc++) {
-			double c = q_cost(m, qc);
-			m->tM[m->qtier] += c * q_k(m, qc);
-			if (c > m->tmax[m->qtier])
-				m->tmax[m->qtier] = c;
-		}
+		wpe_evict_range(p, &m->tM[m->qtier], &m->tmax[m->qtier]);
 	}
 	double np = 0;
 	for (int j = 1; j <= m->ncols; j++)

@@ -3607,12 +3607,7 @@ static void objective(wm *m, double max_coef)
 	m->qtier = -1;
 	if (m->nqc > 0) {
 		m->qtier = nt++;
-		for (int qc = 0; qc < m->nqc; qc++) {
-			double c = q_cost(m, qc);
-			m->tM[m->qtier] += c * q_ub(m, qc);
-			if (c > m->tmaxval[m->qtier])
-				m->tmaxval[m->qtier] = c;
-		}
+		wpe_evict_range(p, &m->tM[m->qtier], &m->tmaxval[m->qtier]);
 	}
 	/* moves (issue 6): minus the pods moved, a range of M = the pods
 	 * that may move */

@@ -436,3 +436,21 @@ bool wpe_top_priority(const wp_problem *p, int32_t *maxp)
 		}
 	return any;
 }
+
+bool wpe_evict_range(const wp_problem *p, double *range, double *maxcost)
+{
+	int32_t top;
+	bool any = wpe_top_priority(p, &top), some = false;
+	*range = *maxcost = 0;
+	for (int u = 0; any && u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (un->priority >= top || un->keep)
+			continue;
+		double c = (double)un->npods * un->weight;
+		*range += c;
+		if (c > *maxcost)
+			*maxcost = c;
+		some = true;
+	}
+	return some;
+}

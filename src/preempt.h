@@ -37,6 +37,12 @@ int wpe_credit(const wp_problem *p, wp_sol *s);
  * evict. */
 bool wpe_top_priority(const wp_problem *p, int32_t *maxp);
 
+/* The eviction tier's range (both ILP models weigh it alike): over the
+ * evictable units (below wpe_top_priority, not protected) the sum of
+ * pods times weight, and the largest such cost of one unit.  False when
+ * no unit is evictable. */
+bool wpe_evict_range(const wp_problem *p, double *range, double *maxcost);
+
 /* The capacity-by-priority rows on every node with an eviction: 0 when
  * they hold, else -1 and *why (static text). */
 int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why);
