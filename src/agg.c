@@ -80,6 +80,10 @@ typedef struct ag {
 	/* maps */
 	int *nub_x;         /* per node * class: x bound on that node     */
 	int *xcol, *xub;    /* nclasses * npart                          */
+	int *xfit;          /* nclasses * npart: nodes with room for one  */
+	int *sub;           /* per slot: pods of the class its node holds
+			       alone (node_bound), 0 outside the part's
+			       allowed domains                           */
 	unsigned char *hascol; /* per node: some class may use it        */
 	int *acol, *tbeg, *tn; /* per group                              */
 	int *hcol, *hbeg, *hn; /* per composite                          */
@@ -525,8 +529,10 @@ static void cols_x(ag *m)
 	size_t nxp = (size_t)p->nclasses * NP;
 	m->xcol = wa_calloc(m->ar, nxp + 1, sizeof *m->xcol);
 	m->xub = wa_calloc(m->ar, nxp + 1, sizeof *m->xub);
+	m->xfit = wa_calloc(m->ar, nxp + 1, sizeof *m->xfit);
+	m->sub = wa_calloc(m->ar, (size_t)p->nx + 1, sizeof *m->sub);
 	m->hascol = wa_calloc(m->ar, (size_t)p->nnodes + 1, 1);
-	if (!m->xcol || !m->xub || !m->hascol) {
+	if (!m->xcol || !m->xub || !m->xfit || !m->sub || !m->hascol) {
 		m->nomem = true;
 		return;
 	}
@@ -537,7 +543,9 @@ static void cols_x(ag *m)
 			int n = cl->elig[k], P = m->part[n];
 			if (!part_allowed(m, g, P))
 				continue;
-			m->xub[(size_t)c * NP + P] += node_bound(m, c, n);
+			int ub = m->sub[cl->off + k] = node_bound(m, c, n);
+			m->xub[(size_t)c * NP + P] += ub;
+			m->xfit[(size_t)c * NP + P] += ub > 0;
 		}
 	}
 	/* a gang's domains that cannot hold min_need pods (ilp.c cols_x) */
@@ -591,7 +599,7 @@ static void cols_x(ag *m)
 		for (int k = 0; k < cl->nelig; k++) {
 			int n = cl->elig[k];
 			if (m->xcol[(size_t)c * NP + m->part[n]] &&
-			    node_bound(m, c, n) > 0)
+			    m->sub[cl->off + k] > 0)
 				m->hascol[n] = 1;
 		}
 	}
@@ -1293,12 +1301,9 @@ static double gx(void *ctx, int s)
 	const wp_problem *p = m->p;
 	int c = wp_slot_class(p, s), n = p->classes[c].elig[s -
 							    p->classes[c].off];
-	int P = m->part[n], j = m->xcol[(size_t)c * m->npart + P], k = 0;
-	if (!j)
-		return 0;
-	for (int i = m->pbeg[P]; i < m->pbeg[P + 1]; i++)
-		k += node_bound(m, c, m->pnode[i]) > 0;
-	return k ? r->lp[j] / k : 0;
+	size_t cp = (size_t)c * m->npart + m->part[n];
+	int j = m->xcol[cp], k = m->xfit[cp];
+	return j && k ? r->lp[j] / k : 0;
 }
 
 static double gadm(void *ctx, int g)
@@ -1497,7 +1502,7 @@ static bool split_part(const ag *m, run *r, const double *v, int P,
 		total += (long)v[j];
 		for (int i = b; i < e; i++) {
 			int n = m->pnode[i], s = wp_slot(p, c, n);
-			int ub = s >= 0 ? node_bound(m, c, n) : 0;
+			int ub = s >= 0 ? m->sub[s] : 0;
 			if (ub <= 0)
 				continue;
 			nc = glp_add_cols(Q, 1);
