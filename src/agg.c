@@ -1125,29 +1125,17 @@ static void objective(ag *m)
 	}
 }
 
+/* The steps in order; each returns early on m->nomem. */
+static void (*const build_steps[])(ag *) = {
+    make_parts, make_qclasses, cols_x,   cols_groups, cols_comps,
+    cols_q,     cols_packing,  rows_groups, rows_tree, rows_cap,
+    objective};
+
 static int build(ag *m)
 {
-	make_parts(m);
-	if (!m->nomem)
-		make_qclasses(m);
-	if (!m->nomem)
-		cols_x(m);
-	if (!m->nomem)
-		cols_groups(m);
-	if (!m->nomem)
-		cols_comps(m);
-	if (!m->nomem)
-		cols_q(m);
-	if (!m->nomem)
-		cols_packing(m);
-	if (!m->nomem)
-		rows_groups(m);
-	if (!m->nomem)
-		rows_tree(m);
-	if (!m->nomem)
-		rows_cap(m);
-	if (!m->nomem)
-		objective(m);
+	for (size_t i = 0;
+	     i < sizeof build_steps / sizeof *build_steps && !m->nomem; i++)
+		build_steps[i](m);
 	return m->nomem ? WASP_ENOMEM : WASP_OK;
 }
 
