@@ -828,6 +828,22 @@ static double cbc_obj(const char *mps)
 	return opt ? v : NAN;
 }
 
+/* The optimum an external solver finds on the model wasp exports for s
+ * under o: cbc on the MPS file, or glpsol on models/wasp.mod with the
+ * GMPL data (fmt WASP_EXPORT_MPS or WASP_EXPORT_DAT).  WASP_KEEP set:
+ * the file stays in /tmp. */
+static double ext_obj(wasp_snapshot *s, const wasp_options *o, int fmt)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/tmp/wasp-pe-%d.%s", (int)getpid(),
+		 fmt == WASP_EXPORT_MPS ? "mps" : "dat");
+	ck_assert_int_eq(wasp_export(s, o, fmt, path, NULL), WASP_OK);
+	double z = fmt == WASP_EXPORT_MPS ? cbc_obj(path) : glpsol_obj(path);
+	if (!getenv("WASP_KEEP"))
+		unlink(path);
+	return z;
+}
+
 /* rebalance: with --rebalance (and --max-moves 1 every third seed); the
  * comparison with greedy leaves out the moves the post-pass adds */
 static void cross_check(bool rebalance)
@@ -869,14 +885,7 @@ static void cross_check(bool rebalance)
 		nmove += i->nmove;
 		if (have_cbc() && !strcmp(i->sum.mode, "ilp") && i->sum.cols > 0 &&
 		    isfinite(i->sum.objective)) {
-			char mps[64];
-			snprintf(mps, sizeof mps, "/tmp/wasp-pe-%d.mps",
-				 (int)getpid());
-			wasp_options o = ro;
-			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_MPS,
-						     mps, NULL), WASP_OK);
-			double want = cbc_obj(mps);
-			unlink(mps);
+			double want = ext_obj(s, &ro, WASP_EXPORT_MPS);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: cbc %.1f, wasp %.1f",
 				      (int)seed, want, i->sum.objective);
@@ -884,14 +893,7 @@ static void cross_check(bool rebalance)
 		}
 		if (have_glpsol() && !strcmp(i->sum.mode, "ilp") &&
 		    isfinite(i->sum.objective)) {
-			char dat[64];
-			snprintf(dat, sizeof dat, "/tmp/wasp-pe-%d.dat",
-				 (int)getpid());
-			wasp_options o = ro;
-			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT,
-						     dat, NULL), WASP_OK);
-			double want = glpsol_obj(dat);
-			unlink(dat);
+			double want = ext_obj(s, &ro, WASP_EXPORT_DAT);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: glpsol on wasp.mod %.1f, wasp "
 				      "%.1f", (int)seed, want,
@@ -1560,6 +1562,9 @@ START_TEST(test_dra_freed_cross_check)
 	int nseeds = getenv("WASP_PE_SEEDS") ? atoi(getenv("WASP_PE_SEEDS"))
 					     : 40;
 	int nhold = 0, nbeat = 0;
+	wasp_options ilp_o;
+	wasp_options_init(&ilp_o);
+	ilp_o.mode = WASP_MODE_ILP;
 	for (int seed = 1; seed <= nseeds; seed++) {
 		char *yaml = gen_dra_preempt((uint64_t)seed);
 		if (getenv("WASP_KEEP"))
@@ -1589,32 +1594,13 @@ START_TEST(test_dra_freed_cross_check)
 		int placed, ev;
 		ilp_alone(s, &placed, &ev);
 		if (have_cbc() && i->sum.cols > 0) {
-			char mps[64];
-			snprintf(mps, sizeof mps, "/tmp/wasp-pd-%d.mps",
-				 (int)getpid());
-			wasp_options o;
-			wasp_options_init(&o);
-			o.mode = WASP_MODE_ILP;
-			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_MPS,
-						     mps, NULL), WASP_OK);
-			double want = cbc_obj(mps);
-			unlink(mps);
+			double want = ext_obj(s, &ilp_o, WASP_EXPORT_MPS);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: cbc %.1f, wasp %.1f", seed,
 				      want, i->sum.objective);
 		}
 		if (have_glpsol()) {
-			char dat[64];
-			snprintf(dat, sizeof dat, "/tmp/wasp-pd-%d.dat",
-				 (int)getpid());
-			wasp_options o;
-			wasp_options_init(&o);
-			o.mode = WASP_MODE_ILP;
-			ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT,
-						     dat, NULL), WASP_OK);
-			double want = glpsol_obj(dat);
-			if (!getenv("WASP_KEEP"))
-				unlink(dat);
+			double want = ext_obj(s, &ilp_o, WASP_EXPORT_DAT);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: glpsol on wasp.mod %.1f, wasp "
 				      "%.1f", seed, want, i->sum.objective);
