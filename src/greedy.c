@@ -26,6 +26,7 @@
 #include "greedy.h"
 #include "isort.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,8 @@ typedef struct gs {
 	wp_sol *sol;
 	int64_t *fr; /* working free capacity, nnodes * nres */
 	int nres, nn, threads;
+	uint64_t seed;   /* 0: the standard order; else a perturbed one
+			    (wgr_solve_seeded)                      */
 	cinfo *ci;
 	wa_arena *tmp;
 	ncand *nc;   /* nnodes: node candidates of one placement */
@@ -959,6 +962,7 @@ typedef struct gtree {
 	int best;              /* most children admitted at the root */
 	const char *best_dom;
 	int tried;
+	bool full;             /* first pass: every child of every comp */
 } gtree;
 
 static bool cons_ok(const gs *G, const tcons *cs, int ncs, int n)
@@ -1637,6 +1641,8 @@ static int tree_comp(gs *G, int h, const tcons *cs, int ncs, bool root,
 	if (hc->invalid || hc->fixed_dom == -2)
 		return 0;
 	int need = hc->min_groups - hc->nrunning;
+	if (T->full && hc->nkids - hc->nrunning > need)
+		need = hc->nkids - hc->nrunning;
 	int size = subtree_size(p, h);
 	tcons c2[WGR_MAX_CONS];
 	if (ncs)
@@ -1785,15 +1791,24 @@ static int tree_solve(gs *G, int h)
 	if (T->done[root])
 		return 0;
 	T->done[root] = 1;
-	T->steps = 0;
-	T->best = 0;
-	T->best_dom = NULL;
-	T->tried = 0;
-	G->nlog = 0;
 	const wp_comp *rc = &p->comps[root];
 	const ws_composite *sr = &p->snap->comps[root];
-	int opt = 0;
-	int r = tree_comp(G, root, NULL, 0, true, &opt);
+	/* every child of every comp first, in any candidate domain: a
+	 * domain where only the minimum fits is taken only when no domain
+	 * holds the whole tree (the tightest domain that holds the minimum
+	 * would otherwise win and strand the rest) */
+	int r = 0;
+	for (int pass = 0; pass < 2 && r == 0; pass++) {
+		T->full = pass == 0;
+		T->steps = 0;
+		T->best = 0;
+		T->best_dom = NULL;
+		T->tried = 0;
+		G->nlog = 0;
+		int opt = 0;
+		r = tree_comp(G, root, NULL, 0, true, &opt);
+	}
+	T->full = false;
 	if (r < 0)
 		return -1;
 	G->nlog = 0; /* committed, or everything rolled back */
@@ -3070,6 +3085,75 @@ static const char *device_reason(gs *G, const wp_group *wg,
 	return text;
 }
 
+/* splitmix64: the restarts' noise, a pure function of (seed, unit) so
+ * the order does not depend on the thread count. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* The order of a seeded pass (wgr_solve_seeded): still by priority, so
+ * each level is placed before the next as the preemption bookkeeping
+ * needs, but within a level by volume (a tree counts as one unit with
+ * its whole volume), largest first, each volume scaled by noise drawn
+ * from the seed: a light shake (ties and near ties) or a heavy one.  Largest first is what packs bins tightly;
+ * the noise lets restarts find the packings one fixed order misses. */
+static int seeded_order(gs *G, gord *ord)
+{
+	const wp_problem *p = G->p;
+	int nr = p->nres;
+	double *top = wa_calloc(G->tmp, (size_t)nr + 1, sizeof *top);
+	double *vol = wa_calloc(G->tmp, (size_t)p->ngroups + p->ncomps + 1,
+				sizeof *vol);
+	if (!top || !vol)
+		return -1;
+	for (int n = 0; n < p->nnodes; n++)
+		for (int r = 0; r < nr; r++)
+			if (p->free[(size_t)n * nr + r] > top[r])
+				top[r] = (double)p->free[(size_t)n * nr + r];
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		double v = 0;
+		for (int i = 0; i < wg->nclasses; i++) {
+			const wp_class *c = &p->classes[wg->classes[i]];
+			double share = 0;
+			for (int r = 0; r < nr; r++)
+				if (top[r] > 0 && c->req[r] / top[r] > share)
+					share = c->req[r] / top[r];
+			v += share * c->count;
+		}
+		int u = wg->pcomp ? p->ngroups + p->comps[wg->pcomp - 1].root
+				  : g;
+		vol[u] += v;
+	}
+	/* every third seed, when nothing can be evicted (so no level's
+	 * room depends on the levels placed before it), priority is
+	 * ignored too: when all the work fits, the order of the levels
+	 * only costs packing; when it does not, the pass loses and the
+	 * caller keeps the better plan */
+	bool flat = G->seed % 3 == 0 && p->nunits == 0;
+	double amp = G->seed % 3 == 1 ? 0.02 : 0.4;
+	for (int i = 0; i < p->ngroups; i++) {
+		int g = ord[i].g;
+		const wp_group *wg = &p->groups[g];
+		int u = wg->pcomp ? p->ngroups + p->comps[wg->pcomp - 1].root
+				  : g;
+		double z = (double)(mix64(G->seed * 0x100000001b3ULL ^
+					  (uint64_t)u) >> 11) *
+			   0x1.0p-53;
+		/* flat passes: any order (a plain shuffle) */
+		double key = flat ? z : vol[u] * (1 + amp * (2 * z - 1));
+		ord[i].ncand = 0;
+		if (flat)
+			ord[i].prio = 0;
+		ord[i].size = key * 1e6 > INT_MAX ? INT_MAX : (int)(key * 1e6);
+	}
+	return 0;
+}
+
 static int run(gs *G, const wasp_options *o)
 {
 	const wp_problem *p = G->p;
@@ -3124,6 +3208,8 @@ static int run(gs *G, const wasp_options *o)
 		}
 		ord[g].ncand = n;
 	}
+	if (G->seed && seeded_order(G, ord))
+		return -1;
 	qsort(ord, (size_t)p->ngroups, sizeof *ord, cmp_gord);
 
 	int *corder = wa_calloc(G->tmp, (size_t)p->nclasses + 1, sizeof(int));
@@ -3313,12 +3399,13 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	return wgr_solve_ex(p, o, sol, true, err);
 }
 
-int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
-		 bool preempt, wasp_error *err)
+static int solve_seeded(const wp_problem *p, const wasp_options *o,
+			wp_sol *sol, bool preempt, uint64_t seed,
+			wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
 		.nn = p->nnodes, .threads = 1, .preempt = preempt,
-		.pe_only_dom = -1};
+		.pe_only_dom = -1, .seed = seed};
 #ifdef _OPENMP
 	G.threads = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 #endif
@@ -3371,5 +3458,57 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		rc = -1;
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in greedy");
+	return WASP_OK;
+}
+
+int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+		 bool preempt, wasp_error *err)
+{
+	return solve_seeded(p, o, sol, preempt, 0, err);
+}
+
+int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
+		     wp_sol *sol, uint64_t seed, wasp_error *err)
+{
+	return solve_seeded(p, o, sol, true, seed, err);
+}
+
+int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
+		 double until, wp_sol *best, int *ran, int *better,
+		 wasp_error *err)
+{
+	wp_value vb, vt;
+	wp_evaluate(p, best, &vb);
+	*ran = *better = 0;
+	/* each pass leaves its reasons (and device allocations) in the
+	 * problem's arena, where a winner's must live on: cap the growth */
+	size_t base = wa_used(p->arena);
+	for (int seed = 1; seed <= n; seed++) {
+		if (wasp_now() >= until || (o && o->cancel && *o->cancel) ||
+		    wa_used(p->arena) - base > WGR_RESTART_MEM)
+			break;
+		/* a fresh arena per pass: a trial's plan is dropped or
+		 * copied into best */
+		wa_arena *a = wa_new();
+		wp_sol *t = a ? wp_sol_new(p, a) : NULL;
+		if (!t) {
+			wa_destroy(a);
+			return werr(err, WASP_ENOMEM, "out of memory");
+		}
+		int rc = wgr_solve_seeded(p, o, t, (uint64_t)seed, err);
+		const char *why;
+		if (rc == WASP_OK && wp_sol_feasible(p, t, &why) == 0) {
+			wp_evaluate(p, t, &vt);
+			if (wp_value_cmp(&vt, &vb) > 0) {
+				wp_sol_copy(p, best, t);
+				vb = vt;
+				++*better;
+			}
+		}
+		wa_destroy(a);
+		if (rc)
+			return rc;
+		++*ran;
+	}
 	return WASP_OK;
 }

@@ -23,6 +23,22 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		 bool preempt, wasp_error *err);
 
+/* The same with the groups of each priority level in a perturbed
+ * largest-first order drawn from seed (> 0): the restarts that look for
+ * tighter packings (wgr_restarts). */
+int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
+		     wp_sol *sol, uint64_t seed, wasp_error *err);
+
+/* Seeded passes 1..n (stopping at wasp_now() >= until or on cancel):
+ * each feasible plan better than best in the lexicographic objective
+ * replaces it.  *ran: passes made; *better: improvements. */
+#define WGR_RESTARTS 1000
+/* ... and stop once they have added this much to the problem's arena */
+#define WGR_RESTART_MEM ((size_t)64 << 20)
+int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
+		 double until, wp_sol *best, int *ran, int *better,
+		 wasp_error *err);
+
 /* DRA: allocate the devices of every pod another solver (the ILP) placed,
  * group by group in problem order, and attach the allocations to sol.
  * 0: done; 1: some pod could not get its devices (sol->dra untouched);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #ifdef _OPENMP
@@ -1079,6 +1080,130 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 	v->packing = nfree;
 	wp_compactness(p, s, v);
 	v->alt_rank = s->dra ? (double)wdr_alt_rank(s->dra) : 0;
+}
+
+/* Fewest of the n rooms cap[0..n) (sorted here, largest first) whose
+ * sum reaches need; n + 1 when all of them do not. */
+static int fewest_rooms(int64_t *cap, int n, int64_t need)
+{
+	if (need <= 0)
+		return 0;
+	/* insertion sort is enough: called once per resource and level */
+	for (int i = 1; i < n; i++) {
+		int64_t v = cap[i];
+		int j = i;
+		for (; j > 0 && cap[j - 1] < v; j--)
+			cap[j] = cap[j - 1];
+		cap[j] = v;
+	}
+	int64_t sum = 0;
+	for (int i = 0; i < n; i++) {
+		sum += cap[i];
+		if (sum >= need)
+			return i + 1;
+	}
+	return n + 1;
+}
+
+/* The free-able units of one level (nodes, or the domains of one key):
+ * unit[n] is the unit node n belongs to, -1 when its room is free of
+ * cost (busy anyway, or not in a counted unit); how many units can stay
+ * free, at most, with demand dem[] placed. */
+static int level_free_max(const wp_problem *p, const int *unit, int nunit,
+			  const int64_t *dem, int64_t *cap)
+{
+	int most = 0;
+	for (int r = 0; r < p->nres; r++) {
+		int64_t need = dem[r];
+		memset(cap, 0, (size_t)nunit * sizeof *cap);
+		for (int n = 0; n < p->nnodes; n++) {
+			int64_t f = p->free[(size_t)n * p->nres + r];
+			if (unit[n] < 0)
+				need -= f;
+			else
+				cap[unit[n]] += f;
+		}
+		int k = fewest_rooms(cap, nunit, need);
+		if (k > most)
+			most = k;
+	}
+	return most > nunit ? -1 : nunit - most;
+}
+
+double wp_packing_bound(const wp_problem *p, const wp_sol *s)
+{
+	if (p->snap->dra || p->nmcls > 0)
+		return NAN;
+	for (int u = 0; s->evict && u < p->nunits; u++)
+		if (s->evict[u])
+			return NAN;
+	for (int i = 0; s->move_to && i < p->snap->npods; i++)
+		if (s->move_to[i] >= 0)
+			return NAN;
+	int64_t *dem = calloc((size_t)p->nres + 1, sizeof *dem);
+	if (!dem)
+		return NAN;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (wg->tas && wg->tas->pref >= 0) {
+			free(dem);
+			return NAN;
+		}
+		for (int i = 0; i < wg->nclasses; i++) {
+			const wp_class *c = &p->classes[wg->classes[i]];
+			int64_t placed = 0;
+			for (int j = 0; j < c->nelig; j++)
+				placed += s->x[c->off + j];
+			if (placed < c->count) {
+				free(dem);
+				return NAN;
+			}
+			for (int r = 0; r < p->nres; r++)
+				dem[r] += c->req[r] * c->count;
+		}
+	}
+	int *unit = malloc(((size_t)p->nnodes + 1) * sizeof *unit);
+	int64_t *cap = malloc(((size_t)p->nnodes + 1) * sizeof *cap);
+	double total = NAN;
+	if (!unit || !cap)
+		goto out;
+	/* nodes: those without bound pods can stay free */
+	int nu = 0;
+	for (int n = 0; n < p->nnodes; n++)
+		unit[n] = p->snap->nodes[n].used[WS_RES_PODS] > 0 ? -1 : nu++;
+	int f = level_free_max(p, unit, nu, dem, cap);
+	if (f < 0)
+		goto out;
+	total = f;
+	/* domains of two or more nodes, none with bound pods, per key */
+	for (int k = 0; p->topo && k < p->topo->nkeys; k++) {
+		const wtp_key *key = &p->topo->keys[k];
+		for (int n = 0; n < p->nnodes; n++)
+			unit[n] = -1;
+		int nd = 0;
+		for (int d = 0; d < key->ndom; d++) {
+			bool all = key->dom_nnodes[d] >= 2;
+			for (int i = 0; all && i < key->dom_nnodes[d]; i++)
+				all = p->snap->nodes[key->dom_nodes[d][i]]
+					  .used[WS_RES_PODS] == 0;
+			if (!all)
+				continue;
+			for (int i = 0; i < key->dom_nnodes[d]; i++)
+				unit[key->dom_nodes[d][i]] = nd;
+			nd++;
+		}
+		f = level_free_max(p, unit, nd, dem, cap);
+		if (f < 0) {
+			total = NAN;
+			goto out;
+		}
+		total += f;
+	}
+out:
+	free(unit);
+	free(cap);
+	free(dem);
+	return total;
 }
 
 /* Preferred levels (issue 5): the levels are the topology keys, coarse to

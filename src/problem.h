@@ -215,6 +215,16 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
 int wp_group_need(const wp_group *wg);
 /* Fill v->compact (wp_evaluate does). */
 void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
+
+/* The most packing any plan can have that, like s, places every pending
+ * pod and evicts and moves nothing (doc/formulation.md §11): per node and
+ * per topology level, the free-able nodes or domains less the fewest of
+ * them, largest first, whose room the pending demand needs beyond the
+ * room of everything that stays busy anyway.  When s is such a plan (and
+ * no group has a preferred level, no claim has alternatives), every
+ * optimal plan is too, so this bounds the optimum's packing; otherwise,
+ * or on NOMEM, NAN. */
+double wp_packing_bound(const wp_problem *p, const wp_sol *s);
 /* Is problem comp h admitted in s (enough children admitted)? */
 bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
 /* Issue 6: do two pods have the same node predicates (selectors,

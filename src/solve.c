@@ -27,6 +27,9 @@
 #define WSV_AUTO_MAX_COLS 20000
 #define WSV_AUTO_MAX_NONZEROS 400000L
 #define WSV_AUTO_MIN_SECONDS 0.5
+/* Seeded greedy restarts (wgr_restarts) before the ILP get at most this
+ * share of the time left. */
+#define WSV_RESTART_SHARE 0.3
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -72,6 +75,35 @@ static int merge_warnings(wasp_plan *pl, const ws_snapshot *s,
 		if (mine[i] && wpl_add_warning(pl, mine[i]))
 			return -1;
 	return 0;
+}
+
+/* A plan that places every pending pod and evicts and moves nothing
+ * leaves only packing to improve; wp_packing_bound bounds that tier
+ * where the LP cannot (it spreads pods fractionally so that every node
+ * looks partly free).  Packing weighs one unit in the objective. */
+static void packing_bound(const wp_problem *p, const wp_sol *sol,
+			  wilp_stats *st, const char **status)
+{
+	double b = wp_packing_bound(p, sol);
+	if (isnan(b) || isnan(st->objective))
+		return;
+	wp_value v;
+	wp_evaluate(p, sol, &v);
+	if (v.packing < 0)
+		return;
+	double z = st->objective - v.packing + b;
+	if (!isnan(st->bound) && st->bound <= z)
+		return;
+	st->bound = z;
+	if (v.packing >= b) {
+		st->bound = st->objective;
+		st->gap = 0;
+		*status = "optimal";
+	} else {
+		st->gap = (z - st->objective) /
+			  (fabs(st->objective) > 1e-9 ? fabs(st->objective)
+						      : 1e-9);
+	}
 }
 
 int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
@@ -136,6 +168,27 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 				pass = "the BestFit-order pass beat the "
 				       "tightest-domain pass";
 			}
+		}
+	}
+	/* Then, unless only greedy was asked for, restarts in perturbed
+	 * largest-first orders: tighter packings, and a better first
+	 * incumbent for the ILP (doc/formulation.md §11). */
+	if (!baseline && !cancelled(o) && p->ngroups &&
+	    o->mode != WASP_MODE_GREEDY) {
+		double now = wasp_now();
+		double until = isfinite(deadline)
+				   ? now + WSV_RESTART_SHARE * (deadline - now)
+				   : INFINITY;
+		int ran, better;
+		rc = wgr_restarts(p, o, WGR_RESTARTS, until, gsol, &ran,
+				  &better, err);
+		if (rc)
+			goto out;
+		if (better) {
+			const char *r = wa_printf(
+			    a, "%d of %d seeded greedy passes improved the "
+			       "plan", better, ran);
+			pass = pass && r ? wa_printf(a, "%s; %s", pass, r) : r;
 		}
 	}
 	double t2 = wasp_now();
@@ -308,6 +361,9 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 				wp_evaluate(p, isol, &iv);
 				c = wp_value_cmp(&iv, &gv);
 			}
+			if (c >= 0 && isnan(st.top_gap))
+				packing_bound(p, c > 0 ? isol : gsol, &st,
+					      &status);
 			if (c > 0)
 				best = isol;
 			else if (c < 0) {
