@@ -59,7 +59,8 @@ static void check_sol(inst *in, const wp_sol *s, const char *label)
 
 /* Small tree clusters (racks of 2-4 nodes, 4 GPUs each, half busy with
  * evictable low-priority pods), solved both ways with time to prove. */
-static void cross_check(int seed, bool busy, int *nopt, int *nsplit)
+static void cross_check(int seed, bool busy, int *nopt, int *nsplit,
+			int *nbound)
 {
 	wasp_gen_options g;
 	wasp_gen_options_init(&g);
@@ -139,6 +140,24 @@ static void cross_check(int seed, bool busy, int *nopt, int *nsplit)
 	}
 	if (!strcmp(ast.status, "optimal"))
 		(*nsplit)++;
+	/* the packing bound (wp_packing_bound) holds for every plan that
+	 * places every pod and evicts nothing, the node optimum included,
+	 * and exists for no other */
+	const wp_sol *plans[] = {in.greedy, ns, as};
+	for (int i = 0; i < 3; i++) {
+		wp_value v;
+		wp_evaluate(in.p, plans[i], &v);
+		double b = wp_packing_bound(in.p, plans[i]);
+		if (v.evictions > 0)
+			ck_assert_msg(isnan(b), "%s: bound with evictions",
+				      label);
+		if (isnan(b))
+			continue;
+		ck_assert_msg(v.packing <= b, "%s: plan %d packs %.0f, above "
+			      "the packing bound %.0f", label, i, v.packing,
+			      b);
+		(*nbound)++;
+	}
 	inst_free(&in);
 }
 
@@ -194,10 +213,12 @@ START_TEST(relaxation_empty)
 {
 	/* empty clusters: sizes 1, 2, 4 divide one another, so the floor
 	 * rows are exact and the part optimum splits onto nodes */
-	int nopt = 0, nsplit = 0;
+	int nopt = 0, nsplit = 0, nbound = 0;
 	for (int seed = 1; seed <= 8; seed++)
-		cross_check(seed, false, &nopt, &nsplit);
+		cross_check(seed, false, &nopt, &nsplit, &nbound);
 	ck_assert_int_ge(nopt, 5);
+	/* most plans there place every pod: the packing bound was tested */
+	ck_assert_int_ge(nbound, 8);
 }
 END_TEST
 
@@ -205,10 +226,137 @@ START_TEST(relaxation_busy)
 {
 	/* half busy with evictable pods: a relaxation still, proven equal
 	 * to the node optimum whenever it says so */
-	int nopt = 0, nsplit = 0;
+	int nopt = 0, nsplit = 0, nbound = 0;
 	for (int seed = 1; seed <= 8; seed++)
-		cross_check(seed, true, &nopt, &nsplit);
+		cross_check(seed, true, &nopt, &nsplit, &nbound);
 	ck_assert_int_ge(nopt, 1);
+}
+END_TEST
+
+/* wp_packing_bound by hand: four 8-GPU nodes in racks r1 {n1, n2} and
+ * r2 {n3, n4}.  A rack-bound gang of two whole-node pods needs 2 nodes
+ * and 1 rack of room, so at most 2 nodes and 1 rack stay free: 3, which
+ * the plan reaches, and the pipeline calls it optimal.  A second gang
+ * that cannot fit (3 whole-node pods in one rack) leaves a pod pending:
+ * then no bound.  A running 1-GPU pod on n4 keeps n4 and r2 busy: n4's
+ * 7 free GPUs cost nothing, the other 9 need 2 of n1..n3 (1 stays free)
+ * and r1 (r2's 15 GPUs fall short): 1, which the plan reaches too. */
+static void packing_case(const char *extra, bool running, double want)
+{
+	tu_buf b = {0};
+	const char *nodes[] = {"n1", "n2", "n3", "n4"};
+	for (int i = 0; i < 4; i++)
+		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+			      "  name: %s\n  labels: {example.com/rack: r%d}\n"
+			      "status:\n  allocatable: {cpu: \"64\", memory: "
+			      "512Gi, pods: \"110\", nvidia.com/gpu: \"8\"}\n",
+			  nodes[i], 1 + i / 2);
+	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+		      "kind: PodGroup\nmetadata: {name: g, namespace: ml}\n"
+		      "spec:\n  schedulingPolicy: {gang: {minCount: 2}}\n"
+		      "  schedulingConstraints: {topology: [{key: "
+		      "example.com/rack}]}\n");
+	tu_pod_yaml(&b, "g-0", "g", NULL, 8, 0);
+	tu_pod_yaml(&b, "g-1", "g", NULL, 8, 0);
+	if (running)
+		tu_pod_yaml(&b, "run", NULL, "n4", 1, 0);
+	if (extra)
+		tu_printf(&b, "%s", extra);
+	wasp_snapshot *s = tu_load_buf(&b);
+	wasp_options o;
+	wasp_options_init(&o);
+	wa_arena *a = wa_new();
+	wp_problem *p;
+	wasp_error e;
+	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
+	wp_sol *g = wp_sol_new(p, a);
+	ck_assert_int_eq(wgr_solve(p, &o, g, &e), 0);
+	double bound = wp_packing_bound(p, g);
+	if (isnan(want)) {
+		ck_assert_msg(isnan(bound), "bound %.0f with a pod pending",
+			      bound);
+	} else {
+		wp_value v;
+		wp_evaluate(p, g, &v);
+		ck_assert_msg(bound == want, "bound %.0f, want %.0f", bound,
+			      want);
+		ck_assert_msg(v.packing == want, "greedy packs %.0f",
+			      v.packing);
+		o.mode = WASP_MODE_ILP;
+		wasp_plan *pl = tu_solve(s, &o);
+		ck_assert_str_eq(pl->sum.status, "optimal");
+		wasp_plan_free(pl);
+	}
+	wa_destroy(a);
+	wasp_snapshot_free(s);
+}
+
+START_TEST(packing_bound)
+{
+	packing_case(NULL, false, 3);
+	packing_case(NULL, true, 1);
+	tu_buf b = {0};
+	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+		      "kind: PodGroup\nmetadata: {name: big, namespace: ml}\n"
+		      "spec:\n  schedulingPolicy: {gang: {minCount: 3}}\n"
+		      "  schedulingConstraints: {topology: [{key: "
+		      "example.com/rack}]}\n");
+	for (int i = 0; i < 3; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "big-%d", i);
+		tu_pod_yaml(&b, name, "big", NULL, 8, 0);
+	}
+	packing_case(b.buf, false, NAN);
+	free(b.buf);
+}
+END_TEST
+
+/* Seeded greedy restarts on the empty 256-node tree cluster of issue 5
+ * (seed 1): with no deadline all WGR_RESTARTS passes run, the result
+ * only ever improves on greedy's and passes the verifier, is the same
+ * with 1 and 2 threads, places every pod (greedy alone leaves a packing
+ * gap) and reaches wp_packing_bound: proven optimal without the ILP. */
+START_TEST(restarts)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.levels = 3;
+	g.fanout = 4;
+	g.nodes = 256;
+	g.gangs = 0;
+	g.trees = 25;
+	g.busy = 0;
+	inst in;
+	inst_gen(&in, &g);
+	wp_value vg, v1, v2;
+	wp_evaluate(in.p, in.greedy, &vg);
+	wp_sol *r[2];
+	for (int t = 0; t < 2; t++) {
+		wasp_error e;
+		int ran, better;
+		in.o.threads = t + 1;
+		r[t] = wp_sol_new(in.p, in.a);
+		wp_sol_copy(in.p, r[t], in.greedy);
+		ck_assert_int_eq(wgr_restarts(in.p, &in.o, WGR_RESTARTS,
+					      INFINITY, r[t], &ran, &better,
+					      &e),
+				 WASP_OK);
+		ck_assert_int_eq(ran, WGR_RESTARTS);
+		ck_assert_int_gt(better, 0);
+		check_sol(&in, r[t], "restarts");
+	}
+	wp_evaluate(in.p, r[0], &v1);
+	wp_evaluate(in.p, r[1], &v2);
+	ck_assert_int_eq(wp_value_cmp(&v1, &v2), 0);
+	ck_assert(memcmp(r[0]->x, r[1]->x, (size_t)in.p->nx *
+					       sizeof *r[0]->x) == 0);
+	ck_assert_int_gt(wp_value_cmp(&v1, &vg), 0);
+	double b = wp_packing_bound(in.p, r[0]);
+	ck_assert_msg(!isnan(b), "a pod is left pending");
+	ck_assert_msg(v1.packing == b, "packing %.0f, bound %.0f (greedy "
+		      "%.0f)", v1.packing, b, vg.packing);
+	ck_assert(vg.packing < b);
+	inst_free(&in);
 }
 END_TEST
 
@@ -302,6 +450,8 @@ static Suite *suite(void)
 	tcase_add_test(t, relaxation_empty);
 	tcase_add_test(t, relaxation_busy);
 	tcase_add_test(t, applies);
+	tcase_add_test(t, packing_bound);
+	tcase_add_test(t, restarts);
 	tcase_add_test(t, pipeline_parts);
 	suite_add_tcase(s, t);
 	return s;

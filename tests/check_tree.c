@@ -470,6 +470,46 @@ static void mgc_check(int mode)
 	free(b.buf);
 }
 
+/* The whole tree before its minimum: root (block, minGroupCount 1) has
+ * c1 and c2, each 3 whole-node pods in one rack.  Block bA (racks a1 of
+ * 4 nodes, a2 of 2) has 6 node slots, the tightest that holds the tree
+ * by roll-up, but only c1 fits there; bB (two racks of 4) holds both.
+ * The greedy used to take bA and leave c2 waiting ("admitted without
+ * it"); it must put the whole tree in bB. */
+static void whole_tree_check(int mode)
+{
+	yb b = {0};
+	const char *racks[] = {"a1", "a1", "a1", "a1", "a2", "a2",
+			       "b1", "b1", "b1", "b1", "b2", "b2", "b2", "b2"};
+	for (int i = 0; i < 14; i++) {
+		char name[8];
+		snprintf(name, sizeof name, "n%d", i);
+		y_node(&b, name, racks[i][0] == 'a' ? "bA" : "bB", racks[i], 8,
+		       "");
+	}
+	y_cpg(&b, "root", NULL, 1, BLOCK, NULL);
+	y_pg(&b, "c1", "root", 3, 3, 8, RACK, NULL, false);
+	y_pg(&b, "c2", "root", 3, 3, 8, RACK, NULL, false);
+	wasp_snapshot *s = tu_load(b.buf);
+	wasp_plan *p = solve(s, mode);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "c1"), 3);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "c2"), 3);
+	ck_assert_str_eq(group_dom(s, p, "c1", BLOCK), "bB");
+	ck_assert_str_eq(group_dom(s, p, "c2", BLOCK), "bB");
+	ck_assert_str_ne(group_dom(s, p, "c1", RACK),
+			 group_dom(s, p, "c2", RACK));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+
+START_TEST(greedy_whole_tree)
+{
+	whole_tree_check(WASP_MODE_GREEDY);
+	whole_tree_check(WASP_MODE_ILP);
+}
+END_TEST
+
 START_TEST(greedy_mgc)
 {
 	mgc_check(WASP_MODE_GREEDY);
@@ -999,6 +1039,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, greedy_backtrack);
 	tcase_add_test(tc, greedy_taint);
 	tcase_add_test(tc, greedy_mgc);
+	tcase_add_test(tc, greedy_whole_tree);
 	tcase_add_test(tc, greedy_parent_wait);
 	tcase_add_test(tc, greedy_nested);
 	tcase_add_test(tc, greedy_path_mode);
