@@ -27,6 +27,7 @@
 #include "isort.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,8 @@ typedef struct gs {
 	int nres, nn, threads;
 	uint64_t seed;   /* 0: the standard order; else a perturbed one
 			    (wgr_solve_seeded)                      */
+	wa_arena *ra;    /* where the plan's texts go: the problem's
+			    arena, or a restart's own (wgr_restarts) */
 	cinfo *ci;
 	wa_arena *tmp;
 	ncand *nc;   /* nnodes: node candidates of one placement */
@@ -576,7 +579,7 @@ static const char *describe_req(gs *G, int c, const wtp_key *k, int d)
 	char q[64];
 	const char *name = G->s->res[best_r];
 	wq_format(cl->req[best_r], wq_is_bytes_resource(name), q, sizeof q);
-	return wa_printf(G->p->arena, "%s %s", q, name);
+	return wa_printf(G->ra, "%s %s", q, name);
 }
 
 /* The main class of a group for messages: the first in placement order. */
@@ -585,12 +588,12 @@ static const char *pods_of(gs *G, const wp_group *wg, int c, int npods,
 {
 	if (npods == 1)
 		return wg->nclasses == 1
-			   ? wa_printf(G->p->arena, "a pod of %s",
+			   ? wa_printf(G->ra, "a pod of %s",
 				       describe_req(G, c, k, d))
 			   : "1 pod";
 	if (wg->nclasses > 1)
-		return wa_printf(G->p->arena, "%d pods", npods);
-	return wa_printf(G->p->arena, "%d pods of %s each", npods,
+		return wa_printf(G->ra, "%d pods", npods);
+	return wa_printf(G->ra, "%d pods of %s each", npods,
 			 describe_req(G, c, k, d));
 }
 
@@ -598,7 +601,7 @@ static const char *explain(gs *G, const wp_group *wg, const int *corder,
 			   const wtp_key *k, const dcand *cd, int ncd,
 			   int need, int tried)
 {
-	wa_arena *a = G->p->arena;
+	wa_arena *a = G->ra;
 	const wp_problem *p = G->p;
 	int c0 = corder[0];
 	/* pods no node can ever take */
@@ -1555,18 +1558,18 @@ static int annotated_solve(gs *G, int g)
 		for (int d = 0; d < k->ndom; d++)
 			nfree += excl_free(G, g, ta->excl, d);
 		if (!nfree)
-			why = wa_printf(p->arena, "every %s domain is held by "
+			why = wa_printf(G->ra, "every %s domain is held by "
 					"another group with that exclusive "
 					"topology", k->label);
 	}
 	if (!why && ta->nslices)
-		why = wa_printf(p->arena, "its %d pods do not fit as slices "
+		why = wa_printf(G->ra, "its %d pods do not fit as slices "
 				"of %d, each inside one %s domain", wg->size,
 				ta->slice_size[ta->nslices - 1],
 				p->topo->keys[ta->slice_key[ta->nslices - 1]]
 				    .label);
 	if (!why)
-		why = wa_printf(p->arena, "no room for %d pod%s within the "
+		why = wa_printf(G->ra, "no room for %d pod%s within the "
 				"domains its topology annotations allow",
 				group_need(wg), plural(group_need(wg), "",
 						       "s"));
@@ -1757,11 +1760,11 @@ static int tree_leftout(gs *G, int h)
 		const wp_group *wg = &p->groups[k];
 		const char *why =
 		    wg->invalid ? wg->invalid
-		    : adm ? wa_printf(p->arena, "its CompositePodGroup %s/%s "
+		    : adm ? wa_printf(G->ra, "its CompositePodGroup %s/%s "
 				      "was admitted without it: no room left "
 				      "for it inside the parent's domain",
 				      sh->ns, sh->name)
-			  : wa_printf(p->arena, "its CompositePodGroup %s/%s "
+			  : wa_printf(G->ra, "its CompositePodGroup %s/%s "
 				      "was not admitted", sh->ns, sh->name);
 		if (!why)
 			return -1;
@@ -1822,15 +1825,15 @@ static int tree_solve(gs *G, int h)
 	if (rc->invalid)
 		why = rc->invalid;
 	else if (rc->fixed_dom == -2)
-		why = wa_printf(p->arena, "CompositePodGroup %s/%s: its "
+		why = wa_printf(G->ra, "CompositePodGroup %s/%s: its "
 				"running pods already span several %s "
 				"domains", sr->ns, sr->name, key);
 	else if (key && T->tried == 0)
-		why = wa_printf(p->arena, "CompositePodGroup %s/%s: no %s "
+		why = wa_printf(G->ra, "CompositePodGroup %s/%s: no %s "
 				"domain has room for any of its pods",
 				sr->ns, sr->name, key);
 	else if (key)
-		why = wa_printf(p->arena, "CompositePodGroup %s/%s needs %d "
+		why = wa_printf(G->ra, "CompositePodGroup %s/%s needs %d "
 				"child group%s admitted in one %s domain; at "
 				"most %d fit together (%s %s, %d domain%s "
 				"tried)", sr->ns, sr->name, need,
@@ -1839,7 +1842,7 @@ static int tree_solve(gs *G, int h)
 				T->best_dom ? T->best_dom : "-", T->tried,
 				plural(T->tried, "", "s"));
 	else
-		why = wa_printf(p->arena, "CompositePodGroup %s/%s needs %d "
+		why = wa_printf(G->ra, "CompositePodGroup %s/%s needs %d "
 				"child group%s admitted; at most %d fit "
 				"together", sr->ns, sr->name, need,
 				plural(need, "", "s"), T->best);
@@ -3079,10 +3082,17 @@ static const char *device_reason(gs *G, const wp_group *wg,
 		return NULL;
 	const char *text = wdr_explain(G->dra, dc->pods, dc->count, dc->elig,
 				       dc->nelig, where, (long long)fit, need,
-				       p->arena);
+				       G->ra);
 	if (cache)
 		G->dr_text[slot] = text;
 	return text;
+}
+
+/* Which seeded passes ignore priority, and so evict nothing (no
+ * level's room may then depend on the levels placed before it). */
+static bool seed_flat(uint64_t seed)
+{
+	return seed % 3 == 0;
 }
 
 /* splitmix64: the restarts' noise, a pure function of (seed, unit) so
@@ -3095,12 +3105,19 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-/* The order of a seeded pass (wgr_solve_seeded): still by priority, so
- * each level is placed before the next as the preemption bookkeeping
- * needs, but within a level by volume (a tree counts as one unit with
- * its whole volume), largest first, each volume scaled by noise drawn
- * from the seed: a light shake (ties and near ties) or a heavy one.  Largest first is what packs bins tightly;
- * the noise lets restarts find the packings one fixed order misses. */
+/* The order of a seeded pass (wgr_solve_seeded).  Seeds cycle through
+ * three kinds:
+ *   1 mod 3: by priority, within a level by volume (a tree counts as one
+ *            unit with its whole volume), largest first, each volume
+ *            shaken by up to 2% (ties and near ties);
+ *   2 mod 3: the same shaken by up to 40%;
+ *   0 mod 3: any order (a plain shuffle), priority ignored, and no
+ *            eviction (seed_flat): when all the work fits, the order of
+ *            the levels only costs packing; when it does not, the pass
+ *            loses and wgr_restarts keeps the better plan.
+ * Largest first is what packs bins tightly; the noise lets restarts
+ * find the packings one fixed order misses.  Every level's pass keeps
+ * the levels in order, as the preemption bookkeeping needs. */
 static int seeded_order(gs *G, gord *ord)
 {
 	const wp_problem *p = G->p;
@@ -3129,12 +3146,7 @@ static int seeded_order(gs *G, gord *ord)
 				  : g;
 		vol[u] += v;
 	}
-	/* every third seed, when nothing can be evicted (so no level's
-	 * room depends on the levels placed before it), priority is
-	 * ignored too: when all the work fits, the order of the levels
-	 * only costs packing; when it does not, the pass loses and the
-	 * caller keeps the better plan */
-	bool flat = G->seed % 3 == 0 && p->nunits == 0;
+	bool flat = seed_flat(G->seed);
 	double amp = G->seed % 3 == 1 ? 0.02 : 0.4;
 	for (int i = 0; i < p->ngroups; i++) {
 		int g = ord[i].g;
@@ -3158,7 +3170,7 @@ static int run(gs *G, const wasp_options *o)
 {
 	const wp_problem *p = G->p;
 	const wtp_topo *t = p->topo;
-	wa_arena *a = p->arena;
+	wa_arena *a = G->ra;
 	wp_sol *sol = G->sol;
 	int maxd = 1;
 	for (int i = 0; t && i < t->nkeys; i++)
@@ -3401,11 +3413,13 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 
 static int solve_seeded(const wp_problem *p, const wasp_options *o,
 			wp_sol *sol, bool preempt, uint64_t seed,
-			wasp_error *err)
+			wa_arena *ra, wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
 		.nn = p->nnodes, .threads = 1, .preempt = preempt,
-		.pe_only_dom = -1, .seed = seed};
+		.pe_only_dom = -1, .seed = seed, .ra = ra ? ra : p->arena};
+	if (seed && seed_flat(seed))
+		G.preempt = false;
 #ifdef _OPENMP
 	G.threads = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 #endif
@@ -3420,11 +3434,11 @@ static int solve_seeded(const wp_problem *p, const wasp_options *o,
 	memcpy(G.fr, p->free, (size_t)p->nnodes * p->nres * sizeof *G.fr);
 	if (p->snap->dra) {
 		/* In the problem's arena: the plan reads the allocations. */
-		G.dra = wa_alloc(p->arena, sizeof *G.dra);
+		G.dra = wa_alloc(G.ra, sizeof *G.dra);
 		G.cpc = wa_calloc(G.tmp, (size_t)p->nclasses + 1,
 				  sizeof *G.cpc);
 		if (!G.dra || !G.cpc ||
-		    wdr_state_init(G.dra, p->snap, p->arena)) {
+		    wdr_state_init(G.dra, p->snap, G.ra)) {
 			wa_destroy(G.tmp);
 			return werr(err, WASP_ENOMEM, "out of memory in greedy");
 		}
@@ -3464,51 +3478,134 @@ static int solve_seeded(const wp_problem *p, const wasp_options *o,
 int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		 bool preempt, wasp_error *err)
 {
-	return solve_seeded(p, o, sol, preempt, 0, err);
+	return solve_seeded(p, o, sol, preempt, 0, NULL, err);
 }
 
 int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 		     wp_sol *sol, uint64_t seed, wasp_error *err)
 {
-	return solve_seeded(p, o, sol, true, seed, err);
+	return solve_seeded(p, o, sol, true, seed, NULL, err);
+}
+
+/* One restart in its own arena (texts included), on one thread. */
+typedef struct trial {
+	wa_arena *a;
+	wp_sol *sol;
+	int rc;
+	bool ok;       /* feasible */
+	wp_value v;
+	wasp_error err;
+} trial;
+
+static void run_trial(const wp_problem *p, const wasp_options *o,
+		      uint64_t seed, trial *t)
+{
+	t->a = wa_new();
+	t->sol = t->a ? wp_sol_new(p, t->a) : NULL;
+	t->ok = false;
+	if (!t->sol) {
+		t->rc = werr(&t->err, WASP_ENOMEM, "out of memory");
+		return;
+	}
+	t->rc = solve_seeded(p, o, t->sol, true, seed, t->a, &t->err);
+	const char *why;
+	if (t->rc == WASP_OK && wp_sol_feasible(p, t->sol, &why) == 0) {
+		t->ok = true;
+		wp_evaluate(p, t->sol, &t->v);
+	}
+}
+
+/* best = t's plan, its texts copied into the problem's arena. */
+static int adopt(const wp_problem *p, wp_sol *best, const trial *t)
+{
+	wp_sol_copy(p, best, t->sol);
+	for (int g = 0; g < p->ngroups; g++)
+		if (best->reason[g] &&
+		    !(best->reason[g] = wa_strdup(p->arena, best->reason[g])))
+			return -1;
+	return 0;
 }
 
 int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		 double until, wp_sol *best, int *ran, int *better,
 		 wasp_error *err)
 {
-	wp_value vb, vt;
+	wp_value vb;
 	wp_evaluate(p, best, &vb);
 	*ran = *better = 0;
-	/* each pass leaves its reasons (and device allocations) in the
-	 * problem's arena, where a winner's must live on: cap the growth */
+	/* device allocations live in the arena of the run that made
+	 * them and a winner's must outlive its trial: with claims the
+	 * passes run one by one in the problem's arena, capped */
+	bool dra = p->snap->dra != NULL;
+	int nt = 1;
+#ifdef _OPENMP
+	if (!dra)
+		nt = o && o->threads > 0 ? o->threads : omp_get_max_threads();
+#endif
+	if (nt > WGR_RESTART_BATCH)
+		nt = WGR_RESTART_BATCH;
+	/* each pass on one thread; passes in parallel */
+	wasp_options one;
+	if (o)
+		one = *o;
+	else
+		wasp_options_init(&one);
+	one.threads = 1;
+	trial tr[WGR_RESTART_BATCH];
 	size_t base = wa_used(p->arena);
-	for (int seed = 1; seed <= n; seed++) {
+	for (int seed = 1; seed <= n;) {
 		if (wasp_now() >= until || (o && o->cancel && *o->cancel) ||
 		    wa_used(p->arena) - base > WGR_RESTART_MEM)
 			break;
-		/* a fresh arena per pass: a trial's plan is dropped or
-		 * copied into best */
-		wa_arena *a = wa_new();
-		wp_sol *t = a ? wp_sol_new(p, a) : NULL;
-		if (!t) {
-			wa_destroy(a);
-			return werr(err, WASP_ENOMEM, "out of memory");
+		int nb = n - seed + 1 < nt ? n - seed + 1 : nt;
+		if (dra) {
+			tr[0].a = NULL;
+			tr[0].sol = wp_sol_new(p, p->arena);
+			tr[0].ok = false;
+			tr[0].rc = tr[0].sol ? solve_seeded(p, o, tr[0].sol, true,
+							    (uint64_t)seed,
+							    NULL, &tr[0].err)
+					     : werr(&tr[0].err, WASP_ENOMEM,
+						    "out of memory");
+			const char *why;
+			if (tr[0].rc == 0 &&
+			    wp_sol_feasible(p, tr[0].sol, &why) == 0) {
+				tr[0].ok = true;
+				wp_evaluate(p, tr[0].sol, &tr[0].v);
+			}
+		} else {
+#pragma omp parallel for schedule(static, 1) num_threads(nb) if (nb > 1)
+			for (int i = 0; i < nb; i++)
+				run_trial(p, &one, (uint64_t)(seed + i), &tr[i]);
 		}
-		int rc = wgr_solve_seeded(p, o, t, (uint64_t)seed, err);
-		const char *why;
-		if (rc == WASP_OK && wp_sol_feasible(p, t, &why) == 0) {
-			wp_evaluate(p, t, &vt);
-			if (wp_value_cmp(&vt, &vb) > 0) {
-				wp_sol_copy(p, best, t);
-				vb = vt;
+		/* in seed order, whatever the thread count */
+		int rc = WASP_OK;
+		for (int i = 0; i < nb; i++) {
+			if (rc == WASP_OK && tr[i].rc) {
+				rc = tr[i].rc;
+				if (err)
+					*err = tr[i].err;
+			}
+			if (rc == WASP_OK && tr[i].ok &&
+			    wp_value_cmp(&tr[i].v, &vb) > 0) {
+				if (dra)
+					wp_sol_copy(p, best, tr[i].sol);
+				else if (adopt(p, best, &tr[i]))
+					rc = werr(err, WASP_ENOMEM,
+						  "out of memory");
+				vb = tr[i].v;
 				++*better;
 			}
+			wa_destroy(tr[i].a);
 		}
-		wa_destroy(a);
 		if (rc)
 			return rc;
-		++*ran;
+		seed += nb;
+		*ran += nb;
+		/* every pod placed, packing at its bound: nothing beats it */
+		double pb = *better ? wp_packing_bound(p, best) : NAN;
+		if (!isnan(pb) && vb.packing >= pb)
+			break;
 	}
 	return WASP_OK;
 }

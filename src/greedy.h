@@ -29,12 +29,17 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 		     wp_sol *sol, uint64_t seed, wasp_error *err);
 
-/* Seeded passes 1..n (stopping at wasp_now() >= until or on cancel):
- * each feasible plan better than best in the lexicographic objective
- * replaces it.  *ran: passes made; *better: improvements. */
-#define WGR_RESTARTS 1000
-/* ... and stop once they have added this much to the problem's arena */
+/* Seeded passes 1..n (stopping at wasp_now() >= until or on cancel),
+ * several at once on o->threads threads: each feasible plan better than
+ * best in the lexicographic objective replaces it, taken in seed order
+ * so the result does not depend on the thread count.  *ran: passes
+ * made; *better: improvements. */
+#define WGR_RESTARTS 8192
+/* ... and stop once they have added this much to the problem's arena
+ * (with device claims, where each pass allocates there) */
 #define WGR_RESTART_MEM ((size_t)64 << 20)
+/* Passes run in parallel, this many at most (one per thread). */
+#define WGR_RESTART_BATCH 16
 int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		 double until, wp_sol *best, int *ran, int *better,
 		 wasp_error *err);

@@ -29,7 +29,7 @@
 #define WSV_AUTO_MIN_SECONDS 0.5
 /* Seeded greedy restarts (wgr_restarts) before the ILP get at most this
  * share of the time left. */
-#define WSV_RESTART_SHARE 0.3
+#define WSV_RESTART_SHARE 0.4
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)

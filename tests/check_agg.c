@@ -312,7 +312,7 @@ START_TEST(packing_bound)
 END_TEST
 
 /* Seeded greedy restarts on the empty 256-node tree cluster of issue 5
- * (seed 1): with no deadline all WGR_RESTARTS passes run, the result
+ * (seed 1), with no deadline: the passes stop early, the result
  * only ever improves on greedy's and passes the verifier, is the same
  * with 1 and 2 threads, places every pod (greedy alone leaves a packing
  * gap) and reaches wp_packing_bound: proven optimal without the ILP. */
@@ -341,7 +341,8 @@ START_TEST(restarts)
 					      INFINITY, r[t], &ran, &better,
 					      &e),
 				 WASP_OK);
-		ck_assert_int_eq(ran, WGR_RESTARTS);
+		/* they stop once a plan reaches the packing bound */
+		ck_assert_int_lt(ran, WGR_RESTARTS);
 		ck_assert_int_gt(better, 0);
 		check_sol(&in, r[t], "restarts");
 	}
