@@ -1819,18 +1819,6 @@ int wag_estimate(const wp_problem *p)
 	return n > INT_MAX ? INT_MAX : (int)n;
 }
 
-/* The warm start places every pending pod, evicts nothing and meets
- * wp_packing_bound: it is optimal (doc/formulation.md §11). */
-static bool warm_proven(const wp_problem *p, const wp_sol *warm)
-{
-	double b = wp_packing_bound(p, warm);
-	if (isnan(b))
-		return false;
-	wp_value v;
-	wp_evaluate(p, warm, &v);
-	return v.packing >= b;
-}
-
 int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	      const wp_sol *warm, wp_sol *out, wilp_stats *st,
 	      wag_info *info, wasp_error *err)
@@ -1896,8 +1884,9 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	}
 	bool have = warm && vec_of_sol(m, warm, best) && check(m, best) == 0;
 	info->warm_ok = have;
-	if (have && warm_proven(p, warm)) {
-		/* nothing can beat the warm start: no LP needed */
+	if (have && wp_packing_proven(p, warm)) {
+		/* every pod placed, no eviction, packing at its bound:
+		 * nothing beats the warm start (doc/formulation.md §11) */
 		wp_sol_copy(p, out, warm);
 		st->status = "greedy";
 		st->objective = st->bound = obj_at(m, best);

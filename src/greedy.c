@@ -27,7 +27,6 @@
 #include "isort.h"
 
 #include <limits.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -3553,6 +3552,9 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	one.threads = 1;
 	trial tr[WGR_RESTART_BATCH];
 	size_t base = wa_used(p->arena);
+	/* every pod placed, packing at its bound: nothing beats best */
+	if (wp_packing_proven(p, best))
+		return WASP_OK;
 	for (int seed = 1; seed <= n;) {
 		if (wasp_now() >= until || (o && o->cancel && *o->cancel) ||
 		    wa_used(p->arena) - base > WGR_RESTART_MEM)
@@ -3602,9 +3604,7 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 			return rc;
 		seed += nb;
 		*ran += nb;
-		/* every pod placed, packing at its bound: nothing beats it */
-		double pb = *better ? wp_packing_bound(p, best) : NAN;
-		if (!isnan(pb) && vb.packing >= pb)
+		if (*better && wp_packing_proven(p, best))
 			break;
 	}
 	return WASP_OK;

@@ -1206,6 +1206,16 @@ out:
 	return total;
 }
 
+bool wp_packing_proven(const wp_problem *p, const wp_sol *s)
+{
+	double b = wp_packing_bound(p, s);
+	if (isnan(b))
+		return false;
+	wp_value v;
+	wp_evaluate(p, s, &v);
+	return v.packing >= b;
+}
+
 /* Preferred levels (issue 5): the levels are the topology keys, coarse to
  * fine (at most 8 counted); per level, the domains where a group with a
  * preferred level at or below it has eligible nodes but no pod. */

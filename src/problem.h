@@ -225,6 +225,8 @@ void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
  * optimal plan is too, so this bounds the optimum's packing; otherwise,
  * or on NOMEM, NAN. */
 double wp_packing_bound(const wp_problem *p, const wp_sol *s);
+/* s meets that bound: nothing beats it (false on NOMEM). */
+bool wp_packing_proven(const wp_problem *p, const wp_sol *s);
 /* Is problem comp h admitted in s (enough children admitted)? */
 bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
 /* Issue 6: do two pods have the same node predicates (selectors,
