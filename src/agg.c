@@ -39,7 +39,7 @@
 #include "preempt.h"
 
 #define WAG_MAX_COEF ((double)(1L << 30)) /* as WILP_MAX_COEF (ilp.c) */
-#define WAG_MARGIN_S 0.1        /* left of the deadline for GLPK       */
+#define WAG_MARGIN_S 0.2        /* left of the deadline for GLPK       */
 #define WAG_CONFINE_SHARE 0.4   /* of the time, kept for the confined
 				   node solve                          */
 #define WAG_CONFINE_MIN_S 0.5   /* ... when at least this much is left */
