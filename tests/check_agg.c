@@ -52,6 +52,21 @@ static void inst_free(inst *in)
 	wasp_snapshot_free(in->snap);
 }
 
+/* Issue 5's 256-node version of its 2,048-node load: four levels
+ * (superblock / block / rack / host), 25 pending trees, seed 1, this
+ * share of the GPUs busy. */
+static void issue5_256(wasp_gen_options *g, double busy)
+{
+	wasp_gen_options_init(g);
+	g->seed = 1;
+	g->levels = 3;
+	g->fanout = 4;
+	g->nodes = 256;
+	g->trees = 25;
+	g->gangs = 0;
+	g->busy = busy;
+}
+
 static void check_sol(inst *in, const wp_sol *s, const char *label)
 {
 	tu_sol_verified(in->snap, in->p, s, in->greedy, label);
@@ -319,13 +334,7 @@ END_TEST
 START_TEST(restarts)
 {
 	wasp_gen_options g;
-	wasp_gen_options_init(&g);
-	g.levels = 3;
-	g.fanout = 4;
-	g.nodes = 256;
-	g.gangs = 0;
-	g.trees = 25;
-	g.busy = 0;
+	issue5_256(&g, 0);
 	inst in;
 	inst_gen(&in, &g);
 	wp_value vg, v1, v2;
@@ -367,13 +376,7 @@ END_TEST
 START_TEST(pipeline_parts)
 {
 	wasp_gen_options g;
-	wasp_gen_options_init(&g);
-	g.seed = 1;
-	g.levels = 3;
-	g.fanout = 4;
-	g.nodes = 256;
-	g.trees = 25;
-	g.gangs = 0;
+	issue5_256(&g, 0.5);
 	wasp_error e;
 	memset(&e, 0, sizeof e);
 	char *text = wasp_gen(&g, &e);
