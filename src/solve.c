@@ -219,15 +219,31 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	} else if (o->mode == WASP_MODE_ILP) {
 		try_ilp = true;
 		reason = "ilp: requested";
+		/* a proven plan needs no large model built */
+		wilp_estimate(p, &rows, &cols, &nz);
+		if ((cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS) &&
+		    wp_packing_proven(p, gsol)) {
+			try_ilp = false;
+			reason = wa_printf(a, "ilp: requested; the model is "
+					      "large (%d columns) and not "
+					      "needed",
+					   cols);
+		}
 	} else {
 		wilp_estimate(p, &rows, &cols, &nz);
 		double left = deadline - wasp_now();
 		bool big = cols > WSV_AUTO_MAX_COLS ||
 			   nz > WSV_AUTO_MAX_NONZEROS;
-		int pcols = big && !o->node_model && wag_applies(p, NULL)
+		bool proven = big && wp_packing_proven(p, gsol);
+		int pcols = big && !proven && !o->node_model &&
+				    wag_applies(p, NULL)
 				? wag_estimate(p)
 				: -1;
-		if (big && pcols >= 0 && pcols <= WSV_AUTO_MAX_COLS &&
+		if (proven)
+			reason = wa_printf(a, "auto: the model is large (%d "
+					      "columns) and not needed",
+					   cols);
+		else if (big && pcols >= 0 && pcols <= WSV_AUTO_MAX_COLS &&
 		    left >= WSV_AUTO_MIN_SECONDS) {
 			/* the model over parts fits (solved below) */
 			try_ilp = force_parts = true;
@@ -373,6 +389,20 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 			}
 		}
 	}
+	/* greedy-only in auto mode (the model too large), or the ILP kept
+	 * the restarts' plan without proving it: the packing bound may */
+	if (!baseline && o->mode != WASP_MODE_GREEDY &&
+	    !strcmp(status, "greedy") && wp_packing_proven(p, best)) {
+		status = "optimal";
+		reason = wa_printf(a, "%s; every pending pod is placed, nothing "
+				      "evicted, and the packing meets its "
+				      "bound: optimal",
+				   reason ? reason : mode);
+		if (ilp_ran && !isnan(st.objective)) {
+			st.bound = st.objective;
+			st.gap = 0;
+		}
+	}
 	double t3 = wasp_now();
 
 	rc = wpl_from_sol(p, best, &pl, err);
@@ -407,6 +437,8 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		/* Strings from the ILP module may live in its arena. */
 		if (!(sum->status = wa_strdup(pa, status)))
 			goto nomem;
+	} else if (!strcmp(status, "optimal")) {
+		sum->gap = 0; /* proven by the packing bound, no model built */
 	}
 	wp_evaluate(p, best, &sum->tiers);
 	sum->tiers.moves = pl->nmove; /* the post-pass's too */

@@ -370,6 +370,43 @@ START_TEST(restarts)
 }
 END_TEST
 
+/* The empty 256-node cluster of issue 5 through the pipeline: auto and
+ * ilp call the restarts' plan optimal by the packing bound without
+ * building the large model (gap 0, no objective), and the plan passes
+ * the verifier; greedy mode keeps its single pass, below the bound, and
+ * its status. */
+START_TEST(pipeline_proven)
+{
+	wasp_gen_options g;
+	issue5_256(&g, 0);
+	char *text = wasp_gen(&g, NULL);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	for (int mode = WASP_MODE_AUTO; mode <= WASP_MODE_ILP; mode++) {
+		wasp_options o;
+		wasp_options_init(&o);
+		o.mode = mode;
+		o.time_limit_s = 30;
+		wasp_plan *pl = tu_solve(s, &o);
+		const char *why = pl->sum.mode_reason;
+		if (mode == WASP_MODE_GREEDY) {
+			ck_assert_str_eq(pl->sum.status, "greedy");
+		} else {
+			ck_assert_msg(!strcmp(pl->sum.status, "optimal"),
+				      "mode %d: %s (%s)", mode,
+				      pl->sum.status, why);
+			ck_assert_str_eq(pl->sum.mode, "greedy");
+			ck_assert(pl->sum.gap == 0);
+			ck_assert_ptr_nonnull(strstr(why, "meets its bound"));
+			ck_assert_int_eq(pl->sum.placed_pods, 338);
+		}
+		wasp_plan_free(pl);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* The 256-node tree cluster of issue 5: the node model's LP alone would
  * take most of a few seconds, so --mode ilp and auto go over parts; the
  * plan is at least greedy's and passes the verifier (tu_solve). */
@@ -456,6 +493,7 @@ static Suite *suite(void)
 	tcase_add_test(t, applies);
 	tcase_add_test(t, packing_bound);
 	tcase_add_test(t, restarts);
+	tcase_add_test(t, pipeline_proven);
 	tcase_add_test(t, pipeline_parts);
 	suite_add_tcase(s, t);
 	return s;
