@@ -256,6 +256,21 @@ END_TEST
  * then no bound.  A running 1-GPU pod on n4 keeps n4 and r2 busy: n4's
  * 7 free GPUs cost nothing, the other 9 need 2 of n1..n3 (1 stays free)
  * and r1 (r2's 15 GPUs fall short): 1, which the plan reaches too. */
+/* A PodGroup `name` of n whole-node (8-GPU) pods in one rack. */
+static void rack_gang(tu_buf *b, const char *name, int n)
+{
+	tu_printf(b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+		     "kind: PodGroup\nmetadata: {name: %s, namespace: ml}\n"
+		     "spec:\n  schedulingPolicy: {gang: {minCount: %d}}\n"
+		     "  schedulingConstraints: {topology: [{key: "
+		     "example.com/rack}]}\n", name, n);
+	for (int i = 0; i < n; i++) {
+		char pod[32];
+		snprintf(pod, sizeof pod, "%s-%d", name, i);
+		tu_pod_yaml(b, pod, name, NULL, 8, 0);
+	}
+}
+
 static void packing_case(const char *extra, bool running, double want)
 {
 	tu_buf b = {0};
@@ -266,13 +281,7 @@ static void packing_case(const char *extra, bool running, double want)
 			      "status:\n  allocatable: {cpu: \"64\", memory: "
 			      "512Gi, pods: \"110\", nvidia.com/gpu: \"8\"}\n",
 			  nodes[i], 1 + i / 2);
-	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-		      "kind: PodGroup\nmetadata: {name: g, namespace: ml}\n"
-		      "spec:\n  schedulingPolicy: {gang: {minCount: 2}}\n"
-		      "  schedulingConstraints: {topology: [{key: "
-		      "example.com/rack}]}\n");
-	tu_pod_yaml(&b, "g-0", "g", NULL, 8, 0);
-	tu_pod_yaml(&b, "g-1", "g", NULL, 8, 0);
+	rack_gang(&b, "g", 2);
 	if (running)
 		tu_pod_yaml(&b, "run", NULL, "n4", 1, 0);
 	if (extra)
@@ -311,16 +320,7 @@ START_TEST(packing_bound)
 	packing_case(NULL, false, 3);
 	packing_case(NULL, true, 1);
 	tu_buf b = {0};
-	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-		      "kind: PodGroup\nmetadata: {name: big, namespace: ml}\n"
-		      "spec:\n  schedulingPolicy: {gang: {minCount: 3}}\n"
-		      "  schedulingConstraints: {topology: [{key: "
-		      "example.com/rack}]}\n");
-	for (int i = 0; i < 3; i++) {
-		char name[16];
-		snprintf(name, sizeof name, "big-%d", i);
-		tu_pod_yaml(&b, name, "big", NULL, 8, 0);
-	}
+	rack_gang(&b, "big", 3);
 	packing_case(b.buf, false, NAN);
 	free(b.buf);
 }
