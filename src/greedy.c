@@ -3486,9 +3486,10 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 	return solve_seeded(p, o, sol, true, seed, NULL, err);
 }
 
-/* One restart in its own arena (texts included), on one thread. */
+/* One restart: in its own arena (texts included) when `own`, else in
+ * the problem's (device allocations must outlive the trial). */
 typedef struct trial {
-	wa_arena *a;
+	wa_arena *a;   /* own arena, or NULL */
 	wp_sol *sol;
 	int rc;
 	bool ok;       /* feasible */
@@ -3497,16 +3498,17 @@ typedef struct trial {
 } trial;
 
 static void run_trial(const wp_problem *p, const wasp_options *o,
-		      uint64_t seed, trial *t)
+		      uint64_t seed, bool own, trial *t)
 {
-	t->a = wa_new();
-	t->sol = t->a ? wp_sol_new(p, t->a) : NULL;
+	t->a = own ? wa_new() : NULL;
+	wa_arena *a = own ? t->a : p->arena;
+	t->sol = a ? wp_sol_new(p, a) : NULL;
 	t->ok = false;
 	if (!t->sol) {
 		t->rc = werr(&t->err, WASP_ENOMEM, "out of memory");
 		return;
 	}
-	t->rc = solve_seeded(p, o, t->sol, true, seed, t->a, &t->err);
+	t->rc = solve_seeded(p, o, t->sol, true, seed, a, &t->err);
 	const char *why;
 	if (t->rc == WASP_OK && wp_sol_feasible(p, t->sol, &why) == 0) {
 		t->ok = true;
@@ -3514,11 +3516,12 @@ static void run_trial(const wp_problem *p, const wasp_options *o,
 	}
 }
 
-/* best = t's plan, its texts copied into the problem's arena. */
+/* best = t's plan, its texts copied into the problem's arena when they
+ * live in the trial's. */
 static int adopt(const wp_problem *p, wp_sol *best, const trial *t)
 {
 	wp_sol_copy(p, best, t->sol);
-	for (int g = 0; g < p->ngroups; g++)
+	for (int g = 0; t->a && g < p->ngroups; g++)
 		if (best->reason[g] &&
 		    !(best->reason[g] = wa_strdup(p->arena, best->reason[g])))
 			return -1;
@@ -3560,25 +3563,13 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		    wa_used(p->arena) - base > WGR_RESTART_MEM)
 			break;
 		int nb = n - seed + 1 < nt ? n - seed + 1 : nt;
-		if (dra) {
-			tr[0].a = NULL;
-			tr[0].sol = wp_sol_new(p, p->arena);
-			tr[0].ok = false;
-			tr[0].rc = tr[0].sol ? solve_seeded(p, o, tr[0].sol, true,
-							    (uint64_t)seed,
-							    NULL, &tr[0].err)
-					     : werr(&tr[0].err, WASP_ENOMEM,
-						    "out of memory");
-			const char *why;
-			if (tr[0].rc == 0 &&
-			    wp_sol_feasible(p, tr[0].sol, &why) == 0) {
-				tr[0].ok = true;
-				wp_evaluate(p, tr[0].sol, &tr[0].v);
-			}
-		} else {
+		if (dra)
+			run_trial(p, o, (uint64_t)seed, false, &tr[0]);
+		else {
 #pragma omp parallel for schedule(static, 1) num_threads(nb) if (nb > 1)
 			for (int i = 0; i < nb; i++)
-				run_trial(p, &one, (uint64_t)(seed + i), &tr[i]);
+				run_trial(p, &one, (uint64_t)(seed + i), true,
+					  &tr[i]);
 		}
 		/* in seed order, whatever the thread count */
 		int rc = WASP_OK;
@@ -3590,9 +3581,7 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 			}
 			if (rc == WASP_OK && tr[i].ok &&
 			    wp_value_cmp(&tr[i].v, &vb) > 0) {
-				if (dra)
-					wp_sol_copy(p, best, tr[i].sol);
-				else if (adopt(p, best, &tr[i]))
+				if (adopt(p, best, &tr[i]))
 					rc = werr(err, WASP_ENOMEM,
 						  "out of memory");
 				vb = tr[i].v;
