@@ -1082,20 +1082,20 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 	v->alt_rank = s->dra ? (double)wdr_alt_rank(s->dra) : 0;
 }
 
+static int cmp_room_desc(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x < y) - (x > y);
+}
+
 /* Fewest of the n rooms cap[0..n) (sorted here, largest first) whose
- * sum reaches need; n + 1 when all of them do not. */
+ * sum reaches need; n + 1 when all of them do not.  The node level has
+ * one room per node, so this sorts up to 10,000+ values per resource. */
 static int fewest_rooms(int64_t *cap, int n, int64_t need)
 {
 	if (need <= 0)
 		return 0;
-	/* insertion sort is enough: called once per resource and level */
-	for (int i = 1; i < n; i++) {
-		int64_t v = cap[i];
-		int j = i;
-		for (; j > 0 && cap[j - 1] < v; j--)
-			cap[j] = cap[j - 1];
-		cap[j] = v;
-	}
+	qsort(cap, (size_t)n, sizeof *cap, cmp_room_desc);
 	int64_t sum = 0;
 	for (int i = 0; i < n; i++) {
 		sum += cap[i];
