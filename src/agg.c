@@ -637,6 +637,30 @@ static void mark_doms(const ag *m, const wp_group *g, int key,
 		}
 }
 
+/* The domains of key marked by mark_doms (caller fills it), zeroed;
+ * NULL (and m->nomem) when memory runs out. */
+static unsigned char *dom_marks(ag *m, int key)
+{
+	unsigned char *has =
+	    wa_calloc(m->ar, (size_t)m->p->topo->keys[key].ndom + 1, 1);
+	if (!has)
+		m->nomem = true;
+	return has;
+}
+
+/* One binary column of kind for (ref, d) per marked domain d of key:
+ * the first's index in *beg, their count in *n. */
+static void dom_cols(ag *m, int kind, int ref, int key,
+		     const unsigned char *has, int *beg, int *n)
+{
+	*beg = m->ncols + 1;
+	for (int d = 0; d < m->p->topo->keys[key].ndom; d++)
+		if (has[d]) {
+			ag_col(m, kind, ref, d, 0, 1);
+			++*n;
+		}
+}
+
 static void cols_groups(ag *m)
 {
 	const wp_problem *p = m->p;
@@ -657,19 +681,11 @@ static void cols_groups(ag *m)
 		}
 		if (g->key < 0)
 			continue;
-		const wtp_key *key = &p->topo->keys[g->key];
-		unsigned char *has = wa_calloc(m->ar, (size_t)key->ndom + 1, 1);
-		if (!has) {
-			m->nomem = true;
+		unsigned char *has = dom_marks(m, g->key);
+		if (!has)
 			return;
-		}
 		mark_doms(m, g, g->key, has);
-		m->tbeg[gi] = m->ncols + 1;
-		for (int d = 0; d < key->ndom; d++)
-			if (has[d]) {
-				ag_col(m, AG_T, gi, d, 0, 1);
-				m->tn[gi]++;
-			}
+		dom_cols(m, AG_T, gi, g->key, has, &m->tbeg[gi], &m->tn[gi]);
 	}
 }
 
@@ -689,21 +705,13 @@ static void cols_comps(ag *m)
 		m->hcol[h] = ag_col(m, AG_H, h, -1, 0, dead ? 0 : 1);
 		if (c->key < 0)
 			continue;
-		const wtp_key *key = &p->topo->keys[c->key];
-		unsigned char *has = wa_calloc(m->ar, (size_t)key->ndom + 1, 1);
-		if (!has) {
-			m->nomem = true;
+		unsigned char *has = dom_marks(m, c->key);
+		if (!has)
 			return;
-		}
 		for (int g = 0; g < p->ngroups; g++)
 			if (wp_group_below(p, g, h))
 				mark_doms(m, &p->groups[g], c->key, has);
-		m->hbeg[h] = m->ncols + 1;
-		for (int d = 0; d < key->ndom; d++)
-			if (has[d]) {
-				ag_col(m, AG_S, h, d, 0, 1);
-				m->hn[h]++;
-			}
+		dom_cols(m, AG_S, h, c->key, has, &m->hbeg[h], &m->hn[h]);
 	}
 }
 
