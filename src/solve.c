@@ -219,10 +219,13 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	} else if (o->mode == WASP_MODE_ILP) {
 		try_ilp = true;
 		reason = "ilp: requested";
-		/* a proven plan needs no large model built */
-		wilp_estimate(p, &rows, &cols, &nz);
-		if ((cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS) &&
-		    wp_packing_proven(p, gsol)) {
+		/* a proven plan needs no large model built (the proof
+		 * first: it fails at once when a pod waits) */
+		bool proven = wp_packing_proven(p, gsol);
+		if (proven)
+			wilp_estimate(p, &rows, &cols, &nz);
+		if (proven &&
+		    (cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS)) {
 			try_ilp = false;
 			reason = wa_printf(a, "ilp: requested; the model is "
 					      "large (%d columns) and not "
