@@ -291,6 +291,7 @@ static void packing_case(const char *extra, bool running, double want)
 	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
 	wp_sol *g = wp_sol_new(p, a);
 	ck_assert_int_eq(wgr_solve(p, &o, g, &e), 0);
+	tu_sol_verified(s, p, g, NULL, "packing case");
 	double bound = wp_packing_bound(p, g);
 	if (isnan(want)) {
 		ck_assert_msg(isnan(bound), "bound %.0f with a pod pending",
