@@ -3528,6 +3528,27 @@ static int adopt(const wp_problem *p, wp_sol *best, const trial *t)
 	return 0;
 }
 
+/* Whether the restarts give up before seed s: the passes since the last
+ * improvement (at seed last, 0 for none) outnumber WGR_RESTART_PATIENCE
+ * times those before it, past a floor.  Checked per seed, so where they
+ * stop does not depend on how the passes are batched. */
+static bool patience_out(int s, int last)
+{
+	return s - 1 >= WGR_RESTART_MIN + WGR_RESTART_PATIENCE * last;
+}
+
+/* Trials a thread runs per parallel region: enough that a region lasts
+ * about WGR_REGION_S (passes of a small problem take microseconds, and
+ * with more threads than free cores every region's join costs a time
+ * slice), one for passes that long already. */
+static int trials_per_thread(double pass_s)
+{
+	if (!(pass_s > 0))
+		return WGR_RESTART_CHUNK;
+	double m = WGR_REGION_S / pass_s;
+	return m < 1 ? 1 : m > WGR_RESTART_CHUNK ? WGR_RESTART_CHUNK : (int)m;
+}
+
 int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		 double until, wp_sol *best, int *ran, int *better,
 		 wasp_error *err)
@@ -3535,6 +3556,9 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	wp_value vb;
 	wp_evaluate(p, best, &vb);
 	*ran = *better = 0;
+	/* every pod placed, packing at its bound: nothing beats best */
+	if (wp_packing_proven(p, best))
+		return WASP_OK;
 	/* device allocations live in the arena of the run that made
 	 * them and a winner's must outlive its trial: with claims the
 	 * passes run one by one in the problem's arena, capped */
@@ -3544,8 +3568,8 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	if (!dra)
 		nt = o && o->threads > 0 ? o->threads : omp_get_max_threads();
 #endif
-	if (nt > WGR_RESTART_BATCH)
-		nt = WGR_RESTART_BATCH;
+	if (nt > WGR_RESTART_THREADS)
+		nt = WGR_RESTART_THREADS;
 	/* each pass on one thread; passes in parallel */
 	wasp_options one;
 	if (o)
@@ -3553,48 +3577,85 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	else
 		wasp_options_init(&one);
 	one.threads = 1;
-	trial tr[WGR_RESTART_BATCH];
+	trial *tr = calloc((size_t)nt * WGR_RESTART_CHUNK, sizeof *tr);
+	if (!tr)
+		return werr(err, WASP_ENOMEM, "out of memory");
 	size_t base = wa_used(p->arena);
-	/* every pod placed, packing at its bound: nothing beats best */
-	if (wp_packing_proven(p, best))
-		return WASP_OK;
-	for (int seed = 1; seed <= n;) {
+	int last = 0, m = 1, rc = WASP_OK;
+	bool stop = false;
+	for (int seed = 1; seed <= n && !stop;) {
 		if (wasp_now() >= until || (o && o->cancel && *o->cancel) ||
 		    wa_used(p->arena) - base > WGR_RESTART_MEM)
 			break;
-		int nb = n - seed + 1 < nt ? n - seed + 1 : nt;
+		int nb = nt * m;
+		if (nb > n - seed + 1)
+			nb = n - seed + 1;
+		double t0 = wasp_now();
 		if (dra)
 			run_trial(p, o, (uint64_t)seed, false, &tr[0]);
 		else {
-#pragma omp parallel for schedule(static, 1) num_threads(nb) if (nb > 1)
-			for (int i = 0; i < nb; i++)
+			/* a trial that starts past the deadline is not run
+			 * (rc -1); one no better than the incumbent drops
+			 * its arena at once */
+#pragma omp parallel for schedule(static, 1) num_threads(nt) if (nb > 1)
+			for (int i = 0; i < nb; i++) {
+				trial *t = &tr[i];
+				if (i >= nt && wasp_now() >= until) {
+					t->rc = -1;
+					t->a = NULL;
+					continue;
+				}
 				run_trial(p, &one, (uint64_t)(seed + i), true,
-					  &tr[i]);
+					  t);
+				if (t->rc == WASP_OK &&
+				    !(t->ok && wp_value_cmp(&t->v, &vb) > 0)) {
+					wa_destroy(t->a);
+					t->a = NULL;
+					t->ok = false;
+				}
+			}
 		}
-		/* in seed order, whatever the thread count */
-		int rc = WASP_OK;
-		for (int i = 0; i < nb; i++) {
-			if (rc == WASP_OK && tr[i].rc) {
+		if (m == 1 && !dra)
+			m = trials_per_thread(wasp_now() - t0);
+		/* in seed order, whatever the batching: the first winner
+		 * of each new best value, up to the first pass not run */
+		int win = -1, i;
+		for (i = 0; i < nb && !stop; i++) {
+			int s = seed + i;
+			if (tr[i].rc == -1 || patience_out(s, last)) {
+				stop = true;
+				break;
+			}
+			if (tr[i].rc) {
 				rc = tr[i].rc;
 				if (err)
 					*err = tr[i].err;
+				stop = true;
+				break;
 			}
-			if (rc == WASP_OK && tr[i].ok &&
-			    wp_value_cmp(&tr[i].v, &vb) > 0) {
-				if (adopt(p, best, &tr[i]))
-					rc = werr(err, WASP_ENOMEM,
-						  "out of memory");
+			if (tr[i].ok && wp_value_cmp(&tr[i].v, &vb) > 0) {
 				vb = tr[i].v;
+				win = i;
+				last = s;
 				++*better;
 			}
-			wa_destroy(tr[i].a);
 		}
-		if (rc)
-			return rc;
-		seed += nb;
-		*ran += nb;
-		if (*better && wp_packing_proven(p, best))
+		if (win >= 0 && rc == WASP_OK && adopt(p, best, &tr[win]))
+			rc = werr(err, WASP_ENOMEM, "out of memory");
+		/* a plan at the bound ends the passes where it was found */
+		bool proven = win >= 0 && !rc && wp_packing_proven(p, best);
+		if (proven)
+			i = win + 1;
+		*ran += i;
+		seed += i;
+		for (int k = 0; k < nb; k++) {
+			if (tr[k].rc != -1)
+				wa_destroy(tr[k].a);
+			tr[k].a = NULL;
+		}
+		if (rc || proven)
 			break;
 	}
-	return WASP_OK;
+	free(tr);
+	return rc;
 }

@@ -32,14 +32,23 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 /* Seeded passes 1..n (stopping at wasp_now() >= until or on cancel),
  * several at once on o->threads threads: each feasible plan better than
  * best in the lexicographic objective replaces it, taken in seed order
- * so the result does not depend on the thread count.  *ran: passes
- * made; *better: improvements. */
+ * so the result does not depend on the thread count.  They also stop
+ * at a plan that meets the packing bound, and once the passes since the
+ * last improvement outnumber WGR_RESTART_PATIENCE times those before it
+ * (and WGR_RESTART_MIN): a small problem's plans repeat long before
+ * 8192 passes.  *ran: passes made; *better: improvements. */
 #define WGR_RESTARTS 8192
+#define WGR_RESTART_MIN 1024
+#define WGR_RESTART_PATIENCE 64
 /* ... and stop once they have added this much to the problem's arena
  * (with device claims, where each pass allocates there) */
 #define WGR_RESTART_MEM ((size_t)64 << 20)
-/* Passes run in parallel, this many at most (one per thread). */
-#define WGR_RESTART_BATCH 16
+/* Threads the passes run on, at most. */
+#define WGR_RESTART_THREADS 16
+/* Cheap passes are run up to this many per thread in one parallel
+ * region, so that a region lasts about WGR_REGION_S seconds. */
+#define WGR_RESTART_CHUNK 64
+#define WGR_REGION_S 0.02
 int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		 double until, wp_sol *best, int *ran, int *better,
 		 wasp_error *err);

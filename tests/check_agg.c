@@ -367,6 +367,53 @@ START_TEST(restarts)
 }
 END_TEST
 
+/* Small instances whose plans cannot be proven: the restarts give up
+ * by patience (WGR_RESTART_MIN, WGR_RESTART_PATIENCE), long before
+ * WGR_RESTARTS, and where they stop, what they count and the plan they
+ * keep are the same on 1, 2 and 3 threads, however the passes are
+ * batched into parallel regions. */
+START_TEST(restarts_patience)
+{
+	for (int seed = 1; seed <= 3; seed++) {
+		wasp_gen_options g;
+		wasp_gen_options_init(&g);
+		g.seed = (uint64_t)seed;
+		g.levels = 3;
+		g.fanout = 2;
+		g.nodes = 32;
+		g.gangs = 6;
+		g.trees = 3;
+		inst in;
+		inst_gen(&in, &g);
+		int ran[3], better[3];
+		wp_sol *r[3];
+		for (int t = 0; t < 3; t++) {
+			wasp_error e;
+			in.o.threads = t + 1;
+			r[t] = wp_sol_new(in.p, in.a);
+			wp_sol_copy(in.p, r[t], in.greedy);
+			ck_assert_int_eq(wgr_restarts(in.p, &in.o, WGR_RESTARTS,
+						      INFINITY, r[t], &ran[t],
+						      &better[t], &e),
+					 WASP_OK);
+			check_sol(&in, r[t], "patience");
+			ck_assert_int_eq(ran[t], ran[0]);
+			ck_assert_int_eq(better[t], better[0]);
+			ck_assert(memcmp(r[0]->x, r[t]->x,
+					 (size_t)in.p->nx * sizeof *r[0]->x) ==
+				  0);
+		}
+		if (!wp_packing_proven(in.p, r[0])) {
+			ck_assert_int_ge(ran[0], WGR_RESTART_MIN);
+			ck_assert_int_lt(ran[0], WGR_RESTARTS);
+			if (!better[0])
+				ck_assert_int_eq(ran[0], WGR_RESTART_MIN);
+		}
+		inst_free(&in);
+	}
+}
+END_TEST
+
 /* The empty 256-node cluster of issue 5 through the pipeline: auto and
  * ilp call the restarts' plan optimal by the packing bound without
  * building the large model (gap 0, no objective), and the plan passes
@@ -490,6 +537,7 @@ static Suite *suite(void)
 	tcase_add_test(t, applies);
 	tcase_add_test(t, packing_bound);
 	tcase_add_test(t, restarts);
+	tcase_add_test(t, restarts_patience);
 	tcase_add_test(t, pipeline_proven);
 	tcase_add_test(t, pipeline_parts);
 	suite_add_tcase(s, t);
