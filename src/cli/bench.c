@@ -1046,7 +1046,7 @@ typedef struct ifacts {
 typedef struct pmetrics {
 	int ok;
 	char status[16], mode[16];
-	char mode_reason[160];
+	char mode_reason[512]; /* the longest reason is about 260 chars */
 	double objective, bound, gap;
 	long admitted_groups, waiting_groups, placed_pods, evicted;
 	long adm_pods, adm_gpus, stranded_gpus, partial_gangs;
@@ -2007,6 +2007,9 @@ static void csv_field(FILE *f, const char *s, int last)
 	fputc(last ? '\n' : ',', f);
 }
 
+/* One CSV/JSON cell, the longest (mode_reason) included. */
+#define CELL 512
+
 static const char *const csv_cols[] = {
     "suite", "instance", "solver", "state", "status", "mode", "nodes",
     "racks", "gpus", "free_gpus_before", "pending_pods", "pending_gpus",
@@ -2021,7 +2024,7 @@ static const char *const csv_cols[] = {
 
 /* One row's values as strings, in csv_cols order ("" when unknown). */
 static void row_values(const suite *su, const row *r, const ifacts *fa,
-		       char vals[NCOLS][256])
+		       char vals[NCOLS][CELL])
 {
 	const instance *in = &su->in[r->inst];
 	const pmetrics *m = &r->m;
@@ -2029,10 +2032,10 @@ static void row_values(const suite *su, const row *r, const ifacts *fa,
 	int has = ok && r->solver != S_CBC && m->ok;
 	int q = has && fa->manifests;
 	int i = 0;
-#define PUT(...) snprintf(vals[i++], 256, __VA_ARGS__)
+#define PUT(...) snprintf(vals[i++], CELL, __VA_ARGS__)
 #define PUTL(cond, v) ((cond) && (v) >= 0 ? PUT("%ld", (long)(v)) : PUT("%s", ""))
 #define PUTD(cond, v) ((cond) && !isnan(v) ? PUT("%.10g", (double)(v)) : PUT("%s", ""))
-#define PUTP(cond, pods) ((cond) ? fmt_prio(vals[i++], 256, r, fa, pods) \
+#define PUTP(cond, pods) ((cond) ? fmt_prio(vals[i++], CELL, r, fa, pods) \
 				 : (void)PUT("%s", ""))
 	PUT("%s", su->name);
 	PUT("%s", in->name);
@@ -2130,7 +2133,7 @@ static int write_results(const char *prefix, const suite *su, row *rows,
 	char *csv = xmalloc(n), *js = xmalloc(n);
 	snprintf(csv, n, "%s.csv", prefix);
 	snprintf(js, n, "%s.json", prefix);
-	char (*vals)[256] = xmalloc(NCOLS * 256);
+	char (*vals)[CELL] = xmalloc(NCOLS * CELL);
 	char *buf = NULL;
 	size_t blen = 0;
 	int rc = 0;
