@@ -25,28 +25,21 @@
 #include <strings.h>
 
 #include "error.h"
+#include "rng.h"
 
 /* ------------------------------------------------------------ PRNG */
-
-static uint64_t sm64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 /* Uniform in [0, n), n >= 1 (multiply-shift: no modulo bias to speak of,
  * and the same on every platform). */
 static uint64_t rnd_below(uint64_t *s, uint64_t n)
 {
-	return (uint64_t)(((unsigned __int128)sm64(s) * n) >> 64);
+	return (uint64_t)(((unsigned __int128)wrng_next(s) * n) >> 64);
 }
 
 /* Uniform in [0, 1). */
 static double rnd_unit(uint64_t *s)
 {
-	return (double)(sm64(s) >> 11) * 0x1.0p-53;
+	return wrng_unit(s);
 }
 
 /* ------------------------------------------------------------ buffer */

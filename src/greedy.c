@@ -25,6 +25,7 @@
  */
 #include "greedy.h"
 #include "isort.h"
+#include "rng.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -3094,16 +3095,6 @@ static bool seed_flat(uint64_t seed)
 	return seed % 3 == 0;
 }
 
-/* splitmix64: the restarts' noise, a pure function of (seed, unit) so
- * the order does not depend on the thread count. */
-static uint64_t mix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
 /* The order of a seeded pass (wgr_solve_seeded).  Seeds cycle through
  * three kinds:
  *   1 mod 3: by priority, within a level by volume (a tree counts as one
@@ -3117,6 +3108,14 @@ static uint64_t mix64(uint64_t x)
  * Largest first is what packs bins tightly; the noise lets restarts
  * find the packings one fixed order misses.  Every level's pass keeps
  * the levels in order, as the preemption bookkeeping needs. */
+/* A seeded pass orders units: a plain group is its own, a tree member
+ * belongs to its root composite's (after the groups). */
+static int order_unit(const wp_problem *p, int g)
+{
+	const wp_group *wg = &p->groups[g];
+	return wg->pcomp ? p->ngroups + p->comps[wg->pcomp - 1].root : g;
+}
+
 static int seeded_order(gs *G, gord *ord)
 {
 	const wp_problem *p = G->p;
@@ -3141,20 +3140,16 @@ static int seeded_order(gs *G, gord *ord)
 					share = c->req[r] / top[r];
 			v += share * c->count;
 		}
-		int u = wg->pcomp ? p->ngroups + p->comps[wg->pcomp - 1].root
-				  : g;
-		vol[u] += v;
+		vol[order_unit(p, g)] += v;
 	}
 	bool flat = seed_flat(G->seed);
 	double amp = G->seed % 3 == 1 ? 0.02 : 0.4;
 	for (int i = 0; i < p->ngroups; i++) {
-		int g = ord[i].g;
-		const wp_group *wg = &p->groups[g];
-		int u = wg->pcomp ? p->ngroups + p->comps[wg->pcomp - 1].root
-				  : g;
-		double z = (double)(mix64(G->seed * 0x100000001b3ULL ^
-					  (uint64_t)u) >> 11) *
-			   0x1.0p-53;
+		int u = order_unit(p, ord[i].g);
+		/* a pure function of (seed, unit): the same order on any
+		 * thread count */
+		uint64_t st = G->seed * 0x100000001b3ULL ^ (uint64_t)u;
+		double z = wrng_unit(&st);
 		/* flat passes: any order (a plain shuffle) */
 		double key = flat ? z : vol[u] * (1 + amp * (2 * z - 1));
 		ord[i].ncand = 0;

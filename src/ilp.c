@@ -21,6 +21,7 @@
 
 #include "ilp.h"
 #include "isort.h"
+#include "rng.h"
 #include "dra.h"
 #include "glpkenv.h"
 #include "preempt.h"
@@ -4124,14 +4125,6 @@ static size_t heur_log_size(const wp_problem *p)
 	return n;
 }
 
-static uint64_t heur_rand(uint64_t *st)
-{
-	uint64_t z = (*st += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* One rounding pass: groups by priority, then by their LP admission
  * (perturbed by `noise` after the first pass), each put whole into the
  * first domain, in LP order, that takes it.  Leaves the counts in r->hx. */
@@ -4246,8 +4239,7 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 		double adm = m->acol[g] ? r->lp[m->acol[g]] : 1;
 		double key = adm + 1e-3 * mass / (1 + wg->size);
 		if (noise > 0)
-			key += noise * (double)(heur_rand(rs) >> 11) /
-			       (double)(1ULL << 53);
+			key += noise * wrng_unit(rs);
 		r->gkey[g] = key;
 		int i = ng++;
 		while (i > 0) {
@@ -4282,8 +4274,7 @@ static void heur_pass(wilp_run *r, double noise, uint64_t *rs)
 			int j = m->tbeg[g] + i, k = i;
 			double v = r->lp[j];
 			if (noise > 0)
-				v += 0.25 * noise * (double)(heur_rand(rs) >> 11) /
-				     (double)(1ULL << 53);
+				v += 0.25 * noise * wrng_unit(rs);
 			while (k > 0 && r->dval[k - 1] < v) {
 				r->dord[k] = r->dord[k - 1];
 				r->dval[k] = r->dval[k - 1];
