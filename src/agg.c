@@ -1875,12 +1875,7 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 		} else {
 			memset(out->x, 0, sizeof *out->x * (size_t)p->nx);
 			wp_fill_admission(p, NULL, NULL, out);
-			for (int u = 0; u < p->nunits; u++) {
-				out->evict[u] = 0;
-				out->evict_by[u] = -1;
-			}
-			for (int i = 0; i < p->snap->npods; i++)
-				out->move_to[i] = -1;
+			wp_sol_no_disruption(p, out);
 		}
 		st->seconds = wasp_now() - t0;
 		return WASP_OK;
@@ -2052,12 +2047,7 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 			out->reason[g] = p->groups[g].invalid
 					     ? p->groups[g].invalid
 					     : "the ILP found no placement";
-		for (int u = 0; u < p->nunits; u++) {
-			out->evict[u] = 0;
-			out->evict_by[u] = -1;
-		}
-		for (int i = 0; i < p->snap->npods; i++)
-			out->move_to[i] = -1;
+		wp_sol_no_disruption(p, out);
 	}
 	/* the objective of the answer in node-model units */
 	st->objective = got ? zq

@@ -4994,12 +4994,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		/* cannot happen with every row checked; stay safe */
 		memset(out->x, 0, sizeof *out->x * p->nx);
 		fill_admission(m, warm, out);
-		for (int u = 0; u < p->nunits; u++) {
-			out->evict[u] = 0;
-			out->evict_by[u] = -1;
-		}
-		for (int pi = 0; pi < p->snap->npods; pi++)
-			out->move_to[pi] = -1;
+		wp_sol_no_disruption(p, out);
 	}
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
@@ -5106,12 +5101,7 @@ int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
 	if (found) {
 		memcpy(out->x, bx, sizeof *bx * p->nx);
 		fill_admission(m, NULL, out);
-		for (int u = 0; u < p->nunits; u++) {
-			out->evict[u] = 0;
-			out->evict_by[u] = -1;
-		}
-		for (int i = 0; i < p->snap->npods; i++)
-			out->move_to[i] = -1;
+		wp_sol_no_disruption(p, out);
 		out->dra = NULL;
 	}
 	wa_destroy(ar);

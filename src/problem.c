@@ -991,11 +991,18 @@ wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a)
 	if (!s->x || !s->admit || !s->reason || !s->evict || !s->evict_by ||
 	    !s->move_to)
 		return NULL;
-	for (int u = 0; u < p->nunits; u++)
+	wp_sol_no_disruption(p, s);
+	return s;
+}
+
+void wp_sol_no_disruption(const wp_problem *p, wp_sol *s)
+{
+	for (int u = 0; u < p->nunits; u++) {
+		s->evict[u] = 0;
 		s->evict_by[u] = -1;
+	}
 	for (int i = 0; i < p->snap->npods; i++)
 		s->move_to[i] = -1;
-	return s;
 }
 
 void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)

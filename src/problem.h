@@ -172,6 +172,8 @@ int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
 	      wa_arena *a, wp_problem **out, wasp_error *err);
 wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a); /* all zero */
 void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src);
+/* Nothing evicted, nothing moved: evict 0, evict_by and move_to -1. */
+void wp_sol_no_disruption(const wp_problem *p, wp_sol *s);
 
 /* Objective tiers (DESIGN.md §4), largest first; see doc/formulation.md.
  * Tier 1 is a vector over priority levels: admitted work at each distinct
