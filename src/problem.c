@@ -1062,7 +1062,7 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		return;
 	}
 	for (int n = 0; n < p->nnodes; n++)
-		busy[n] = p->snap->nodes[n].used[WS_RES_PODS] > 0;
+		busy[n] = !wp_node_empty(p, n);
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *k = &p->classes[c];
 		for (int j = 0; j < k->nelig; j++)
@@ -1177,7 +1177,7 @@ double wp_packing_bound(const wp_problem *p, const wp_sol *s)
 	/* nodes: those without bound pods can stay free */
 	int nu = 0;
 	for (int n = 0; n < p->nnodes; n++)
-		unit[n] = p->snap->nodes[n].used[WS_RES_PODS] > 0 ? -1 : nu++;
+		unit[n] = wp_node_empty(p, n) ? nu++ : -1;
 	int f = level_free_max(p, unit, nu, dem, cap);
 	if (f < 0)
 		goto out;
@@ -1191,8 +1191,7 @@ double wp_packing_bound(const wp_problem *p, const wp_sol *s)
 		for (int d = 0; d < key->ndom; d++) {
 			bool all = key->dom_nnodes[d] >= 2;
 			for (int i = 0; all && i < key->dom_nnodes[d]; i++)
-				all = p->snap->nodes[key->dom_nodes[d][i]]
-					  .used[WS_RES_PODS] == 0;
+				all = wp_node_empty(p, key->dom_nodes[d][i]);
 			if (!all)
 				continue;
 			for (int i = 0; i < key->dom_nnodes[d]; i++)
