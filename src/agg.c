@@ -1308,14 +1308,19 @@ static double gadm(void *ctx, int g)
 	return r->m->acol[g] ? r->lp[r->m->acol[g]] : 1;
 }
 
+/* The LP value of domain d's column among the n from beg (0: none). */
+static double dom_lp(const run *r, int beg, int n, int d)
+{
+	for (int i = 0; i < n; i++)
+		if (r->m->cdom[beg + i] == d)
+			return r->lp[beg + i];
+	return 0;
+}
+
 static double gdom(void *ctx, int g, int d)
 {
 	const run *r = ctx;
-	const ag *m = r->m;
-	for (int i = 0; i < m->tn[g]; i++)
-		if (m->cdom[m->tbeg[g] + i] == d)
-			return r->lp[m->tbeg[g] + i];
-	return 0;
+	return dom_lp(r, r->m->tbeg[g], r->m->tn[g], d);
 }
 
 static double gcomp(void *ctx, int h)
@@ -1327,11 +1332,21 @@ static double gcomp(void *ctx, int h)
 static double gcdom(void *ctx, int h, int d)
 {
 	const run *r = ctx;
-	const ag *m = r->m;
-	for (int i = 0; i < m->hn[h]; i++)
-		if (m->cdom[m->hbeg[h] + i] == d)
-			return r->lp[m->hbeg[h] + i];
-	return 0;
+	return dom_lp(r, r->m->hbeg[h], r->m->hn[h], d);
+}
+
+/* cur = cand when cur holds nothing yet (*got false) or cand is better. */
+static void keep_better(const wp_problem *p, wp_sol *cur, bool *got,
+			const wp_sol *cand)
+{
+	wp_value vx, vc;
+	wp_evaluate(p, cand, &vx);
+	if (*got)
+		wp_evaluate(p, cur, &vc);
+	if (!*got || wp_value_cmp(&vx, &vc) > 0) {
+		wp_sol_copy(p, cur, cand);
+		*got = true;
+	}
 }
 
 /* Solve the part model; best (ncols + 1) holds the warm vector when
@@ -1952,7 +1967,6 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 	bool wok = warm && vec_of_sol(m, warm, wv);
 	bool better = have && (!wok || obj_at(m, best) > obj_at(m, wv) + 0.5);
 	bool got = false; /* cur holds a node solution */
-	wp_value vc, vx;
 	if (better) {
 		r->split_by = deadline > 0 ? deadline - WAG_MARGIN_S : 0;
 		rc = guarded_split(m, r, best, warm, cur, err);
@@ -1962,24 +1976,10 @@ int wag_solve(const wp_problem *p, const wasp_options *o, double deadline,
 		}
 		got = rc == 0;
 	}
-	if (r->hfound) {
-		wp_evaluate(p, r->hsol, &vx);
-		if (got)
-			wp_evaluate(p, cur, &vc);
-		if (!got || wp_value_cmp(&vx, &vc) > 0) {
-			wp_sol_copy(p, cur, r->hsol);
-			got = true;
-		}
-	}
-	if (warm) {
-		wp_evaluate(p, warm, &vx);
-		if (got)
-			wp_evaluate(p, cur, &vc);
-		if (!got || wp_value_cmp(&vx, &vc) > 0) {
-			wp_sol_copy(p, cur, warm);
-			got = true;
-		}
-	}
+	if (r->hfound)
+		keep_better(p, cur, &got, r->hsol);
+	if (warm)
+		keep_better(p, cur, &got, warm);
 	bool cok = got && vec_of_sol(m, cur, cv);
 	if (cok && have && deadline - wasp_now() > WAG_CONFINE_MIN_S) {
 		for (int j = 1; j <= m->ncols; j++)
