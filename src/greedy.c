@@ -3486,11 +3486,14 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 typedef struct trial {
 	wa_arena *a;   /* own arena, or NULL */
 	wp_sol *sol;
-	int rc;
+	int rc;        /* WASP_OK, an error, or TRIAL_NOT_RUN */
 	bool ok;       /* feasible */
 	wp_value v;
 	wasp_error err;
 } trial;
+
+/* rc of a trial that would have started past the deadline */
+#define TRIAL_NOT_RUN (-1)
 
 static void run_trial(const wp_problem *p, const wasp_options *o,
 		      uint64_t seed, bool own, trial *t)
@@ -3589,14 +3592,14 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		if (dra)
 			run_trial(p, o, (uint64_t)seed, false, &tr[0]);
 		else {
-			/* a trial that starts past the deadline is not run
-			 * (rc -1); one no better than the incumbent drops
-			 * its arena at once */
+			/* a trial that would start past the deadline is not
+			 * run; one no better than the incumbent drops its
+			 * arena at once */
 #pragma omp parallel for schedule(static, 1) num_threads(nt) if (nb > 1)
 			for (int i = 0; i < nb; i++) {
 				trial *t = &tr[i];
 				if (i >= nt && wasp_now() >= until) {
-					t->rc = -1;
+					t->rc = TRIAL_NOT_RUN;
 					t->a = NULL;
 					continue;
 				}
@@ -3615,9 +3618,10 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		/* in seed order, whatever the batching: the first winner
 		 * of each new best value, up to the first pass not run */
 		int win = -1, i;
-		for (i = 0; i < nb && !stop; i++) {
+		for (i = 0; i < nb; i++) {
 			int s = seed + i;
-			if (tr[i].rc == -1 || patience_out(s, last)) {
+			if (tr[i].rc == TRIAL_NOT_RUN ||
+			    patience_out(s, last)) {
 				stop = true;
 				break;
 			}
@@ -3644,8 +3648,7 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		*ran += i;
 		seed += i;
 		for (int k = 0; k < nb; k++) {
-			if (tr[k].rc != -1)
-				wa_destroy(tr[k].a);
+			wa_destroy(tr[k].a); /* NULL when not run or dropped */
 			tr[k].a = NULL;
 		}
 		if (rc || proven)
