@@ -191,6 +191,11 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 			pass = pass && r ? wa_printf(a, "%s; %s", pass, r) : r;
 		}
 	}
+	/* Every pod placed, nothing evicted, packing at its bound: the
+	 * plan is optimal with no model (doc/formulation.md §11). */
+	bool gproven = !baseline && p->ngroups &&
+		       o->mode != WASP_MODE_GREEDY &&
+		       wp_packing_proven(p, gsol);
 	double t2 = wasp_now();
 
 	/* Decide on the ILP. */
@@ -219,12 +224,10 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	} else if (o->mode == WASP_MODE_ILP) {
 		try_ilp = true;
 		reason = "ilp: requested";
-		/* a proven plan needs no large model built (the proof
-		 * first: it fails at once when a pod waits) */
-		bool proven = wp_packing_proven(p, gsol);
-		if (proven)
+		/* a proven plan needs no large model built */
+		if (gproven)
 			wilp_estimate(p, &rows, &cols, &nz);
-		if (proven &&
+		if (gproven &&
 		    (cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS)) {
 			try_ilp = false;
 			reason = wa_printf(a, "ilp: requested; the model is "
@@ -237,7 +240,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		double left = deadline - wasp_now();
 		bool big = cols > WSV_AUTO_MAX_COLS ||
 			   nz > WSV_AUTO_MAX_NONZEROS;
-		bool proven = big && wp_packing_proven(p, gsol);
+		bool proven = big && gproven;
 		int pcols = big && !proven && !o->node_model &&
 				    wag_applies(p, NULL)
 				? wag_estimate(p)
@@ -395,7 +398,8 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	/* greedy-only in auto mode (the model too large), or the ILP kept
 	 * the restarts' plan without proving it: the packing bound may */
 	if (!baseline && o->mode != WASP_MODE_GREEDY &&
-	    !strcmp(status, "greedy") && wp_packing_proven(p, best)) {
+	    !strcmp(status, "greedy") &&
+	    (best == gsol ? gproven : wp_packing_proven(p, best))) {
 		status = "optimal";
 		reason = wa_printf(a, "%s; every pending pod is placed, nothing "
 				      "evicted, and the packing meets its "
