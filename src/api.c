@@ -10,15 +10,16 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "decode.h"
-#include "gen.h"
-#include "ilp.h"
-#include "load.h"
-#include "render.h"
-#include "solve.h"
-#include "verify.h"
+#include "base/clock.h"
+#include "base/options.h"
+#include "model/decode.h"
+#include "gen/gen.h"
+#include "solve/ilp/ilp.h"
+#include "io/load.h"
+#include "plan/render.h"
+#include "run/run.h"
+#include "plan/verify.h"
 
 const char *wasp_version(void)
 {
@@ -32,24 +33,13 @@ void wasp_free(void *p)
 
 double wasp_now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return wb_now();
 }
 
 void wasp_options_init(wasp_options *o)
 {
-	if (!o)
-		return;
-	memset(o, 0, sizeof *o);
-	o->time_limit_s = WASP_DEFAULT_TIME_LIMIT_S;
-	o->gap = 0;
-	o->threads = 0;
-	o->mode = WASP_MODE_AUTO;
-	o->domain_mode = WASP_DOMAIN_VALUE;
-	o->value_resource = NULL;
-	o->cancel = NULL;
-	o->start_time = 0;
+	if (o)
+		wopt_init(o);
 }
 
 /* ------------------------------------------------------------ snapshot */
@@ -240,8 +230,7 @@ int wasp_plan_load(wasp_plan **out, const char *path, wasp_error *err)
 
 void wasp_plan_free(wasp_plan *p)
 {
-	if (p)
-		wa_destroy(p->arena);
+	wpl_free(p);
 }
 
 void wasp_plan_stats_get(const wasp_plan *p, wasp_plan_stats *st)

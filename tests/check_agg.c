@@ -14,12 +14,12 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "agg.h"
-#include "greedy.h"
-#include "ilp.h"
-#include "solve.h"
-#include "verify.h"
-#include "plan.h"
+#include "solve/ilp/agg.h"
+#include "solve/greedy.h"
+#include "solve/ilp/ilp.h"
+#include "run/run.h"
+#include "plan/verify.h"
+#include "plan/plan.h"
 
 typedef struct inst {
 	wasp_snapshot *snap;
@@ -98,11 +98,11 @@ static void cross_check(int seed, bool busy, int *nopt, int *nbound)
 	wp_sol *ns = wp_sol_new(in.p, in.a), *as = wp_sol_new(in.p, in.a);
 	wilp_stats nst, ast;
 	wag_info info;
-	ck_assert_int_eq(wilp_solve(in.p, &in.o, wasp_now() + 4, in.greedy,
+	ck_assert_int_eq(wilp_solve(in.p, &in.o, wdl_at(wasp_now() + 4), in.greedy,
 				    ns, &nst, &e),
 			 WASP_OK);
 	ck_assert_msg(wag_applies(in.p, NULL), "%s: parts apply", label);
-	ck_assert_int_eq(wag_solve(in.p, &in.o, wasp_now() + 4, in.greedy,
+	ck_assert_int_eq(wag_solve(in.p, &in.o, wdl_at(wasp_now() + 4), in.greedy,
 				   as, &ast, &info, &e),
 			 WASP_OK);
 	check_sol(&in, ns, label);
@@ -204,7 +204,7 @@ START_TEST(sweep)
 			wp_sol *as = wp_sol_new(in.p, in.a);
 			wilp_stats ast;
 			wag_info info;
-			ck_assert_int_eq(wag_solve(in.p, &in.o, wasp_now() + 2,
+			ck_assert_int_eq(wag_solve(in.p, &in.o, wdl_at(wasp_now() + 2),
 						   in.greedy, as, &ast, &info, &e),
 					 WASP_OK);
 			char label[64];
@@ -344,7 +344,7 @@ START_TEST(restarts)
 		r[t] = wp_sol_new(in.p, in.a);
 		wp_sol_copy(in.p, r[t], in.greedy);
 		ck_assert_int_eq(wgr_restarts(in.p, &in.o, WGR_RESTARTS,
-					      INFINITY, r[t], &ran, &better,
+					      wdl_none(), r[t], &ran, &better,
 					      &e),
 				 WASP_OK);
 		/* they stop once a plan reaches the packing bound */
@@ -393,7 +393,7 @@ START_TEST(restarts_patience)
 			r[t] = wp_sol_new(in.p, in.a);
 			wp_sol_copy(in.p, r[t], in.greedy);
 			ck_assert_int_eq(wgr_restarts(in.p, &in.o, WGR_RESTARTS,
-						      INFINITY, r[t], &ran[t],
+						      wdl_none(), r[t], &ran[t],
 						      &better[t], &e),
 					 WASP_OK);
 			check_sol(&in, r[t], "patience");

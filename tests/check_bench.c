@@ -23,9 +23,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "plan.h"
-#include "solve.h"
+#include "solve/baseline.h"
+#include "plan/plan.h"
+#include "run/run.h"
 
 #define RACK "example.com/rack"
 #define BLOCK "example.com/block"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "cel.h"
+#include "model/cel.h"
 
 static const int64_t numa[] = {0, 1};
 static const char *const tags[] = {"nvlink", "ib"};

@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "decode.h"
-#include "dra.h"
-#include "load.h"
-#include "quantity.h"
+#include "model/decode.h"
+#include "model/dra.h"
+#include "io/load.h"
+#include "model/quantity.h"
 
 /* ------------------------------------------------------------ helpers */
 

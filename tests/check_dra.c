@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "testutil.h"
-#include "decode.h"
-#include "dra.h"
-#include "load.h"
-#include "verify.h"
+#include "model/decode.h"
+#include "model/dra.h"
+#include "io/load.h"
+#include "plan/verify.h"
 
 static const char *corpus(char *buf, size_t n, const char *file)
 {

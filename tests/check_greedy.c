@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "greedy.h"
+#include "solve/greedy.h"
 #include "testutil.h"
 #include "fixtures/solve/hand.h"
 

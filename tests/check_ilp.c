@@ -27,10 +27,10 @@
 #endif
 
 #include "testutil.h"
-#include "greedy.h"
-#include "ilp.h"
-#include "solve.h"
-#include "verify.h"
+#include "solve/greedy.h"
+#include "solve/ilp/ilp.h"
+#include "run/run.h"
+#include "plan/verify.h"
 
 #define NSEEDS 36      /* generated cross-check instances */
 #define NTREES 24      /* generated instances with trees (issue 5) */
@@ -417,7 +417,7 @@ static int inst_solve(inst *in, double deadline)
 {
 	wasp_error e;
 	memset(&e, 0, sizeof e);
-	int rc = wilp_solve_tuned(in->p, &in->o, deadline, in->greedy,
+	int rc = wilp_solve_tuned(in->p, &in->o, wdl_at(deadline), in->greedy,
 				  in->ilp, &in->st, &in->tune, &e);
 	ck_assert_msg(rc == WASP_OK, "wilp_solve: %s", e.msg);
 	return rc;
@@ -1146,7 +1146,7 @@ START_TEST(glpk_fault)
 	wasp_error e;
 	memset(&e, 0, sizeof e);
 	in.tune.fault = 1;
-	int rc = wilp_solve_tuned(in.p, &in.o, 0, in.greedy, in.ilp, &in.st,
+	int rc = wilp_solve_tuned(in.p, &in.o, wdl_none(), in.greedy, in.ilp, &in.st,
 				  &in.tune, &e);
 	ck_assert_int_eq(rc, WASP_ESOLVER);
 	ck_assert_int_eq(e.code, WASP_ESOLVER);
@@ -1163,7 +1163,7 @@ START_TEST(glpk_fault)
 	inst_load(&in, big, NULL);
 	in.tune.mem_limit_mb = 1;
 	memset(&e, 0, sizeof e);
-	rc = wilp_solve_tuned(in.p, &in.o, 0, in.greedy, in.ilp, &in.st,
+	rc = wilp_solve_tuned(in.p, &in.o, wdl_none(), in.greedy, in.ilp, &in.st,
 			      &in.tune, &e);
 	ck_assert_int_eq(rc, WASP_ESOLVER);
 	ck_assert_msg(strstr(e.msg, "memory allocation limit exceeded"), "%s",
@@ -1197,7 +1197,7 @@ START_TEST(threads_match_serial)
 			memset(&e, 0, sizeof e);
 			wilp_stats st;
 			wp_sol *s = in[k].ilp;
-			if (wilp_solve(in[k].p, &in[k].o, 0, in[k].greedy, s,
+			if (wilp_solve(in[k].p, &in[k].o, wdl_none(), in[k].greedy, s,
 				       &st, &e) != WASP_OK)
 				fails++;
 			else if (st.objective != obj[k] ||

@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "load.h"
+#include "io/load.h"
 #include "testutil.h"
 
 static wa_arena *A;

@@ -15,10 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ilp.h"
-#include "preempt.h"
-#include "solve.h"
-#include "problem.h"
+#include "solve/ilp/ilp.h"
+#include "reduce/units.h"
+#include "run/run.h"
+#include "reduce/problem.h"
 #include "testutil.h"
 
 #define GPU "nvidia.com/gpu"
@@ -1300,7 +1300,7 @@ static void ilp_alone(const wasp_snapshot *s, int *placed, int *evicted)
 	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
 	wp_sol *x = wp_sol_new(p, a);
 	wilp_stats st;
-	ck_assert_int_eq(wilp_solve(p, &o, 0, NULL, x, &st, &e), 0);
+	ck_assert_int_eq(wilp_solve(p, &o, wdl_none(), NULL, x, &st, &e), 0);
 	ck_assert_str_eq(st.status, "optimal");
 	const char *why = NULL;
 	ck_assert_msg(wp_sol_feasible(p, x, &why) == 0, "%s", why);
@@ -1737,7 +1737,7 @@ START_TEST(test_moves_ilp_alone)
 	ck_assert_int_eq(p->nmcls, 4);
 	wp_sol *x = wp_sol_new(p, a);
 	wilp_stats st;
-	ck_assert_int_eq(wilp_solve(p, &o, 0, NULL, x, &st, &e), 0);
+	ck_assert_int_eq(wilp_solve(p, &o, wdl_none(), NULL, x, &st, &e), 0);
 	ck_assert_str_eq(st.status, "optimal");
 	ck_assert_int_eq(x->admit[0], 1);
 	ck_assert_int_eq(wp_moves(p, x), 2);
@@ -1748,7 +1748,7 @@ START_TEST(test_moves_ilp_alone)
 	a = wa_new();
 	ck_assert_int_eq(wsv_problem(s, &o, a, &p, &e), 0);
 	x = wp_sol_new(p, a);
-	ck_assert_int_eq(wilp_solve(p, &o, 0, NULL, x, &st, &e), 0);
+	ck_assert_int_eq(wilp_solve(p, &o, wdl_none(), NULL, x, &st, &e), 0);
 	ck_assert_int_eq(x->admit[0], 0);
 	ck_assert_int_eq(wp_moves(p, x), 0);
 	wa_destroy(a);

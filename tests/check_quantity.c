@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "quantity.h"
+#include "model/quantity.h"
 
 struct qcase {
 	const char *in;

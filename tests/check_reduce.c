@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "problem.h"
+#include "reduce/problem.h"
 #include "testutil.h"
 #include "fixtures/solve/hand.h"
 

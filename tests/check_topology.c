@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "testutil.h"
-#include "topology.h"
+#include "model/topology.h"
 #include "fixtures/solve/hand.h"
 
 #define BLOCK "example.com/block"

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cel.h"
-#include "load.h"
+#include "model/cel.h"
+#include "io/load.h"
 
 #define MAX_EXPR 65536
 

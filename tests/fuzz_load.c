@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "load.h"
+#include "io/load.h"
 
 #if defined(WASP_FUZZ_JSON)
 #define LOAD wl_load_json

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "load.h"
+#include "io/load.h"
 
 #ifdef WASP_LIBFUZZER
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

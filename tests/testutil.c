@@ -5,7 +5,7 @@
  * fail the test with the verifier's report if a single violation shows.
  */
 #include "testutil.h"
-#include "load.h"
+#include "io/load.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,9 +10,9 @@
 #include <check.h>
 
 #include "wasp.h"
-#include "snapshot.h"
-#include "plan.h"
-#include "problem.h"
+#include "model/snapshot.h"
+#include "plan/plan.h"
+#include "reduce/problem.h"
 
 /* A solver's wp_sol: feasible for its problem (wp_sol_feasible), never
  * worse than `floor` (may be NULL) in the lexicographic objective, and

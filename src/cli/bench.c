@@ -40,7 +40,7 @@
 
 #include <cJSON.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "wasp.h"
 
 #define GPU_RES "nvidia.com/gpu"

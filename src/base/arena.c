@@ -1,0 +1,148 @@
+/*
+ * arena.c -- region allocator (see arena.h).
+ *
+ * Chunks are chained; large requests get a chunk of their own so small ones
+ * keep filling the current chunk.
+ */
+#include "base/arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_SIZE (256 * 1024)
+#define ALIGN 16
+
+struct chunk {
+	struct chunk *next;
+	size_t size, used;
+	int fresh; /* a dedicated chunk from calloc: already zero */
+	_Alignas(16) unsigned char data[];
+};
+
+struct wa_arena {
+	struct chunk *head;
+	size_t total;
+};
+
+wa_arena *wa_new(void)
+{
+	return calloc(1, sizeof(wa_arena));
+}
+
+void wa_destroy(wa_arena *a)
+{
+	if (!a)
+		return;
+	struct chunk *c = a->head;
+	while (c) {
+		struct chunk *n = c->next;
+		free(c);
+		c = n;
+	}
+	free(a);
+}
+
+void *wa_alloc(wa_arena *a, size_t size)
+{
+	if (size == 0)
+		size = 1;
+	if (size > SIZE_MAX - ALIGN)
+		return NULL;
+	size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+	struct chunk *c = a->head;
+	if (!c || c->size - c->used < size) {
+		size_t cs = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
+		/* Big blocks come from calloc: the kernel hands out zero
+		 * pages lazily, so a 200 MB solution vector costs nothing
+		 * until it is written. */
+		struct chunk *n = cs == size ? calloc(1, sizeof *n + cs)
+					     : malloc(sizeof *n + cs);
+		if (!n)
+			return NULL;
+		n->size = cs;
+		n->used = 0;
+		n->fresh = cs == size;
+		if (c && cs == size) {
+			/* keep filling the current chunk: link the big one
+			 * behind it */
+			n->next = c->next;
+			c->next = n;
+		} else {
+			n->next = c;
+			a->head = n;
+		}
+		c = n;
+	}
+	void *p = c->data + c->used;
+	c->used += size;
+	a->total += size;
+	if (c->fresh)
+		c->fresh = 0; /* the whole chunk was this one request */
+	else
+		memset(p, 0, size);
+	return p;
+}
+
+void *wa_calloc(wa_arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return wa_alloc(a, n * size);
+}
+
+char *wa_strndup(wa_arena *a, const char *s, size_t n)
+{
+	char *d = wa_alloc(a, n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+char *wa_strdup(wa_arena *a, const char *s)
+{
+	return wa_strndup(a, s, strlen(s));
+}
+
+char *wa_printf(wa_arena *a, const char *fmt, ...)
+{
+	va_list ap, ap2;
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *d = n >= 0 ? wa_alloc(a, (size_t)n + 1) : NULL;
+	if (d)
+		vsnprintf(d, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return d;
+}
+
+size_t wa_used(const wa_arena *a)
+{
+	return a->total;
+}
+
+int wa_grow(wa_arena *a, void **arr, size_t elsize, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return 0;
+	size_t nc = *cap ? *cap : 8;
+	while (nc < need) {
+		if (nc > SIZE_MAX / 2 / elsize)
+			return -1;
+		nc *= 2;
+	}
+	void *n = wa_calloc(a, nc, elsize);
+	if (!n)
+		return -1;
+	if (*arr && *cap)
+		memcpy(n, *arr, *cap * elsize);
+	*arr = n;
+	*cap = nc;
+	return 0;
+}

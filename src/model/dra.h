@@ -1,0 +1,262 @@
+/*
+ * dra.h -- Dynamic Resource Allocation: the device model, matching and
+ * allocation helpers.
+ *
+ * decode.c hands the resource.k8s.io objects and the pods' and groups'
+ * spec.resourceClaims to wdr_decode, which builds a ws_dra attached to the
+ * snapshot (s->dra, NULL when the input has no DRA claims).  The model is
+ * read-only afterwards; the greedy core, the plan and the verifier share
+ * its predicates (device reach, device matching, claim allocation on a
+ * node) the way they share snapshot.c's node predicates.
+ *
+ * Claims: a pod entry naming a ResourceClaimTemplate gets its own claim
+ * (one per pod); an entry naming a ResourceClaim, or matching its
+ * PodGroup's entry exactly (same name and same source, KEP-5729), uses a
+ * shared claim instance allocated once.  Devices named in any
+ * ResourceClaim's status.allocation are taken.
+ */
+#ifndef WASP_DRA_H
+#define WASP_DRA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/cel.h"
+#include "model/snapshot.h"
+#include "io/tree.h"
+
+#define WDR_MAX_STEPS   20000 /* search steps of one claim allocation   */
+#define WDR_MAX_RESULTS 1024  /* devices of one claim                   */
+
+/* Where a slice or device is available. */
+typedef struct wdr_reach {
+	int node;          /* >= 0: this node only; -1: all nodes;
+			      -2: nodes matching terms; -3: no node     */
+	ws_term *terms;
+	int nterms;
+} wdr_reach;
+
+typedef struct wdr_device {
+	const char *name;
+	int slice;
+	wcel_device cel;   /* driver, attributes, capacity              */
+	bool multi;        /* allowMultipleAllocations                   */
+	wdr_reach reach;
+} wdr_device;
+
+typedef struct wdr_slice {
+	const char *name, *driver, *pool;
+	int64_t generation;
+	int count;         /* pool.resourceSliceCount                    */
+	wsrc src;
+} wdr_slice;
+
+typedef struct wdr_class {
+	const char *name;
+	wcel_prog **sel;
+	int nsel;
+} wdr_class;
+
+/* One way to meet a request: the request itself (exactly) or one
+ * firstAvailable alternative. */
+typedef struct wdr_sub {
+	const char *name;  /* "gpu" or "gpu/older" (result request name)  */
+	const char *class_name;
+	int cls;           /* -1: the DeviceClass does not exist          */
+	wcel_prog **sel;
+	int nsel;
+	bool all;          /* allocationMode All                          */
+	int count;         /* ExactCount                                  */
+	int id;            /* global index of this sub (match cache)      */
+} wdr_sub;
+
+typedef struct wdr_req {
+	const char *name;
+	wdr_sub *alts;
+	int nalts;
+} wdr_req;
+
+typedef struct wdr_cons {
+	const char **reqs; /* names; nreqs 0: every request              */
+	int nreqs;
+	const char *domain, *attr;
+	bool distinct;     /* distinctAttribute (else matchAttribute)     */
+} wdr_cons;
+
+/* A ResourceClaim or a ResourceClaimTemplate's claim spec. */
+typedef struct wdr_spec {
+	const char *ns, *name;
+	bool template_;
+	wsrc src;
+	wdr_req *reqs;
+	int nreqs;
+	wdr_cons *cons;
+	int ncons;
+	/* ResourceClaim status.allocation (devices taken) */
+	bool allocated;
+	int *alloc_dev;
+	const char **alloc_req;
+	int nalloc;
+	/* addition (issue 6): running pods holding this allocated claim
+	 * (their spec.resourceClaims name it, or its status.reservedFor
+	 * does); evicting all of them frees its devices */
+	int *holders;
+	int nholders;
+} wdr_spec;
+
+/* A claim allocated once and shared: an existing ResourceClaim, or the
+ * claim a PodGroup's template makes for the whole group. */
+typedef struct wdr_inst {
+	int spec;
+	const char *ns, *name; /* claim name in the plan                    */
+	int group;             /* snapshot group, -1 for a ResourceClaim     */
+} wdr_inst;
+
+/* One entry of a pod's spec.resourceClaims. */
+typedef struct wdr_pclaim {
+	const char *name;  /* entry name                                  */
+	int spec;          /* -1: missing object (why says which)         */
+	int inst;          /* >= 0: shared instance; -1: the pod's own claim */
+} wdr_pclaim;
+
+typedef struct wdr_podc {
+	wdr_pclaim *c;
+	int n;
+	int sig;           /* equal sig <=> identical claim lists (0: none) */
+	const char *why;   /* non-NULL: a claim cannot be resolved         */
+} wdr_podc;
+
+typedef struct ws_dra {
+	wdr_slice *slices;
+	int nslices;
+	wdr_device *devs;
+	int ndevs;
+	wdr_class *classes;
+	int nclasses;
+	wdr_spec *specs;
+	int nspecs;
+	wdr_inst *insts;
+	int ninsts;
+	wdr_podc *pods;    /* per snapshot pod                             */
+	int nsubs;         /* wdr_sub ids 0..nsubs-1                       */
+	wdr_sub **subs;    /* by id                                        */
+	int *node_first;   /* CSR over nodes: node-local devices            */
+	int *node_devs;
+	int *global;       /* devices reachable by more than one node       */
+	int nglobal;
+	uint16_t *taken0;  /* per device: uses by existing allocations      */
+	/* addition (issue 6): per snapshot pod, the allocated claims
+	 * (spec indices) it holds: held[held_beg[pi] .. held_beg[pi+1]) */
+	int *held_beg, *held;
+} ws_dra;
+
+/* Input gathered by decode.c. */
+typedef struct wdr_input {
+	const wt_node **objs;       /* resource.k8s.io objects, input order */
+	size_t nobjs;
+	const wt_node **pod_claims; /* per snapshot pod: spec.resourceClaims */
+	const wt_node **group_claims; /* per snapshot group                  */
+	/* addition (issue 6): per snapshot pod, status.resourceClaimStatuses
+	 * (NULL: none): the ResourceClaim made for each template entry */
+	const wt_node **pod_claim_status;
+} wdr_input;
+
+/* Build s->dra (NULL when nothing uses DRA) and append warnings to the
+ * snapshot.  WASP_EINPUT with the offending position on bad input. */
+int wdr_decode(ws_snapshot *s, const wdr_input *in, wasp_error *err);
+
+/* ---- predicates shared by the solvers and the verifier ---- */
+
+bool wdr_reaches(const ws_snapshot *s, const wdr_device *d, int node);
+/* Device matches the sub's class and its selectors (a CEL error is no
+ * match; *cel_err, if given, gets the first message). */
+bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
+		 wasp_error *cel_err);
+/* Value of the qualified attribute on a device, or NULL. */
+const wcel_attr *wdr_attr(const wdr_device *d, const char *domain,
+			  const char *name);
+bool wdr_attr_equal(const wcel_attr *a, const wcel_attr *b);
+/* Does constraint k apply to the request `name` ("gpu", or a result's
+ * "gpu/alternative")?  A constraint naming no request applies to all. */
+bool wdr_cons_has(const wdr_cons *k, const char *name);
+/* Does the claim list of pod pi use DRA at all? */
+static inline bool wdr_pod_has(const ws_dra *d, int pi)
+{
+	return d && d->pods[pi].n > 0;
+}
+
+/* ---- allocation state of one solve ---- */
+
+typedef struct wdr_result {
+	int sub;   /* wdr_sub id                                         */
+	int dev;
+} wdr_result;
+
+/* One allocated claim: a pod's own claim (pod >= 0, entry index) or a
+ * shared instance (inst >= 0). */
+typedef struct wdr_alloc {
+	int pod, entry, inst;
+	int cls;   /* problem class of the pod (pod claims), -1 for shared */
+	int node;  /* node it was allocated for                          */
+	int first, n; /* into results                                    */
+} wdr_alloc;
+
+typedef struct wdr_state {
+	const ws_snapshot *s;
+	const ws_dra *d;
+	uint16_t *taken;         /* per device                            */
+	signed char **match;     /* per sub: per device 1 match, 0 not; a
+				    shared zero row for subs no pending
+				    claim needs                           */
+	int *inst_alloc;         /* per instance: alloc index, -1          */
+	wdr_alloc *allocs;
+	int nallocs;
+	size_t capallocs;
+	wdr_result *res;
+	int nres;
+	size_t capres;
+	wa_arena *a;
+	const char *cel_error;   /* first CEL runtime error, or NULL       */
+} wdr_state;
+
+int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a);
+/* Pods of claim list pc that could still get their own claims on node n
+ * (ignores shared claims), capped at cap.  Read-only, thread-safe. */
+int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap);
+/* Allocate everything pod pi needs on node n (shared instances once,
+ * checking reach for those already allocated), recording allocations
+ * with class `cls`.  true on success; on failure nothing changes. */
+bool wdr_place(wdr_state *st, int pi, int cls, int node);
+/* Record an allocation made elsewhere (the ILP's answer): results r of
+ * pod pi's entry (or of instance inst), taking the devices.  0 or -1
+ * (out of memory). */
+int wdr_push(wdr_state *st, int pi, int entry, int inst, int cls, int node,
+	     const wdr_result *r, int n);
+/* A fresh allocation state sharing base's match table and starting from
+ * its taken devices (no allocations), in arena a.  0 or -1. */
+int wdr_state_clone(wdr_state *st, const wdr_state *base, wa_arena *a);
+/* firstAvailable preference (objective tier 1b, doc/formulation.md): the
+ * sum over the allocated claims' requests of the index of the
+ * alternative used (0: the first, or a request without alternatives). */
+long wdr_alt_rank(const wdr_state *st);
+/* After placement (greedy): move each claim to an earlier firstAvailable
+ * alternative on the same node when the devices allow it (a shared claim
+ * only when its devices are local to that node).  Results are re-appended,
+ * so wdr_undo must not be used afterwards.  Returns the claims moved, or
+ * -1 (out of memory). */
+int wdr_prefer_earlier(wdr_state *st);
+/* Undo back to a mark (nallocs at the time). */
+void wdr_undo(wdr_state *st, int mark);
+/* Reason text for a group whose pods could not get devices (arena). */
+const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
+			const int *nodes, int nnodes, const char *where,
+			long long fit, int need, wa_arena *a);
+
+/* Allocate one claim spec on node n against `taken`; picks go to out
+ * (sub id, device).  Returns the number of results, or -1 when it does
+ * not fit.  Exposed for the verifier's tests and the fit estimate. */
+int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
+		   const uint16_t *taken, const int *extra, int nextra,
+		   wdr_result *out, int max);
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * render.h -- plans to JSON (the contract, apiVersion wasp.dev/v1alpha1),
+ * YAML (the same document) and a text report for people; and plans back
+ * from a document tree.  Documented in doc/output.md.
+ */
+#ifndef WASP_RENDER_H
+#define WASP_RENDER_H
+
+#include "plan/plan.h"
+#include "io/tree.h"
+
+/* malloc'd NUL-terminated text, or NULL with err set. */
+char *wr_render(const wasp_plan *p, int format, wasp_error *err);
+/* Parse a plan document (as rendered) into a new plan. */
+int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * problem.h -- what the solvers see (the reduction, problem.c).
+ *
+ * Pending pods are grouped into classes: pods of one group (or, for pods
+ * without a group, lone pods) with identical requests, selectors, affinity,
+ * tolerations and priority.  A class carries its count and the nodes it may
+ * use (static fit and allocatable >= request).  Solvers assign integer
+ * counts per (class, eligible node) pair, never one variable per pod.
+ *
+ * The problem is solver-neutral: greedy.c and ilp.c both read it and both
+ * write a wp_sol; plan.c turns a wp_sol back into pods and nodes.
+ */
+#ifndef WASP_PROBLEM_H
+#define WASP_PROBLEM_H
+
+#include "model/snapshot.h"
+#include "model/topology.h"
+
+typedef struct wp_class {
+	int group;          /* problem group index                      */
+	int count;          /* pending pods in the class                */
+	int *pods;          /* count snapshot pod indices, input order  */
+	const int64_t *req; /* nres requests (of the first pod)          */
+	int *elig;          /* eligible node indices, ascending; classes
+			       with the same eligibility share one array
+			       (read-only)                               */
+	int nelig;
+	int off;            /* this class's first slot in wp_sol.x        */
+	const char *why_none; /* nelig == 0: the commonest rejection, in
+				 words ("untolerated taint on 12 nodes") */
+} wp_class;
+
+typedef struct wp_group {
+	int sg;           /* snapshot group index; -1: lone pods          */
+	bool gang;
+	int min_need;     /* gang: pending pods that must be placed to admit
+			     (minCount minus pods already bound, >= 0);
+			     basic: 0                                    */
+	int size;         /* pending pods                               */
+	int nbound;       /* pods already running                       */
+	int key;          /* topology key index (problem->topo), -1: none */
+	int fixed_dom;    /* domain the bound pods already occupy: -1 none,
+			     -2 they span several (group cannot grow)    */
+	int32_t priority;
+	int *classes;
+	int nclasses;
+	const char *invalid; /* non-NULL: cannot be placed, and why      */
+	/* addition (issue 5): parent CompositePodGroup, index + 1 into
+	 * wp_problem.comps (0: not in a tree) */
+	int pcomp;
+	const struct wp_tas *tas; /* annotations, NULL: none (issue 5) */
+} wp_group;
+
+/* A PodGroup's topology annotations as key indices (issue 5):
+ * exclusive: the group sits in one domain of `excl` that no other group
+ * with the same exclusive key uses (running ones included); preferred:
+ * fewest domains of `pref`, then of each coarser key; slices: the pods
+ * in each domain of slice_key[l] are a multiple of slice_size[l]. */
+typedef struct wp_tas {
+	int excl;           /* key index, -1: none                        */
+	int excl_fixed;     /* domain its own running pods hold, -1       */
+	int pref;           /* key index, -1: none                        */
+	int nslices;
+	int slice_key[WS_MAX_SLICE_LAYERS];
+	int slice_size[WS_MAX_SLICE_LAYERS];
+} wp_tas;
+
+/* A CompositePodGroup (issue 5): comps[i] is snapshot composite i.  It is
+ * admitted when at least min_groups children are (running children count
+ * as admitted); no child is admitted unless it is; a key confines every
+ * descendant to one domain of it. */
+typedef struct wp_comp {
+	int parent;        /* problem comp index, -1: a root             */
+	int root;          /* comp index of the tree's root              */
+	int min_groups;
+	int key;           /* topology key index, -1: none               */
+	int fixed_dom;     /* as wp_group: -1, a domain, -2 spans several */
+	int *kids;         /* >= 0: problem group; < 0: -1 - comp index;
+			      children with no pending pods are left out */
+	int nkids;
+	int nrunning;      /* children admitted already (no pending pods) */
+	int32_t priority;
+	const char *invalid; /* cannot be admitted, and why              */
+} wp_comp;
+
+typedef struct wp_problem {
+	const ws_snapshot *snap;
+	const wtp_topo *topo;
+	int nres, nnodes;
+	int64_t *free;     /* nnodes * nres: allocatable minus bound use  */
+	wp_class *classes;
+	int nclasses;
+	wp_group *groups;  /* sorted: priority desc, then input order     */
+	int ngroups;
+	int nx;            /* sum of nelig over classes                   */
+	int value_res;     /* tier-1 unit: resource index, -1 = pods       */
+	wa_arena *arena;
+	/* addition (preemption, preempt.c): running disruption units, in
+	 * snapshot order of their first pod */
+	struct wp_unit *units;
+	int nunits;
+	int *pdb_allowed;  /* per snapshot PDB: disruptions it allows     */
+	/* addition (issue 5): CompositePodGroups, as in the snapshot */
+	wp_comp *comps;
+	int ncomps;
+	/* per key (NULL when no group is exclusive on it), per domain: the
+	 * snapshot group whose running pods hold it exclusively, -1 none,
+	 * -2 several */
+	int **excl_owner;
+	/* addition (issue 6, --rebalance): running pods that may move, in
+	 * classes of interchangeable pods on one home node (rebalance.c,
+	 * wrb_classes); none without --rebalance */
+	struct wp_mclass *mcls;
+	int nmcls;
+	int *unit_mc;      /* per unit: its move class, -1: does not move  */
+	int max_moves;     /* --max-moves, 0: no limit                     */
+} wp_problem;
+
+/* A move class (issue 6): `count` running single-pod units on node
+ * `home` with the same priority, requests, node predicates and budgets.
+ * Their pods may stay, move to another of `elig` (nodes that already run
+ * pods, fit them statically and by allocatable; at most
+ * WP_MAX_MOVE_DESTS besides home, roomiest first) or, when the units are
+ * evictable, be evicted.  elig[homek] == home. */
+#define WP_MAX_MOVE_DESTS 16
+typedef struct wp_mclass {
+	int home;
+	int count;
+	int *units;        /* unit indices, ascending                      */
+	const int64_t *req;
+	int32_t priority;
+	int *elig;         /* ascending, home included                     */
+	int nelig;
+	int homek;
+} wp_mclass;
+
+/* A disruption unit of running pods (addition, preemption): one pod of a
+ * `single` group or without a group, or all running pods of an `all`
+ * group.  Only pods bound to a known node are in units. */
+typedef struct wp_unit {
+	int sg;           /* snapshot group, -1: a lone pod                 */
+	int32_t priority;
+	bool all;         /* disruptionMode all: evicted whole             */
+	int *pods;        /* snapshot pod indices, input order             */
+	int npods;
+	int weight;       /* eviction cost per pod: 1 + rank of its priority
+			     among the units' distinct priorities (lowest 0) */
+	int *pdb;         /* PodDisruptionBudgets selecting its pods       */
+	int *pdbn;        /* and how many of its pods each selects         */
+	int npdb;
+	bool keep;        /* --protect selects one of its pods: never evicted */
+} wp_unit;
+
+/* A solution: counts per (class, eligible node) and admission per group. */
+typedef struct wp_sol {
+	int *x;               /* nx: x[c.off + k] pods of class c on c.elig[k] */
+	unsigned char *admit; /* ngroups */
+	const char **reason;  /* ngroups: why a group waits; NULL if admitted */
+	/* addition (preemption): per unit, evicted or not, and the problem
+	 * group whose placement evicted it (-1: none) */
+	unsigned char *evict;
+	int *evict_by;
+	/* addition (DRA): the greedy's device allocations (struct
+	 * wdr_state, dra.h) for plan.c; NULL without device claims. */
+	const struct wdr_state *dra;
+	/* addition (issue 6): per snapshot pod, the node a move takes it
+	 * to, -1: none (only pods of move classes move) */
+	int *move_to;
+} wp_sol;
+
+int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
+	      wa_arena *a, wp_problem **out, wasp_error *err);
+wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a); /* all zero */
+void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src);
+/* Nothing evicted, nothing moved: evict 0, evict_by and move_to -1. */
+void wp_sol_no_disruption(const wp_problem *p, wp_sol *s);
+
+/* Objective tiers (DESIGN.md §4), largest first; see doc/formulation.md.
+ * Tier 1 is a vector over priority levels: admitted work at each distinct
+ * pending priority, highest first. */
+#define WP_MAX_TIERS 64
+typedef struct wp_value {
+	int nprio;                 /* distinct pending priorities           */
+	int32_t prio[WP_MAX_TIERS]; /* descending                            */
+	double work[WP_MAX_TIERS]; /* admitted work at prio[i]              */
+	double evictions;          /* tier 2: evicted pods, each weighted by
+				      its unit's weight (wp_unit)          */
+	double moves;              /* tier 3: pods moved (--rebalance)      */
+	double packing;            /* tier 4: higher is better (whole free
+				      nodes, then domains)                */
+	/* addition: PodDisruptionBudget violations, compared right after
+	 * tier 1 and before evictions (fewer is better) */
+	double pdb_violations;
+	/* addition (issue 5): preferred-topology compactness, compared
+	 * before packing: per level, coarsest first, the domains that groups
+	 * with a preferred level leave unused (higher is better) */
+	int ncompact;
+	double compact[8];
+	/* addition (issue 4, DRA): firstAvailable preference, compared
+	 * right after tier 1 and before PDB violations: the sum over
+	 * allocated claim requests of the index of the alternative used
+	 * (wdr_alt_rank; lower is better) */
+	double alt_rank;
+} wp_value;
+void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
+/* <0: a worse than b, 0 equal, >0 better (lexicographic). */
+int wp_value_cmp(const wp_value *a, const wp_value *b);
+
+/* Check a solution against the problem (capacity, gang, topology): returns
+ * 0 when feasible, else fills `why` (static or arena text).  Used before a
+ * warm start and in tests; the independent check is verify.c. */
+int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
+
+/* Issue 5 helpers (problem.c). */
+/* Pods group g needs placed to count as admitted (gang min_need, else 1
+ * when it has pending pods). */
+int wp_group_need(const wp_group *wg);
+/* Fill v->compact (wp_evaluate does). */
+void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
+
+/* The most packing any plan can have that, like s, places every pending
+ * pod and evicts and moves nothing (doc/formulation.md §11): per node and
+ * per topology level, the free-able nodes or domains less the fewest of
+ * them, largest first, whose room the pending demand needs beyond the
+ * room of everything that stays busy anyway.  When s is such a plan (and
+ * no group has a preferred level, no claim has alternatives), every
+ * optimal plan is too, so this bounds the optimum's packing; otherwise,
+ * or on NOMEM, NAN. */
+double wp_packing_bound(const wp_problem *p, const wp_sol *s);
+/* s meets that bound: nothing beats it (false on NOMEM). */
+bool wp_packing_proven(const wp_problem *p, const wp_sol *s);
+/* Is problem comp h admitted in s (enough children admitted)? */
+bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
+/* Issue 6: do two pods have the same node predicates (selectors,
+ * affinity, tolerations)? */
+bool wp_same_static(const ws_pod *a, const ws_pod *b);
+/* Moved pods of s. */
+int wp_moves(const wp_problem *p, const wp_sol *s);
+
+/* Shared by the solvers (ilp.c, agg.c). */
+/* Slot of (class c, node n), -1 when n is not eligible for c. */
+int wp_slot(const wp_problem *p, int c, int n);
+/* The class a slot belongs to. */
+int wp_slot_class(const wp_problem *p, int s);
+/* No pod is bound to node n. */
+bool wp_node_empty(const wp_problem *p, int n);
+int64_t wp_gcd(int64_t a, int64_t b);
+/* May group g place pods on node n at all: placeable, n inside the
+ * domains its key, its ancestors' keys and its annotations allow (and
+ * those its running pods pin)? */
+bool wp_allowed(const wp_problem *p, const wp_group *g, int n);
+/* Does group g lie in the tree below composite h? */
+bool wp_group_below(const wp_problem *p, int g, int h);
+/* out->admit and out->reason from out->x: a gang is admitted with
+ * min_need pods placed, or with none when it is already at minCount and
+ * at0[g] (the solver kept it admitted; at0 may be NULL); a basic group with one pod.  A
+ * waiting group keeps warm's reason (warm may be NULL), else gets the
+ * ILP's. */
+void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
+		       const wp_sol *warm, wp_sol *out);
+
+#endif

@@ -1,0 +1,432 @@
+/*
+ * rebalance.c -- nightly rebalancing (rebalance.h).
+ *
+ * Domains of the finest topology key whose domains hold several nodes (or
+ * single nodes when there is none) that are not wholly free are tried fewest pods first; each of their
+ * running pods, largest first, goes best-fit to a busy node outside the
+ * domains being freed.  A domain is freed whole or not at all, so a move
+ * never happens without a domain to show for it.
+ */
+#include "run/rebalance.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/dra.h"
+#include "reduce/movable.h"
+#include "reduce/units.h"
+#include "model/quantity.h"
+
+typedef struct rb {
+	const ws_snapshot *s;
+	int nres, nn;
+	int64_t *use;          /* nnodes * nres after the plan            */
+	unsigned char *busy;   /* something runs or is placed there       */
+	unsigned char *dirty;  /* evictions there: not a destination      */
+	unsigned char *gone;   /* node of a domain being freed            */
+	unsigned char *placed; /* the plan places pods there              */
+	int *at;               /* npods: node after the plan, -1          */
+	int *movable;          /* npods: 1 if the pod may move            */
+} rb;
+
+static bool node_free(const rb *R, int n)
+{
+	for (int r = 0; r < R->nres; r++)
+		if (R->use[(size_t)n * R->nres + r])
+			return false;
+	return true;
+}
+
+static double fullness(const rb *R, int n)
+{
+	const ws_node *nd = &R->s->nodes[n];
+	double f = 0;
+	for (int r = 0; r < R->nres; r++)
+		if (nd->alloc[r] > 0)
+			f += (double)R->use[(size_t)n * R->nres + r] /
+			     (double)nd->alloc[r];
+	return f;
+}
+
+/* Best-fit destination for pod pi, or -1. */
+static int dest(const rb *R, int pi)
+{
+	const ws_pod *pod = &R->s->pods[pi];
+	int best = -1;
+	double bf = -1;
+	for (int n = 0; n < R->nn; n++) {
+		if (R->gone[n] || R->dirty[n] || !R->busy[n])
+			continue;
+		const ws_node *nd = &R->s->nodes[n];
+		int r = 0;
+		while (r < R->nres &&
+		       R->use[(size_t)n * R->nres + r] + pod->req[r] <=
+			   nd->alloc[r])
+			r++;
+		if (r < R->nres || !ws_pod_fits_node_static(pod, nd, NULL))
+			continue;
+		double f = fullness(R, n);
+		if (f > bf) {
+			bf = f;
+			best = n;
+		}
+	}
+	return best;
+}
+
+static void apply(rb *R, int pi, int from, int to)
+{
+	const ws_pod *pod = &R->s->pods[pi];
+	for (int r = 0; r < R->nres; r++) {
+		R->use[(size_t)from * R->nres + r] -= pod->req[r];
+		R->use[(size_t)to * R->nres + r] += pod->req[r];
+	}
+	R->at[pi] = to;
+}
+
+static int cmp_size(const void *va, const void *vb, const rb *R)
+{
+	int a = *(const int *)va, b = *(const int *)vb;
+	const ws_pod *x = &R->s->pods[a], *y = &R->s->pods[b];
+	for (int r = R->nres - 1; r >= 0; r--)
+		if (x->req[r] != y->req[r])
+			return x->req[r] > y->req[r] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Pods of request req that fit in the best domain of key (or the whole
+ * cluster), with use[] in use; schedulable nodes only. */
+static int gang_fit(const rb *R, const wtp_key *key, const int64_t *use,
+		    const int64_t *req)
+{
+	const ws_snapshot *s = R->s;
+	int nd = key ? key->ndom : 1, best = 0;
+	for (int d = 0; d < nd; d++) {
+		long tot = 0;
+		int cnt = key ? key->dom_nnodes[d] : R->nn;
+		for (int i = 0; i < cnt; i++) {
+			int n = key ? key->dom_nodes[d][i] : i;
+			const ws_node *nd_ = &s->nodes[n];
+			if (!ws_node_schedulable(nd_, NULL))
+				continue;
+			long fit = -1;
+			for (int r = 0; r < R->nres; r++) {
+				if (req[r] <= 0)
+					continue;
+				int64_t f = nd_->alloc[r] -
+					    use[(size_t)n * R->nres + r];
+				long q = f < req[r] ? 0 : (long)(f / req[r]);
+				if (fit < 0 || q < fit)
+					fit = q;
+			}
+			tot += fit > 0 ? fit : 0;
+		}
+		if (tot > best)
+			best = tot > INT32_MAX ? INT32_MAX : (int)tot;
+	}
+	return best;
+}
+
+/* The commonest request vector among pending pods (else running ones):
+ * index of a pod that has it, or -1. */
+static int common_shape(const ws_snapshot *s)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		int best = -1, bestn = 0;
+		for (int i = 0; i < s->npods; i++) {
+			const ws_pod *x = &s->pods[i];
+			if (x->terminal || ws_pod_pending(x) != (pass == 0))
+				continue;
+			/* counting by scan: fine for a nightly figure, and
+			 * cut short once a shape has been counted */
+			bool seen = false;
+			for (int j = 0; j < i && !seen; j++) {
+				const ws_pod *y = &s->pods[j];
+				seen = !y->terminal &&
+				       ws_pod_pending(y) == (pass == 0) &&
+				       !memcmp(x->req, y->req,
+					       sizeof *x->req * s->nres);
+			}
+			if (seen)
+				continue;
+			int n = 0;
+			for (int j = i; j < s->npods; j++) {
+				const ws_pod *y = &s->pods[j];
+				n += !y->terminal &&
+				     ws_pod_pending(y) == (pass == 0) &&
+				     !memcmp(x->req, y->req,
+					     sizeof *x->req * s->nres);
+			}
+			if (n > bestn) {
+				bestn = n;
+				best = i;
+			}
+			if (bestn > s->npods / 2)
+				break;
+		}
+		if (best >= 0)
+			return best;
+	}
+	return -1;
+}
+
+/* Count the wholly free domains of every key (or nodes), for figures. */
+static void count_free(const rb *R, const wtp_topo *t, int *out)
+{
+	for (int k = 0; t && k < t->nkeys; k++) {
+		const wtp_key *key = &t->keys[k];
+		out[k] = 0;
+		for (int d = 0; d < key->ndom; d++) {
+			bool f = true;
+			for (int i = 0; i < key->dom_nnodes[d] && f; i++)
+				f = node_free(R, key->dom_nodes[d][i]);
+			out[k] += f;
+		}
+	}
+}
+
+int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
+		  const wasp_options *o, wasp_plan *pl, wasp_error *err)
+{
+	int nres = s->nres, nn = s->nnodes;
+	wa_arena *a = wa_new();
+	rb R = {.s = s, .nres = nres, .nn = nn};
+	if (!a)
+		return werr(err, WASP_ENOMEM, "out of memory rebalancing");
+	R.use = wa_calloc(a, (size_t)nn * nres + 1, sizeof *R.use);
+	R.busy = wa_calloc(a, (size_t)nn + 1, 1);
+	R.dirty = wa_calloc(a, (size_t)nn + 1, 1);
+	R.gone = wa_calloc(a, (size_t)nn + 1, 1);
+	R.placed = wa_calloc(a, (size_t)nn + 1, 1);
+	R.at = wa_calloc(a, (size_t)s->npods + 1, sizeof *R.at);
+	R.movable = wa_calloc(a, (size_t)s->npods + 1, sizeof *R.movable);
+	ws_expr *sel = NULL;
+	int nsel = o ? wrb_selector(a, o->protect, &sel) : 0;
+	int nk = t ? t->nkeys : 0;
+	int *fb = wa_calloc(a, (size_t)nk + 1, sizeof(int));
+	int *fa = wa_calloc(a, (size_t)nk + 1, sizeof(int));
+	int *order = wa_calloc(a, (size_t)s->npods + 1, sizeof(int));
+	int rc = WASP_OK;
+	if (!R.use || !R.busy || !R.dirty || !R.gone || !R.placed || !R.at ||
+	    !R.movable || !fb || !fa || !order) {
+		rc = werr(err, WASP_ENOMEM, "out of memory rebalancing");
+		goto out;
+	}
+	if (nsel < 0) {
+		rc = werr(err, WASP_EINVAL, "bad --protect selector '%s' "
+			  "(want key=value, key!=value, key or !key, "
+			  "comma-separated)", o->protect);
+		goto out;
+	}
+	/* the cluster after the plan's placements and evictions */
+	for (int i = 0; i < s->npods; i++) {
+		const ws_pod *pod = &s->pods[i];
+		R.at[i] = pod->terminal || ws_pod_pending(pod) ? -1 : pod->node;
+	}
+	for (int i = 0; i < pl->nevict; i++) {
+		int pi = ws_pod_index(s, pl->evict[i].ns, pl->evict[i].pod);
+		if (pi >= 0 && s->pods[pi].node >= 0) {
+			R.dirty[s->pods[pi].node] = 1;
+			R.at[pi] = -1;
+		}
+	}
+	for (int i = 0; i < s->npods; i++) {
+		int n = R.at[i];
+		if (n < 0)
+			continue;
+		const ws_pod *pod = &s->pods[i];
+		for (int r = 0; r < nres; r++)
+			R.use[(size_t)n * nres + r] += pod->req[r];
+		R.movable[i] = wrb_movable(s, i, sel, nsel);
+	}
+	for (int i = 0; i < pl->nplace; i++) {
+		int pi = ws_pod_index(s, pl->place[i].ns, pl->place[i].pod);
+		int n = ws_node_index(s, pl->place[i].node);
+		if (pi < 0 || n < 0)
+			continue;
+		for (int r = 0; r < nres; r++)
+			R.use[(size_t)n * nres + r] += s->pods[pi].req[r];
+		R.placed[n] = 1;
+	}
+	count_free(&R, t, fb);
+	/* the solvers' moves (issue 6: moves that admit work) come first;
+	 * a pod moves at most once */
+	for (int i = 0; i < pl->nmove; i++) {
+		int pi = ws_pod_index(s, pl->move[i].ns, pl->move[i].pod);
+		int to = ws_node_index(s, pl->move[i].to);
+		if (pi < 0 || to < 0 || R.at[pi] < 0)
+			continue;
+		apply(&R, pi, R.at[pi], to);
+		R.movable[pi] = 0;
+	}
+	for (int n = 0; n < nn; n++)
+		R.busy[n] = !node_free(&R, n);
+
+	/* the finest key with domains of several nodes (hostname-like keys
+	 * free single nodes, which freeing a domain does as well), or nodes */
+	const wtp_key *key = NULL;
+	for (int k = nk - 1; k >= 0 && !key; k--)
+		for (int d = 0; d < t->keys[k].ndom && !key; d++)
+			if (t->keys[k].dom_nnodes[d] > 1)
+				key = &t->keys[k];
+	int nd = key ? key->ndom : nn, moves = 0;
+	int maxm = o && o->max_moves > 0 ? o->max_moves : INT32_MAX;
+	size_t cap = (size_t)pl->nmove;
+	moves = pl->nmove;
+	for (int pass = 0; pass < nd; pass++) {
+		/* the busy domain with the fewest pods to move, all movable */
+		int best = -1, bestn = 0;
+		for (int d = 0; d < nd; d++) {
+			int nodes = key ? key->dom_nnodes[d] : 1, cnt = 0;
+			bool ok = true, anybusy = false;
+			for (int i = 0; i < nodes && ok; i++) {
+				int n = key ? key->dom_nodes[d][i] : d;
+				if (R.gone[n] || R.placed[n] || R.dirty[n])
+					ok = false;
+				anybusy |= R.busy[n];
+			}
+			if (!ok || !anybusy)
+				continue;
+			for (int i = 0; i < s->npods && ok; i++) {
+				int n = R.at[i];
+				if (n < 0 || (key ? key->node_dom[n] != d
+						  : n != d))
+					continue;
+				ok = R.movable[i];
+				cnt++;
+			}
+			if (ok && cnt > 0 && moves + cnt <= maxm &&
+			    (best < 0 || cnt < bestn)) {
+				best = d;
+				bestn = cnt;
+			}
+		}
+		if (best < 0)
+			break;
+		int nodes = key ? key->dom_nnodes[best] : 1, no = 0;
+		for (int i = 0; i < nodes; i++)
+			R.gone[key ? key->dom_nodes[best][i] : best] = 1;
+		for (int i = 0; i < s->npods; i++) {
+			int n = R.at[i];
+			if (n >= 0 && R.gone[n] &&
+			    (key ? key->node_dom[n] == best : n == best))
+				order[no++] = i;
+		}
+		/* largest first (insertion sort: a domain holds few pods) */
+		for (int i = 1; i < no; i++)
+			for (int j = i; j > 0 && cmp_size(&order[j - 1],
+							  &order[j], &R) > 0;
+			     j--) {
+				int x = order[j];
+				order[j] = order[j - 1];
+				order[j - 1] = x;
+			}
+		int *from = wa_calloc(a, (size_t)no + 1, sizeof(int));
+		if (!from) {
+			rc = werr(err, WASP_ENOMEM, "out of memory rebalancing");
+			goto out;
+		}
+		int k = 0;
+		for (; k < no; k++) {
+			int to = dest(&R, order[k]);
+			if (to < 0)
+				break;
+			from[k] = R.at[order[k]];
+			apply(&R, order[k], from[k], to);
+		}
+		if (k < no) {
+			/* roll back; the domain stays out of later passes */
+			while (k-- > 0)
+				apply(&R, order[k], R.at[order[k]], from[k]);
+			for (int i = 0; i < nodes; i++)
+				R.placed[key ? key->dom_nodes[best][i]
+					     : best] = 1;
+			for (int i = 0; i < nodes; i++)
+				R.gone[key ? key->dom_nodes[best][i] : best] =
+				    0;
+			continue;
+		}
+		for (k = 0; k < no; k++) {
+			const ws_pod *pod = &s->pods[order[k]];
+			const ws_group *g = pod->group >= 0
+						? &s->groups[pod->group]
+						: NULL;
+			wpl_move mv = {
+			    .ns = wa_strdup(pl->arena, pod->ns),
+			    .pod = wa_strdup(pl->arena, pod->name),
+			    .from = wa_strdup(pl->arena,
+					      s->nodes[from[k]].name),
+			    .to = wa_strdup(pl->arena,
+					    s->nodes[R.at[order[k]]].name),
+			    .group = g ? wa_strdup(pl->arena, g->name) : NULL};
+			if (!mv.ns || !mv.pod || !mv.from || !mv.to ||
+			    (g && !mv.group) ||
+			    WA_PUSH(pl->arena, pl->move, pl->nmove, cap, mv)) {
+				rc = werr(err, WASP_ENOMEM,
+					  "out of memory rebalancing");
+				goto out;
+			}
+		}
+		moves += no;
+		/* a pod moves once: a domain it went to is not freed later */
+		for (k = 0; k < no; k++)
+			R.movable[order[k]] = 0;
+		for (int i = 0; i < nodes; i++)
+			R.busy[key ? key->dom_nodes[best][i] : best] = 0;
+	}
+	count_free(&R, t, fa);
+	int shape = common_shape(s);
+	if (shape >= 0) {
+		const ws_pod *sp = &s->pods[shape];
+		char *txt = "", q[48];
+		for (int r = 0; r < nres; r++) {
+			if (r == WS_RES_PODS || !sp->req[r])
+				continue;
+			wq_format(sp->req[r], wq_is_bytes_resource(s->res[r]),
+				  q, sizeof q);
+			txt = wa_printf(pl->arena, "%s%s%s %s", txt,
+					*txt ? ", " : "", q, s->res[r]);
+			if (!txt)
+				break;
+		}
+		int64_t *before = wa_calloc(a, (size_t)nn * nres + 1,
+					    sizeof *before);
+		if (!txt || !before) {
+			rc = werr(err, WASP_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (int n = 0; n < nn; n++)
+			memcpy(before + (size_t)n * nres, s->nodes[n].used,
+			       sizeof *before * nres);
+		pl->gang_shape = *txt ? txt : "1 pod";
+		pl->gang_key = key ? wa_strdup(pl->arena, key->label) : NULL;
+		pl->gang_before = gang_fit(&R, key, before, sp->req);
+		pl->gang_after = gang_fit(&R, key, R.use, sp->req);
+	}
+	pl->sum.moved_pods = pl->nmove;
+	pl->sum.tiers.moves = pl->nmove;
+	pl->frag = wa_calloc(pl->arena, (size_t)nk + 1, sizeof *pl->frag);
+	if (!pl->frag) {
+		rc = werr(err, WASP_ENOMEM, "out of memory rebalancing");
+		goto out;
+	}
+	for (int k = 0; k < nk; k++) {
+		pl->frag[k].key = wa_strdup(pl->arena, t->keys[k].label);
+		pl->frag[k].before = fb[k];
+		pl->frag[k].after = fa[k];
+		if (!pl->frag[k].key) {
+			rc = werr(err, WASP_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	pl->nfrag = nk;
+	/* whole free nodes after the moves */
+	pl->sum.free_nodes_after = 0;
+	for (int n = 0; n < nn; n++)
+		pl->sum.free_nodes_after += ws_node_schedulable(&s->nodes[n],
+								NULL) &&
+					    node_free(&R, n);
+out:
+	wa_destroy(a);
+	return rc;
+}

@@ -1,0 +1,20 @@
+/*
+ * solve.h -- orchestration of one run under one deadline:
+ * topology -> reduce -> greedy -> (ILP) -> plan.
+ *
+ * --mode auto chooses the ILP when the estimated model fits the remaining
+ * budget, greedy otherwise, and records why in the plan summary.  The greedy
+ * answer always exists; the ILP only replaces it when it is better.
+ */
+#ifndef WASP_SOLVE_H
+#define WASP_SOLVE_H
+
+#include "plan/plan.h"
+
+int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
+	      wasp_error *err);
+/* Build topology + problem as wsv_solve would (for export). */
+int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
+		wp_problem **out, wasp_error *err);
+
+#endif

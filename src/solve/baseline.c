@@ -1,0 +1,781 @@
+/*
+ * baseline.c -- the two reference schedulers that `wasp bench` compares
+ * wasp against (see baseline.h and bench/README.md).  Not for production:
+ * they exist so the benchmark tables have an honest "before" column.
+ *
+ * podwise: the pending pods in priority order (the problem's group order),
+ * each on its own to the eligible node with the most free resources (the sum
+ * over resources of free/allocatable, kube-scheduler's LeastAllocated), no
+ * gangs and no topology.  A gang may end up partly placed; such a group is
+ * marked admitted so the plan shows the partial gang (and the GPUs it
+ * strands).
+ *
+ * bestfit: Kueue's Topology Aware Scheduling with the BestFit profile
+ * (kueue pkg/cache/scheduler/tas_flavor_snapshot.go), gang semantics on top:
+ *   phase 1  per node, how many of the class's pods fit its free capacity;
+ *            sums rolled up the domain tree (chain of nested keys from the
+ *            group's required key down to the nodes);
+ *   phase 2a at the required level, the tightest single domain that fits
+ *            every pod (Kueue's findBestFitDomain);
+ *   phase 2b level by level below it, the children of the chosen domains
+ *            sorted most-free first (name breaking ties) and taken in turn
+ *            until the count is covered, the last one replaced by the
+ *            tightest that fits the remainder; the node level likewise gives
+ *            the per-node counts.
+ * A group without a key treats the cluster as one domain (BestFit over the
+ * nodes).  A gang is placed with all its pending pods if some domain fits
+ * them, else with as many as the roomiest domain fits if that reaches
+ * min_need (Kueue's partial admission), else not at all.  Groups with
+ * several pod classes (rare: Kueue gives each PodSet its own assignment)
+ * take their classes one after the other inside one candidate domain,
+ * trying the next candidate when a later class no longer fits.
+ * Nodes lacking one of the chain's labels are not used by keyed groups,
+ * as Kueue requires every level's label on a TAS node.
+ */
+#include "solve/baseline.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-node fit counts are capped here so domain sums cannot overflow. */
+#define WBL_MAX_FIT (1 << 20)
+/* Candidate domains tried for a multi-class group before giving up. */
+#define WBL_MAX_TRIES 64
+
+/* One entry of a sort: key ascending, then the element's name rank. */
+typedef struct bl_item {
+	int64_t key;
+	int rank;
+	int elem;
+} bl_item;
+
+static int item_cmp(const void *a, const void *b)
+{
+	const bl_item *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->elem > y->elem) - (x->elem < y->elem);
+}
+
+typedef struct bl_name {
+	const char *name;
+	int idx;
+} bl_name;
+
+static int name_cmp(const void *a, const void *b)
+{
+	const bl_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* rank[i] = position of names[i] in name order (ties: index order). */
+static int *name_ranks(wa_arena *a, bl_name *v, int n)
+{
+	int *rank = wa_calloc(a, n ? n : 1, sizeof *rank);
+	if (!rank)
+		return NULL;
+	qsort(v, n, sizeof *v, name_cmp);
+	for (int i = 0; i < n; i++)
+		rank[v[i].idx] = i;
+	return rank;
+}
+
+/* How many pods of class c fit on node n's free capacity. */
+static int fit_count(const wp_problem *p, const int64_t *fr,
+		     const wp_class *c, int n)
+{
+	const int64_t *f = fr + (size_t)n * p->nres;
+	int64_t best = WBL_MAX_FIT;
+	for (int r = 0; r < p->nres; r++) {
+		if (c->req[r] <= 0)
+			continue;
+		if (f[r] < c->req[r])
+			return 0;
+		if (f[r] / c->req[r] < best)
+			best = f[r] / c->req[r];
+	}
+	return (int)best;
+}
+
+static void take(const wp_problem *p, int64_t *fr, const wp_class *c, int n,
+		 int k)
+{
+	int64_t *f = fr + (size_t)n * p->nres;
+	for (int r = 0; r < p->nres; r++)
+		f[r] -= (int64_t)k * c->req[r];
+}
+
+static const char *waits_why(const wp_problem *p, const wp_group *g)
+{
+	for (int i = 0; i < g->nclasses; i++) {
+		const wp_class *c = &p->classes[g->classes[i]];
+		if (c->count > 0 && c->nelig == 0)
+			return c->why_none ? c->why_none
+					   : "no node is eligible for its pods";
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ podwise */
+
+typedef struct pw_heap {
+	double *score;
+	int *node, *k;
+	int n;
+} pw_heap;
+
+/* Max-heap on score, lower node index first among equals. */
+static int pw_above(const pw_heap *h, int i, int j)
+{
+	if (h->score[i] != h->score[j])
+		return h->score[i] > h->score[j];
+	return h->node[i] < h->node[j];
+}
+
+static void pw_swap(pw_heap *h, int i, int j)
+{
+	double s = h->score[i];
+	int n = h->node[i], k = h->k[i];
+	h->score[i] = h->score[j];
+	h->node[i] = h->node[j];
+	h->k[i] = h->k[j];
+	h->score[j] = s;
+	h->node[j] = n;
+	h->k[j] = k;
+}
+
+static void pw_down(pw_heap *h, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < h->n && pw_above(h, l, m))
+			m = l;
+		if (r < h->n && pw_above(h, r, m))
+			m = r;
+		if (m == i)
+			return;
+		pw_swap(h, i, m);
+		i = m;
+	}
+}
+
+static double free_score(const wp_problem *p, const int64_t *fr, int n)
+{
+	const ws_node *nd = &p->snap->nodes[n];
+	const int64_t *f = fr + (size_t)n * p->nres;
+	double s = 0;
+	for (int r = 0; r < p->nres; r++)
+		if (nd->alloc[r] > 0)
+			s += (double)f[r] / (double)nd->alloc[r];
+	return s;
+}
+
+static int podwise(const wp_problem *p, const wasp_options *o, wa_arena *a,
+		   int64_t *fr, wp_sol *sol, wasp_error *err)
+{
+	int maxel = 1;
+	for (int i = 0; i < p->nclasses; i++)
+		if (p->classes[i].nelig > maxel)
+			maxel = p->classes[i].nelig;
+	pw_heap h;
+	h.score = wa_calloc(a, maxel, sizeof *h.score);
+	h.node = wa_calloc(a, maxel, sizeof *h.node);
+	h.k = wa_calloc(a, maxel, sizeof *h.k);
+	if (!h.score || !h.node || !h.k)
+		return werr(err, WASP_ENOMEM, "out of memory");
+
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		if (o && o->cancel && *o->cancel) {
+			sol->reason[gi] = "cancelled before it was tried";
+			continue;
+		}
+		if (g->invalid) {
+			sol->reason[gi] = g->invalid;
+			continue;
+		}
+		int placed = 0;
+		for (int ci = 0; ci < g->nclasses; ci++) {
+			const wp_class *c = &p->classes[g->classes[ci]];
+			h.n = 0;
+			for (int k = 0; k < c->nelig; k++) {
+				int n = c->elig[k];
+				if (fit_count(p, fr, c, n) < 1)
+					continue;
+				h.score[h.n] = free_score(p, fr, n);
+				h.node[h.n] = n;
+				h.k[h.n] = k;
+				h.n++;
+			}
+			for (int i = h.n / 2 - 1; i >= 0; i--)
+				pw_down(&h, i);
+			for (int i = 0; i < c->count && h.n > 0; i++) {
+				int n = h.node[0];
+				sol->x[c->off + h.k[0]]++;
+				take(p, fr, c, n, 1);
+				placed++;
+				if (fit_count(p, fr, c, n) >= 1) {
+					h.score[0] = free_score(p, fr, n);
+				} else {
+					h.n--;
+					pw_swap(&h, 0, h.n);
+				}
+				pw_down(&h, 0);
+			}
+		}
+		if (placed > 0) {
+			sol->admit[gi] = 1;
+		} else {
+			const char *why = waits_why(p, g);
+			sol->reason[gi] = why ? why
+					      : "podwise: no eligible node has "
+						"room for one of its pods";
+		}
+	}
+	return WASP_OK;
+}
+
+/* ------------------------------------------------------------ bestfit */
+
+typedef struct bf {
+	const wp_problem *p;
+	wa_arena *a;
+	int64_t *fr;      /* nnodes * nres, working free capacity      */
+	int *cnt;         /* nnodes: fit count of the current class    */
+	int **state;      /* per key: ndom, rolled-up fit counts        */
+	int **kid_off;    /* per key with a finer nested key: ndom + 1  */
+	int **kids;       /* ... child domain indices (CSR)             */
+	int *finer;       /* per key: the first key nesting in it, -1   */
+	int **dom_rank;   /* per key: name rank of each domain          */
+	int *node_rank;
+	bl_item *pool;    /* scratch, max(nnodes, ndom) + 1             */
+	int *cur, *next;  /* chosen elements of a level                 */
+	int *cand;        /* candidate domains of the required level    */
+	int chain[64];    /* keys from the required one down            */
+	int nchain;
+	/* placements of the group being tried, for rollback */
+	int *log_slot, *log_node, *log_cls, *log_n;
+	size_t nlog, caplog;
+} bf;
+
+static int bf_log(bf *b, int slot, int node, int cls, int n)
+{
+	if (b->nlog == b->caplog) {
+		size_t cap = b->caplog ? 2 * b->caplog : 256;
+		int *s = wa_calloc(b->a, cap, sizeof *s);
+		int *d = wa_calloc(b->a, cap, sizeof *d);
+		int *c = wa_calloc(b->a, cap, sizeof *c);
+		int *m = wa_calloc(b->a, cap, sizeof *m);
+		if (!s || !d || !c || !m)
+			return -1;
+		if (b->nlog) {
+			memcpy(s, b->log_slot, b->nlog * sizeof *s);
+			memcpy(d, b->log_node, b->nlog * sizeof *d);
+			memcpy(c, b->log_cls, b->nlog * sizeof *c);
+			memcpy(m, b->log_n, b->nlog * sizeof *m);
+		}
+		b->log_slot = s;
+		b->log_node = d;
+		b->log_cls = c;
+		b->log_n = m;
+		b->caplog = cap;
+	}
+	b->log_slot[b->nlog] = slot;
+	b->log_node[b->nlog] = node;
+	b->log_cls[b->nlog] = cls;
+	b->log_n[b->nlog] = n;
+	b->nlog++;
+	return 0;
+}
+
+static void bf_rollback(bf *b, wp_sol *sol, size_t to)
+{
+	while (b->nlog > to) {
+		b->nlog--;
+		const wp_class *c = &b->p->classes[b->log_cls[b->nlog]];
+		int k = b->log_n[b->nlog];
+		sol->x[b->log_slot[b->nlog]] -= k;
+		take(b->p, b->fr, c, b->log_node[b->nlog], -k);
+	}
+}
+
+static int bf_init(bf *b, const wp_problem *p, wa_arena *a, int64_t *fr)
+{
+	const wtp_topo *t = p->topo;
+	int nk = t ? t->nkeys : 0;
+	int maxdom = 0;
+
+	memset(b, 0, sizeof *b);
+	b->p = p;
+	b->a = a;
+	b->fr = fr;
+	b->cnt = wa_calloc(a, p->nnodes ? p->nnodes : 1, sizeof *b->cnt);
+	b->state = wa_calloc(a, nk ? nk : 1, sizeof *b->state);
+	b->kid_off = wa_calloc(a, nk ? nk : 1, sizeof *b->kid_off);
+	b->kids = wa_calloc(a, nk ? nk : 1, sizeof *b->kids);
+	b->finer = wa_calloc(a, nk ? nk : 1, sizeof *b->finer);
+	b->dom_rank = wa_calloc(a, nk ? nk : 1, sizeof *b->dom_rank);
+	for (int j = 0; j < nk; j++)
+		if (t->keys[j].ndom > maxdom)
+			maxdom = t->keys[j].ndom;
+	int maxpool = (p->nnodes > maxdom ? p->nnodes : maxdom) + 1;
+	bl_name *names = wa_calloc(a, maxpool, sizeof *names);
+	if (!names)
+		return -1;
+	for (int i = 0; i < p->nnodes; i++) {
+		names[i].name = p->snap->nodes[i].name;
+		names[i].idx = i;
+	}
+	b->node_rank = name_ranks(a, names, p->nnodes);
+	if (!b->cnt || !b->state || !b->kid_off || !b->kids || !b->finer ||
+	    !b->dom_rank || !b->node_rank)
+		return -1;
+	for (int j = 0; j < nk; j++) {
+		const wtp_key *k = &t->keys[j];
+		b->finer[j] = -1;
+		b->state[j] = wa_calloc(a, k->ndom ? k->ndom : 1, sizeof(int));
+		for (int d = 0; d < k->ndom; d++) {
+			names[d].name = k->dom_name[d] ? k->dom_name[d] : "";
+			names[d].idx = d;
+		}
+		b->dom_rank[j] = name_ranks(a, names, k->ndom);
+		if (!b->state[j] || !b->dom_rank[j])
+			return -1;
+	}
+	/* The tree: for each key, the first finer key that nests in it. */
+	for (int j = 0; j < nk; j++) {
+		int par = t->keys[j].parent;
+		if (par >= 0 && par < nk && b->finer[par] < 0)
+			b->finer[par] = j;
+	}
+	for (int j = 0; j < nk; j++) {
+		int f = b->finer[j];
+		if (f < 0)
+			continue;
+		const wtp_key *k = &t->keys[j], *fk = &t->keys[f];
+		int *off = wa_calloc(a, k->ndom + 1, sizeof *off);
+		int *kid = wa_calloc(a, fk->ndom ? fk->ndom : 1, sizeof *kid);
+		if (!off || !kid)
+			return -1;
+		for (int e = 0; e < fk->ndom; e++)
+			if (fk->dom_parent[e] >= 0)
+				off[fk->dom_parent[e] + 1]++;
+		for (int d = 0; d < k->ndom; d++)
+			off[d + 1] += off[d];
+		int *fill = wa_calloc(a, k->ndom ? k->ndom : 1, sizeof *fill);
+		if (!fill)
+			return -1;
+		for (int e = 0; e < fk->ndom; e++) {
+			int d = fk->dom_parent[e];
+			if (d >= 0)
+				kid[off[d] + fill[d]++] = e;
+		}
+		b->kid_off[j] = off;
+		b->kids[j] = kid;
+	}
+	b->pool = wa_calloc(a, maxpool, sizeof *b->pool);
+	b->cur = wa_calloc(a, maxpool, sizeof *b->cur);
+	b->next = wa_calloc(a, maxpool, sizeof *b->next);
+	b->cand = wa_calloc(a, maxpool, sizeof *b->cand);
+	if (!b->pool || !b->cur || !b->next || !b->cand)
+		return -1;
+	return 0;
+}
+
+/* The chain of keys from `key` down through keys that nest in it. */
+static void bf_chain(bf *b, int key)
+{
+	b->nchain = 0;
+	for (int j = key; j >= 0 && b->nchain < 64; j = b->finer[j])
+		b->chain[b->nchain++] = j;
+}
+
+/* Phase 1 for class c: per-node counts, rolled up the chain.  Returns the
+ * total over the eligible nodes (used when there is no key). */
+static long bf_rollup(bf *b, const wp_class *c)
+{
+	const wp_problem *p = b->p;
+	const wtp_topo *t = p->topo;
+	long total = 0;
+
+	for (int i = 0; i < b->nchain; i++)
+		memset(b->state[b->chain[i]], 0,
+		       t->keys[b->chain[i]].ndom * sizeof(int));
+	for (int k = 0; k < c->nelig; k++) {
+		int n = c->elig[k];
+		b->cnt[n] = fit_count(p, b->fr, c, n);
+		total += b->cnt[n];
+	}
+	if (b->nchain == 0)
+		return total;
+	const wtp_key *leaf = &t->keys[b->chain[b->nchain - 1]];
+	int *ls = b->state[b->chain[b->nchain - 1]];
+	for (int k = 0; k < c->nelig; k++) {
+		int n = c->elig[k];
+		if (leaf->node_dom[n] >= 0)
+			ls[leaf->node_dom[n]] += b->cnt[n];
+	}
+	for (int i = b->nchain - 1; i > 0; i--) {
+		const wtp_key *ck = &t->keys[b->chain[i]];
+		int *cs = b->state[b->chain[i]];
+		int *ps = b->state[b->chain[i - 1]];
+		for (int e = 0; e < ck->ndom; e++)
+			if (ck->dom_parent[e] >= 0)
+				ps[ck->dom_parent[e]] += cs[e];
+	}
+	return total;
+}
+
+static void bf_clear_cnt(bf *b, const wp_class *c)
+{
+	for (int k = 0; k < c->nelig; k++)
+		b->cnt[c->elig[k]] = 0;
+}
+
+/* Sort pool[0..n) most free first, name rank breaking ties, then take
+ * elements in turn until `need` is covered, the last one replaced by the
+ * tightest that fits the remainder (Kueue's updateCountsToMinimum).
+ * Writes the chosen elements to out (and their quotas to quota, may be
+ * NULL); returns how many, or -1 if the pool cannot cover need. */
+static int bf_take(bl_item *pool, int n, int need, int *out, int *quota)
+{
+	int m = 0;
+	int rem = need;
+
+	qsort(pool, n, sizeof *pool, item_cmp);
+	for (int i = 0; i < n && rem > 0; i++) {
+		int st = (int)-pool[i].key;
+		if (st <= 0)
+			break;
+		if (st >= rem) {
+			int best = i;
+			for (int j = i + 1; j < n; j++) {
+				int sj = (int)-pool[j].key;
+				if (sj >= rem && sj < (int)-pool[best].key)
+					best = j;
+			}
+			out[m] = pool[best].elem;
+			if (quota)
+				quota[m] = rem;
+			return m + 1;
+		}
+		out[m] = pool[i].elem;
+		if (quota)
+			quota[m] = st;
+		m++;
+		rem -= st;
+	}
+	return rem > 0 ? -1 : m;
+}
+
+/* Phase 2b for class c (ci its problem index), `need` pods, below the
+ * chosen domain `dom` of chain[0] (dom < 0: no key, the whole cluster).
+ * Uses the counts of the last bf_rollup.  0 on success, 1 if the pods do
+ * not fit, -1 on NOMEM. */
+static int bf_descend(bf *b, wp_sol *sol, int ci, int dom, int need)
+{
+	const wp_problem *p = b->p;
+	const wtp_topo *t = p->topo;
+	const wp_class *c = &p->classes[ci];
+	int ncur = 0, np;
+
+	if (dom >= 0)
+		b->cur[ncur++] = dom;
+	for (int lv = 0; lv < b->nchain; lv++) {
+		const wtp_key *k = &t->keys[b->chain[lv]];
+		if (lv + 1 < b->nchain) {
+			int f = b->chain[lv + 1];
+			const int *st = b->state[f];
+			np = 0;
+			for (int i = 0; i < ncur; i++) {
+				int d = b->cur[i];
+				const int *off = b->kid_off[b->chain[lv]];
+				for (int e = off[d]; e < off[d + 1]; e++) {
+					int kd = b->kids[b->chain[lv]][e];
+					if (st[kd] <= 0)
+						continue;
+					b->pool[np].key = -(int64_t)st[kd];
+					b->pool[np].rank = b->dom_rank[f][kd];
+					b->pool[np].elem = kd;
+					np++;
+				}
+			}
+			ncur = bf_take(b->pool, np, need, b->next, NULL);
+			if (ncur < 0)
+				return 1;
+			memcpy(b->cur, b->next, ncur * sizeof *b->cur);
+			continue;
+		}
+		/* The finest key: its nodes are the next level. */
+		np = 0;
+		for (int i = 0; i < ncur; i++) {
+			int d = b->cur[i];
+			for (int j = 0; j < k->dom_nnodes[d]; j++) {
+				int n = k->dom_nodes[d][j];
+				if (b->cnt[n] <= 0)
+					continue;
+				b->pool[np].key = -(int64_t)b->cnt[n];
+				b->pool[np].rank = b->node_rank[n];
+				b->pool[np].elem = n;
+				np++;
+			}
+		}
+		ncur = -2;
+		break;
+	}
+	if (ncur != -2) {
+		/* No key: every eligible node is a candidate. */
+		np = 0;
+		for (int j = 0; j < c->nelig; j++) {
+			int n = c->elig[j];
+			if (b->cnt[n] <= 0)
+				continue;
+			b->pool[np].key = -(int64_t)b->cnt[n];
+			b->pool[np].rank = b->node_rank[n];
+			b->pool[np].elem = n;
+			np++;
+		}
+	}
+	/* quotas go to `cur` reused as scratch after the node ids in next */
+	int m = bf_take(b->pool, np, need, b->next, b->cur);
+	if (m < 0)
+		return 1;
+	for (int i = 0; i < m; i++) {
+		int n = b->next[i], q = b->cur[i];
+		/* the slot of node n in c->elig (ascending) */
+		int lo = 0, hi = c->nelig - 1, k = -1;
+		while (lo <= hi) {
+			int mid = lo + (hi - lo) / 2;
+			if (c->elig[mid] == n) {
+				k = mid;
+				break;
+			}
+			if (c->elig[mid] < n)
+				lo = mid + 1;
+			else
+				hi = mid - 1;
+		}
+		if (k < 0)
+			return 1; /* cannot happen: pool holds eligible nodes */
+		sol->x[c->off + k] += q;
+		take(p, b->fr, c, n, q);
+		b->cnt[n] -= q;
+		if (bf_log(b, c->off + k, n, ci, q))
+			return -1;
+	}
+	return 0;
+}
+
+/* Counts per class for `total` pods of the group, classes in order. */
+static void split_counts(const wp_problem *p, const wp_group *g, int total,
+			 int *n)
+{
+	for (int i = 0; i < g->nclasses; i++) {
+		int c = p->classes[g->classes[i]].count;
+		n[i] = c < total ? c : total;
+		total -= n[i];
+	}
+}
+
+/* Try to place the counts n[] of group g in one domain of chain[0] (or
+ * the cluster).  1 placed, 0 not, -1 NOMEM.  *room gets the most pods the
+ * roomiest domain fits, for the reason. */
+static int bf_try(bf *b, const wp_group *g, const int *n, wp_sol *sol,
+		  int *kst, long *room)
+{
+	const wp_problem *p = b->p;
+	const wtp_topo *t = p->topo;
+	int ndom = b->nchain ? t->keys[b->chain[0]].ndom : 1;
+	int nc = g->nclasses;
+
+	/* Phase 1 for every class, kept at the required level. */
+	for (int i = 0; i < nc; i++) {
+		const wp_class *c = &p->classes[g->classes[i]];
+		long tot = bf_rollup(b, c);
+		bf_clear_cnt(b, c);
+		for (int d = 0; d < ndom; d++)
+			kst[i * ndom + d] = b->nchain ? b->state[b->chain[0]][d]
+				: (int)(tot < WBL_MAX_FIT ? tot : WBL_MAX_FIT);
+	}
+	/* Candidates: domains where each class fits on its own, tightest
+	 * first (Kueue's findBestFitDomain), name breaking ties. */
+	int np = 0;
+	*room = 0;
+	for (int d = 0; d < ndom; d++) {
+		if (b->nchain && g->fixed_dom >= 0 && d != g->fixed_dom)
+			continue;
+		long sum = 0;
+		int ok = 1;
+		for (int i = 0; i < nc; i++) {
+			sum += kst[i * ndom + d];
+			if (kst[i * ndom + d] < n[i])
+				ok = 0;
+		}
+		if (sum > *room)
+			*room = sum;
+		if (!ok)
+			continue;
+		b->pool[np].key = sum;
+		b->pool[np].rank = b->nchain ? b->dom_rank[b->chain[0]][d] : 0;
+		b->pool[np].elem = d;
+		np++;
+	}
+	qsort(b->pool, np, sizeof *b->pool, item_cmp);
+	/* bf_descend reuses pool: keep the candidate order elsewhere */
+	int *cand = b->cand;
+	for (int i = 0; i < np; i++)
+		cand[i] = b->pool[i].elem;
+	for (int ti = 0; ti < np && ti < WBL_MAX_TRIES; ti++) {
+		int d = cand[ti], fits = 1;
+		size_t mark = b->nlog;
+		for (int i = 0; i < nc && fits; i++) {
+			int ci = g->classes[i];
+			const wp_class *c = &p->classes[ci];
+			if (n[i] == 0)
+				continue;
+			long tot = bf_rollup(b, c);
+			long have = b->nchain ? b->state[b->chain[0]][d] : tot;
+			int r = have >= n[i] ? bf_descend(b, sol, ci,
+				b->nchain ? d : -1, n[i]) : 1;
+			bf_clear_cnt(b, c);
+			if (r < 0)
+				return -1;
+			if (r > 0)
+				fits = 0;
+		}
+		if (fits)
+			return 1;
+		bf_rollback(b, sol, mark);
+	}
+	return 0;
+}
+
+static int bestfit(const wp_problem *p, const wasp_options *o, wa_arena *a,
+		   int64_t *fr, wp_sol *sol, wasp_error *err)
+{
+	const wtp_topo *t = p->topo;
+	bf b;
+	int maxnc = 1, maxdom = 1;
+
+	if (bf_init(&b, p, a, fr))
+		return werr(err, WASP_ENOMEM, "out of memory");
+	for (int gi = 0; gi < p->ngroups; gi++)
+		if (p->groups[gi].nclasses > maxnc)
+			maxnc = p->groups[gi].nclasses;
+	for (int j = 0; t && j < t->nkeys; j++)
+		if (t->keys[j].ndom > maxdom)
+			maxdom = t->keys[j].ndom;
+	int *n = wa_calloc(a, maxnc, sizeof *n);
+	int *kst = wa_calloc(a, (size_t)maxnc * maxdom, sizeof *kst);
+	if (!n || !kst)
+		return werr(err, WASP_ENOMEM, "out of memory");
+
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		const char *label = NULL;
+		long room = 0;
+		int r;
+
+		if (o && o->cancel && *o->cancel) {
+			sol->reason[gi] = "cancelled before it was tried";
+			continue;
+		}
+		if (g->invalid) {
+			sol->reason[gi] = g->invalid;
+			continue;
+		}
+		if (g->size <= 0)
+			continue;
+		const char *why = waits_why(p, g);
+		if (why && g->gang) {
+			sol->reason[gi] = why;
+			continue;
+		}
+		if (g->key >= 0 && t && g->key < t->nkeys) {
+			label = t->keys[g->key].label;
+			if (g->fixed_dom == -2) {
+				sol->reason[gi] = wa_printf(p->arena,
+				    "bestfit: its running pods span several "
+				    "%s domains", label);
+				continue;
+			}
+			bf_chain(&b, g->key);
+		} else {
+			b.nchain = 0;
+		}
+		/* All pending pods, else as many as fit (down to the gang's
+		 * minimum, or one pod for a basic group). */
+		int lo = g->gang ? g->min_need : 1;
+		if (lo < 1)
+			lo = 1;
+		split_counts(p, g, g->size, n);
+		r = bf_try(&b, g, n, sol, kst, &room);
+		if (r == 0 && room >= lo && room < g->size) {
+			split_counts(p, g, (int)room, n);
+			r = bf_try(&b, g, n, sol, kst, &room);
+		}
+		if (r == 0 && g->nclasses > 1 && lo < g->size) {
+			split_counts(p, g, lo, n);
+			r = bf_try(&b, g, n, sol, kst, &room);
+		}
+		if (r < 0)
+			return werr(err, WASP_ENOMEM, "out of memory");
+		b.nlog = 0;
+		if (r > 0) {
+			sol->admit[gi] = 1;
+			continue;
+		}
+		if (why)
+			sol->reason[gi] = why;
+		else if (label)
+			sol->reason[gi] = wa_printf(p->arena,
+			    "bestfit: no %s domain has room for %d pods "
+			    "(the roomiest fits %ld)", label, lo, room);
+		else
+			sol->reason[gi] = wa_printf(p->arena,
+			    "bestfit: the cluster has room for %ld of the "
+			    "%d pods it needs", room, lo);
+		if (!sol->reason[gi])
+			return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	return WASP_OK;
+}
+
+/* ------------------------------------------------------------ entry */
+
+int wbl_solve(const wp_problem *p, int mode, const wasp_options *o,
+	      wp_sol *sol, wasp_error *err)
+{
+	if (!p || !sol)
+		return werr(err, WASP_EINVAL, "wbl_solve: no problem or solution");
+	if (mode != WASP_MODE_PODWISE && mode != WASP_MODE_BESTFIT)
+		return werr(err, WASP_EINVAL, "wbl_solve: mode %d is not a "
+			    "baseline", mode);
+	wa_arena *a = wa_new();
+	size_t nf = (size_t)p->nnodes * p->nres;
+	int64_t *fr = a ? wa_calloc(a, nf ? nf : 1, sizeof *fr) : NULL;
+	if (!fr) {
+		wa_destroy(a);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	if (nf)
+		memcpy(fr, p->free, nf * sizeof *fr);
+	int rc = mode == WASP_MODE_PODWISE ? podwise(p, o, a, fr, sol, err)
+					   : bestfit(p, o, a, fr, sol, err);
+	wa_destroy(a);
+	return rc;
+}
+
+bool wbl_models(const wp_problem *p)
+{
+	if (p->ncomps > 0 || p->snap->dra)
+		return false;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].tas || p->groups[g].pcomp)
+			return false;
+	return true;
+}

@@ -1,0 +1,109 @@
+/*
+ * glpkenv.c -- GLPK's terminal and error hooks for library use
+ * (glpkenv.h).  Shared by the node model (ilp.c) and the part model
+ * (agg.c).
+ */
+#include "solve/glpkenv.h"
+#include "base/clock.h"
+
+#include <string.h>
+
+#include "wasp.h"
+
+static int term_hook(void *info, const char *s)
+{
+	wgl_env *e = info;
+	size_t n = strlen(s);
+	if (e->msglen + n >= sizeof e->msg) {
+		/* keep the latest text: the fatal message comes last */
+		e->msglen = 0;
+	}
+	if (n >= sizeof e->msg)
+		n = sizeof e->msg - 1;
+	memcpy(e->msg + e->msglen, s, n);
+	e->msglen += n;
+	e->msg[e->msglen] = '\0';
+	return 1; /* never print */
+}
+
+static void err_hook(void *info)
+{
+	wgl_env *e = info;
+	longjmp(e->jb, 1);
+}
+
+void wgl_begin(wgl_env *e, int mem_limit_mb)
+{
+	e->own_env = glp_init_env() == 0;
+	glp_term_out(GLP_OFF);
+	glp_term_hook(term_hook, e);
+	glp_error_hook(err_hook, e);
+	if (mem_limit_mb > 0)
+		glp_mem_limit(mem_limit_mb);
+}
+
+void wgl_end(wgl_env *e)
+{
+	if (e->P)
+		glp_delete_prob(e->P);
+	e->P = NULL;
+	glp_error_hook(NULL, NULL);
+	glp_term_hook(NULL, NULL);
+	if (e->own_env)
+		glp_free_env();
+}
+
+/* After a GLPK fault: GLPK's state is undefined, only freeing it is
+ * allowed (this frees every GLPK object of the calling thread). */
+int wgl_fault(wgl_env *e, wasp_error *err)
+{
+	glp_free_env();
+	e->P = NULL;
+	char *s = e->msg;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' '))
+		s[--n] = '\0';
+	for (char *q = s; *q; q++)
+		if (*q == '\n')
+			*q = ';';
+	return werr(err, WASP_ESOLVER, "GLPK failed: %s",
+		    n ? s : "(no message)");
+}
+
+bool wgl_watch_step(glp_tree *T, wgl_watch *w)
+{
+	int reason = glp_ios_reason(T);
+	if (reason == GLP_ISELECT || reason == GLP_IBRANCH ||
+	    reason == GLP_IHEUR) {
+		int bn = glp_ios_best_node(T);
+		if (bn) {
+			w->bound = glp_ios_node_bound(T, bn);
+			w->have_bound = true;
+		}
+	}
+	double now = wb_now();
+	if (now - w->last > w->maxstep)
+		w->maxstep = now - w->last;
+	w->last = now;
+	if ((w->cancel && *w->cancel) ||
+	    (w->deadline > 0 && (now >= w->deadline - 0.02 ||
+				 now + 1.2 * w->maxstep > w->deadline))) {
+		w->stopped = true;
+		glp_ios_terminate(T);
+		return true;
+	}
+	if (w->int_obj && w->have_bound) {
+		glp_prob *Q = glp_ios_get_prob(T);
+		if (glp_mip_status(Q) == GLP_FEAS &&
+		    w->bound < glp_mip_obj_val(Q) + 1 - 1e-6) {
+			w->int_opt = true;
+			glp_ios_terminate(T);
+			return true;
+		}
+	}
+	if (reason == GLP_IHEUR && w->inject && !w->injected) {
+		w->injected = true;
+		w->inject_ok = glp_ios_heur_sol(T, (double *)w->inject) == 0;
+	}
+	return false;
+}

@@ -1,0 +1,63 @@
+/*
+ * greedy.h -- the greedy core: always returns an answer, fast.
+ *
+ * Groups by priority, then most constrained (fewest candidate domains),
+ * then largest; a gang is placed whole (at least min_need pods, then extra
+ * pods while they fit) or not at all; a required topology key picks the
+ * tightest domain that fits; pods go best-fit onto nodes.  Results do not
+ * depend on the thread count.
+ */
+#ifndef WASP_GREEDY_H
+#define WASP_GREEDY_H
+
+#include "base/clock.h"
+#include "reduce/problem.h"
+
+/* Fills sol (which must come from wp_sol_new), including a reason for every
+ * waiting group.  Lone pods (a pseudo group, sg = -1) are admitted when any
+ * of them is placed; if some did not fit, reason[g] says why those wait
+ * (plan.c gives it to each unplaced lone pod). */
+int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+	      wasp_error *err);
+/* The same; with preempt false no running unit is evicted (the ILP's
+ * cross-checks use it while the ILP does not model preemption). */
+int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+		 bool preempt, wasp_error *err);
+
+/* The same with the groups of each priority level in a perturbed
+ * largest-first order drawn from seed (> 0): the restarts that look for
+ * tighter packings (wgr_restarts). */
+int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
+		     wp_sol *sol, uint64_t seed, wasp_error *err);
+
+/* Seeded passes 1..n (stopping once `until` passes, or on cancel),
+ * several at once on o->threads threads: each feasible plan better than
+ * best in the lexicographic objective replaces it, taken in seed order
+ * so the result does not depend on the thread count.  They also stop
+ * at a plan that meets the packing bound, and once the passes since the
+ * last improvement outnumber WGR_RESTART_PATIENCE times those before it
+ * (and WGR_RESTART_MIN): a small problem's plans repeat long before
+ * 8192 passes.  *ran: passes made; *better: improvements. */
+#define WGR_RESTARTS 8192
+#define WGR_RESTART_MIN 1024
+#define WGR_RESTART_PATIENCE 64
+/* ... and stop once they have added this much to the problem's arena
+ * (with device claims, where each pass allocates there) */
+#define WGR_RESTART_MEM ((size_t)64 << 20)
+/* Threads the passes run on, at most. */
+#define WGR_RESTART_THREADS 16
+/* Cheap passes are run up to this many per thread in one parallel
+ * region, so that a region lasts about WGR_REGION_S seconds. */
+#define WGR_RESTART_CHUNK 64
+#define WGR_REGION_S 0.02
+int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
+		 wb_deadline until, wp_sol *best, int *ran, int *better,
+		 wasp_error *err);
+
+/* DRA: allocate the devices of every pod another solver (the ILP) placed,
+ * group by group in problem order, and attach the allocations to sol.
+ * 0: done; 1: some pod could not get its devices (sol->dra untouched);
+ * -1: NOMEM. */
+int wgr_assign_devices(const wp_problem *p, wp_sol *sol);
+
+#endif

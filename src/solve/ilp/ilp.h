@@ -1,0 +1,118 @@
+/*
+ * ilp.h -- the integer program (DESIGN.md §5) and its GLPK solve.
+ *
+ * Built from a wp_problem, one function per constraint family, with readable
+ * row/column names (x[class,node], cap[node,resource], ...).  Solved under a
+ * deadline with the greedy solution as the first incumbent.  GLPK objects
+ * never leave the calling thread; a GLPK fault becomes WASP_ESOLVER.
+ */
+#ifndef WASP_ILP_H
+#define WASP_ILP_H
+
+#include "base/clock.h"
+#include "reduce/problem.h"
+
+typedef struct wilp_stats {
+	int rows, cols, ints, nonzeros;
+	const char *status;   /* "optimal", "feasible", "greedy" (nothing
+				 better than the warm start), "none"    */
+	double objective;     /* model objective at the returned solution */
+	double bound;         /* best bound (model objective units)       */
+	double gap;           /* relative gap, 0 when optimal; with tier
+				 blocks, the gap of the first (highest)
+				 block, also in top_gap                  */
+	double seconds;
+	bool improved;        /* better than the warm start               */
+	double top_gap;       /* tier blocks only: relative gap of the
+				 first block (NAN otherwise)              */
+} wilp_stats;
+
+/* Estimated model size, for --mode auto (cheap: no GLPK call). */
+void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros);
+
+/* Solve by the deadline; `warm` (may be NULL) must be feasible.  On success `out` holds the best solution found (at worst a copy
+ * of warm). */
+int wilp_solve(const wp_problem *p, const wasp_options *o, wb_deadline dl,
+	       const wp_sol *warm, wp_sol *out, wilp_stats *st,
+	       wasp_error *err);
+
+/* Tuning and test knobs (tests/check_ilp.c, measurements); the plain
+ * wilp_solve uses the defaults.  Fields named out_* are filled in. */
+enum {
+	WILP_CUT_GMI = 1,
+	WILP_CUT_MIR = 2,
+	WILP_CUT_COV = 4,
+	WILP_CUT_CLQ = 8
+};
+#define WILP_CUTS_DEFAULT (WILP_CUT_GMI | WILP_CUT_MIR | WILP_CUT_COV | \
+			   WILP_CUT_CLQ)
+
+typedef struct wilp_tune {
+	int cuts;           /* WILP_CUT_* mask; -1: WILP_CUTS_DEFAULT        */
+	double max_coef;    /* largest objective coefficient of one weighted
+			       solve; 0: the default (2^30).  1 forces one
+			       solve per tier                               */
+	int symmetry;       /* 0: no symmetry-breaking rows; -1: default on  */
+	int mem_limit_mb;   /* > 0: glp_mem_limit (to provoke a GLPK fault)  */
+	int fault;          /* 1: make a GLPK call fail (test of the hook)   */
+	bool names;         /* name rows and columns while solving too       */
+	int heuristic;      /* 0: no LP rounding heuristic; -1: default on   */
+	bool no_dth;        /* never Driebeek-Tomlin branching: its steps
+			       cannot be interrupted (a solve with little
+			       time left, agg.c)                           */
+	int out_blocks;     /* solves in sequence (1: one weighted solve)    */
+	double out_maxcoef; /* largest coefficient of the single objective   */
+	int out_symrows;    /* symmetry-breaking rows                        */
+	bool out_warm_ok;   /* the warm start passed every row               */
+	bool out_warm_injected; /* GLPK took it as an incumbent             */
+	int out_heur;       /* incumbents found by the LP rounding heuristic */
+} wilp_tune;
+
+void wilp_tune_init(wilp_tune *t);
+int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
+		     wb_deadline dl, const wp_sol *warm, wp_sol *out,
+		     wilp_stats *st, wilp_tune *tune, wasp_error *err);
+
+/* The objective's unit for one pod of class c: 1, or with --value RES
+ * its request of RES over vgcd = wilp_value_gcd(p), the gcd of every
+ * class's request of RES (shared with the part model, agg.c). */
+int64_t wilp_value_gcd(const wp_problem *p);
+int64_t wilp_class_value(const wp_problem *p, int c, int64_t vgcd);
+
+/* LP values for the node model's rounding heuristic, by column kind,
+ * from another model (agg.c: the model over parts). */
+typedef struct wilp_guide {
+	void *ctx;
+	double (*x)(void *ctx, int slot);        /* pods of a slot        */
+	double (*adm)(void *ctx, int g);         /* a[g], group admitted  */
+	double (*gdom)(void *ctx, int g, int d); /* t[g,d]                */
+	double (*comp)(void *ctx, int h);        /* a[h], composite       */
+	double (*cdom)(void *ctx, int h, int d); /* t[h,d]                */
+} wilp_guide;
+
+/* The node model's LP rounding (groups by priority and admission, trees
+ * whole, pods where the LP puts them; `passes` passes, perturbed after
+ * the first) from guide values instead of its own LP.  1: out holds the
+ * best pass that met every row (nothing evicted); 0: none did or the
+ * deadline came first; -1: NOMEM. */
+int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
+	       double deadline, wp_sol *out);
+
+/* The objective's work tiers, shared with the part model so that both
+ * weigh a solution alike: distinct pending priorities, highest first, in
+ * tprio; per tier its range tM and largest unit tmax (added to, so zero
+ * them first); per class its tier in ctier.  Arrays of nclasses + 1
+ * entries at least.  Returns the number of tiers. */
+int wilp_work_tiers(const wp_problem *p, int32_t *tprio, double *tM,
+		    double *tmax, int *ctier);
+/* Weights of tiers s..e weighed as one objective (w[e] = 1, w[t] =
+ * w[t+1] (1 + tM[t+1])) into w (may be NULL); returns the largest
+ * coefficient, w[t] tmax[t]. */
+double wilp_tier_weights(const double *tM, const double *tmax, int s,
+			 int e, double *w);
+
+/* Write the model (LP, MPS) or GMPL data for models/wasp.mod (DAT). */
+int wilp_export(const wp_problem *p, const wasp_options *o, int format,
+		const char *path, wasp_error *err);
+
+#endif
