@@ -1,12 +1,13 @@
 /*
- * solve.c -- one run under one deadline: topology -> reduce -> greedy ->
- * (ILP) -> plan.
+ * run.c -- one run under one deadline: topology -> reduce -> construct
+ * (greedy) -> decide -> improve (ILP) -> finish (plan).
  *
  * Greedy always runs first, so an answer exists however the rest goes.  The
  * ILP runs when asked for, or in auto mode when its estimated size fits the
  * remaining budget; its answer replaces greedy's only when it is better in
  * the lexicographic objective.  Every decision is recorded in the summary
- * (mode_reason) so a person can see why the plan looks as it does.
+ * (mode_reason) so a person can see why the plan looks as it does; the mode
+ * decision and its reason are made in one place, decide().
  */
 #include "run/run.h"
 #include "base/clock.h"
@@ -107,367 +108,469 @@ static void packing_bound(const wp_problem *p, const wp_sol *sol,
 	}
 }
 
-int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
-	      wasp_error *err)
+/* The state of one run, passed from step to step. */
+typedef struct run {
+	const ws_snapshot *s;
+	const wasp_options *o;
+	wa_arena *a;          /* everything below lives here           */
+	wp_problem *p;
+	wb_deadline deadline;
+	double t0, t1, t2, t3; /* start, reduced, constructed, improved */
+	bool baseline;        /* a benchmark baseline stands in         */
+	wp_sol *gsol;         /* the constructive answer                */
+	const wp_sol *best;   /* the answer the plan is made of         */
+	bool gproven;         /* gsol meets the packing bound           */
+	const char *pass;     /* what the extra passes did, or NULL     */
+	/* decide() */
+	const char *mode, *status, *reason;
+	bool try_ilp, force_parts;
+	int rows, cols;
+	long nz;
+	/* improve() */
+	wilp_stats st;
+	bool ilp_ran;
+	const char *mine[6];  /* this run's own warnings                */
+	int nmine;
+} run;
+
+static int nomem(wasp_error *err)
 {
-	double t0 = wb_now();
-	double start = o->start_time > 0 ? o->start_time : t0;
-	wb_deadline deadline = wdl_after(start, o->time_limit_s);
-	int rc = check_options(o, err);
+	return werr(err, WASP_ENOMEM, "out of memory");
+}
+
+/* Append ", then" text to a reason-like string (NULL stays the other). */
+static const char *also(wa_arena *a, const char *first, const char *then)
+{
+	return first && then ? wa_printf(a, "%s; %s", first, then) : then;
+}
+
+/* A second constructive pass in Kueue's BestFit order: neither order
+ * dominates the other (bench/README.md), both take milliseconds, and the
+ * better feasible one becomes the answer and the ILP's warm start. */
+static int bestfit_pass(run *R, wasp_error *err)
+{
+	const wp_problem *p = R->p;
+	wp_sol *bsol = wp_sol_new(p, R->a);
+	wasp_error be;
+	const char *why;
+	wp_value vg, vb;
+	if (!bsol)
+		return nomem(err);
+	if (wbl_solve(p, WASP_MODE_BESTFIT, R->o, bsol, &be) == 0 &&
+	    wp_sol_feasible(p, bsol, &why) == 0) {
+		wp_evaluate(p, R->gsol, &vg);
+		wp_evaluate(p, bsol, &vb);
+		if (wp_value_cmp(&vb, &vg) > 0) {
+			wp_sol_copy(p, R->gsol, bsol);
+			R->pass = "the BestFit-order pass beat the "
+				  "tightest-domain pass";
+		}
+	}
+	return WASP_OK;
+}
+
+/* Restarts in perturbed largest-first orders: tighter packings, and a
+ * better first incumbent for the ILP (doc/formulation.md §11).  They get
+ * WSV_RESTART_SHARE of the time left. */
+static int restarts(run *R, wasp_error *err)
+{
+	double now = wb_now();
+	wb_deadline until =
+	    wdl_is_none(R->deadline)
+		? R->deadline
+		: wdl_at(now + WSV_RESTART_SHARE * (R->deadline.at - now));
+	int ran, better;
+	int rc = wgr_restarts(R->p, R->o, WGR_RESTARTS, until, R->gsol, &ran,
+			      &better, err);
 	if (rc)
 		return rc;
+	if (better)
+		R->pass = also(R->a, R->pass,
+			       wa_printf(R->a, "%d of %d seeded greedy passes "
+					       "improved the plan",
+					 better, ran));
+	return WASP_OK;
+}
 
-	wa_arena *a = wa_new();
-	if (!a)
-		return werr(err, WASP_ENOMEM, "out of memory");
-	const char *mine[6] = {0};
-	int nmine = 0;
-	wasp_plan *pl = NULL;
-	wp_problem *p = NULL;
-
-	rc = wsv_problem(s, o, a, &p, err);
-	if (rc)
-		goto out;
-	/* A cancel is honoured after greedy, never before: greedy is fast
-	 * and the promise is that an interrupted run still has a plan. */
-	double t1 = wb_now();
-
-	wp_sol *gsol = wp_sol_new(p, a);
-	if (!gsol) {
-		rc = werr(err, WASP_ENOMEM, "out of memory");
-		goto out;
-	}
+/* Step 1: an answer, whatever happens next.  A cancel is honoured after
+ * greedy, never before: greedy is fast and the promise is that an
+ * interrupted run still has a plan. */
+static int construct(run *R, wasp_error *err)
+{
+	const wasp_options *o = R->o;
+	const wp_problem *p = R->p;
+	R->gsol = wp_sol_new(p, R->a);
+	if (!R->gsol)
+		return nomem(err);
 	/* The benchmark baselines stand in for greedy and end there. */
-	bool baseline = o->mode == WASP_MODE_PODWISE ||
-			o->mode == WASP_MODE_BESTFIT;
-	rc = baseline ? wbl_solve(p, o->mode, o, gsol, err)
-		      : wgr_solve(p, o, gsol, err);
+	R->baseline = o->mode == WASP_MODE_PODWISE ||
+		      o->mode == WASP_MODE_BESTFIT;
+	int rc = R->baseline ? wbl_solve(p, o->mode, o, R->gsol, err)
+			     : wgr_solve(p, o, R->gsol, err);
 	if (rc)
-		goto out;
-	/* A second constructive pass in Kueue's BestFit order: neither
-	 * order dominates the other (bench/README.md), both take
-	 * milliseconds, and the better feasible one becomes the answer and
-	 * the ILP's warm start. */
-	const char *pass = NULL;
-	if (!baseline && !cancelled(o) && p->ngroups && wbl_models(p)) {
-		wp_sol *bsol = wp_sol_new(p, a);
-		wasp_error be;
-		const char *why;
-		wp_value vg, vb;
-		if (!bsol) {
-			rc = werr(err, WASP_ENOMEM, "out of memory");
-			goto out;
-		}
-		if (wbl_solve(p, WASP_MODE_BESTFIT, o, bsol, &be) == 0 &&
-		    wp_sol_feasible(p, bsol, &why) == 0) {
-			wp_evaluate(p, gsol, &vg);
-			wp_evaluate(p, bsol, &vb);
-			if (wp_value_cmp(&vb, &vg) > 0) {
-				wp_sol_copy(p, gsol, bsol);
-				pass = "the BestFit-order pass beat the "
-				       "tightest-domain pass";
-			}
-		}
-	}
-	/* Then, unless only greedy was asked for, restarts in perturbed
-	 * largest-first orders: tighter packings, and a better first
-	 * incumbent for the ILP (doc/formulation.md §11). */
-	if (!baseline && !cancelled(o) && p->ngroups &&
-	    o->mode != WASP_MODE_GREEDY) {
-		double now = wb_now();
-		wb_deadline until =
-		    wdl_is_none(deadline)
-			? deadline
-			: wdl_at(now + WSV_RESTART_SHARE * (deadline.at - now));
-		int ran, better;
-		rc = wgr_restarts(p, o, WGR_RESTARTS, until, gsol, &ran,
-				  &better, err);
-		if (rc)
-			goto out;
-		if (better) {
-			const char *r = wa_printf(
-			    a, "%d of %d seeded greedy passes improved the "
-			       "plan", better, ran);
-			pass = pass && r ? wa_printf(a, "%s; %s", pass, r) : r;
-		}
-	}
+		return rc;
+	bool more = !R->baseline && p->ngroups;
+	if (more && !cancelled(o) && wbl_models(p) &&
+	    (rc = bestfit_pass(R, err)))
+		return rc;
+	if (more && !cancelled(o) && o->mode != WASP_MODE_GREEDY &&
+	    (rc = restarts(R, err)))
+		return rc;
 	/* Every pod placed, nothing evicted, packing at its bound: the
 	 * plan is optimal with no model (doc/formulation.md §11). */
-	bool gproven = !baseline && p->ngroups &&
-		       o->mode != WASP_MODE_GREEDY &&
-		       wp_packing_proven(p, gsol);
-	double t2 = wb_now();
+	R->gproven = !R->baseline && p->ngroups &&
+		     o->mode != WASP_MODE_GREEDY &&
+		     wp_packing_proven(p, R->gsol);
+	R->best = R->gsol;
+	return WASP_OK;
+}
 
-	/* Decide on the ILP. */
-	const wp_sol *best = gsol;
-	const char *mode = "greedy", *status = "greedy", *reason = NULL;
-	bool try_ilp = false, force_parts = false;
-	int rows = 0, cols = 0;
-	long nz = 0;
-	if (baseline) {
-		mode = o->mode == WASP_MODE_PODWISE ? "podwise" : "bestfit";
-		status = p->ngroups ? "baseline" : "empty";
-		reason = o->mode == WASP_MODE_PODWISE
-			     ? "baseline: podwise requested (no gangs or "
-			       "topology; for benchmarks)"
-			     : "baseline: bestfit requested (Kueue TAS "
-			       "BestFit; for benchmarks)";
+/* Auto mode: the ILP if its model fits the size limits and the time
+ * left, the model over parts if only that one fits, else greedy. */
+static void decide_auto(run *R)
+{
+	const wp_problem *p = R->p;
+	wa_arena *a = R->a;
+	int cols = R->cols;
+	long nz = R->nz;
+	double left = wdl_left(R->deadline, 0);
+	bool big = cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS;
+	bool proven = big && R->gproven;
+	int pcols = big && !proven && !R->o->node_model && wag_applies(p, NULL)
+			? wag_estimate(p)
+			: -1;
+	if (proven)
+		R->reason = wa_printf(a, "auto: the model is large (%d "
+					 "columns) and not needed",
+				      cols);
+	else if (big && pcols >= 0 && pcols <= WSV_AUTO_MAX_COLS &&
+		 left >= WSV_AUTO_MIN_SECONDS) {
+		/* the model over parts fits (solved in improve) */
+		R->try_ilp = R->force_parts = true;
+		R->reason = wa_printf(a, "auto: node model too large (%d "
+					 "columns), the one over parts "
+					 "has about %d",
+				      cols, pcols);
+	} else if (big)
+		R->reason = wa_printf(a, "auto: model too large for the "
+					 "budget (%d columns and %ld "
+					 "nonzeros); greedy only",
+				      cols, nz);
+	else if (left < WSV_AUTO_MIN_SECONDS)
+		R->reason = wa_printf(a, "auto: %.2f s left after "
+					 "greedy; greedy only",
+				      left > 0 ? left : 0.0);
+	else {
+		R->try_ilp = true;
+		R->reason = wa_printf(a, "auto: model has %d columns; ILP "
+					 "within budget",
+				      cols);
+	}
+}
+
+/* Step 2: the mode, and why, in one place. */
+static void decide(run *R)
+{
+	const wasp_options *o = R->o;
+	const wp_problem *p = R->p;
+	R->mode = "greedy";
+	R->status = "greedy";
+	R->reason = NULL;
+	if (R->baseline) {
+		R->mode = o->mode == WASP_MODE_PODWISE ? "podwise" : "bestfit";
+		R->status = p->ngroups ? "baseline" : "empty";
+		R->reason = o->mode == WASP_MODE_PODWISE
+				? "baseline: podwise requested (no gangs or "
+				  "topology; for benchmarks)"
+				: "baseline: bestfit requested (Kueue TAS "
+				  "BestFit; for benchmarks)";
 	} else if (p->ngroups == 0) {
-		status = "empty";
-		reason = o->mode == WASP_MODE_GREEDY
-			     ? "greedy: requested"
-			     : "nothing pending; greedy only";
+		R->status = "empty";
+		R->reason = o->mode == WASP_MODE_GREEDY
+				? "greedy: requested"
+				: "nothing pending; greedy only";
 	} else if (cancelled(o)) {
-		reason = "cancelled after greedy; greedy only";
+		R->reason = "cancelled after greedy; greedy only";
 	} else if (o->mode == WASP_MODE_GREEDY) {
-		reason = "greedy: requested";
+		R->reason = "greedy: requested";
 	} else if (o->mode == WASP_MODE_ILP) {
-		try_ilp = true;
-		reason = "ilp: requested";
+		R->try_ilp = true;
+		R->reason = "ilp: requested";
 		/* a proven plan needs no large model built */
-		if (gproven)
-			wilp_estimate(p, &rows, &cols, &nz);
-		if (gproven &&
-		    (cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS)) {
-			try_ilp = false;
-			reason = wa_printf(a, "ilp: requested; the model is "
-					      "large (%d columns) and not "
-					      "needed",
-					   cols);
+		if (R->gproven)
+			wilp_estimate(p, &R->rows, &R->cols, &R->nz);
+		if (R->gproven && (R->cols > WSV_AUTO_MAX_COLS ||
+				   R->nz > WSV_AUTO_MAX_NONZEROS)) {
+			R->try_ilp = false;
+			R->reason = wa_printf(R->a, "ilp: requested; the model "
+						    "is large (%d columns) and "
+						    "not needed",
+					      R->cols);
 		}
 	} else {
-		wilp_estimate(p, &rows, &cols, &nz);
-		double left = wdl_left(deadline, 0);
-		bool big = cols > WSV_AUTO_MAX_COLS ||
-			   nz > WSV_AUTO_MAX_NONZEROS;
-		bool proven = big && gproven;
-		int pcols = big && !proven && !o->node_model &&
-				    wag_applies(p, NULL)
-				? wag_estimate(p)
-				: -1;
-		if (proven)
-			reason = wa_printf(a, "auto: the model is large (%d "
-					      "columns) and not needed",
-					   cols);
-		else if (big && pcols >= 0 && pcols <= WSV_AUTO_MAX_COLS &&
-		    left >= WSV_AUTO_MIN_SECONDS) {
-			/* the model over parts fits (solved below) */
-			try_ilp = force_parts = true;
-			reason = wa_printf(a, "auto: node model too large (%d "
-					      "columns), the one over parts "
-					      "has about %d",
-					   cols, pcols);
-		} else if (big)
-			reason = wa_printf(a, "auto: model too large for the "
-					      "budget (%d columns and %ld "
-					      "nonzeros); greedy only",
-					   cols, nz);
-		else if (left < WSV_AUTO_MIN_SECONDS)
-			reason = wa_printf(a, "auto: %.2f s left after "
-					      "greedy; greedy only",
-					   left > 0 ? left : 0.0);
-		else {
-			try_ilp = true;
-			reason = wa_printf(a, "auto: model has %d columns; ILP "
-					      "within budget",
-					   cols);
-		}
+		wilp_estimate(p, &R->rows, &R->cols, &R->nz);
+		decide_auto(R);
 	}
+}
 
-	wilp_stats st;
-	memset(&st, 0, sizeof st);
-	st.objective = st.bound = st.gap = st.top_gap = NAN;
-	bool ilp_ran = false;
-	if (try_ilp) {
-		wp_sol *isol = wp_sol_new(p, a);
-		if (!isol) {
-			rc = werr(err, WASP_ENOMEM, "out of memory");
-			goto out;
-		}
-		wasp_error ie;
-		werr_clear(&ie);
-		/* over parts when the node model's LP alone would take
-		 * most of the time (agg.h) */
-		bool parts = force_parts ||
-			     (!o->node_model &&
-			      wag_prefer(p, wdl_left(deadline, 0), NULL));
-		wag_info wi;
-		memset(&wi, 0, sizeof wi);
-		if (parts) {
-			rc = wag_solve(p, o, deadline, gsol, isol, &st, &wi,
-				       &ie);
-			if (rc == WASP_OK && wi.declined && !force_parts) {
-				/* ilp mode: the node model after all */
-				parts = false;
-				rc = wilp_solve(p, o, deadline, gsol, isol, &st,
-						&ie);
-			} else if (rc == WASP_OK && wi.declined) {
-				reason = wa_printf(a, "%s; the model over parts "
-						      "was declined (%d parts for "
-						      "%d nodes, or tiers too wide "
-						      "for one solve); greedy only",
-						   reason, wi.parts, p->nnodes);
-			}
-		}
-		if (parts) {
-			if (!force_parts)
-				reason = wa_printf(a, "%s; over parts of "
-						      "interchangeable nodes (the "
-						      "node model is too large "
-						      "for the time)",
-						   reason ? reason : "ilp");
-		} else if (!wi.declined) {
-			rc = wilp_solve(p, o, deadline, gsol, isol, &st, &ie);
-		}
-		if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
-			/* The greedy answer stands. */
-			const char *what = rc == WASP_ESOLVER
-					       ? "ILP unavailable"
-					       : "ILP cancelled";
-			reason = wa_printf(a, "%s; %s (%s); greedy only",
-					   reason ? reason : "ilp", what,
-					   ie.msg);
-			if (o->mode == WASP_MODE_ILP)
-				mine[nmine++] = wa_printf(
-				    a, "ILP mode requested but the ILP did not "
-				       "run: %s; the plan is greedy's", ie.msg);
-			rc = WASP_OK;
-		} else if (rc) {
-			if (err)
-				*err = ie;
-			goto out;
-		} else {
-			ilp_ran = true;
-			mode = "ilp";
-			status = st.status ? st.status : "feasible";
-			/* The ILP keeps the warm start when it finds nothing
-			 * better; a zero gap then proves greedy optimal. */
-			if (!strcmp(status, "greedy") && st.gap == 0 &&
-			    isnan(st.top_gap))
-				status = "optimal";
-			if (!isnan(st.top_gap))
-				reason = wa_printf(a, "%s; tiers solved in "
-						      "blocks: the gap is the "
-						      "highest block's",
-						   reason ? reason : "ilp");
-			if (!strcmp(status, "none"))
-				status = "greedy";
-			wp_value gv, iv;
-			wp_evaluate(p, gsol, &gv);
-			wp_evaluate(p, isol, &iv);
-			int c = wp_value_cmp(&iv, &gv);
-			/* DRA: when the ILP modelled every claim exactly it
-			 * allocated its answer itself (isol->dra); else the
-			 * allocation is made here, pod by pod, and an answer
-			 * it cannot complete is not used (a safety net that
-			 * tests/check_dra.c shows unused on exact models). */
-			bool relaxed = c > 0 && p->snap->dra && !isol->dra;
-			int dv = relaxed ? wgr_assign_devices(p, isol) : 0;
-			if (dv < 0) {
-				rc = werr(err, WASP_ENOMEM, "out of memory");
-				goto out;
-			}
-			if (dv > 0) {
-				c = 0;
-				status = "greedy";
-				mine[nmine++] = "the ILP answer could not be given "
-						"devices claim by claim; kept "
-						"greedy's";
-			}
-			if (relaxed && dv == 0) {
-				mine[nmine++] = "some device claims are relaxed "
-						"in the ILP (doc/dra.md); its "
-						"answer got devices claim by "
-						"claim";
-				/* the alternatives used count now */
-				wp_evaluate(p, isol, &iv);
-				c = wp_value_cmp(&iv, &gv);
-			}
-			if (c >= 0 && isnan(st.top_gap))
-				packing_bound(p, c > 0 ? isol : gsol, &st,
-					      &status);
-			if (c > 0)
-				best = isol;
-			else if (c < 0) {
-				status = "greedy";
-				mine[nmine++] = "the ILP answer was worse than "
-						"greedy's; kept greedy's";
-			}
+/* Run the model over parts or the node model into isol; *ie gets the
+ * solver's own error. */
+static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
+{
+	const wasp_options *o = R->o;
+	const wp_problem *p = R->p;
+	wa_arena *a = R->a;
+	int rc = WASP_OK;
+	/* over parts when the node model's LP alone would take most of
+	 * the time (agg.h) */
+	bool parts = R->force_parts ||
+		     (!o->node_model &&
+		      wag_prefer(p, wdl_left(R->deadline, 0), NULL));
+	wag_info wi;
+	memset(&wi, 0, sizeof wi);
+	if (parts) {
+		rc = wag_solve(p, o, R->deadline, R->gsol, isol, &R->st, &wi,
+			       ie);
+		if (rc == WASP_OK && wi.declined && !R->force_parts) {
+			/* ilp mode: the node model after all */
+			parts = false;
+			rc = wilp_solve(p, o, R->deadline, R->gsol, isol,
+					&R->st, ie);
+		} else if (rc == WASP_OK && wi.declined) {
+			R->reason = wa_printf(a, "%s; the model over parts "
+						 "was declined (%d parts for "
+						 "%d nodes, or tiers too wide "
+						 "for one solve); greedy only",
+					      R->reason, wi.parts, p->nnodes);
 		}
 	}
-	/* greedy-only in auto mode (the model too large), or the ILP kept
-	 * the restarts' plan without proving it: the packing bound may */
-	if (!baseline && o->mode != WASP_MODE_GREEDY &&
-	    !strcmp(status, "greedy") &&
-	    (best == gsol ? gproven : wp_packing_proven(p, best))) {
-		status = "optimal";
-		reason = wa_printf(a, "%s; every pending pod is placed, nothing "
-				      "evicted, and the packing meets its "
-				      "bound: optimal",
-				   reason ? reason : mode);
-		if (ilp_ran && !isnan(st.objective)) {
-			st.bound = st.objective;
-			st.gap = 0;
-		}
+	if (parts) {
+		if (!R->force_parts)
+			R->reason = wa_printf(a, "%s; over parts of "
+						 "interchangeable nodes (the "
+						 "node model is too large "
+						 "for the time)",
+					      R->reason ? R->reason : "ilp");
+	} else if (!wi.declined) {
+		rc = wilp_solve(p, o, R->deadline, R->gsol, isol, &R->st, ie);
 	}
-	double t3 = wb_now();
+	return rc;
+}
 
-	rc = wpl_from_sol(p, best, &pl, err);
-	if (rc)
-		goto out;
-	if (o->rebalance) {
-		rc = wrb_rebalance(s, p->topo, o, pl, err);
-		if (rc)
-			goto out;
+/* The ILP ran: take its answer where it beats the constructive one. */
+static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
+{
+	const wp_problem *p = R->p;
+	wilp_stats *st = &R->st;
+	R->ilp_ran = true;
+	R->mode = "ilp";
+	R->status = st->status ? st->status : "feasible";
+	/* The ILP keeps the warm start when it finds nothing better; a
+	 * zero gap then proves greedy optimal. */
+	if (!strcmp(R->status, "greedy") && st->gap == 0 &&
+	    isnan(st->top_gap))
+		R->status = "optimal";
+	if (!isnan(st->top_gap))
+		R->reason = wa_printf(R->a, "%s; tiers solved in blocks: the "
+					    "gap is the highest block's",
+				      R->reason ? R->reason : "ilp");
+	if (!strcmp(R->status, "none"))
+		R->status = "greedy";
+	wp_value gv, iv;
+	wp_evaluate(p, R->gsol, &gv);
+	wp_evaluate(p, isol, &iv);
+	int c = wp_value_cmp(&iv, &gv);
+	/* DRA: when the ILP modelled every claim exactly it allocated its
+	 * answer itself (isol->dra); else the allocation is made here, pod
+	 * by pod, and an answer it cannot complete is not used (a safety
+	 * net that tests/check_dra.c shows unused on exact models). */
+	bool relaxed = c > 0 && p->snap->dra && !isol->dra;
+	int dv = relaxed ? wgr_assign_devices(p, isol) : 0;
+	if (dv < 0)
+		return nomem(err);
+	if (dv > 0) {
+		c = 0;
+		R->status = "greedy";
+		R->mine[R->nmine++] = "the ILP answer could not be given "
+				      "devices claim by claim; kept greedy's";
 	}
+	if (relaxed && dv == 0) {
+		R->mine[R->nmine++] = "some device claims are relaxed in the "
+				      "ILP (doc/dra.md); its answer got "
+				      "devices claim by claim";
+		/* the alternatives used count now */
+		wp_evaluate(p, isol, &iv);
+		c = wp_value_cmp(&iv, &gv);
+	}
+	if (c >= 0 && isnan(st->top_gap))
+		packing_bound(p, c > 0 ? isol : R->gsol, st, &R->status);
+	if (c > 0)
+		R->best = isol;
+	else if (c < 0) {
+		R->status = "greedy";
+		R->mine[R->nmine++] = "the ILP answer was worse than greedy's; "
+				      "kept greedy's";
+	}
+	return WASP_OK;
+}
+
+/* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel
+ * inside it leaves the constructive answer standing. */
+static int improve(run *R, wasp_error *err)
+{
+	const wasp_options *o = R->o;
+	wa_arena *a = R->a;
+	memset(&R->st, 0, sizeof R->st);
+	R->st.objective = R->st.bound = R->st.gap = R->st.top_gap = NAN;
+	if (!R->try_ilp)
+		return WASP_OK;
+	wp_sol *isol = wp_sol_new(R->p, a);
+	if (!isol)
+		return nomem(err);
+	wasp_error ie;
+	werr_clear(&ie);
+	int rc = solve_ilp(R, isol, &ie);
+	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
+		/* The greedy answer stands. */
+		const char *what = rc == WASP_ESOLVER ? "ILP unavailable"
+						      : "ILP cancelled";
+		R->reason = wa_printf(a, "%s; %s (%s); greedy only",
+				      R->reason ? R->reason : "ilp", what,
+				      ie.msg);
+		if (o->mode == WASP_MODE_ILP)
+			R->mine[R->nmine++] = wa_printf(
+			    a, "ILP mode requested but the ILP did not run: "
+			       "%s; the plan is greedy's", ie.msg);
+		return WASP_OK;
+	}
+	if (rc) {
+		if (err)
+			*err = ie;
+		return rc;
+	}
+	return adopt_ilp(R, isol, err);
+}
+
+/* Greedy-only in auto mode (the model too large), or the ILP kept the
+ * restarts' plan without proving it: the packing bound may prove it. */
+static void prove_by_packing(run *R)
+{
+	const wp_problem *p = R->p;
+	if (R->baseline || R->o->mode == WASP_MODE_GREEDY ||
+	    strcmp(R->status, "greedy") != 0)
+		return;
+	if (!(R->best == R->gsol ? R->gproven
+				 : wp_packing_proven(p, R->best)))
+		return;
+	R->status = "optimal";
+	R->reason = wa_printf(R->a, "%s; every pending pod is placed, nothing "
+				    "evicted, and the packing meets its "
+				    "bound: optimal",
+			      R->reason ? R->reason : R->mode);
+	if (R->ilp_ran && !isnan(R->st.objective)) {
+		R->st.bound = R->st.objective;
+		R->st.gap = 0;
+	}
+}
+
+/* The summary of the plan: mode, status, reason, model and times. */
+static int summarise(run *R, wasp_plan *pl)
+{
+	const wasp_options *o = R->o;
+	const wp_problem *p = R->p;
 	wa_arena *pa = pl->arena;
 	wpl_summary *sum = &pl->sum;
-	sum->mode = mode;
-	sum->status = status;
-	if (reason && pass)
-		reason = wa_printf(a, "%s; %s", reason, pass);
+	const char *reason = R->reason;
+	sum->mode = R->mode;
+	sum->status = R->status;
+	if (reason && R->pass)
+		reason = wa_printf(R->a, "%s; %s", reason, R->pass);
 	if (reason && !(sum->mode_reason = wa_strdup(pa, reason)))
-		goto nomem;
+		return -1;
 	sum->domain_mode = o->domain_mode == WASP_DOMAIN_PATH ? "path"
 							       : "value";
 	if (o->value_resource &&
 	    !(sum->value = wa_strdup(pa, o->value_resource)))
-		goto nomem;
-	if (ilp_ran) {
-		sum->objective = st.objective;
-		sum->bound = st.bound;
-		sum->gap = st.gap;
-		sum->rows = st.rows;
-		sum->cols = st.cols;
-		sum->ints = st.ints;
-		sum->nonzeros = st.nonzeros;
+		return -1;
+	if (R->ilp_ran) {
+		const wilp_stats *st = &R->st;
+		sum->objective = st->objective;
+		sum->bound = st->bound;
+		sum->gap = st->gap;
+		sum->rows = st->rows;
+		sum->cols = st->cols;
+		sum->ints = st->ints;
+		sum->nonzeros = st->nonzeros;
 		/* Strings from the ILP module may live in its arena. */
-		if (!(sum->status = wa_strdup(pa, status)))
-			goto nomem;
-	} else if (!strcmp(status, "optimal")) {
+		if (!(sum->status = wa_strdup(pa, R->status)))
+			return -1;
+	} else if (!strcmp(R->status, "optimal")) {
 		sum->gap = 0; /* proven by the packing bound, no model built */
 	}
-	wp_evaluate(p, best, &sum->tiers);
+	wp_evaluate(p, R->best, &sum->tiers);
 	sum->tiers.moves = pl->nmove; /* the post-pass's too */
-	if (merge_warnings(pl, s, p->topo, mine, nmine))
-		goto nomem;
-
+	if (merge_warnings(pl, R->s, p->topo, R->mine, R->nmine))
+		return -1;
 	double t4 = wb_now();
-	sum->t_load = s->t_load;
-	sum->t_reduce = t1 - t0;
-	sum->t_greedy = t2 - t1;
-	sum->t_ilp = try_ilp ? t3 - t2 : 0;
+	sum->t_load = R->s->t_load;
+	sum->t_reduce = R->t1 - R->t0;
+	sum->t_greedy = R->t2 - R->t1;
+	sum->t_ilp = R->try_ilp ? R->t3 - R->t2 : 0;
 	sum->t_total = o->start_time > 0 ? t4 - o->start_time
-					 : s->t_load + (t4 - t0);
-	*out = pl;
-	pl = NULL;
-	rc = WASP_OK;
-	goto out;
-nomem:
-	rc = werr(err, WASP_ENOMEM, "out of memory");
-out:
-	if (pl)
+					 : R->s->t_load + (t4 - R->t0);
+	return 0;
+}
+
+/* Step 4: the plan in snapshot terms, the rebalancing post-pass, the
+ * summary. */
+static int finish(run *R, wasp_plan **out, wasp_error *err)
+{
+	wasp_plan *pl = NULL;
+	int rc = wpl_from_sol(R->p, R->best, &pl, err);
+	if (rc)
+		return rc;
+	if (R->o->rebalance &&
+	    (rc = wrb_rebalance(R->s, R->p->topo, R->o, pl, err))) {
 		wpl_free(pl);
-	wa_destroy(a);
+		return rc;
+	}
+	if (summarise(R, pl)) {
+		wpl_free(pl);
+		return nomem(err);
+	}
+	*out = pl;
+	return WASP_OK;
+}
+
+int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
+	      wasp_error *err)
+{
+	run R;
+	memset(&R, 0, sizeof R);
+	R.s = s;
+	R.o = o;
+	R.t0 = wb_now();
+	R.deadline = wdl_after(o->start_time > 0 ? o->start_time : R.t0,
+			       o->time_limit_s);
+	int rc = check_options(o, err);
+	if (rc)
+		return rc;
+	if (!(R.a = wa_new()))
+		return nomem(err);
+	if (!(rc = wsv_problem(s, o, R.a, &R.p, err))) {
+		R.t1 = wb_now();
+		rc = construct(&R, err);
+	}
+	if (!rc) {
+		R.t2 = wb_now();
+		decide(&R);
+		rc = improve(&R, err);
+	}
+	if (!rc) {
+		prove_by_packing(&R);
+		R.t3 = wb_now();
+		rc = finish(&R, out, err);
+	}
+	wa_destroy(R.a);
 	return rc;
 }

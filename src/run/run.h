@@ -1,6 +1,7 @@
 /*
- * solve.h -- orchestration of one run under one deadline:
- * topology -> reduce -> greedy -> (ILP) -> plan.
+ * run.h -- orchestration of one run under one deadline:
+ * topology -> reduce -> construct (greedy) -> decide -> improve (ILP) ->
+ * finish (plan).
  *
  * --mode auto chooses the ILP when the estimated model fits the remaining
  * budget, greedy otherwise, and records why in the plan summary.  The greedy
