@@ -72,7 +72,7 @@ const char *wasp_code_name(int code);
 
 typedef struct wasp_snapshot wasp_snapshot; /* immutable once built */
 
-/* How a topology key's domains are read (DESIGN.md §4). */
+/* How a topology key's domains are read (doc/input.md, "Topology and domains"). */
 enum wasp_domain_mode {
 	WASP_DOMAIN_VALUE = 0, /* upstream: nodes sharing one value of the key  */
 	WASP_DOMAIN_PATH = 1   /* Kueue: values of all coarser levels + this one */
@@ -128,7 +128,7 @@ typedef struct wasp_options {
 	int max_moves;           /* at most this many moves; 0: no limit    */
 	const char *protect;     /* label selector ("k=v,k!=v,k"): pods it
 				    selects never move nor get evicted      */
-	/* addition (issue 5): */
+	/* the model over parts (doc/formulation.md §10): */
 	int node_model;          /* 1: the ILP always works node by node;
 				    0 (default): over parts of nodes that
 				    nothing tells apart when it can
@@ -212,9 +212,9 @@ typedef struct wasp_gen_options {
 	unsigned given;    /* options set through wasp_gen_option_set, one
 			      bit each; a family's own defaults (nvlink: 4
 			      GPUs per node) apply only to options not given */
-	int trees;         /* added (issue 5): pending CompositePodGroup
-			      trees, depth 2-3, 2-8 children each         */
-	/* added (DRA): 1: GPUs are DRA devices (a ResourceSlice per node, a
+	int trees;         /* pending CompositePodGroup trees, depth 2-3,
+			      2-8 children each                           */
+	/* 1: GPUs are DRA devices (a ResourceSlice per node, a
 	 * DeviceClass, claim templates per pod shape, allocated claims for
 	 * the running pods) instead of the nvidia.com/gpu resource */
 	int dra;

@@ -150,7 +150,7 @@ typedef struct ws_group {
 	 * CompositePodGroup trees are not modelled yet: such a group is
 	 * decoded as a flat group (with a warning). */
 	const char *parent;
-	/* additions (issue 5): the parent CompositePodGroup as an index
+	/* CompositePodGroup trees (doc/input.md): the parent CompositePodGroup as an index
 	 * into ws_snapshot.comps PLUS ONE (0: a root group, so a zeroed
 	 * group is a root), and the Kueue/JobSet annotations. */
 	int pcomp;
@@ -233,7 +233,7 @@ struct wasp_snapshot {
 	/* addition (preemption): PodDisruptionBudgets, input order */
 	ws_pdb *pdbs;
 	int npdbs;
-	/* addition (issue 5): CompositePodGroups, input order */
+	/* CompositePodGroups, input order */
 	ws_composite *comps;
 	int ncomps;
 	/* addition (DRA, dra.h): devices, classes and claims; NULL when no

@@ -301,7 +301,7 @@ static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
 		      wa_arena *tmp, wtp_topo *t)
 {
 	size_t wcap = 0;
-	/* issue 5: composite keys and annotation keys (up to 5 per object) */
+	/* composite keys and annotation keys (up to 5 per object) */
 	int maxk = s->ngroups + 1 + 6 * (s->ngroups + s->ncomps);
 	if (s->ntopologies > 0)
 		maxk += s->topologies[0].nlabels;

@@ -151,9 +151,9 @@ static int add_evictions(const wp_problem *p, const wp_sol *sol,
 	return 0;
 }
 
-/* The solution's moves (issue 6: moves that admit work or avoid
- * evictions), in snapshot pod order; the rebalancing post-pass appends
- * its own after them. */
+/* The solution's moves (moves that admit work or avoid evictions;
+ * doc/preemption.md "Rebalancing"), in snapshot pod order; the
+ * rebalancing post-pass appends its own after them. */
 static int add_moves(const wp_problem *p, const wp_sol *sol, wasp_plan *pl,
 		     int64_t *placed)
 {

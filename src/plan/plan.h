@@ -79,7 +79,7 @@ typedef struct wpl_summary {
 			      0 by construction, re-measured by verify   */
 } wpl_summary;
 
-/* A DRA claim the plan allocates (added for issue 4): per-pod claims are
+/* A DRA claim the plan allocates (doc/dra.md): per-pod claims are
  * named "<pod>-<entry>", group claims "<group>-<entry>"; results in the
  * shape of status.allocation.devices.results. */
 typedef struct wpl_result {

@@ -11,12 +11,12 @@
 
 #include "reduce/problem.h"
 
-/* Issue 6: may this running pod move?  Lone pods and pods of `single`
+/* May this running pod move?  Lone pods and pods of `single`
  * groups without topology constraints, annotations or a parent
  * composite, without device claims; never those sel selects. */
 bool wrb_movable(const ws_snapshot *s, int pi, const ws_expr *sel,
 		 int nsel);
-/* Issue 6 (wp_reduce with --rebalance): p->mcls, p->unit_mc and
+/* (wp_reduce with --rebalance) p->mcls, p->unit_mc and
  * p->max_moves from the units (--protect already applied).  -1: NOMEM. */
 int wrb_classes(wp_problem *p, const wasp_options *o, wa_arena *a);
 

@@ -249,7 +249,7 @@ int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
 		R.placed[n] = 1;
 	}
 	count_free(&R, t, fb);
-	/* the solvers' moves (issue 6: moves that admit work) come first;
+	/* the solvers' moves (moves that admit work) come first;
 	 * a pod moves at most once */
 	for (int i = 0; i < pl->nmove; i++) {
 		int pi = ws_pod_index(s, pl->move[i].ns, pl->move[i].pod);
