@@ -12,7 +12,9 @@
 # is.  Only runs the ILP proves (or greedy mode) are deterministic: the
 # inputs are small enough that every ILP run here is proven, and a run
 # that is cut by its deadline shows up as a difference between two runs
-# of the same binary (run it twice to see).
+# of the same binary (run it twice to see).  The limits are generous
+# because a loaded machine can take ten times as long: a proven run ends
+# when it is proven, whatever its limit.
 set -u
 bin=$1
 out=$2
@@ -53,14 +55,14 @@ gen pre --seed 9 --nodes 16 --gangs 6 --max-gang 8 --preemptible 2>/dev/null || 
 for f in "${inputs[@]}"; do
 	b=$(basename "$f" .yaml)
 	for m in greedy ilp auto; do
-		run "$b.$m.json" plan -j 1 -t 30 --mode $m "$f"
+		run "$b.$m.json" plan -j 1 -t 300 --mode $m "$f"
 	done
 	# the rebalancing ILP is rarely proven in seconds: greedy only
 	run "$b.greedy.rebalance.json" plan -j 1 --mode greedy --rebalance "$f"
-	run "$b.auto.yaml" plan -j 2 -t 30 -f yaml "$f"
-	run "$b.auto.text" plan -j 2 -t 30 -f text "$f"
-	run "$b.node.json" plan -j 1 -t 30 --mode ilp --node-model "$f"
-	"$bin" plan -q -j 1 -t 30 --mode greedy "$f" > "$tmp/p.json" 2>/dev/null
+	run "$b.auto.yaml" plan -j 2 -t 300 -f yaml "$f"
+	run "$b.auto.text" plan -j 2 -t 300 -f text "$f"
+	run "$b.node.json" plan -j 1 -t 300 --mode ilp --node-model "$f"
+	"$bin" plan -q -j 1 --mode greedy "$f" > "$tmp/p.json" 2>/dev/null
 	run "$b.check" check --plan "$tmp/p.json" "$f"
 	for x in lp mps dat; do
 		"$bin" export --$x "$tmp/m.$x" "$f" > "$tmp/eo" 2>&1

@@ -185,59 +185,61 @@ static void count_free(const rb *R, const wtp_topo *t, int *out)
 	}
 }
 
-int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
-		  const wasp_options *o, wasp_plan *pl, wasp_error *err)
+#define RB_NOMEM(err) werr(err, WASP_ENOMEM, "out of memory rebalancing")
+
+/* The working arrays, and the --protect selector. */
+static int rb_init(rb *R, const ws_snapshot *s, const wasp_options *o,
+		   wa_arena *a, ws_expr **sel, int *nsel, wasp_error *err)
 {
 	int nres = s->nres, nn = s->nnodes;
-	wa_arena *a = wa_new();
-	rb R = {.s = s, .nres = nres, .nn = nn};
-	if (!a)
-		return werr(err, WASP_ENOMEM, "out of memory rebalancing");
-	R.use = wa_calloc(a, (size_t)nn * nres + 1, sizeof *R.use);
-	R.busy = wa_calloc(a, (size_t)nn + 1, 1);
-	R.dirty = wa_calloc(a, (size_t)nn + 1, 1);
-	R.gone = wa_calloc(a, (size_t)nn + 1, 1);
-	R.placed = wa_calloc(a, (size_t)nn + 1, 1);
-	R.at = wa_calloc(a, (size_t)s->npods + 1, sizeof *R.at);
-	R.movable = wa_calloc(a, (size_t)s->npods + 1, sizeof *R.movable);
-	ws_expr *sel = NULL;
-	int nsel = o ? wrb_selector(a, o->protect, &sel) : 0;
-	int nk = t ? t->nkeys : 0;
-	int *fb = wa_calloc(a, (size_t)nk + 1, sizeof(int));
-	int *fa = wa_calloc(a, (size_t)nk + 1, sizeof(int));
-	int *order = wa_calloc(a, (size_t)s->npods + 1, sizeof(int));
-	int rc = WASP_OK;
-	if (!R.use || !R.busy || !R.dirty || !R.gone || !R.placed || !R.at ||
-	    !R.movable || !fb || !fa || !order) {
-		rc = werr(err, WASP_ENOMEM, "out of memory rebalancing");
-		goto out;
-	}
-	if (nsel < 0) {
-		rc = werr(err, WASP_EINVAL, "bad --protect selector '%s' "
-			  "(want key=value, key!=value, key or !key, "
-			  "comma-separated)", o->protect);
-		goto out;
-	}
-	/* the cluster after the plan's placements and evictions */
+	R->s = s;
+	R->nres = nres;
+	R->nn = nn;
+	R->use = wa_calloc(a, (size_t)nn * nres + 1, sizeof *R->use);
+	R->busy = wa_calloc(a, (size_t)nn + 1, 1);
+	R->dirty = wa_calloc(a, (size_t)nn + 1, 1);
+	R->gone = wa_calloc(a, (size_t)nn + 1, 1);
+	R->placed = wa_calloc(a, (size_t)nn + 1, 1);
+	R->at = wa_calloc(a, (size_t)s->npods + 1, sizeof *R->at);
+	R->movable = wa_calloc(a, (size_t)s->npods + 1, sizeof *R->movable);
+	*nsel = o ? wrb_selector(a, o->protect, sel) : 0;
+	if (!R->use || !R->busy || !R->dirty || !R->gone || !R->placed ||
+	    !R->at || !R->movable)
+		return RB_NOMEM(err);
+	if (*nsel < 0)
+		return werr(err, WASP_EINVAL, "bad --protect selector '%s' "
+			    "(want key=value, key!=value, key or !key, "
+			    "comma-separated)", o->protect);
+	return WASP_OK;
+}
+
+/* The cluster after the plan's placements and evictions (and which
+ * running pods may move); then the solvers' moves (moves that admit
+ * work), which come first: a pod moves at most once. */
+static void rb_after_plan(rb *R, const wtp_topo *t, const wasp_plan *pl,
+			  const ws_expr *sel, int nsel, int *fb)
+{
+	const ws_snapshot *s = R->s;
+	int nres = R->nres;
 	for (int i = 0; i < s->npods; i++) {
 		const ws_pod *pod = &s->pods[i];
-		R.at[i] = pod->terminal || ws_pod_pending(pod) ? -1 : pod->node;
+		R->at[i] = pod->terminal || ws_pod_pending(pod) ? -1 : pod->node;
 	}
 	for (int i = 0; i < pl->nevict; i++) {
 		int pi = ws_pod_index(s, pl->evict[i].ns, pl->evict[i].pod);
 		if (pi >= 0 && s->pods[pi].node >= 0) {
-			R.dirty[s->pods[pi].node] = 1;
-			R.at[pi] = -1;
+			R->dirty[s->pods[pi].node] = 1;
+			R->at[pi] = -1;
 		}
 	}
 	for (int i = 0; i < s->npods; i++) {
-		int n = R.at[i];
+		int n = R->at[i];
 		if (n < 0)
 			continue;
 		const ws_pod *pod = &s->pods[i];
 		for (int r = 0; r < nres; r++)
-			R.use[(size_t)n * nres + r] += pod->req[r];
-		R.movable[i] = wrb_movable(s, i, sel, nsel);
+			R->use[(size_t)n * nres + r] += pod->req[r];
+		R->movable[i] = wrb_movable(s, i, sel, nsel);
 	}
 	for (int i = 0; i < pl->nplace; i++) {
 		int pi = ws_pod_index(s, pl->place[i].ns, pl->place[i].pod);
@@ -245,188 +247,270 @@ int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
 		if (pi < 0 || n < 0)
 			continue;
 		for (int r = 0; r < nres; r++)
-			R.use[(size_t)n * nres + r] += s->pods[pi].req[r];
-		R.placed[n] = 1;
+			R->use[(size_t)n * nres + r] += s->pods[pi].req[r];
+		R->placed[n] = 1;
 	}
-	count_free(&R, t, fb);
-	/* the solvers' moves (moves that admit work) come first;
-	 * a pod moves at most once */
+	count_free(R, t, fb);
 	for (int i = 0; i < pl->nmove; i++) {
 		int pi = ws_pod_index(s, pl->move[i].ns, pl->move[i].pod);
 		int to = ws_node_index(s, pl->move[i].to);
-		if (pi < 0 || to < 0 || R.at[pi] < 0)
+		if (pi < 0 || to < 0 || R->at[pi] < 0)
 			continue;
-		apply(&R, pi, R.at[pi], to);
-		R.movable[pi] = 0;
+		apply(R, pi, R->at[pi], to);
+		R->movable[pi] = 0;
 	}
-	for (int n = 0; n < nn; n++)
-		R.busy[n] = !node_free(&R, n);
+	for (int n = 0; n < R->nn; n++)
+		R->busy[n] = !node_free(R, n);
+}
 
-	/* the finest key with domains of several nodes (hostname-like keys
-	 * free single nodes, which freeing a domain does as well), or nodes */
-	const wtp_key *key = NULL;
-	for (int k = nk - 1; k >= 0 && !key; k--)
-		for (int d = 0; d < t->keys[k].ndom && !key; d++)
+/* The finest key with domains of several nodes (hostname-like keys free
+ * single nodes, which freeing a domain does as well), or NULL: nodes. */
+static const wtp_key *finest_key(const wtp_topo *t)
+{
+	int nk = t ? t->nkeys : 0;
+	for (int k = nk - 1; k >= 0; k--)
+		for (int d = 0; d < t->keys[k].ndom; d++)
 			if (t->keys[k].dom_nnodes[d] > 1)
-				key = &t->keys[k];
-	int nd = key ? key->ndom : nn, moves = 0;
+				return &t->keys[k];
+	return NULL;
+}
+
+/* Node i of domain d (of key, or node d itself without a key). */
+static int dom_node(const wtp_key *key, int d, int i)
+{
+	return key ? key->dom_nodes[d][i] : d;
+}
+
+static bool in_dom(const wtp_key *key, int d, int n)
+{
+	return key ? key->node_dom[n] == d : n == d;
+}
+
+/* The busy domain with the fewest pods to move, all movable, within the
+ * move budget; -1: none. */
+static int pick_domain(const rb *R, const wtp_key *key, int nd, int moves,
+		       int maxm)
+{
+	const ws_snapshot *s = R->s;
+	int best = -1, bestn = 0;
+	for (int d = 0; d < nd; d++) {
+		int nodes = key ? key->dom_nnodes[d] : 1, cnt = 0;
+		bool ok = true, anybusy = false;
+		for (int i = 0; i < nodes && ok; i++) {
+			int n = dom_node(key, d, i);
+			if (R->gone[n] || R->placed[n] || R->dirty[n])
+				ok = false;
+			anybusy |= R->busy[n];
+		}
+		if (!ok || !anybusy)
+			continue;
+		for (int i = 0; i < s->npods && ok; i++) {
+			int n = R->at[i];
+			if (n < 0 || !in_dom(key, d, n))
+				continue;
+			ok = R->movable[i];
+			cnt++;
+		}
+		if (ok && cnt > 0 && moves + cnt <= maxm &&
+		    (best < 0 || cnt < bestn)) {
+			best = d;
+			bestn = cnt;
+		}
+	}
+	return best;
+}
+
+/* Move every running pod of domain d elsewhere, largest first, or none
+ * (rolled back, and the domain stays out of later passes).  order and
+ * from get the pods moved and where from; returns how many, 0 when the
+ * domain could not be freed. */
+static int free_domain(rb *R, const wtp_key *key, int d, int *order,
+		       int *from)
+{
+	const ws_snapshot *s = R->s;
+	int nodes = key ? key->dom_nnodes[d] : 1, no = 0;
+	for (int i = 0; i < nodes; i++)
+		R->gone[dom_node(key, d, i)] = 1;
+	for (int i = 0; i < s->npods; i++) {
+		int n = R->at[i];
+		if (n >= 0 && R->gone[n] && in_dom(key, d, n))
+			order[no++] = i;
+	}
+	/* largest first (insertion sort: a domain holds few pods) */
+	for (int i = 1; i < no; i++)
+		for (int j = i;
+		     j > 0 && cmp_size(&order[j - 1], &order[j], R) > 0; j--) {
+			int x = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	int k = 0;
+	for (; k < no; k++) {
+		int to = dest(R, order[k]);
+		if (to < 0)
+			break;
+		from[k] = R->at[order[k]];
+		apply(R, order[k], from[k], to);
+	}
+	if (k == no)
+		return no;
+	while (k-- > 0)
+		apply(R, order[k], R->at[order[k]], from[k]);
+	for (int i = 0; i < nodes; i++)
+		R->placed[dom_node(key, d, i)] = 1;
+	for (int i = 0; i < nodes; i++)
+		R->gone[dom_node(key, d, i)] = 0;
+	return 0;
+}
+
+/* Append the moves of pods order[0..no) (from[k] -> where they are now). */
+static int record_moves(const rb *R, wasp_plan *pl, size_t *cap,
+			const int *order, const int *from, int no)
+{
+	const ws_snapshot *s = R->s;
+	for (int k = 0; k < no; k++) {
+		const ws_pod *pod = &s->pods[order[k]];
+		const ws_group *g =
+		    pod->group >= 0 ? &s->groups[pod->group] : NULL;
+		wpl_move mv = {
+		    .ns = wa_strdup(pl->arena, pod->ns),
+		    .pod = wa_strdup(pl->arena, pod->name),
+		    .from = wa_strdup(pl->arena, s->nodes[from[k]].name),
+		    .to = wa_strdup(pl->arena, s->nodes[R->at[order[k]]].name),
+		    .group = g ? wa_strdup(pl->arena, g->name) : NULL};
+		if (!mv.ns || !mv.pod || !mv.from || !mv.to ||
+		    (g && !mv.group) ||
+		    WA_PUSH(pl->arena, pl->move, pl->nmove, *cap, mv))
+			return -1;
+	}
+	return 0;
+}
+
+/* Free whole domains of the finest key, fewest pods first, within
+ * --max-moves. */
+static int rb_free_domains(rb *R, const wtp_key *key,
+			   const wasp_options *o, wasp_plan *pl, wa_arena *a,
+			   wasp_error *err)
+{
+	const ws_snapshot *s = R->s;
+	int nd = key ? key->ndom : R->nn;
 	int maxm = o && o->max_moves > 0 ? o->max_moves : INT32_MAX;
 	size_t cap = (size_t)pl->nmove;
-	moves = pl->nmove;
+	int moves = pl->nmove;
+	int *order = wa_calloc(a, (size_t)s->npods + 1, sizeof(int));
+	int *from = wa_calloc(a, (size_t)s->npods + 1, sizeof(int));
+	if (!order || !from)
+		return RB_NOMEM(err);
 	for (int pass = 0; pass < nd; pass++) {
-		/* the busy domain with the fewest pods to move, all movable */
-		int best = -1, bestn = 0;
-		for (int d = 0; d < nd; d++) {
-			int nodes = key ? key->dom_nnodes[d] : 1, cnt = 0;
-			bool ok = true, anybusy = false;
-			for (int i = 0; i < nodes && ok; i++) {
-				int n = key ? key->dom_nodes[d][i] : d;
-				if (R.gone[n] || R.placed[n] || R.dirty[n])
-					ok = false;
-				anybusy |= R.busy[n];
-			}
-			if (!ok || !anybusy)
-				continue;
-			for (int i = 0; i < s->npods && ok; i++) {
-				int n = R.at[i];
-				if (n < 0 || (key ? key->node_dom[n] != d
-						  : n != d))
-					continue;
-				ok = R.movable[i];
-				cnt++;
-			}
-			if (ok && cnt > 0 && moves + cnt <= maxm &&
-			    (best < 0 || cnt < bestn)) {
-				best = d;
-				bestn = cnt;
-			}
-		}
+		int best = pick_domain(R, key, nd, moves, maxm);
 		if (best < 0)
 			break;
-		int nodes = key ? key->dom_nnodes[best] : 1, no = 0;
-		for (int i = 0; i < nodes; i++)
-			R.gone[key ? key->dom_nodes[best][i] : best] = 1;
-		for (int i = 0; i < s->npods; i++) {
-			int n = R.at[i];
-			if (n >= 0 && R.gone[n] &&
-			    (key ? key->node_dom[n] == best : n == best))
-				order[no++] = i;
-		}
-		/* largest first (insertion sort: a domain holds few pods) */
-		for (int i = 1; i < no; i++)
-			for (int j = i; j > 0 && cmp_size(&order[j - 1],
-							  &order[j], &R) > 0;
-			     j--) {
-				int x = order[j];
-				order[j] = order[j - 1];
-				order[j - 1] = x;
-			}
-		int *from = wa_calloc(a, (size_t)no + 1, sizeof(int));
-		if (!from) {
-			rc = werr(err, WASP_ENOMEM, "out of memory rebalancing");
-			goto out;
-		}
-		int k = 0;
-		for (; k < no; k++) {
-			int to = dest(&R, order[k]);
-			if (to < 0)
-				break;
-			from[k] = R.at[order[k]];
-			apply(&R, order[k], from[k], to);
-		}
-		if (k < no) {
-			/* roll back; the domain stays out of later passes */
-			while (k-- > 0)
-				apply(&R, order[k], R.at[order[k]], from[k]);
-			for (int i = 0; i < nodes; i++)
-				R.placed[key ? key->dom_nodes[best][i]
-					     : best] = 1;
-			for (int i = 0; i < nodes; i++)
-				R.gone[key ? key->dom_nodes[best][i] : best] =
-				    0;
+		int no = free_domain(R, key, best, order, from);
+		if (no == 0)
 			continue;
-		}
-		for (k = 0; k < no; k++) {
-			const ws_pod *pod = &s->pods[order[k]];
-			const ws_group *g = pod->group >= 0
-						? &s->groups[pod->group]
-						: NULL;
-			wpl_move mv = {
-			    .ns = wa_strdup(pl->arena, pod->ns),
-			    .pod = wa_strdup(pl->arena, pod->name),
-			    .from = wa_strdup(pl->arena,
-					      s->nodes[from[k]].name),
-			    .to = wa_strdup(pl->arena,
-					    s->nodes[R.at[order[k]]].name),
-			    .group = g ? wa_strdup(pl->arena, g->name) : NULL};
-			if (!mv.ns || !mv.pod || !mv.from || !mv.to ||
-			    (g && !mv.group) ||
-			    WA_PUSH(pl->arena, pl->move, pl->nmove, cap, mv)) {
-				rc = werr(err, WASP_ENOMEM,
-					  "out of memory rebalancing");
-				goto out;
-			}
-		}
+		if (record_moves(R, pl, &cap, order, from, no))
+			return RB_NOMEM(err);
 		moves += no;
 		/* a pod moves once: a domain it went to is not freed later */
-		for (k = 0; k < no; k++)
-			R.movable[order[k]] = 0;
+		for (int k = 0; k < no; k++)
+			R->movable[order[k]] = 0;
+		int nodes = key ? key->dom_nnodes[best] : 1;
 		for (int i = 0; i < nodes; i++)
-			R.busy[key ? key->dom_nodes[best][i] : best] = 0;
+			R->busy[dom_node(key, best, i)] = 0;
 	}
-	count_free(&R, t, fa);
+	return WASP_OK;
+}
+
+/* Where the snapshot's pending pods share one shape: how many such gangs
+ * fit per domain before and after the moves. */
+static int gang_report(const rb *R, const wtp_key *key, wasp_plan *pl,
+		       wa_arena *a, wasp_error *err)
+{
+	const ws_snapshot *s = R->s;
+	int nres = R->nres, nn = R->nn;
 	int shape = common_shape(s);
-	if (shape >= 0) {
-		const ws_pod *sp = &s->pods[shape];
-		char *txt = "", q[48];
-		for (int r = 0; r < nres; r++) {
-			if (r == WS_RES_PODS || !sp->req[r])
-				continue;
-			wq_format(sp->req[r], wq_is_bytes_resource(s->res[r]),
-				  q, sizeof q);
-			txt = wa_printf(pl->arena, "%s%s%s %s", txt,
-					*txt ? ", " : "", q, s->res[r]);
-			if (!txt)
-				break;
-		}
-		int64_t *before = wa_calloc(a, (size_t)nn * nres + 1,
-					    sizeof *before);
-		if (!txt || !before) {
-			rc = werr(err, WASP_ENOMEM, "out of memory");
-			goto out;
-		}
-		for (int n = 0; n < nn; n++)
-			memcpy(before + (size_t)n * nres, s->nodes[n].used,
-			       sizeof *before * nres);
-		pl->gang_shape = *txt ? txt : "1 pod";
-		pl->gang_key = key ? wa_strdup(pl->arena, key->label) : NULL;
-		pl->gang_before = gang_fit(&R, key, before, sp->req);
-		pl->gang_after = gang_fit(&R, key, R.use, sp->req);
+	if (shape < 0)
+		return WASP_OK;
+	const ws_pod *sp = &s->pods[shape];
+	char *txt = "", q[48];
+	for (int r = 0; r < nres; r++) {
+		if (r == WS_RES_PODS || !sp->req[r])
+			continue;
+		wq_format(sp->req[r], wq_is_bytes_resource(s->res[r]), q,
+			  sizeof q);
+		txt = wa_printf(pl->arena, "%s%s%s %s", txt, *txt ? ", " : "",
+				q, s->res[r]);
+		if (!txt)
+			break;
 	}
+	int64_t *before =
+	    wa_calloc(a, (size_t)nn * nres + 1, sizeof *before);
+	if (!txt || !before)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	for (int n = 0; n < nn; n++)
+		memcpy(before + (size_t)n * nres, s->nodes[n].used,
+		       sizeof *before * nres);
+	pl->gang_shape = *txt ? txt : "1 pod";
+	pl->gang_key = key ? wa_strdup(pl->arena, key->label) : NULL;
+	pl->gang_before = gang_fit(R, key, before, sp->req);
+	pl->gang_after = gang_fit(R, key, R->use, sp->req);
+	return WASP_OK;
+}
+
+/* Wholly free domains per key before (fb) and after (fa), and whole
+ * free nodes after. */
+static int frag_report(const rb *R, const wtp_topo *t, wasp_plan *pl,
+		       const int *fb, const int *fa, wasp_error *err)
+{
+	const ws_snapshot *s = R->s;
+	int nk = t ? t->nkeys : 0;
 	pl->sum.moved_pods = pl->nmove;
 	pl->sum.tiers.moves = pl->nmove;
 	pl->frag = wa_calloc(pl->arena, (size_t)nk + 1, sizeof *pl->frag);
-	if (!pl->frag) {
-		rc = werr(err, WASP_ENOMEM, "out of memory rebalancing");
-		goto out;
-	}
+	if (!pl->frag)
+		return RB_NOMEM(err);
 	for (int k = 0; k < nk; k++) {
 		pl->frag[k].key = wa_strdup(pl->arena, t->keys[k].label);
 		pl->frag[k].before = fb[k];
 		pl->frag[k].after = fa[k];
-		if (!pl->frag[k].key) {
-			rc = werr(err, WASP_ENOMEM, "out of memory");
-			goto out;
-		}
+		if (!pl->frag[k].key)
+			return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	pl->nfrag = nk;
-	/* whole free nodes after the moves */
 	pl->sum.free_nodes_after = 0;
-	for (int n = 0; n < nn; n++)
-		pl->sum.free_nodes_after += ws_node_schedulable(&s->nodes[n],
-								NULL) &&
-					    node_free(&R, n);
-out:
+	for (int n = 0; n < R->nn; n++)
+		pl->sum.free_nodes_after +=
+		    ws_node_schedulable(&s->nodes[n], NULL) && node_free(R, n);
+	return WASP_OK;
+}
+
+int wrb_rebalance(const ws_snapshot *s, const wtp_topo *t,
+		  const wasp_options *o, wasp_plan *pl, wasp_error *err)
+{
+	wa_arena *a = wa_new();
+	if (!a)
+		return RB_NOMEM(err);
+	rb R;
+	memset(&R, 0, sizeof R);
+	ws_expr *sel = NULL;
+	int nsel = 0;
+	int nk = t ? t->nkeys : 0;
+	int *fb = wa_calloc(a, (size_t)nk + 1, sizeof(int));
+	int *fa = wa_calloc(a, (size_t)nk + 1, sizeof(int));
+	int rc = rb_init(&R, s, o, a, &sel, &nsel, err);
+	if (!rc && (!fb || !fa))
+		rc = RB_NOMEM(err);
+	const wtp_key *key = finest_key(t);
+	if (!rc) {
+		rb_after_plan(&R, t, pl, sel, nsel, fb);
+		rc = rb_free_domains(&R, key, o, pl, a, err);
+	}
+	if (!rc) {
+		count_free(&R, t, fa);
+		rc = gang_report(&R, key, pl, a, err);
+	}
+	if (!rc)
+		rc = frag_report(&R, t, pl, fb, fa, err);
 	wa_destroy(a);
 	return rc;
 }
