@@ -660,64 +660,69 @@ static void text_nodes(sbuf *b, const wpl_place *const *idx, int n,
 		sb_puts(b, "-");
 }
 
-static char *render_text(const wasp_plan *p, wasp_error *err)
+/* The header: mode, status, objective, counts, times, model. */
+static void text_head(sbuf *b, const wasp_plan *p)
 {
 	const wpl_summary *s = &p->sum;
-	sbuf b = {0};
 	char n1[40], n2[40];
 
-	sb_printf(&b, "wasp plan (%s): %d pods placed; %d groups admitted, "
+	sb_printf(b, "wasp plan (%s): %d pods placed; %d groups admitted, "
 		      "%d waiting\n",
 		  WASP_PLAN_API_VERSION, s->placed_pods, s->admitted_groups,
 		  s->waiting_groups);
-	sb_printf(&b, "  mode        %s", or_dash(s->mode));
+	sb_printf(b, "  mode        %s", or_dash(s->mode));
 	if (s->mode_reason)
-		sb_printf(&b, " (%s)", s->mode_reason);
-	sb_puts(&b, "\n");
-	sb_printf(&b, "  status      %s", or_dash(s->status));
+		sb_printf(b, " (%s)", s->mode_reason);
+	sb_puts(b, "\n");
+	sb_printf(b, "  status      %s", or_dash(s->status));
 	if (isfinite(s->objective) || isfinite(s->bound)) {
 		fmt_num(s->objective, n1, sizeof n1);
 		fmt_num(s->bound, n2, sizeof n2);
-		sb_printf(&b, "; objective %s, bound %s", n1, n2);
+		sb_printf(b, "; objective %s, bound %s", n1, n2);
 		if (isfinite(s->gap))
-			sb_printf(&b, ", gap %.3g%%", 100 * s->gap);
+			sb_printf(b, ", gap %.3g%%", 100 * s->gap);
 	}
-	sb_puts(&b, "\n");
-	sb_printf(&b, "  domains     %s; work counted in %s\n",
+	sb_puts(b, "\n");
+	sb_printf(b, "  domains     %s; work counted in %s\n",
 		  or_dash(s->domain_mode), or_dash(s->value));
-	sb_puts(&b, "  work       ");
+	sb_puts(b, "  work       ");
 	if (!s->tiers.nprio)
-		sb_puts(&b, " nothing pending");
+		sb_puts(b, " nothing pending");
 	for (int i = 0; i < s->tiers.nprio && i < WP_MAX_TIERS; i++) {
 		fmt_num(s->tiers.work[i], n1, sizeof n1);
-		sb_printf(&b, "%s priority %d: %s", i ? "," : "",
+		sb_printf(b, "%s priority %d: %s", i ? "," : "",
 			  (int)s->tiers.prio[i], n1);
 	}
-	sb_puts(&b, "\n");
-	sb_printf(&b, "  pods        %d placed, %d evicted, %d moved\n",
+	sb_puts(b, "\n");
+	sb_printf(b, "  pods        %d placed, %d evicted, %d moved\n",
 		  s->placed_pods, s->evicted_pods, s->moved_pods);
-	sb_printf(&b, "  free nodes  %d before the plan, %d after\n",
+	sb_printf(b, "  free nodes  %d before the plan, %d after\n",
 		  s->free_nodes_before, s->free_nodes_after);
 	/* free domains compare the placed plan with and without its moves,
 	 * the largest gang the snapshot with the whole plan: say which */
 	for (int i = 0; i < p->nfrag; i++)
-		sb_printf(&b, "  free %s domains  %d before the moves, %d "
+		sb_printf(b, "  free %s domains  %d before the moves, %d "
 			      "after\n",
 			  or_dash(p->frag[i].key), p->frag[i].before,
 			  p->frag[i].after);
 	if (p->gang_shape)
-		sb_printf(&b, "  largest gang of %s in one %s  %d before the "
+		sb_printf(b, "  largest gang of %s in one %s  %d before the "
 			      "plan, %d after\n", p->gang_shape,
 			  p->gang_key ? p->gang_key : "cluster",
 			  p->gang_before, p->gang_after);
-	sb_printf(&b, "  times       load %.3f s, reduce %.3f s, greedy %.3f "
+	sb_printf(b, "  times       load %.3f s, reduce %.3f s, greedy %.3f "
 		      "s, ilp %.3f s, total %.3f s\n",
 		  s->t_load, s->t_reduce, s->t_greedy, s->t_ilp, s->t_total);
 	if (s->cols)
-		sb_printf(&b, "  model       %d rows, %d columns (%d integer), "
+		sb_printf(b, "  model       %d rows, %d columns (%d integer), "
 			      "%d nonzeros\n",
 			  s->rows, s->cols, s->ints, s->nonzeros);
+}
 
+/* Utilisation per resource, before and after. */
+static void text_util(sbuf *b, const wasp_plan *p)
+{
+	const wpl_summary *s = &p->sum;
 	if (s->nutil) {
 		int w = 8;
 		for (int i = 0; i < s->nutil; i++) {
@@ -725,34 +730,37 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 			if (l > w)
 				w = l;
 		}
-		sb_puts(&b, "\nUtilisation (schedulable nodes)\n");
-		sb_printf(&b, "  %-*s  %12s  %20s  %20s\n", w, "RESOURCE",
+		sb_puts(b, "\nUtilisation (schedulable nodes)\n");
+		sb_printf(b, "  %-*s  %12s  %20s  %20s\n", w, "RESOURCE",
 			  "ALLOCATABLE", "BEFORE", "AFTER");
 		for (int i = 0; i < s->nutil; i++) {
 			const wpl_util *u = &s->util[i];
-			sb_printf(&b, "  %-*s  ", w, or_dash(u->resource));
-			text_qty(&b, u->resource, u->alloc, 12);
+			sb_printf(b, "  %-*s  ", w, or_dash(u->resource));
+			text_qty(b, u->resource, u->alloc, 12);
 			double v[2] = {u->before, u->after};
 			for (int k = 0; k < 2; k++) {
-				sb_puts(&b, "  ");
-				text_qty(&b, u->resource, v[k], 12);
+				sb_puts(b, "  ");
+				text_qty(b, u->resource, v[k], 12);
 				if (u->alloc > 0)
-					sb_printf(&b, " (%5.1f%%)",
+					sb_printf(b, " (%5.1f%%)",
 						  100 * v[k] / u->alloc);
 				else
-					sb_puts(&b, "         ");
+					sb_puts(b, "         ");
 			}
-			sb_puts(&b, "\n");
+			sb_puts(b, "\n");
 		}
 	}
+}
 
+/* Admitted groups, with their domains and nodes. */
+static int text_admitted(sbuf *b, const wasp_plan *p, wasp_error *err)
+{
 	if (p->nadmit) {
 		const wpl_place **idx =
 		    malloc(sizeof *idx * (p->nplace ? p->nplace : 1));
 		if (!idx) {
-			free(b.p);
 			werr(err, WASP_ENOMEM, "out of memory");
-			return NULL;
+			return -1;
 		}
 		int n = 0;
 		for (int i = 0; i < p->nplace; i++)
@@ -773,54 +781,63 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 			if (l > wd)
 				wd = l;
 		}
-		sb_puts(&b, "\nAdmitted groups\n");
-		sb_printf(&b, "  %-*s  %12s  %7s  %8s  %-*s  %s\n", w, "GROUP",
+		sb_puts(b, "\nAdmitted groups\n");
+		sb_printf(b, "  %-*s  %12s  %7s  %8s  %-*s  %s\n", w, "GROUP",
 			  "PODS/PENDING", "RUNNING", "PRIORITY", wd, "DOMAIN",
 			  "NODES (pods)");
 		for (int i = 0; i < p->nadmit; i++) {
 			const wpl_admit *a = &p->admit[i];
-			sb_printf(&b, "  %s/%s", or_dash(a->ns),
+			sb_printf(b, "  %s/%s", or_dash(a->ns),
 				  or_dash(a->group));
-			sb_pad(&b, w - (int)(strlen(or_dash(a->ns)) +
+			sb_pad(b, w - (int)(strlen(or_dash(a->ns)) +
 					     strlen(or_dash(a->group)) + 1));
 			char pp[32];
 			snprintf(pp, sizeof pp, "%d/%d", a->pods, a->pending);
-			sb_printf(&b, "  %12s  %7d  %8d  ", pp, a->running,
+			sb_printf(b, "  %12s  %7d  %8d  ", pp, a->running,
 				  (int)a->priority);
 			int l = 1;
 			if (a->key) {
-				sb_printf(&b, "%s=%s", a->key,
+				sb_printf(b, "%s=%s", a->key,
 					  or_dash(a->domain));
 				l = (int)(strlen(a->key) +
 					  strlen(or_dash(a->domain)) + 1);
 			} else {
-				sb_puts(&b, "-");
+				sb_puts(b, "-");
 			}
-			sb_pad(&b, wd - l);
-			sb_puts(&b, "  ");
-			text_nodes(&b, idx, n, a);
-			sb_puts(&b, "\n");
+			sb_pad(b, wd - l);
+			sb_puts(b, "  ");
+			text_nodes(b, idx, n, a);
+			sb_puts(b, "\n");
 		}
 		free(idx);
 	}
+	return 0;
+}
 
+/* Device claims and the devices they got. */
+static void text_claims(sbuf *b, const wasp_plan *p)
+{
 	if (p->nclaims) {
-		sb_puts(&b, "\nDevice claims\n");
-		sb_puts(&b, "  CLAIM  NODE  RESULTS (request: driver/pool/device)\n");
+		sb_puts(b, "\nDevice claims\n");
+		sb_puts(b, "  CLAIM  NODE  RESULTS (request: driver/pool/device)\n");
 		for (int i = 0; i < p->nclaims; i++) {
 			const wpl_claim *x = &p->claims[i];
-			sb_printf(&b, "  %s/%s  %s ", or_dash(x->ns),
+			sb_printf(b, "  %s/%s  %s ", or_dash(x->ns),
 				  or_dash(x->name), or_dash(x->node));
 			for (int k = 0; k < x->nresults; k++)
-				sb_printf(&b, " %s: %s/%s/%s",
+				sb_printf(b, " %s: %s/%s/%s",
 					  or_dash(x->results[k].request),
 					  or_dash(x->results[k].driver),
 					  or_dash(x->results[k].pool),
 					  or_dash(x->results[k].device));
-			sb_puts(&b, "\n");
+			sb_puts(b, "\n");
 		}
 	}
+}
 
+/* Waiting groups and why. */
+static void text_waiting(sbuf *b, const wasp_plan *p)
+{
 	if (p->nwait) {
 		int w = 5;
 		for (int i = 0; i < p->nwait; i++) {
@@ -829,32 +846,36 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 			if (l > w)
 				w = l;
 		}
-		sb_puts(&b, "\nWaiting\n");
-		sb_printf(&b, "  %-*s  %-8s  %5s  %8s  %s\n", w, "GROUP",
+		sb_puts(b, "\nWaiting\n");
+		sb_printf(b, "  %-*s  %-8s  %5s  %8s  %s\n", w, "GROUP",
 			  "KIND", "PODS", "PRIORITY", "REASON");
 		for (int i = 0; i < p->nwait; i++) {
 			const wpl_wait *x = &p->wait[i];
-			sb_printf(&b, "  %s/%s", or_dash(x->ns),
+			sb_printf(b, "  %s/%s", or_dash(x->ns),
 				  or_dash(x->group));
-			sb_pad(&b, w - (int)(strlen(or_dash(x->ns)) +
+			sb_pad(b, w - (int)(strlen(or_dash(x->ns)) +
 					     strlen(or_dash(x->group)) + 1));
-			sb_printf(&b, "  %-8s  %5d  %8d  %s\n",
+			sb_printf(b, "  %-8s  %5d  %8d  %s\n",
 				  or_dash(x->kind), x->pods, (int)x->priority,
 				  or_dash(x->reason));
 		}
 	}
+}
 
+/* Evictions and what they were for. */
+static void text_evictions(sbuf *b, const wasp_plan *p)
+{
 	if (p->nevict) {
-		sb_printf(&b, "\nEvictions (%d pod%s", p->nevict,
+		sb_printf(b, "\nEvictions (%d pod%s", p->nevict,
 			  p->nevict == 1 ? "" : "s");
 		if (p->pdb_violations)
-			sb_printf(&b, "; %d PodDisruptionBudget violation%s",
+			sb_printf(b, "; %d PodDisruptionBudget violation%s",
 				  p->pdb_violations,
 				  p->pdb_violations == 1 ? "" : "s");
-		sb_puts(&b, ")\n");
+		sb_puts(b, ")\n");
 		for (int i = 0; i < p->nevict; i++) {
 			const wpl_evict *x = &p->evict[i];
-			sb_printf(&b, "  %s/%s on %s (priority %d%s%s): "
+			sb_printf(b, "  %s/%s on %s (priority %d%s%s): "
 				      "preempted by %s/%s (priority %d)%s\n",
 				  or_dash(x->ns), or_dash(x->pod),
 				  or_dash(x->node), (int)x->priority,
@@ -866,22 +887,47 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 						   : "");
 		}
 	}
+}
+
+/* Moves. */
+static void text_moves(sbuf *b, const wasp_plan *p)
+{
 	if (p->nmove) {
-		sb_printf(&b, "\nMoves (%d pod%s)\n", p->nmove,
+		sb_printf(b, "\nMoves (%d pod%s)\n", p->nmove,
 			  p->nmove == 1 ? "" : "s");
 		for (int i = 0; i < p->nmove; i++) {
 			const wpl_move *x = &p->move[i];
-			sb_printf(&b, "  %s/%s: %s -> %s\n", or_dash(x->ns),
+			sb_printf(b, "  %s/%s: %s -> %s\n", or_dash(x->ns),
 				  or_dash(x->pod), or_dash(x->from),
 				  or_dash(x->to));
 		}
 	}
+}
 
+/* Warnings. */
+static void text_warnings(sbuf *b, const wasp_plan *p)
+{
 	if (p->nwarnings) {
-		sb_puts(&b, "\nWarnings\n");
+		sb_puts(b, "\nWarnings\n");
 		for (int i = 0; i < p->nwarnings; i++)
-			sb_printf(&b, "  - %s\n", p->warnings[i]);
+			sb_printf(b, "  - %s\n", p->warnings[i]);
 	}
+}
+
+static char *render_text(const wasp_plan *p, wasp_error *err)
+{
+	sbuf b = {0};
+	text_head(&b, p);
+	text_util(&b, p);
+	if (text_admitted(&b, p, err)) {
+		free(b.p);
+		return NULL;
+	}
+	text_claims(&b, p);
+	text_waiting(&b, p);
+	text_evictions(&b, p);
+	text_moves(&b, p);
+	text_warnings(&b, p);
 	return sb_finish(&b, err);
 }
 
