@@ -180,215 +180,229 @@ static cJSON *jnum(double v)
 	return cJSON_CreateNumber(v);
 }
 
-static cJSON *build_doc(const wasp_plan *p)
+/* summary: mode, status, tiers, times, model, counts, capacity. */
+static void json_summary(jb *j, cJSON *doc, const wasp_plan *p)
 {
-	jb j = {true};
 	const wpl_summary *s = &p->sum;
-	cJSON *doc = cJSON_CreateObject();
-	jadd(&j, doc, "apiVersion", jstr(WASP_PLAN_API_VERSION));
-	jadd(&j, doc, "kind", jstr("Plan"));
-
 	cJSON *sum = cJSON_CreateObject();
-	jadd(&j, doc, "summary", sum);
-	jadd(&j, sum, "mode", jstr(s->mode));
-	jadd(&j, sum, "modeReason", jstr(s->mode_reason));
-	jadd(&j, sum, "status", jstr(s->status));
-	jadd(&j, sum, "domainMode", jstr(s->domain_mode));
-	jadd(&j, sum, "value", jstr(s->value));
-	jadd(&j, sum, "objective", jnum(s->objective));
-	jadd(&j, sum, "bound", jnum(s->bound));
-	jadd(&j, sum, "gap", jnum(s->gap));
+	jadd(j, doc, "summary", sum);
+	jadd(j, sum, "mode", jstr(s->mode));
+	jadd(j, sum, "modeReason", jstr(s->mode_reason));
+	jadd(j, sum, "status", jstr(s->status));
+	jadd(j, sum, "domainMode", jstr(s->domain_mode));
+	jadd(j, sum, "value", jstr(s->value));
+	jadd(j, sum, "objective", jnum(s->objective));
+	jadd(j, sum, "bound", jnum(s->bound));
+	jadd(j, sum, "gap", jnum(s->gap));
 
 	cJSON *tiers = cJSON_CreateObject();
-	jadd(&j, sum, "tiers", tiers);
+	jadd(j, sum, "tiers", tiers);
 	cJSON *work = cJSON_CreateArray();
-	jadd(&j, tiers, "work", work);
+	jadd(j, tiers, "work", work);
 	for (int i = 0; i < s->tiers.nprio && i < WP_MAX_TIERS; i++) {
 		cJSON *w = cJSON_CreateObject();
-		jadd(&j, w, "priority", jnum(s->tiers.prio[i]));
-		jadd(&j, w, "admitted", jnum(s->tiers.work[i]));
-		jpush(&j, work, w);
+		jadd(j, w, "priority", jnum(s->tiers.prio[i]));
+		jadd(j, w, "admitted", jnum(s->tiers.work[i]));
+		jpush(j, work, w);
 	}
-	jadd(&j, tiers, "evictions", jnum(s->tiers.evictions));
-	jadd(&j, tiers, "moves", jnum(s->tiers.moves));
-	jadd(&j, tiers, "packing", jnum(s->tiers.packing));
+	jadd(j, tiers, "evictions", jnum(s->tiers.evictions));
+	jadd(j, tiers, "moves", jnum(s->tiers.moves));
+	jadd(j, tiers, "packing", jnum(s->tiers.packing));
 
 	cJSON *t = cJSON_CreateObject();
-	jadd(&j, sum, "times", t);
-	jadd(&j, t, "load", jnum(s->t_load));
-	jadd(&j, t, "reduce", jnum(s->t_reduce));
-	jadd(&j, t, "greedy", jnum(s->t_greedy));
-	jadd(&j, t, "ilp", jnum(s->t_ilp));
-	jadd(&j, t, "total", jnum(s->t_total));
+	jadd(j, sum, "times", t);
+	jadd(j, t, "load", jnum(s->t_load));
+	jadd(j, t, "reduce", jnum(s->t_reduce));
+	jadd(j, t, "greedy", jnum(s->t_greedy));
+	jadd(j, t, "ilp", jnum(s->t_ilp));
+	jadd(j, t, "total", jnum(s->t_total));
 
 	cJSON *m = cJSON_CreateObject();
-	jadd(&j, sum, "model", m);
-	jadd(&j, m, "rows", jnum(s->rows));
-	jadd(&j, m, "cols", jnum(s->cols));
-	jadd(&j, m, "integers", jnum(s->ints));
-	jadd(&j, m, "nonzeros", jnum(s->nonzeros));
+	jadd(j, sum, "model", m);
+	jadd(j, m, "rows", jnum(s->rows));
+	jadd(j, m, "cols", jnum(s->cols));
+	jadd(j, m, "integers", jnum(s->ints));
+	jadd(j, m, "nonzeros", jnum(s->nonzeros));
 
 	cJSON *c = cJSON_CreateObject();
-	jadd(&j, sum, "counts", c);
-	jadd(&j, c, "admittedGroups", jnum(s->admitted_groups));
-	jadd(&j, c, "waitingGroups", jnum(s->waiting_groups));
-	jadd(&j, c, "placedPods", jnum(s->placed_pods));
-	jadd(&j, c, "evictedPods", jnum(s->evicted_pods));
-	jadd(&j, c, "movedPods", jnum(s->moved_pods));
-	jadd(&j, c, "pdbViolations", jnum(p->pdb_violations));
+	jadd(j, sum, "counts", c);
+	jadd(j, c, "admittedGroups", jnum(s->admitted_groups));
+	jadd(j, c, "waitingGroups", jnum(s->waiting_groups));
+	jadd(j, c, "placedPods", jnum(s->placed_pods));
+	jadd(j, c, "evictedPods", jnum(s->evicted_pods));
+	jadd(j, c, "movedPods", jnum(s->moved_pods));
+	jadd(j, c, "pdbViolations", jnum(p->pdb_violations));
 
 	cJSON *f = cJSON_CreateObject();
-	jadd(&j, sum, "freeNodes", f);
-	jadd(&j, f, "before", jnum(s->free_nodes_before));
-	jadd(&j, f, "after", jnum(s->free_nodes_after));
+	jadd(j, sum, "freeNodes", f);
+	jadd(j, f, "before", jnum(s->free_nodes_before));
+	jadd(j, f, "after", jnum(s->free_nodes_after));
 	if (p->gang_shape) {
 		cJSON *lg = cJSON_CreateObject();
-		jadd(&j, sum, "largestGang", lg);
-		jadd(&j, lg, "shape", jstr(p->gang_shape));
-		jadd(&j, lg, "key", jstr(p->gang_key));
-		jadd(&j, lg, "before", jnum(p->gang_before));
-		jadd(&j, lg, "after", jnum(p->gang_after));
+		jadd(j, sum, "largestGang", lg);
+		jadd(j, lg, "shape", jstr(p->gang_shape));
+		jadd(j, lg, "key", jstr(p->gang_key));
+		jadd(j, lg, "before", jnum(p->gang_before));
+		jadd(j, lg, "after", jnum(p->gang_after));
 	}
 	if (p->nfrag) {
 		cJSON *fd = cJSON_CreateArray();
-		jadd(&j, sum, "freeDomains", fd);
+		jadd(j, sum, "freeDomains", fd);
 		for (int i = 0; i < p->nfrag; i++) {
 			cJSON *e = cJSON_CreateObject();
-			jadd(&j, e, "key", jstr(p->frag[i].key));
-			jadd(&j, e, "before", jnum(p->frag[i].before));
-			jadd(&j, e, "after", jnum(p->frag[i].after));
-			jpush(&j, fd, e);
+			jadd(j, e, "key", jstr(p->frag[i].key));
+			jadd(j, e, "before", jnum(p->frag[i].before));
+			jadd(j, e, "after", jnum(p->frag[i].after));
+			jpush(j, fd, e);
 		}
 	}
 
 	cJSON *u = cJSON_CreateArray();
-	jadd(&j, sum, "utilisation", u);
+	jadd(j, sum, "utilisation", u);
 	for (int i = 0; i < s->nutil; i++) {
 		cJSON *e = cJSON_CreateObject();
-		jadd(&j, e, "resource", jstr(s->util[i].resource));
-		jadd(&j, e, "allocatable", jnum(s->util[i].alloc));
-		jadd(&j, e, "before", jnum(s->util[i].before));
-		jadd(&j, e, "after", jnum(s->util[i].after));
-		jpush(&j, u, e);
+		jadd(j, e, "resource", jstr(s->util[i].resource));
+		jadd(j, e, "allocatable", jnum(s->util[i].alloc));
+		jadd(j, e, "before", jnum(s->util[i].before));
+		jadd(j, e, "after", jnum(s->util[i].after));
+		jpush(j, u, e);
 	}
-	jadd(&j, sum, "stranded", jnum(s->stranded));
+	jadd(j, sum, "stranded", jnum(s->stranded));
+}
 
+/* What the plan does: placements, evictions, moves. */
+static void json_changes(jb *j, cJSON *doc, const wasp_plan *p)
+{
 	cJSON *pl = cJSON_CreateArray();
-	jadd(&j, doc, "placements", pl);
-	for (int i = 0; i < p->nplace && j.ok; i++) {
+	jadd(j, doc, "placements", pl);
+	for (int i = 0; i < p->nplace && j->ok; i++) {
 		const wpl_place *x = &p->place[i];
 		cJSON *e = cJSON_CreateObject();
-		jadd(&j, e, "namespace", jstr(x->ns));
-		jadd(&j, e, "pod", jstr(x->pod));
-		jadd(&j, e, "node", jstr(x->node));
-		jadd(&j, e, "group", jstr(x->group));
-		jpush(&j, pl, e);
+		jadd(j, e, "namespace", jstr(x->ns));
+		jadd(j, e, "pod", jstr(x->pod));
+		jadd(j, e, "node", jstr(x->node));
+		jadd(j, e, "group", jstr(x->group));
+		jpush(j, pl, e);
 	}
 	cJSON *ev = cJSON_CreateArray();
-	jadd(&j, doc, "evictions", ev);
-	for (int i = 0; i < p->nevict && j.ok; i++) {
+	jadd(j, doc, "evictions", ev);
+	for (int i = 0; i < p->nevict && j->ok; i++) {
 		const wpl_evict *x = &p->evict[i];
 		cJSON *e = cJSON_CreateObject();
-		jadd(&j, e, "namespace", jstr(x->ns));
-		jadd(&j, e, "pod", jstr(x->pod));
-		jadd(&j, e, "node", jstr(x->node));
-		jadd(&j, e, "unit", jstr(x->unit));
-		jadd(&j, e, "priority", jnum(x->priority));
+		jadd(j, e, "namespace", jstr(x->ns));
+		jadd(j, e, "pod", jstr(x->pod));
+		jadd(j, e, "node", jstr(x->node));
+		jadd(j, e, "unit", jstr(x->unit));
+		jadd(j, e, "priority", jnum(x->priority));
 		cJSON *by = cJSON_CreateObject();
-		jadd(&j, e, "preemptedBy", by);
-		jadd(&j, by, "kind", jstr(x->by_kind));
-		jadd(&j, by, "namespace", jstr(x->by_ns));
-		jadd(&j, by, "name", jstr(x->by));
-		jadd(&j, by, "priority", jnum(x->by_priority));
+		jadd(j, e, "preemptedBy", by);
+		jadd(j, by, "kind", jstr(x->by_kind));
+		jadd(j, by, "namespace", jstr(x->by_ns));
+		jadd(j, by, "name", jstr(x->by));
+		jadd(j, by, "priority", jnum(x->by_priority));
 		char why[2 * WASP_MAX_NAME + 64];
 		snprintf(why, sizeof why, "preempted by %s/%s (priority %d)",
 			 x->by_ns ? x->by_ns : "", x->by ? x->by : "",
 			 (int)x->by_priority);
-		jadd(&j, e, "reason", jstr(why));
+		jadd(j, e, "reason", jstr(why));
 		if (x->pdb_violation)
-			jadd(&j, e, "pdbViolation", cJSON_CreateTrue());
-		jpush(&j, ev, e);
+			jadd(j, e, "pdbViolation", cJSON_CreateTrue());
+		jpush(j, ev, e);
 	}
 	cJSON *mv = cJSON_CreateArray();
-	jadd(&j, doc, "moves", mv);
-	for (int i = 0; i < p->nmove && j.ok; i++) {
+	jadd(j, doc, "moves", mv);
+	for (int i = 0; i < p->nmove && j->ok; i++) {
 		const wpl_move *x = &p->move[i];
 		cJSON *e = cJSON_CreateObject();
-		jadd(&j, e, "namespace", jstr(x->ns));
-		jadd(&j, e, "pod", jstr(x->pod));
-		jadd(&j, e, "from", jstr(x->from));
-		jadd(&j, e, "to", jstr(x->to));
-		jadd(&j, e, "group", jstr(x->group));
-		jpush(&j, mv, e);
+		jadd(j, e, "namespace", jstr(x->ns));
+		jadd(j, e, "pod", jstr(x->pod));
+		jadd(j, e, "from", jstr(x->from));
+		jadd(j, e, "to", jstr(x->to));
+		jadd(j, e, "group", jstr(x->group));
+		jpush(j, mv, e);
 	}
+}
 
+/* Per group and claim: admitted, claims, waiting, and the warnings. */
+static void json_groups(jb *j, cJSON *doc, const wasp_plan *p)
+{
 	cJSON *ad = cJSON_CreateArray();
-	jadd(&j, doc, "admitted", ad);
-	for (int i = 0; i < p->nadmit && j.ok; i++) {
+	jadd(j, doc, "admitted", ad);
+	for (int i = 0; i < p->nadmit && j->ok; i++) {
 		const wpl_admit *x = &p->admit[i];
 		cJSON *e = cJSON_CreateObject();
-		jadd(&j, e, "namespace", jstr(x->ns));
-		jadd(&j, e, "name", jstr(x->group));
-		jadd(&j, e, "pods", jnum(x->pods));
-		jadd(&j, e, "pending", jnum(x->pending));
-		jadd(&j, e, "running", jnum(x->running));
-		jadd(&j, e, "priority", jnum(x->priority));
-		jadd(&j, e, "topologyKey", jstr(x->key));
-		jadd(&j, e, "domain", jstr(x->domain));
-		jpush(&j, ad, e);
+		jadd(j, e, "namespace", jstr(x->ns));
+		jadd(j, e, "name", jstr(x->group));
+		jadd(j, e, "pods", jnum(x->pods));
+		jadd(j, e, "pending", jnum(x->pending));
+		jadd(j, e, "running", jnum(x->running));
+		jadd(j, e, "priority", jnum(x->priority));
+		jadd(j, e, "topologyKey", jstr(x->key));
+		jadd(j, e, "domain", jstr(x->domain));
+		jpush(j, ad, e);
 	}
 
 	/* DRA claims, in the shape of status.allocation.devices.results;
 	 * only when there are any, so plans without DRA look as before. */
 	if (p->nclaims) {
 		cJSON *cl = cJSON_CreateArray();
-		jadd(&j, doc, "claims", cl);
-		for (int i = 0; i < p->nclaims && j.ok; i++) {
+		jadd(j, doc, "claims", cl);
+		for (int i = 0; i < p->nclaims && j->ok; i++) {
 			const wpl_claim *x = &p->claims[i];
 			cJSON *e = cJSON_CreateObject();
-			jadd(&j, e, "namespace", jstr(x->ns));
-			jadd(&j, e, "name", jstr(x->name));
+			jadd(j, e, "namespace", jstr(x->ns));
+			jadd(j, e, "name", jstr(x->name));
 			if (x->pod)
-				jadd(&j, e, "pod", jstr(x->pod));
+				jadd(j, e, "pod", jstr(x->pod));
 			if (x->entry)
-				jadd(&j, e, "podClaimName", jstr(x->entry));
+				jadd(j, e, "podClaimName", jstr(x->entry));
 			if (x->group)
-				jadd(&j, e, "podGroup", jstr(x->group));
-			jadd(&j, e, "node", jstr(x->node));
+				jadd(j, e, "podGroup", jstr(x->group));
+			jadd(j, e, "node", jstr(x->node));
 			cJSON *rs = cJSON_CreateArray();
-			jadd(&j, e, "results", rs);
-			for (int k = 0; k < x->nresults && j.ok; k++) {
+			jadd(j, e, "results", rs);
+			for (int k = 0; k < x->nresults && j->ok; k++) {
 				const wpl_result *r = &x->results[k];
 				cJSON *o = cJSON_CreateObject();
-				jadd(&j, o, "request", jstr(r->request));
-				jadd(&j, o, "driver", jstr(r->driver));
-				jadd(&j, o, "pool", jstr(r->pool));
-				jadd(&j, o, "device", jstr(r->device));
-				jpush(&j, rs, o);
+				jadd(j, o, "request", jstr(r->request));
+				jadd(j, o, "driver", jstr(r->driver));
+				jadd(j, o, "pool", jstr(r->pool));
+				jadd(j, o, "device", jstr(r->device));
+				jpush(j, rs, o);
 			}
-			jpush(&j, cl, e);
+			jpush(j, cl, e);
 		}
 	}
 
 	cJSON *wt = cJSON_CreateArray();
-	jadd(&j, doc, "waiting", wt);
-	for (int i = 0; i < p->nwait && j.ok; i++) {
+	jadd(j, doc, "waiting", wt);
+	for (int i = 0; i < p->nwait && j->ok; i++) {
 		const wpl_wait *x = &p->wait[i];
 		cJSON *e = cJSON_CreateObject();
-		jadd(&j, e, "namespace", jstr(x->ns));
-		jadd(&j, e, "name", jstr(x->group));
-		jadd(&j, e, "kind", jstr(x->kind));
-		jadd(&j, e, "pods", jnum(x->pods));
-		jadd(&j, e, "priority", jnum(x->priority));
-		jadd(&j, e, "reason", jstr(x->reason));
-		jpush(&j, wt, e);
+		jadd(j, e, "namespace", jstr(x->ns));
+		jadd(j, e, "name", jstr(x->group));
+		jadd(j, e, "kind", jstr(x->kind));
+		jadd(j, e, "pods", jnum(x->pods));
+		jadd(j, e, "priority", jnum(x->priority));
+		jadd(j, e, "reason", jstr(x->reason));
+		jpush(j, wt, e);
 	}
 
 	cJSON *wn = cJSON_CreateArray();
-	jadd(&j, doc, "warnings", wn);
-	for (int i = 0; i < p->nwarnings && j.ok; i++)
-		jpush(&j, wn, jstr(p->warnings[i]));
+	jadd(j, doc, "warnings", wn);
+	for (int i = 0; i < p->nwarnings && j->ok; i++)
+		jpush(j, wn, jstr(p->warnings[i]));
+}
 
+static cJSON *build_doc(const wasp_plan *p)
+{
+	jb j = {true};
+	cJSON *doc = cJSON_CreateObject();
+	jadd(&j, doc, "apiVersion", jstr(WASP_PLAN_API_VERSION));
+	jadd(&j, doc, "kind", jstr("Plan"));
+	json_summary(&j, doc, p);
+	json_changes(&j, doc, p);
+	json_groups(&j, doc, p);
 	if (!j.ok) {
 		cJSON_Delete(doc);
 		return NULL;
