@@ -297,10 +297,14 @@ static bool insert_before(const vkey *q, const vkey *p)
 	return strcmp(q->label, p->label) < 0;
 }
 
-static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
-		      wa_arena *tmp, wtp_topo *t)
+/* The keys in play: the Topology's levels (in its order), then the keys
+ * groups, composites and annotations name; one warning per key no node
+ * carries.  *ntopo: how many came from the Topology. */
+static int collect_keys(const ws_snapshot *s, wa_arena *a, wa_arena *tmp,
+			wtp_topo *t, size_t *wcapp, vkey **keysp, int *nkp,
+			int *ntopop)
 {
-	size_t wcap = 0;
+	size_t wcap = *wcapp;
 	/* composite keys and annotation keys (up to 5 per object) */
 	int maxk = s->ngroups + 1 + 6 * (s->ngroups + s->ncomps);
 	if (s->ntopologies > 0)
@@ -352,7 +356,18 @@ static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
 					   keys[i].label)))
 			return -1;
 	}
+	*wcapp = wcap;
+	*keysp = keys;
+	*nkp = nk;
+	*ntopop = ntopo;
+	return 0;
+}
 
+/* The level order of the keys (ord) and, in *seenp, scratch for nests()
+ * sized for the key with the most domains. */
+static int order_keys(const ws_snapshot *s, wa_arena *tmp, const vkey *keys,
+		      int nk, int ntopo, int **ordp, int **seenp)
+{
 	/* nest[i*nk+j]: key i nests in key j */
 	bool *nest = wa_calloc(tmp, (size_t)nk * nk + 1, sizeof *nest);
 	int maxd = 1;
@@ -403,20 +418,18 @@ static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
 		ord[pos] = x;
 		nord++;
 	}
+	*ordp = ord;
+	*seenp = seen;
+	return 0;
+}
 
-	vkey *sorted = wa_calloc(tmp, (size_t)nk + 1, sizeof *sorted);
-	t->keys = wa_calloc(a, (size_t)nk + 1, sizeof *t->keys);
-	if (!sorted || !t->keys)
-		return -1;
-	for (int i = 0; i < nk; i++)
-		sorted[i] = keys[ord[i]];
-	t->nkeys = nk;
-	for (int i = 0; i < nk; i++)
-		if (build_key(s, mode, a, tmp, sorted, i, &t->keys[i]))
-			return -1;
-
-	/* Parents, and one warning per key that does not nest in the key
-	 * before it. */
+/* Parents, and one warning per key that does not nest in the key before
+ * it. */
+static int link_parents(const ws_snapshot *s, int mode, wa_arena *a,
+			wtp_topo *t, size_t *wcapp, const vkey *sorted,
+			int nk, int *seen)
+{
+	size_t wcap = *wcapp;
 	for (int i = 1; i < nk; i++) {
 		wtp_key *k = &t->keys[i];
 		const vkey *f = &sorted[i], *c = &sorted[i - 1];
@@ -463,7 +476,30 @@ static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
 		for (int d = 0; d < k->ndom; d++)
 			k->dom_parent[d] = pk->node_dom[k->dom_nodes[d][0]];
 	}
+	*wcapp = wcap;
 	return 0;
+}
+
+static int topo_build(const ws_snapshot *s, int mode, wa_arena *a,
+		      wa_arena *tmp, wtp_topo *t)
+{
+	size_t wcap = 0;
+	vkey *keys = NULL;
+	int nk = 0, ntopo = 0, *ord = NULL, *seen = NULL;
+	if (collect_keys(s, a, tmp, t, &wcap, &keys, &nk, &ntopo) ||
+	    order_keys(s, tmp, keys, nk, ntopo, &ord, &seen))
+		return -1;
+	vkey *sorted = wa_calloc(tmp, (size_t)nk + 1, sizeof *sorted);
+	t->keys = wa_calloc(a, (size_t)nk + 1, sizeof *t->keys);
+	if (!sorted || !t->keys)
+		return -1;
+	for (int i = 0; i < nk; i++)
+		sorted[i] = keys[ord[i]];
+	t->nkeys = nk;
+	for (int i = 0; i < nk; i++)
+		if (build_key(s, mode, a, tmp, sorted, i, &t->keys[i]))
+			return -1;
+	return link_parents(s, mode, a, t, &wcap, sorted, nk, seen);
 }
 
 int wtp_build(const ws_snapshot *s, int mode, wa_arena *a, wtp_topo **out,
