@@ -299,7 +299,7 @@ s.t. pref_unused{(g, k, d) in PW}:
  * resource takes no pod that requests it): pods counting at or below the
  * level, plus the kept units below it, fit the free capacity plus what
  * evicting every unit below the level would free.  Freed room thus serves
- * only strictly higher priorities (DESIGN.md section 5). */
+ * only strictly higher priorities (doc/formulation.md §4b). */
 s.t. capacity{n in N, r in R, l in PLM: (exists{(c, n) in E} req[c, r] > 0)
 	      or (exists{(i, n) in MY: mhome[i] != n} muse[i, r] > 0)}:
 	sum{(c, n) in E: eprio[c] <= l} req[c, r] * x[c, n]
@@ -348,7 +348,7 @@ param drhs{DR} integer >= 0;
 param dcoef{DR, C} integer >= 0, default 0;
 param ycoef{DR, YW} integer >= 0, default 0;
 set DS dimen 2;        /* (row, device): a shared claim may take it */
-/* Allocated claims whose devices evictions free (issue 6): HC the
+/* Allocated claims whose devices evictions free: HC the
  * claims, HQ their holders' eviction classes (a holding unit is a class
  * of its own, qk = 1), hcoef the claim's devices in a row's union.  The
  * rows' kinds already leave a freed device out for classes whose
