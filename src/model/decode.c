@@ -183,7 +183,8 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	if (meta && wd_want(c, meta, WT_MAP, "metadata"))
 		return c->rc;
 	const char *name = NULL, *ns = NULL;
-	if ((nn = wd_mget(meta, "name")) && wd_sval(c, nn, "metadata.name", &name))
+	if ((nn = wd_mget(meta, "name")) &&
+	    wd_sval(c, nn, "metadata.name", &name))
 		return c->rc;
 	if (k == K_SKIP && !name && wd_mget(meta, "generateName"))
 		name = "";
@@ -204,7 +205,8 @@ static int collect(dctx *c, const wt_node *o, int depth)
 				return c->rc;
 			if (!*ns)
 				ns = "default";
-			else if (wd_check_name(c, nsn, "metadata.namespace", ns))
+			else if (wd_check_name(c, nsn, "metadata.namespace",
+					       ns))
 				return c->rc;
 		}
 	}
@@ -463,7 +465,8 @@ static int final_warnings(dctx *c)
 	if (c->nopods &&
 	    wd_warn(c, "%zu %s no allocatable pods (first: %s), so %s no pods",
 		    c->nopods, wd_plural(c->nopods, "node lists", "nodes list"),
-		    c->first_nopods, wd_plural(c->nopods, "it takes", "they take")))
+		    c->first_nopods,
+		    wd_plural(c->nopods, "it takes", "they take")))
 		return c->rc;
 	if (c->nwref &&
 	    wd_warn(c, "%zu %s spec.workloadRef (Kubernetes 1.35), which wasp "

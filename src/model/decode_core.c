@@ -178,7 +178,8 @@ static int dec_affinity(dctx *c, const wt_node *aff, ws_pod *pod)
 			return c->rc;
 		const wt_node *me = wd_mget(term, "matchExpressions"),
 			      *mf = wd_mget(term, "matchFields");
-		if (me && wd_want(c, me, WT_SEQ, wd_pk(r, q, "matchExpressions")))
+		if (me &&
+		    wd_want(c, me, WT_SEQ, wd_pk(r, q, "matchExpressions")))
 			return c->rc;
 		if (mf && wd_want(c, mf, WT_SEQ, wd_pk(r, q, "matchFields")))
 			return c->rc;
@@ -233,17 +234,19 @@ static int dec_tolerations(dctx *c, const wt_node *tl, ws_pod *pod)
 		if (!strcmp(op, "Exists"))
 			to->exists = true;
 		else if (*op && strcmp(op, "Equal"))
-			return wd_bad(c, opn, q, "unknown operator \"%s\" (want "
-				      "Exists or Equal)", op);
+			return wd_bad(c, opn, q, "unknown operator \"%s\" "
+				      "(want Exists or Equal)", op);
 		if (!to->exists && !*to->key)
-			return wd_bad(c, t, p, "operator must be Exists when the "
-				      "key is empty");
+			return wd_bad(c, t, p, "operator must be Exists when "
+				      "the key is empty");
 		if (to->exists && *to->val)
-			return wd_bad(c, wd_mget(t, "value"), wd_pk(q, p, "value"),
-				      "must be empty when operator is Exists");
+			return wd_bad(c, wd_mget(t, "value"),
+				      wd_pk(q, p, "value"), "must be empty "
+				      "when operator is Exists");
 		to->effect = WS_EFFECT_ALL;
 		if ((e = wd_mget(t, "effect")) &&
-		    wd_dec_effect(c, e, wd_pk(q, p, "effect"), true, &to->effect))
+		    wd_dec_effect(c, e, wd_pk(q, p, "effect"), true,
+				  &to->effect))
 			return c->rc;
 	}
 	pod->ntolerations = (int)tl->n;
@@ -313,8 +316,8 @@ static int dec_requests(dctx *c, const wt_node *o, const wt_node *spec,
 		}
 	}
 	qlist over = {0}, podl = {0};
-	const wt_node *ov = wd_mget(spec, "overhead"), *pr = wd_mget(spec,
-								     "resources");
+	const wt_node *ov = wd_mget(spec, "overhead"),
+		      *pr = wd_mget(spec, "resources");
 	if (ov && wd_dec_reslist(c, ov, "spec.overhead", &over, true))
 		return c->rc;
 	if (pr && wd_dec_resources(c, pr, "spec.resources", &podl))
@@ -406,8 +409,8 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 	{
 		const wt_node *pm = wd_mget(o, "metadata"), *pl;
 		if (pm && (pl = wd_mget(pm, "labels"))) {
-			if (wd_dec_labels(c, pl, "metadata.labels", &pod->labels,
-					  &pod->nlabels))
+			if (wd_dec_labels(c, pl, "metadata.labels",
+					  &pod->labels, &pod->nlabels))
 				return c->rc;
 			if (pod->nlabels > 1)
 				qsort(pod->labels, (size_t)pod->nlabels,
@@ -415,7 +418,8 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 		}
 	}
 
-	const wt_node *spec = wd_mget(o, "spec"), *st = wd_mget(o, "status"), *v;
+	const wt_node *spec = wd_mget(o, "spec"), *st = wd_mget(o, "status"),
+		      *v;
 	if (spec && wd_want(c, spec, WT_MAP, "spec"))
 		return c->rc;
 	if (st && wd_want(c, st, WT_MAP, "status"))
@@ -460,9 +464,10 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 		if (wd_sfield(c, v, "podGroupName", "spec.schedulingGroup",
 			      &d.gname, &d.gname_node))
 			return c->rc;
-		if (d.gname && wd_check_name(c, d.gname_node,
-					     "spec.schedulingGroup.podGroupName",
-					     d.gname))
+		if (d.gname &&
+		    wd_check_name(c, d.gname_node,
+				  "spec.schedulingGroup.podGroupName",
+				  d.gname))
 			return c->rc;
 	}
 	if ((v = wd_mget(spec, "nodeName"))) {

@@ -265,7 +265,8 @@ static int qval(dctx *c, const wt_node *n, const char *path, int64_t *out)
 	const char *why = "";
 	int st = wq_parse(n->str, n->len, out, &why);
 	if (st != WQ_OK)
-		return wd_bad(c, n, path, "bad quantity \"%s\": %s", n->str, why);
+		return wd_bad(c, n, path, "bad quantity \"%s\": %s", n->str,
+			      why);
 	if (*out < 0)
 		return wd_bad(c, n, path, "negative quantity \"%s\"", n->str);
 	return 0;
@@ -315,7 +316,8 @@ int wd_dec_resources(dctx *c, const wt_node *res, const char *path,
 	char p[PATHMAX];
 	if (wd_want(c, res, WT_MAP, path))
 		return c->rc;
-	const wt_node *rq = wd_mget(res, "requests"), *lim = wd_mget(res, "limits");
+	const wt_node *rq = wd_mget(res, "requests"),
+		      *lim = wd_mget(res, "limits");
 	if (rq && wd_dec_reslist(c, rq, wd_pk(p, path, "requests"), out, true))
 		return c->rc;
 	if (lim) {
@@ -384,8 +386,8 @@ int wd_dec_effect(dctx *c, const wt_node *n, const char *path,
 	else if (allow_empty && !*s)
 		*out = WS_EFFECT_ALL;
 	else
-		return wd_bad(c, n, path, "unknown effect \"%s\" (want NoSchedule"
-			      ", PreferNoSchedule or NoExecute)", s);
+		return wd_bad(c, n, path, "unknown effect \"%s\" (want "
+			      "NoSchedule, PreferNoSchedule or NoExecute)", s);
 	return 0;
 }
 
@@ -400,8 +402,8 @@ int wd_dec_preempt(dctx *c, const wt_node *n, const char *path,
 	else if (!strcmp(s, "Never"))
 		*out = WS_PREEMPT_NEVER;
 	else
-		return wd_bad(c, n, path, "unknown preemptionPolicy \"%s\" (want "
-			      "PreemptLowerPriority or Never)", s);
+		return wd_bad(c, n, path, "unknown preemptionPolicy \"%s\" "
+			      "(want PreemptLowerPriority or Never)", s);
 	return 0;
 }
 

@@ -92,7 +92,8 @@ int wd_dec_pdb(dctx *c, const wt_node *o, const char *ns,
 	if (!d.ns || !d.name)
 		return wd_nomem(c);
 	d.src = wd_src_of(c, o);
-	const wt_node *spec = wd_mget(o, "spec"), *st = wd_mget(o, "status"), *v;
+	const wt_node *spec = wd_mget(o, "spec"), *st = wd_mget(o, "status"),
+		      *v;
 	if (spec && wd_want(c, spec, WT_MAP, "spec"))
 		return c->rc;
 	if (st && wd_want(c, st, WT_MAP, "status"))
@@ -132,8 +133,9 @@ int wd_dec_pdb(dctx *c, const wt_node *o, const char *ns,
 		for (size_t i = 0; me && i < me->n; i++) {
 			ws_expr *e = &d.sel[d.nsel++];
 			if (wd_dec_expr(c, me->items[i],
-					wd_pi(p, "spec.selector.matchExpressions",
-					      i), false, e))
+					wd_pi(p, "spec.selector."
+						 "matchExpressions", i),
+					false, e))
 				return c->rc;
 			if (e->op == WS_OP_GT || e->op == WS_OP_LT)
 				return wd_bad(c, me->items[i], p, "a label "
@@ -148,11 +150,12 @@ int wd_dec_pdb(dctx *c, const wt_node *o, const char *ns,
 		       &d.max_val))
 		return c->rc;
 	if (d.min_kind && d.max_kind)
-		return wd_bad(c, spec, "spec", "minAvailable and maxUnavailable "
-			      "are mutually exclusive");
+		return wd_bad(c, spec, "spec", "minAvailable and "
+			      "maxUnavailable are mutually exclusive");
 	int64_t x;
 	if (st && (v = wd_mget(st, "disruptionsAllowed"))) {
-		if (wd_ival(c, v, "status.disruptionsAllowed", 0, INT32_MAX, &x))
+		if (wd_ival(c, v, "status.disruptionsAllowed", 0, INT32_MAX,
+			    &x))
 			return c->rc;
 		d.has_allowed = true;
 		d.allowed = (int)x;

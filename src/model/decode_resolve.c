@@ -77,8 +77,8 @@ int wd_resolve_prio(dctx *c, bool has_prio, int32_t prio,
 	if (pcname) {
 		known = class_value(c, pcname, &cv, &cp) == 0;
 		if (!known && !has_prio)
-			return wd_bad(c, pcnode, path, "PriorityClass \"%s\" does "
-				      "not exist", pcname);
+			return wd_bad(c, pcnode, path, "PriorityClass \"%s\" "
+				      "does not exist", pcname);
 	} else if (!has_prio) {
 		/* the global default only stands in for a missing priority */
 		const ws_priority_class *d = global_default(c);
@@ -174,7 +174,8 @@ static int find_template(dctx *c, const dgroup *d, const dtpl **t)
 	*t = NULL;
 	if (w < 0)
 		return wd_bad(c, d->wl_node, "spec.workloadRef.workloadName",
-			      "Workload %s/%s does not exist", d->ns, d->wl_name);
+			      "Workload %s/%s does not exist", d->ns,
+			      d->wl_name);
 	const dwl *wl = &c->wls[w];
 	for (size_t k = 0; k < wl->ntpls && !*t; k++)
 		if (!strcmp(wl->tpls[k].name, d->tpl_name))
@@ -199,15 +200,17 @@ static int tree_composites(dctx *c, ws_composite *cs, ws_map *idx)
 				return wd_bad(c, d->tpl_node,
 					      "spec.workloadRef.templateName",
 					      "Workload %s/%s has no "
-					      "compositePodGroupTemplate \"%s\"",
-					      d->ns, d->wl_name, d->tpl_name);
+					      "compositePodGroupTemplate "
+					      "\"%s\"", d->ns, d->wl_name,
+					      d->tpl_name);
 			merge_spec(&d->sp, &t->sp);
 		}
 		const dspec *sp = &d->sp;
 		if (!sp->has_policy)
-			return wd_bad(c, d->spec, "spec", "CompositePodGroup %s/%s "
-				      "has no schedulingPolicy%s", d->ns, d->name,
-				      d->wl_name ? " (nor has its template)" : "");
+			return wd_bad(c, d->spec, "spec", "CompositePodGroup "
+				      "%s/%s has no schedulingPolicy%s", d->ns,
+				      d->name, d->wl_name
+				      ? " (nor has its template)" : "");
 		h->ns = d->ns;
 		h->name = d->name;
 		h->src = d->src;
@@ -221,10 +224,11 @@ static int tree_composites(dctx *c, ws_composite *cs, ws_map *idx)
 		if (d->tas)
 			return wd_bad(c, wd_mget(wd_mget(d->obj, "metadata"),
 						 "annotations"),
-				      "metadata.annotations", "preferred, slice "
-				      "and exclusive topology annotations are "
-				      "not supported on a CompositePodGroup yet; "
-				      "put them on its PodGroups");
+				      "metadata.annotations", "preferred, "
+				      "slice and exclusive topology "
+				      "annotations are not supported on a "
+				      "CompositePodGroup yet; put them on its "
+				      "PodGroups");
 		if (wd_resolve_prio(c, sp->has_prio, sp->prio, sp->pcname,
 				    sp->pcname_node, "priorityClassName",
 				    sp->has_preempt, sp->preempt, &h->priority,
@@ -284,9 +288,11 @@ static int tree_depths(dctx *c, ws_composite *cs)
 			h = cs[h].pcomp - 1;
 			if (++depth > (int)nc)
 				return wd_bad(c, c->cgroups[i].parent_node,
-					      "spec.parentCompositePodGroupName",
-					      "CompositePodGroup %s/%s is its own "
-					      "ancestor (a cycle through %s)",
+					      "spec."
+					      "parentCompositePodGroupName",
+					      "CompositePodGroup %s/%s is its "
+					      "own ancestor (a cycle through "
+					      "%s)",
 					      cs[i].ns, cs[i].name,
 					      c->cgroups[i].parent);
 		}
@@ -320,9 +326,10 @@ static int tree_share(dctx *c, ws_composite *cs, ws_group *out)
 				if (!d->sp.has_preempt)
 					cs[i].preempt = pa->preempt;
 			} else if (cs[i].priority != pa->priority)
-				return wd_bad(c, prio_node(d), "", "Composite"
-					      "PodGroup %s/%s has priority %d but "
-					      "its tree (parent %s) has %d; a tree "
+				return wd_bad(c, prio_node(d), "",
+					      "CompositePodGroup %s/%s has "
+					      "priority %d but its tree "
+					      "(parent %s) has %d; a tree "
 					      "shares one priority", cs[i].ns,
 					      cs[i].name, (int)cs[i].priority,
 					      pa->name, (int)pa->priority);
@@ -330,9 +337,10 @@ static int tree_share(dctx *c, ws_composite *cs, ws_group *out)
 				if (d->sp.has_disrupt &&
 				    cs[i].disruption != WS_DISRUPT_ALL)
 					return wd_bad(c, d->sp.disrupt_node,
-						      "disruptionMode", "parent "
-						      "%s has disruptionMode all, "
-						      "so its children must too",
+						      "disruptionMode",
+						      "parent %s has "
+						      "disruptionMode all, so "
+						      "its children must too",
 						      pa->name);
 				cs[i].disruption = WS_DISRUPT_ALL;
 			}
@@ -355,10 +363,10 @@ static int tree_share(dctx *c, ws_composite *cs, ws_group *out)
 				g->preempt = pa->preempt;
 		} else if (g->priority != pa->priority)
 			return wd_bad(c, prio_node(d), "", "PodGroup %s/%s has "
-				      "priority %d but its tree (parent %s) has "
-				      "%d; a tree shares one priority", g->ns,
-				      g->name, (int)g->priority, pa->name,
-				      (int)pa->priority);
+				      "priority %d but its tree (parent %s) "
+				      "has %d; a tree shares one priority",
+				      g->ns, g->name, (int)g->priority,
+				      pa->name, (int)pa->priority);
 		if (pa->disruption == WS_DISRUPT_ALL) {
 			if (d->sp.has_disrupt &&
 			    g->disruption != WS_DISRUPT_ALL)
@@ -367,11 +375,11 @@ static int tree_share(dctx *c, ws_composite *cs, ws_group *out)
 					      "disruptionMode all, so its "
 					      "children must too", pa->name);
 			if (g->policy != WS_POLICY_GANG)
-				return wd_bad(c, d->spec, "spec", "parent %s has "
-					      "disruptionMode all, which needs "
-					      "a gang child, but PodGroup %s/%s "
-					      "is basic", pa->name, g->ns,
-					      g->name);
+				return wd_bad(c, d->spec, "spec", "parent %s "
+					      "has disruptionMode all, which "
+					      "needs a gang child, but "
+					      "PodGroup %s/%s is basic",
+					      pa->name, g->ns, g->name);
 			g->disruption = WS_DISRUPT_ALL;
 		}
 	}
@@ -450,17 +458,20 @@ int wd_resolve_groups(dctx *c, ws_group *out)
 			if (t->composite)
 				return wd_bad(c, d->tpl_node,
 					      "spec.workloadRef.templateName",
-					      "template \"%s\" of Workload %s/%s "
-					      "is a compositePodGroupTemplate; a "
-					      "PodGroup needs a podGroupTemplate",
-					      d->tpl_name, d->ns, d->wl_name);
+					      "template \"%s\" of Workload "
+					      "%s/%s is a "
+					      "compositePodGroupTemplate; a "
+					      "PodGroup needs a "
+					      "podGroupTemplate", d->tpl_name,
+					      d->ns, d->wl_name);
 			merge_spec(&d->sp, &t->sp);
 		}
 		const dspec *sp = &d->sp;
 		if (!sp->has_policy)
-			return wd_bad(c, d->spec, "spec", "PodGroup %s/%s has no "
-				      "schedulingPolicy%s", d->ns, d->name,
-				      d->wl_name ? " (nor has its template)" : "");
+			return wd_bad(c, d->spec, "spec", "PodGroup %s/%s has "
+				      "no schedulingPolicy%s", d->ns, d->name,
+				      d->wl_name ? " (nor has its template)"
+						 : "");
 		if (sp->has_disrupt && sp->disruption == WS_DISRUPT_ALL &&
 		    sp->policy == WS_POLICY_BASIC)
 			return wd_bad(c, sp->disrupt_node, "disruptionMode",

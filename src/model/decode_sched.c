@@ -51,12 +51,13 @@ static int dec_policy(dctx *c, const wt_node *pol, const char *path,
 	char p[PATHMAX], q[PATHMAX];
 	if (wd_want(c, pol, WT_MAP, path))
 		return c->rc;
-	const wt_node *basic = wd_mkey(pol, "basic"), *gang = wd_mget(pol, "gang");
+	const wt_node *basic = wd_mkey(pol, "basic"),
+		      *gang = wd_mget(pol, "gang");
 	if (!gang && wd_mkey(pol, "gang"))
 		gang = wd_mkey(pol, "gang"); /* `gang:` with a null value */
 	if (!!basic + !!gang != 1)
-		return wd_bad(c, pol, path, "exactly one of basic and gang must "
-			      "be set");
+		return wd_bad(c, pol, path, "exactly one of basic and gang "
+			      "must be set");
 	sp->has_policy = true;
 	if (basic) {
 		sp->policy = WS_POLICY_BASIC;
@@ -93,12 +94,12 @@ static int dec_disruption(dctx *c, const wt_node *dm, const char *path,
 			       : !strcmp(s, "Pod") ? "{single: {}}" : NULL;
 		if (to)
 			return wd_bad(c, dm, path, "expected {single: {}} or "
-				      "{all: {}}; the v1alpha2 string \"%s\" is "
-				      "now %s", s, to);
+				      "{all: {}}; the v1alpha2 string \"%s\" "
+				      "is now %s", s, to);
 	}
 	if (dm->type != WT_MAP)
-		return wd_bad(c, dm, path, "expected {single: {}} or {all: {}}, "
-			      "got %s", wt_type_phrase(dm->type));
+		return wd_bad(c, dm, path, "expected {single: {}} or {all: "
+			      "{}}, got %s", wt_type_phrase(dm->type));
 	bool single = wd_mkey(dm, "single"), all = wd_mkey(dm, "all");
 	if (single + all != 1)
 		return wd_bad(c, dm, path, "exactly one of single and all must "
@@ -139,8 +140,8 @@ static int dec_gspec(dctx *c, const wt_node *m, const char *base, dspec *sp)
 				      &sp->topo_node))
 				return c->rc;
 			if (!sp->topo_key || !*sp->topo_key)
-				return wd_bad(c, t, r, "topology constraint has "
-					      "no key");
+				return wd_bad(c, t, r, "topology constraint "
+					      "has no key");
 		}
 	}
 	if ((v = wd_mget(m, "disruptionMode")) &&
@@ -154,8 +155,8 @@ static int dec_gspec(dctx *c, const wt_node *m, const char *base, dspec *sp)
 	}
 	if ((v = wd_mget(m, "priority"))) {
 		int64_t x;
-		if (wd_ival(c, v, wd_pk(p, base, "priority"), INT32_MIN, INT32_MAX,
-			    &x))
+		if (wd_ival(c, v, wd_pk(p, base, "priority"), INT32_MIN,
+			    INT32_MAX, &x))
 			return c->rc;
 		sp->has_prio = true;
 		sp->prio = (int32_t)x;
@@ -214,8 +215,8 @@ static int ann_int(dctx *c, const wt_node *v, const char *path,
 			      "\"\"");
 	for (; *q; q++) {
 		if (*q < '0' || *q > '9' || n > 100000000)
-			return wd_bad(c, v, path, "expected a positive integer, "
-				      "got \"%s\"", x);
+			return wd_bad(c, v, path, "expected a positive "
+				      "integer, got \"%s\"", x);
 		n = n * 10 + (*q - '0');
 	}
 	if (n < 1 || n > INT32_MAX)
@@ -266,8 +267,8 @@ static int ann_layers(dctx *c, const wt_node *v, const char *x, ws_tas *t)
 			SKIPWS();
 			if (fl == 8 && !strncmp(f, "topology", 8)) {
 				if (*q++ != '"')
-					return wd_bad(c, v, p, "topology must be "
-						      "a string");
+					return wd_bad(c, v, p, "topology must "
+						      "be a string");
 				const char *b = q;
 				while (*q && *q != '"')
 					q++;
@@ -298,8 +299,8 @@ static int ann_layers(dctx *c, const wt_node *v, const char *x, ws_tas *t)
 				q++;
 		}
 		if (!key || !size)
-			return wd_bad(c, v, p, "layer %d needs topology and size",
-				      t->nslices + 1);
+			return wd_bad(c, v, p, "layer %d needs topology and "
+				      "size", t->nslices + 1);
 		if (t->nslices &&
 		    t->slice_size[t->nslices - 1] % size)
 			return wd_bad(c, v, p, "size %d of layer %d does not "
@@ -339,9 +340,10 @@ static int dec_tas(dctx *c, const wt_node *o, dgroup *g)
 		return c->rc;
 	if (req) {
 		if (g->sp.topo_key && strcmp(g->sp.topo_key, req))
-			return wd_bad(c, v, wd_pk(p, "metadata.annotations", ANN_REQ),
-				      "names %s but schedulingConstraints names "
-				      "%s", req, g->sp.topo_key);
+			return wd_bad(c, v,
+				      wd_pk(p, "metadata.annotations", ANN_REQ),
+				      "names %s but schedulingConstraints "
+				      "names %s", req, g->sp.topo_key);
 		g->sp.topo_key = req;
 		g->sp.topo_node = v;
 		g->sp.has_topo = true;
@@ -353,7 +355,8 @@ static int dec_tas(dctx *c, const wt_node *o, dgroup *g)
 	    ann_str(c, ann, ANN_SLAYERS, &layers, &v))
 		return c->rc;
 	if (layers && (slice || ssize))
-		return wd_bad(c, v, wd_pk(p, "metadata.annotations", ANN_SLAYERS),
+		return wd_bad(c, v,
+			      wd_pk(p, "metadata.annotations", ANN_SLAYERS),
 			      "cannot be combined with %s / %s", ANN_SLICE,
 			      ANN_SSIZE);
 	if (layers && ann_layers(c, v, layers, &t))
@@ -361,8 +364,8 @@ static int dec_tas(dctx *c, const wt_node *o, dgroup *g)
 	if (slice || ssize) {
 		const wt_node *at = slice ? wd_mget(ann, ANN_SLICE) : sv;
 		if (!slice || !ssize)
-			return wd_bad(c, at, "metadata.annotations", "%s and %s "
-				      "go together", ANN_SLICE, ANN_SSIZE);
+			return wd_bad(c, at, "metadata.annotations", "%s and "
+				      "%s go together", ANN_SLICE, ANN_SSIZE);
 		if (ann_int(c, sv, wd_pk(p, "metadata.annotations", ANN_SSIZE),
 			    ssize, &t.slice_size[0]))
 			return c->rc;
@@ -453,8 +456,8 @@ static int dec_tpl_item(dctx *c, const dwl *w, const wt_node *l, size_t i,
 		return wd_bad(c, t, p, "template has no name");
 	for (size_t k = 0; k < w->ntpls; k++)
 		if (!strcmp(w->tpls[k].name, tp->name))
-			return wd_bad(c, nn, wd_pk(q, p, "name"),
-				      "duplicate template name \"%s\"", tp->name);
+			return wd_bad(c, nn, wd_pk(q, p, "name"), "duplicate "
+				      "template name \"%s\"", tp->name);
 	return 0;
 }
 

@@ -57,8 +57,8 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 		for (int r = 0; r < sp->nreqs; r++)
 			for (int k = 0; k < sp->reqs[r].nalts; k++) {
 				const wdr_sub *sb = &sp->reqs[r].alts[k];
-				signed char *row = wa_alloc(a,
-							    (size_t)d->ndevs + 1);
+				signed char *row =
+				    wa_alloc(a, (size_t)d->ndevs + 1);
 				if (!row)
 					return -1;
 				for (int dv = 0; dv < d->ndevs; dv++)
@@ -401,7 +401,8 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		int best = 0;
 		int cand[WDR_MAX_CANDS];
 		for (int i = 0; i < nnodes; i++) {
-			int nc = wdr_node_cands(st, nodes[i], cand, WDR_MAX_CANDS);
+			int nc = wdr_node_cands(st, nodes[i], cand,
+						WDR_MAX_CANDS);
 			/* per partition value when a matchAttribute applies */
 			for (int x = 0; x < nc; x++) {
 				int dev = cand[x];
@@ -452,7 +453,8 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		if (!sb->all && best >= per && fit < need)
 			return wa_printf(a, "free devices of class %s%s admit "
 					 "%lld of the %d pods needed (%d "
-					 "device%s per pod%s)%s%s", sb->class_name,
+					 "device%s per pod%s)%s%s",
+					 sb->class_name,
 					 sb->nsel ? " matching the selectors"
 						  : "", fit, need, per,
 					 per == 1 ? "" : "s", share, cel,

@@ -54,15 +54,17 @@ static int add_warnings(dx *c)
 static int entry_src(dx *c, const wt_node *e, const char *path,
 		     const char **name, const char **claim, const char **tpl)
 {
-	if (wdr_want(c, e, WT_MAP, path) || wdr_sfield(c, e, "name", path, name) ||
+	if (wdr_want(c, e, WT_MAP, path) ||
+	    wdr_sfield(c, e, "name", path, name) ||
 	    wdr_sfield(c, e, "resourceClaimName", path, claim) ||
 	    wdr_sfield(c, e, "resourceClaimTemplateName", path, tpl))
 		return c->rc;
 	if (!*name)
 		return wdr_bad(c, e, path, "resourceClaims entry has no name");
 	if (!*claim == !*tpl)
-		return wdr_bad(c, e, path, "resourceClaims entry needs exactly one "
-			       "of resourceClaimName or resourceClaimTemplateName");
+		return wdr_bad(c, e, path, "resourceClaims entry needs exactly "
+			       "one of resourceClaimName or "
+			       "resourceClaimTemplateName");
 	return 0;
 }
 
@@ -124,7 +126,8 @@ static int read_objects(dx *c, const wdr_input *in, dobjs *ob)
 			wdr_class x = {0};
 			if (wdr_dec_class(c, o, name, &x))
 				return c->rc;
-			if (ws_map_put(c->cls_idx, x.name, (int)ob->ncls) == -2 ||
+			if (ws_map_put(c->cls_idx, x.name, (int)ob->ncls) ==
+				-2 ||
 			    WA_PUSH(c->t, ob->cls, ob->ncls, ob->capcls, x))
 				return wdr_nomem(c);
 		} else {
@@ -141,17 +144,21 @@ static int read_objects(dx *c, const wdr_input *in, dobjs *ob)
 				spec = wdr_mget(spec, "spec");
 				path = "spec.spec";
 			}
-			if (spec && wdr_dec_claimspec(c, spec, path, old, &x.sp))
+			if (spec &&
+			    wdr_dec_claimspec(c, spec, path, old, &x.sp))
 				return c->rc;
-			x.results = wdr_mget(wdr_mget(wdr_mget(wdr_mget(o, "status"),
-							       "allocation"), "devices"),
-					     "results");
-			x.reserved = wdr_mget(wdr_mget(o, "status"), "reservedFor");
+			x.results = wdr_mget(
+			    wdr_mget(wdr_mget(wdr_mget(o, "status"),
+					      "allocation"), "devices"),
+			    "results");
+			x.reserved = wdr_mget(wdr_mget(o, "status"),
+					      "reservedFor");
 			char key[2 * WASP_MAX_NAME + 8];
 			snprintf(key, sizeof key, "%c/%s/%s", tpl ? 'T' : 'C',
 				 ns, name);
 			const char *k = wa_strdup(c->t, key);
-			if (!k || ws_map_put(c->spec_idx, k, (int)ob->ncl) == -2 ||
+			if (!k ||
+			    ws_map_put(c->spec_idx, k, (int)ob->ncl) == -2 ||
 			    WA_PUSH(c->t, ob->cl, ob->ncl, ob->capcl, x))
 				return wdr_nomem(c);
 		}
@@ -208,8 +215,8 @@ static int build_devices(dx *c, const dobjs *ob)
 		if (sl[i].sl.generation == maxgen[p] &&
 		    pcount[p] < sl[i].sl.count) {
 			if (!nincomplete++)
-				first_inc = wa_printf(c->t, "%s/%s has %d of %d",
-						      sl[i].sl.driver,
+				first_inc = wa_printf(c->t, "%s/%s has %d of "
+						      "%d", sl[i].sl.driver,
 						      sl[i].sl.pool, pcount[p],
 						      sl[i].sl.count);
 			pcount[p] = sl[i].sl.count; /* report once */
@@ -217,7 +224,8 @@ static int build_devices(dx *c, const dobjs *ob)
 	}
 	if (nincomplete && wdr_warn(c, "%d DRA pool%s incomplete (first: %s "
 				    "slices); their devices are used as listed",
-				    nincomplete, nincomplete == 1 ? " is" : "s are",
+				    nincomplete,
+				    nincomplete == 1 ? " is" : "s are",
 				    first_inc))
 		return c->rc;
 
@@ -319,17 +327,17 @@ static int build_specs(dx *c, const dobjs *ob)
 			    wdr_sfield(c, r, "request", p, &rq))
 				return c->rc;
 			if (!drv || !pool || !dev)
-				return wdr_bad(c, r, p, "result needs driver, pool "
-					       "and device");
+				return wdr_bad(c, r, p, "result needs driver, "
+					       "pool and device");
 			const char *key = wa_printf(c->t, "%s/%s/%s", drv,
 						    pool, dev);
 			int di = key ? ws_map_get(dupdev, key) : -1;
 			if (!key)
 				return wdr_nomem(c);
 			if (di < 0) {
-				if (wdr_warn(c, "ResourceClaim %s/%s is allocated "
-					     "device %s/%s/%s, which no "
-					     "ResourceSlice lists", sp->ns,
+				if (wdr_warn(c, "ResourceClaim %s/%s is "
+					     "allocated device %s/%s/%s, which "
+					     "no ResourceSlice lists", sp->ns,
 					     sp->name, drv, pool, dev))
 					return c->rc;
 				continue;
@@ -532,13 +540,15 @@ static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
 			 * status.resourceClaimStatuses */
 			for (size_t j = 0; sp >= 0 && d->specs[sp].template_ &&
 			     cs && cs->type == WT_SEQ && j < cs->n; j++) {
-				const wt_node *nm = wdr_mget(cs->items[j], "name");
-				const wt_node *rc = wdr_mget(cs->items[j],
-							     "resourceClaimName");
+				const wt_node *nm = wdr_mget(cs->items[j],
+							     "name");
+				const wt_node *rc =
+				    wdr_mget(cs->items[j], "resourceClaimName");
 				if (nm && nm->type == WT_STR && rc &&
 				    rc->type == WT_STR &&
 				    !strcmp(nm->str, pc->c[k].name)) {
-					sp = spec_of(c, pod->ns, rc->str, false);
+					sp = spec_of(c, pod->ns, rc->str,
+						     false);
 					break;
 				}
 			}

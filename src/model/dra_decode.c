@@ -76,8 +76,8 @@ const wt_node *wdr_mget(const wt_node *m, const char *k)
 int wdr_want(dx *c, const wt_node *n, wt_type t, const char *path)
 {
 	if (n->type != t)
-		return wdr_bad(c, n, path, "expected %s, got %s", wt_type_name(t),
-			       wt_type_name(n->type));
+		return wdr_bad(c, n, path, "expected %s, got %s",
+			       wt_type_name(t), wt_type_name(n->type));
 	return 0;
 }
 
@@ -144,7 +144,8 @@ static int dec_nodesel(dx *c, const wt_node *ns, const char *path,
 	const wt_node *terms = wdr_mget(ns, "nodeSelectorTerms");
 	snprintf(p, sizeof p, "%s.nodeSelectorTerms", path);
 	if (!terms)
-		return wdr_bad(c, ns, path, "nodeSelector has no nodeSelectorTerms");
+		return wdr_bad(c, ns, path, "nodeSelector has no "
+			       "nodeSelectorTerms");
 	if (wdr_want(c, terms, WT_SEQ, p))
 		return c->rc;
 	r->node = -2;
@@ -167,7 +168,8 @@ static int dec_nodesel(dx *c, const wt_node *ns, const char *path,
 			if (!l)
 				continue;
 			snprintf(p, sizeof p, "%s.nodeSelectorTerms[%zu].%s",
-				 path, i, f ? "matchFields" : "matchExpressions");
+				 path, i,
+				 f ? "matchFields" : "matchExpressions");
 			if (wdr_want(c, l, WT_SEQ, p))
 				return c->rc;
 			for (size_t j = 0; j < l->n; j++) {
@@ -178,8 +180,9 @@ static int dec_nodesel(dx *c, const wt_node *ns, const char *path,
 				    wdr_sfield(c, x, "operator", p, &op))
 					return c->rc;
 				if (!e->key || !op)
-					return wdr_bad(c, x, p, "requirement needs "
-						       "key and operator");
+					return wdr_bad(c, x, p, "requirement "
+						       "needs key and "
+						       "operator");
 				e->field = f;
 				static const char *const ops[] = {
 					"In", "NotIn", "Exists",
@@ -188,9 +191,10 @@ static int dec_nodesel(dx *c, const wt_node *ns, const char *path,
 				for (k = 0; k < 6 && strcmp(op, ops[k]); k++)
 					;
 				if (k == 6)
-					return wdr_bad(c, wdr_mget(x, "operator"), p,
-						       "unknown operator \"%s\"",
-						       op);
+					return wdr_bad(c,
+						       wdr_mget(x, "operator"),
+						       p, "unknown operator "
+						       "\"%s\"", op);
 				e->op = (ws_op)k;
 				const wt_node *v = wdr_mget(x, "values");
 				if (v && wdr_want(c, v, WT_SEQ, p))
@@ -208,8 +212,9 @@ static int dec_nodesel(dx *c, const wt_node *ns, const char *path,
 				    (e->nvals != 1 ||
 				     ival(c, v->items[0], p, &e->num)))
 					return c->rc ? c->rc
-						     : wdr_bad(c, x, p, "%s needs "
-							       "one integer", op);
+						     : wdr_bad(c, x, p, "%s "
+							       "needs one "
+							       "integer", op);
 			}
 		}
 	}
@@ -250,8 +255,8 @@ static int dec_reach(dx *c, const wt_node *m, const char *path, wdr_reach *r,
 		forms++;
 	}
 	if (forms > 1)
-		return wdr_bad(c, m, path, "exactly one of nodeName, nodeSelector, "
-			       "allNodes%s may be set",
+		return wdr_bad(c, m, path, "exactly one of nodeName, "
+			       "nodeSelector, allNodes%s may be set",
 			       per_device ? ", perDeviceNodeSelection" : "");
 	return 0;
 }
@@ -263,8 +268,8 @@ static int dec_attr(dx *c, const wt_node *v, const char *path, wcel_attr *a)
 	if (wdr_want(c, v, WT_MAP, path))
 		return c->rc;
 	if (v->n != 1)
-		return wdr_bad(c, v, path, "an attribute has exactly one of int, "
-			       "bool, string, version (or a list form)");
+		return wdr_bad(c, v, path, "an attribute has exactly one of "
+			       "int, bool, string, version (or a list form)");
 	const char *k = wt_key(v, 0)->str;
 	const wt_node *x = wt_val(v, 0);
 	char p[PATHMAX];
@@ -276,9 +281,9 @@ static int dec_attr(dx *c, const wt_node *v, const char *path, wcel_attr *a)
 	for (t = 0; t < 8 && strcmp(k, kinds[t]); t++)
 		;
 	if (t == 8)
-		return wdr_bad(c, v, path, "unknown attribute type \"%s\" (want "
-			       "int, bool, string, version, ints, bools, strings "
-			       "or versions)", k);
+		return wdr_bad(c, v, path, "unknown attribute type \"%s\" "
+			       "(want int, bool, string, version, ints, bools, "
+			       "strings or versions)", k);
 	a->type = t;
 	switch (t) {
 	case WCEL_A_INT:
@@ -295,8 +300,8 @@ static int dec_attr(dx *c, const wt_node *v, const char *path, wcel_attr *a)
 		if (t == WCEL_A_VERSION) {
 			int k2;
 			if (wcel_semver_cmp(a->s, a->s, &k2))
-				return wdr_bad(c, x, p, "\"%s\" is not a semantic "
-					       "version", a->s);
+				return wdr_bad(c, x, p, "\"%s\" is not a "
+					       "semantic version", a->s);
 		}
 		return 0;
 	default:
@@ -318,7 +323,8 @@ static int dec_attr(dx *c, const wt_node *v, const char *path, wcel_attr *a)
 			for (size_t i = 0; i < x->n; i++) {
 				if (x->items[i]->type != WT_BOOL)
 					return wdr_bad(c, x->items[i], p,
-						       "expected true or false");
+						       "expected true or "
+						       "false");
 				l[i] = x->items[i]->boolean;
 			}
 			a->lb = l;
@@ -350,13 +356,13 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 	if (b) {
 		if (!old)
 			return wdr_bad(c, b, path, "devices[].basic is the "
-				       "v1beta1 form; in resource.k8s.io/v1 the "
-				       "attributes and capacity sit directly in "
-				       "the device");
+				       "v1beta1 form; in resource.k8s.io/v1 "
+				       "the attributes and capacity sit "
+				       "directly in the device");
 		body = b;
 	} else if (wdr_mget(dv, "composite")) {
-		return wdr_bad(c, wdr_mget(dv, "composite"), path, "composite devices "
-			       "(v1alpha3) are not supported");
+		return wdr_bad(c, wdr_mget(dv, "composite"), path, "composite "
+			       "devices (v1alpha3) are not supported");
 	}
 	d->cel.driver = driver;
 	const wt_node *at = wdr_mget(body, "attributes"),
@@ -397,8 +403,9 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 					       "needs a value quantity");
 			const char *why = NULL;
 			if (wq_parse(v->str, v->len, &l[i].milli, &why))
-				return wdr_bad(c, v, p, "invalid quantity \"%s\": "
-					       "%s", v->str, why ? why : "");
+				return wdr_bad(c, v, p, "invalid quantity "
+					       "\"%s\": %s", v->str,
+					       why ? why : "");
 			if (qualify(c, wt_key(cp, i)->str, driver,
 				    &l[i].domain, &l[i].name))
 				return c->rc;
@@ -412,9 +419,10 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 		if (dec_reach(c, body, path, &d->reach, NULL))
 			return c->rc;
 		if (d->reach.node == -3 && !wdr_mget(body, "nodeName"))
-			return wdr_bad(c, dv, path, "with perDeviceNodeSelection "
-				       "each device sets nodeName, nodeSelector "
-				       "or allNodes");
+			return wdr_bad(c, dv, path, "with "
+				       "perDeviceNodeSelection each device "
+				       "sets nodeName, nodeSelector or "
+				       "allNodes");
 	}
 	return 0;
 }
@@ -456,7 +464,8 @@ int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
 		return c->rc;
 	if (r.node == -3 && !per && !wdr_mget(spec, "nodeName"))
 		return wdr_bad(c, spec, "spec", "ResourceSlice needs nodeName, "
-			       "nodeSelector, allNodes or perDeviceNodeSelection");
+			       "nodeSelector, allNodes or "
+			       "perDeviceNodeSelection");
 	const wt_node *devs = wdr_mget(spec, "devices");
 	if (devs && wdr_want(c, devs, WT_SEQ, "spec.devices"))
 		return c->rc;
@@ -569,7 +578,8 @@ int wdr_dec_claimspec(dx *c, const wt_node *spec, const char *path,
 	snprintf(p, sizeof p, "%s.devices", path);
 	if (wdr_want(c, dv, WT_MAP, p))
 		return c->rc;
-	const wt_node *rq = wdr_mget(dv, "requests"), *cs = wdr_mget(dv, "constraints");
+	const wt_node *rq = wdr_mget(dv, "requests"),
+		      *cs = wdr_mget(dv, "constraints");
 	if (rq) {
 		snprintf(p, sizeof p, "%s.devices.requests", path);
 		if (wdr_want(c, rq, WT_SEQ, p))
@@ -591,16 +601,19 @@ int wdr_dec_claimspec(dx *c, const wt_node *spec, const char *path,
 				      *fa = wdr_mget(r, "firstAvailable");
 			if (!ex && !fa && wdr_mget(r, "deviceClassName")) {
 				if (!old)
-					return wdr_bad(c, r, p, "in resource.k8s.io"
-						       "/v1 a request puts "
-						       "deviceClassName, selectors"
-						       ", allocationMode and count "
-						       "under exactly:");
+					return wdr_bad(c, r, p, "in "
+						       "resource.k8s.io/v1 a "
+						       "request puts "
+						       "deviceClassName, "
+						       "selectors, "
+						       "allocationMode and "
+						       "count under exactly:");
 				ex = r; /* v1beta1: fields in the request */
 			}
 			if (!ex == !fa)
-				return wdr_bad(c, r, p, "request needs exactly one "
-					       "of exactly or firstAvailable");
+				return wdr_bad(c, r, p, "request needs exactly "
+					       "one of exactly or "
+					       "firstAvailable");
 			if (ex) {
 				q->alts = wa_calloc(c->a, 1, sizeof *q->alts);
 				if (!q->alts)
@@ -617,7 +630,8 @@ int wdr_dec_claimspec(dx *c, const wt_node *spec, const char *path,
 			if (wdr_want(c, fa, WT_SEQ, p))
 				return c->rc;
 			if (fa->n == 0)
-				return wdr_bad(c, fa, p, "firstAvailable is empty");
+				return wdr_bad(c, fa, p,
+					       "firstAvailable is empty");
 			q->alts = wa_calloc(c->a, fa->n, sizeof *q->alts);
 			if (!q->alts)
 				return wdr_nomem(c);
@@ -625,13 +639,15 @@ int wdr_dec_claimspec(dx *c, const wt_node *spec, const char *path,
 			for (size_t k = 0; k < fa->n; k++) {
 				char pp[PATHMAX];
 				const char *sn = NULL;
-				snprintf(pp, sizeof pp, "%s.firstAvailable[%zu]",
-					 p, k);
-				if (wdr_sfield(c, fa->items[k], "name", pp, &sn))
+				snprintf(pp, sizeof pp,
+					 "%s.firstAvailable[%zu]", p, k);
+				if (wdr_sfield(c, fa->items[k], "name", pp,
+					       &sn))
 					return c->rc;
 				if (!sn)
 					return wdr_bad(c, fa->items[k], pp,
-						       "subrequest has no name");
+						       "subrequest has no "
+						       "name");
 				q->alts[k].name = wa_printf(c->a, "%s/%s",
 							    q->name, sn);
 				if (!q->alts[k].name)
@@ -659,14 +675,15 @@ int wdr_dec_claimspec(dx *c, const wt_node *spec, const char *path,
 			    wdr_sfield(c, x, "distinctAttribute", pp, &da))
 				return c->rc;
 			if (!ma == !da)
-				return wdr_bad(c, x, pp, "constraint needs exactly "
-					       "one of matchAttribute or "
-					       "distinctAttribute");
+				return wdr_bad(c, x, pp, "constraint needs "
+					       "exactly one of matchAttribute "
+					       "or distinctAttribute");
 			k->distinct = da != NULL;
 			const char *q = ma ? ma : da;
 			if (!strchr(q, '/'))
-				return wdr_bad(c, x, pp, "attribute \"%s\" must be "
-					       "fully qualified (domain/name)", q);
+				return wdr_bad(c, x, pp, "attribute \"%s\" "
+					       "must be fully qualified "
+					       "(domain/name)", q);
 			if (qualify(c, q, NULL, &k->domain, &k->attr))
 				return c->rc;
 			const wt_node *rl = wdr_mget(x, "requests");
