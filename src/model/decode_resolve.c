@@ -241,39 +241,36 @@ static int tree_composites(dctx *c, ws_composite *cs, ws_map *idx)
 	return 0;
 }
 
+/* The CompositePodGroup d names as its parent, as an index + 1 into the
+ * composites in *pcomp; an input error when it does not exist in d's
+ * namespace. */
+static int find_parent(dctx *c, ws_map *idx, const dgroup *d, int *pcomp)
+{
+	char key[2 * WASP_MAX_NAME + 8];
+	snprintf(key, sizeof key, "%s/%s", d->ns, d->parent);
+	int pi = ws_map_get(idx, key);
+	if (pi < 0)
+		return wd_bad(c, d->parent_node,
+			      "spec.parentCompositePodGroupName",
+			      "CompositePodGroup %s/%s does not exist", d->ns,
+			      d->parent);
+	*pcomp = pi + 1;
+	return 0;
+}
+
 /* Step 2: parents exist (same namespace); pcomp set on composites and on
  * PodGroups (out). */
 static int tree_parents(dctx *c, ws_composite *cs, ws_map *idx,
 			ws_group *out)
 {
-	size_t nc = c->ncgroups;
-	char key[2 * WASP_MAX_NAME + 8];
-	for (size_t i = 0; i < nc; i++) {
-		dgroup *d = &c->cgroups[i];
-		if (!d->parent)
-			continue;
-		snprintf(key, sizeof key, "%s/%s", d->ns, d->parent);
-		int pi = ws_map_get(idx, key);
-		if (pi < 0)
-			return wd_bad(c, d->parent_node,
-				      "spec.parentCompositePodGroupName",
-				      "CompositePodGroup %s/%s does not exist",
-				      d->ns, d->parent);
-		cs[i].pcomp = pi + 1;
-	}
-	for (size_t i = 0; i < c->ngroups; i++) {
-		dgroup *d = &c->groups[i];
-		if (!d->parent)
-			continue;
-		snprintf(key, sizeof key, "%s/%s", d->ns, d->parent);
-		int pi = ws_map_get(idx, key);
-		if (pi < 0)
-			return wd_bad(c, d->parent_node,
-				      "spec.parentCompositePodGroupName",
-				      "CompositePodGroup %s/%s does not exist",
-				      d->ns, d->parent);
-		out[i].pcomp = pi + 1;
-	}
+	for (size_t i = 0; i < c->ncgroups; i++)
+		if (c->cgroups[i].parent &&
+		    find_parent(c, idx, &c->cgroups[i], &cs[i].pcomp))
+			return c->rc;
+	for (size_t i = 0; i < c->ngroups; i++)
+		if (c->groups[i].parent &&
+		    find_parent(c, idx, &c->groups[i], &out[i].pcomp))
+			return c->rc;
 	return 0;
 }
 
