@@ -192,20 +192,26 @@ typedef struct dctx {
 	int *touched;
 	size_t scap;
 
-	/* DRA objects, handed to dra.c after assembly */
+	/* DRA objects, handed to wdr_decode after assembly */
 	const wt_node **draobjs;
 	size_t ndraobjs, capdraobjs;
 } dctx;
 
-/* decode_fields.c: field readers and shared pieces */
+/* ---- decode_fields.c: errors, paths, typed field readers ---- */
+
+/* WASP_ENOMEM; and WASP_EINPUT "path: message" at n's position. */
 int wd_nomem(dctx *c);
 __attribute__((format(printf, 4, 5)))
 int wd_bad(dctx *c, const wt_node *n, const char *path, const char *fmt,
 	   ...);
+/* Message paths into buf (PATHMAX): base.key and base[i]. */
 const char *wd_pk(char *buf, const char *base, const char *key);
 const char *wd_pi(char *buf, const char *base, size_t i);
+/* The value of key in map m (a null value counts as absent), or the key
+ * node itself (for errors about a field's name). */
 const wt_node *wd_mget(const wt_node *m, const char *key);
 const wt_node *wd_mkey(const wt_node *m, const char *key);
+/* Typed readers: an error at the value when it has another type. */
 int wd_want(dctx *c, const wt_node *n, wt_type t, const char *path);
 bool wd_is_scalar(const wt_node *n);
 int wd_sval(dctx *c, const wt_node *n, const char *path, const char **out);
@@ -214,29 +220,47 @@ int wd_sfield(dctx *c, const wt_node *m, const char *key,
 int wd_ival(dctx *c, const wt_node *n, const char *path, int64_t lo,
 	    int64_t hi, int64_t *out);
 int wd_bval(dctx *c, const wt_node *n, const char *path, bool *out);
+/* n's position, its file name copied into the snapshot arena once. */
 wsrc wd_src_of(dctx *c, const wt_node *n);
+/* A warning for the snapshot (copied). */
 __attribute__((format(printf, 2, 3)))
 int wd_warn(dctx *c, const char *fmt, ...);
 const char *wd_plural(size_t n, const char *one, const char *many);
+/* A name usable in "ns/name" keys. */
 int wd_check_name(dctx *c, const wt_node *n, const char *path,
 		  const char *s);
+
+/* ---- decode_fields.c: resources, labels, enums, selectors ---- */
+
+/* Provisional index of a resource name (interned on first use). */
 int wd_intern_res(dctx *c, const char *name, int *out);
+/* A map resource -> quantity appended to l; a container's requests with
+ * limits standing in for missing requests. */
 int wd_dec_reslist(dctx *c, const wt_node *m, const char *path,
 		   qlist *l, bool skip_pods);
 int wd_dec_resources(dctx *c, const wt_node *res, const char *path,
 		     qlist *out);
+/* A string map (labels, nodeSelector) in the snapshot arena; wd_kv_cmp
+ * sorts it by key. */
 int wd_dec_labels(dctx *c, const wt_node *m, const char *path,
 		  ws_kv **out, int *nout);
 int wd_kv_cmp(const void *a, const void *b);
+/* Taint effect; preemptionPolicy and its name. */
 int wd_dec_effect(dctx *c, const wt_node *n, const char *path,
 		  bool allow_empty, ws_effect *out);
 int wd_dec_preempt(dctx *c, const wt_node *n, const char *path,
 		   int *out);
 const char *wd_preempt_name(int p);
+/* An error when Kind/ns/name was seen before (naming the first). */
 int wd_dup_check(dctx *c, const char *kind, const char *ns,
 		 const char *name, const wt_node *name_node);
+/* One selector requirement (matchExpressions item; matchFields when
+ * field). */
 int wd_dec_expr(dctx *c, const wt_node *x, const char *path, bool field,
 		ws_expr *e);
+
+/* ---- the object decoders, called by collect() in decode.c: each
+ * decodes one object's own fields into c's records ---- */
 
 /* decode_core.c */
 int wd_dec_node(dctx *c, const wt_node *o, const char *name,
@@ -256,7 +280,10 @@ int wd_dec_topology(dctx *c, const wt_node *o, const char *name);
 int wd_dec_pdb(dctx *c, const wt_node *o, const char *ns,
 	       const char *name);
 
-/* decode_resolve.c */
+/* decode_resolve.c: priority admission for a pod or group (explicit
+ * priority, named class, global default); the classes' global default
+ * checked; PodGroups filled from their templates and the
+ * CompositePodGroup trees resolved (out: the snapshot's groups). */
 int wd_resolve_prio(dctx *c, bool has_prio, int32_t prio,
 		    const char *pcname, const wt_node *pcnode,
 		    const char *path, bool has_preempt, int preempt,

@@ -33,6 +33,7 @@
 /* Error paths are cut at PATHMAX on purpose. */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
+/* The decoder's state (one wdr_decode call). */
 typedef struct dx {
 	ws_snapshot *s;
 	ws_dra *d;
@@ -46,6 +47,7 @@ typedef struct dx {
 	size_t nwarns, capwarns;
 } dx;
 
+/* A decoded ResourceSlice: the slice and its devices. */
 typedef struct dslice {
 	wdr_slice sl;
 	wdr_device *devs;
@@ -55,7 +57,7 @@ typedef struct dslice {
 /* Devices reachable from one node that one allocation looks at. */
 #define WDR_MAX_CANDS 4096
 
-/* dra_decode.c: field readers and object decoders */
+/* ---- dra_decode.c: errors, field readers ---- */
 int wdr_nomem(dx *c);
 __attribute__((format(printf, 4, 5)))
 int wdr_bad(dx *c, const wt_node *n, const char *path, const char *fmt,
@@ -67,6 +69,9 @@ const wt_node *wdr_mget(const wt_node *m, const char *k);
 int wdr_want(dx *c, const wt_node *n, wt_type t, const char *path);
 int wdr_sfield(dx *c, const wt_node *m, const char *key,
 	       const char *path, const char **out);
+
+/* ---- dra_decode.c: one object each (old: the v1beta1 / v1alpha3 shape,
+ * devices under basic:, no exactly:) ---- */
 int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
 		  dslice *out);
 int wdr_dec_class(dx *c, const wt_node *o, const char *name,
