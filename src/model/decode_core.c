@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The pod request scratch arrays (sum, side, imax, cand, podl, mark,
+ * touched), grown to cover every resource interned so far. */
 static int scratch_fit(dctx *c)
 {
 	if (c->scap >= c->nres)

@@ -101,6 +101,8 @@ bool wdr_cons_has(const wdr_cons *k, const char *name)
 	return false;
 }
 
+/* ------------------------------------------------ one claim's search */
+
 /* Search state of one claim allocation. */
 typedef struct srch {
 	const wdr_state *st;
