@@ -5,14 +5,15 @@
  * scheduling.k8s.io/v1beta1 PodGroup and Workload, kueue.x-k8s.io/v1beta2
  * (and v1alpha1) Topology, resource.k8s.io v1/v1beta2/v1beta1/v1alpha3
  * ResourceSlice, DeviceClass, ResourceClaim and ResourceClaimTemplate
- * (handed to dra.c, with the pods' and groups' resourceClaims), and unwraps
- * `kind: List`.  Older
+ * (handed to wdr_decode, model/dra.h, with the pods' and groups'
+ * resourceClaims), and unwraps `kind: List`.  Older
  * scheduling.k8s.io/v1alpha1|v1alpha2 objects are refused with a message
  * naming the v1beta1 fields.  Other kinds are counted and skipped with one
  * warning per kind.  Every error is WASP_EINPUT with the position of the
  * offending value.
  *
- * Details the other modules rely on (see decode.c for the rest):
+ * Details the other modules rely on (see decode_int.h for the
+ * decoder's files):
  *   - a pod naming a missing PodGroup gets a placeholder group (basic,
  *     appended after the real groups) whose `invalid` says "PodGroup ns/x
  *     does not exist", plus a warning; its pods wait with that reason;

@@ -1,6 +1,8 @@
 /*
  * dra.h -- Dynamic Resource Allocation: the device model, matching and
- * allocation helpers.
+ * allocation helpers.  Implemented in dra_decode.c (the objects),
+ * dra_build.c (the model), dra_match.c (predicates, one claim's search)
+ * and dra_alloc.c (allocation state); dra_int.h is their private header.
  *
  * decode.c hands the resource.k8s.io objects and the pods' and groups'
  * spec.resourceClaims to wdr_decode, which builds a ws_dra attached to the
@@ -97,9 +99,9 @@ typedef struct wdr_spec {
 	int *alloc_dev;
 	const char **alloc_req;
 	int nalloc;
-	/* addition (issue 6): running pods holding this allocated claim
-	 * (their spec.resourceClaims name it, or its status.reservedFor
-	 * does); evicting all of them frees its devices */
+	/* running pods holding this allocated claim (their
+	 * spec.resourceClaims name it, or its status.reservedFor does);
+	 * evicting all of them frees its devices (doc/preemption.md) */
 	int *holders;
 	int nholders;
 } wdr_spec;
@@ -145,8 +147,8 @@ typedef struct ws_dra {
 	int *global;       /* devices reachable by more than one node       */
 	int nglobal;
 	uint16_t *taken0;  /* per device: uses by existing allocations      */
-	/* addition (issue 6): per snapshot pod, the allocated claims
-	 * (spec indices) it holds: held[held_beg[pi] .. held_beg[pi+1]) */
+	/* per snapshot pod, the allocated claims (spec indices) it holds:
+	 * held[held_beg[pi] .. held_beg[pi+1]) (doc/preemption.md) */
 	int *held_beg, *held;
 } ws_dra;
 
@@ -156,7 +158,7 @@ typedef struct wdr_input {
 	size_t nobjs;
 	const wt_node **pod_claims; /* per snapshot pod: spec.resourceClaims */
 	const wt_node **group_claims; /* per snapshot group                  */
-	/* addition (issue 6): per snapshot pod, status.resourceClaimStatuses
+	/* per snapshot pod, status.resourceClaimStatuses
 	 * (NULL: none): the ResourceClaim made for each template entry */
 	const wt_node **pod_claim_status;
 } wdr_input;

@@ -1,0 +1,476 @@
+/*
+ * dra_alloc.c -- the allocation state of one solve (wdr_state, dra.h):
+ * the selector match table computed once, the fit estimate, placing a
+ * pod's claims on a node (shared instances once), recording the ILP's
+ * allocations, cloning and undoing, the firstAvailable preference
+ * (doc/dra.md "Semantics in the solver, plan and verifier") and the
+ * reason text for a group that could not get devices.
+ */
+
+#include "model/dra_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------- allocation */
+
+int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
+{
+	const ws_dra *d = s->dra;
+	memset(st, 0, sizeof *st);
+	st->s = s;
+	st->d = d;
+	st->a = a;
+	if (!d)
+		return 0;
+	st->taken = wa_calloc(a, (size_t)d->ndevs + 1, sizeof *st->taken);
+	st->inst_alloc = wa_calloc(a, (size_t)d->ninsts + 1, sizeof(int));
+	st->match = wa_calloc(a, (size_t)d->nsubs + 1, sizeof *st->match);
+	signed char *zero = wa_calloc(a, (size_t)d->ndevs + 1, 1);
+	bool *need = wa_calloc(a, (size_t)d->nspecs + 1, sizeof *need);
+	if (!st->taken || !st->inst_alloc || !st->match || !zero || !need)
+		return -1;
+	/* Only the specs pending pods still need allocated (the claims of
+	 * running pods are many and already allocated). */
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wdr_podc *pc = &d->pods[pi];
+		if (!ws_pod_pending(&s->pods[pi]))
+			continue;
+		for (int k = 0; k < pc->n; k++)
+			if (pc->c[k].spec >= 0 &&
+			    !d->specs[pc->c[k].spec].allocated)
+				need[pc->c[k].spec] = true;
+	}
+	for (int sb = 0; sb < d->nsubs; sb++)
+		st->match[sb] = zero;
+	memcpy(st->taken, d->taken0, (size_t)d->ndevs * sizeof *st->taken);
+	for (int i = 0; i < d->ninsts; i++)
+		st->inst_alloc[i] = -1;
+	/* Every selector once per device, up front: evaluation is then a
+	 * table look-up, and the table is read-only while solving. */
+	wasp_error ce = {0};
+	for (int i = 0; i < d->nspecs; i++) {
+		if (!need[i])
+			continue;
+		const wdr_spec *sp = &d->specs[i];
+		for (int r = 0; r < sp->nreqs; r++)
+			for (int k = 0; k < sp->reqs[r].nalts; k++) {
+				const wdr_sub *sb = &sp->reqs[r].alts[k];
+				signed char *row =
+				    wa_alloc(a, (size_t)d->ndevs + 1);
+				if (!row)
+					return -1;
+				for (int dv = 0; dv < d->ndevs; dv++)
+					row[dv] = wdr_matches(d, sb, dv, &ce);
+				st->match[sb->id] = row;
+			}
+	}
+	if (ce.code) {
+		char buf[800];
+		st->cel_error = wa_strdup(a, wasp_error_format(&ce, buf,
+							       sizeof buf));
+	}
+	return 0;
+}
+
+/* The common shape -- one own claim, one request, one way to meet it,
+ * ExactCount, at most matchAttribute constraints -- is counted directly:
+ * per attribute value (partition), free matching devices / count.
+ * Returns -2 when the claim list has another shape. */
+static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
+		      int cap)
+{
+	const ws_dra *d = st->d;
+	if (pc->n != 1 || pc->c[0].inst >= 0)
+		return -2;
+	const wdr_spec *sp = &d->specs[pc->c[0].spec];
+	if (sp->nreqs != 1 || sp->reqs[0].nalts != 1 ||
+	    sp->reqs[0].alts[0].all || sp->ncons > 1 ||
+	    (sp->ncons == 1 && sp->cons[0].distinct))
+		return -2;
+	const wdr_sub *sb = &sp->reqs[0].alts[0];
+	if (sb->cls < 0)
+		return 0;
+	const wdr_cons *cn = sp->ncons ? &sp->cons[0] : NULL;
+	const signed char *m = st->match[sb->id];
+	int cand[WDR_MAX_CANDS];
+	int nc = wdr_node_cands(st, node, cand, WDR_MAX_CANDS);
+	const wcel_attr *pv[64];
+	int pn[64], np = 0, free_n = 0;
+	for (int i = 0; i < nc; i++) {
+		int dev = cand[i];
+		if (!m[dev])
+			continue;
+		if (d->devs[dev].multi)
+			return -2; /* shareable devices: use the search */
+		if (st->taken[dev])
+			continue;
+		if (!cn) {
+			free_n++;
+			continue;
+		}
+		const wcel_attr *a = wdr_attr(&d->devs[dev], cn->domain,
+					      cn->attr);
+		if (!a)
+			continue;
+		int j;
+		for (j = 0; j < np && !wdr_attr_equal(pv[j], a); j++)
+			;
+		if (j == np) {
+			if (np == 64)
+				return -2;
+			pv[np] = a;
+			pn[np++] = 0;
+		}
+		pn[j]++;
+	}
+	int fit = 0;
+	if (!cn)
+		fit = free_n / sb->count;
+	for (int j = 0; j < np; j++)
+		fit += pn[j] / sb->count;
+	return fit < cap ? fit : cap;
+}
+
+int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
+{
+	if (pc->why)
+		return 0;
+	int quick = fit_simple(st, pc, node, cap);
+	if (quick != -2)
+		return quick;
+	int extra[WDR_MAX_RESULTS];
+	wdr_result out[WDR_MAX_RESULTS];
+	int nextra = 0, fit = 0;
+	while (fit < cap) {
+		for (int k = 0; k < pc->n; k++) {
+			const wdr_pclaim *e = &pc->c[k];
+			if (e->inst >= 0)
+				continue;
+			int room = WDR_MAX_RESULTS - nextra;
+			int n = wdr_alloc_spec(st, &st->d->specs[e->spec], node,
+					       st->taken, extra, nextra, out,
+					       room);
+			if (n < 0)
+				return fit;
+			for (int i = 0; i < n; i++)
+				if (!st->d->devs[out[i].dev].multi)
+					extra[nextra++] = out[i].dev;
+		}
+		fit++;
+		if (nextra == 0)
+			return cap; /* needs no exclusive device */
+	}
+	return fit;
+}
+
+static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
+		      int node, const wdr_result *r, int n)
+{
+	wdr_alloc a = {pod, entry, inst, cls, node, st->nres, n};
+	for (int i = 0; i < n; i++) {
+		if (WA_PUSH(st->a, st->res, st->nres, st->capres, r[i]))
+			return -1;
+		if (st->taken[r[i].dev] < UINT16_MAX)
+			st->taken[r[i].dev]++;
+	}
+	if (WA_PUSH(st->a, st->allocs, st->nallocs, st->capallocs, a))
+		return -1;
+	if (inst >= 0)
+		st->inst_alloc[inst] = st->nallocs - 1;
+	return 0;
+}
+
+/* The spec of allocation a. */
+static const wdr_spec *alloc_spec(const wdr_state *st, const wdr_alloc *a)
+{
+	const ws_dra *d = st->d;
+	int sp = a->inst >= 0 ? d->insts[a->inst].spec
+			      : d->pods[a->pod].c[a->entry].spec;
+	return sp >= 0 ? &d->specs[sp] : NULL;
+}
+
+/* Sum of the alternative indexes of results r[0..n) of spec sp. */
+static long rank_of(const wdr_spec *sp, const wdr_result *r, int n)
+{
+	long sum = 0;
+	for (int q = 0; sp && q < sp->nreqs; q++) {
+		const wdr_req *rq = &sp->reqs[q];
+		bool got = false;
+		for (int k = 1; k < rq->nalts && !got; k++)
+			for (int j = 0; j < n && !got; j++)
+				if (r[j].sub == rq->alts[k].id) {
+					sum += k;
+					got = true;
+				}
+	}
+	return sum;
+}
+
+long wdr_alt_rank(const wdr_state *st)
+{
+	long sum = 0;
+	for (int i = 0; st && i < st->nallocs; i++) {
+		const wdr_alloc *a = &st->allocs[i];
+		sum += rank_of(alloc_spec(st, a), st->res + a->first, a->n);
+	}
+	return sum;
+}
+
+/* Are all devices of results r[0..n) local to node? */
+static bool all_local(const wdr_state *st, const wdr_result *r, int n,
+		      int node)
+{
+	for (int i = 0; i < n; i++)
+		if (st->d->devs[r[i].dev].reach.node != node)
+			return false;
+	return true;
+}
+
+int wdr_prefer_earlier(wdr_state *st)
+{
+	wdr_result out[WDR_MAX_RESULTS];
+	int moved = 0;
+	for (int i = 0; st->d && i < st->nallocs; i++) {
+		wdr_alloc *a = &st->allocs[i];
+		const wdr_spec *sp = alloc_spec(st, a);
+		long old = rank_of(sp, st->res + a->first, a->n);
+		if (!old)
+			continue;
+		/* a shared claim only when every user must be on its node
+		 * (node-local devices before and after) */
+		if (a->inst >= 0 &&
+		    !all_local(st, st->res + a->first, a->n, a->node))
+			continue;
+		for (int k = 0; k < a->n; k++)
+			st->taken[st->res[a->first + k].dev]--;
+		int n = wdr_alloc_spec(st, sp, a->node, st->taken, NULL, 0, out,
+				       WDR_MAX_RESULTS);
+		bool better = n >= 0 && rank_of(sp, out, n) < old &&
+			      (a->inst < 0 || all_local(st, out, n, a->node));
+		if (!better) {
+			for (int k = 0; k < a->n; k++)
+				st->taken[st->res[a->first + k].dev]++;
+			continue;
+		}
+		int first = st->nres;
+		for (int k = 0; k < n; k++) {
+			if (WA_PUSH(st->a, st->res, st->nres, st->capres,
+				    out[k]))
+				return -1;
+			st->taken[out[k].dev]++;
+		}
+		a = &st->allocs[i];
+		a->first = first;
+		a->n = n;
+		moved++;
+	}
+	return moved;
+}
+
+int wdr_push(wdr_state *st, int pi, int entry, int inst, int cls, int node,
+	     const wdr_result *r, int n)
+{
+	return push_alloc(st, pi, entry, inst, cls, node, r, n);
+}
+
+int wdr_state_clone(wdr_state *st, const wdr_state *base, wa_arena *a)
+{
+	const ws_dra *d = base->d;
+	memset(st, 0, sizeof *st);
+	st->s = base->s;
+	st->d = d;
+	st->a = a;
+	st->match = base->match;
+	st->cel_error = base->cel_error;
+	if (!d)
+		return 0;
+	st->taken = wa_calloc(a, (size_t)d->ndevs + 1, sizeof *st->taken);
+	st->inst_alloc = wa_calloc(a, (size_t)d->ninsts + 1, sizeof(int));
+	if (!st->taken || !st->inst_alloc)
+		return -1;
+	memcpy(st->taken, base->taken, (size_t)d->ndevs * sizeof *st->taken);
+	for (int i = 0; i < d->ninsts; i++)
+		st->inst_alloc[i] = -1;
+	return 0;
+}
+
+void wdr_undo(wdr_state *st, int mark)
+{
+	while (st->nallocs > mark) {
+		wdr_alloc *a = &st->allocs[--st->nallocs];
+		for (int i = 0; i < a->n; i++)
+			st->taken[st->res[a->first + i].dev]--;
+		st->nres = a->first;
+		if (a->inst >= 0)
+			st->inst_alloc[a->inst] = -1;
+	}
+}
+
+static bool inst_reaches(const wdr_state *st, int inst, int node)
+{
+	const ws_dra *d = st->d;
+	const wdr_spec *sp = &d->specs[d->insts[inst].spec];
+	if (sp->allocated) {
+		for (int i = 0; i < sp->nalloc; i++)
+			if (!wdr_reaches(st->s, &d->devs[sp->alloc_dev[i]],
+					 node))
+				return false;
+		return true;
+	}
+	int ai = st->inst_alloc[inst];
+	if (ai < 0)
+		return false;
+	const wdr_alloc *a = &st->allocs[ai];
+	for (int i = 0; i < a->n; i++)
+		if (!wdr_reaches(st->s, &d->devs[st->res[a->first + i].dev],
+				 node))
+			return false;
+	return true;
+}
+
+bool wdr_place(wdr_state *st, int pi, int cls, int node)
+{
+	const ws_dra *d = st->d;
+	const wdr_podc *pc = &d->pods[pi];
+	if (pc->why)
+		return false;
+	int mark = st->nallocs;
+	wdr_result out[WDR_MAX_RESULTS];
+	for (int k = 0; k < pc->n; k++) {
+		const wdr_pclaim *e = &pc->c[k];
+		const wdr_spec *sp = &d->specs[e->spec];
+		if (e->inst >= 0 && (sp->allocated ||
+				     st->inst_alloc[e->inst] >= 0)) {
+			if (!inst_reaches(st, e->inst, node))
+				goto fail;
+			continue;
+		}
+		int n = wdr_alloc_spec(st, sp, node, st->taken, NULL, 0, out,
+				       WDR_MAX_RESULTS);
+		if (n < 0)
+			goto fail;
+		if (push_alloc(st, e->inst >= 0 ? -1 : pi, k, e->inst,
+			       e->inst >= 0 ? -1 : cls, node, out, n))
+			goto fail;
+	}
+	return true;
+fail:
+	wdr_undo(st, mark);
+	return false;
+}
+
+/* Most devices one node could give the first unmet request. */
+const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
+			const int *nodes, int nnodes, const char *where,
+			long long fit, int need, wa_arena *a)
+{
+	const ws_dra *d = st->d;
+	const wdr_podc *pc = NULL;
+	for (int i = 0; i < npods && !pc; i++)
+		if (d->pods[pods[i]].n)
+			pc = &d->pods[pods[i]];
+	if (!pc)
+		return NULL;
+	if (pc->why)
+		return wa_printf(a, "%s", pc->why);
+	for (int k = 0; k < pc->n; k++) {
+		const wdr_spec *sp = &d->specs[pc->c[k].spec];
+		for (int r = 0; r < sp->nreqs; r++) {
+			const wdr_sub *sb = &sp->reqs[r].alts[0];
+			if (sb->cls < 0)
+				return wa_printf(a, "DeviceClass %s does not "
+						 "exist (claim %s/%s)",
+						 sb->class_name, sp->ns,
+						 sp->name);
+		}
+	}
+	/* The first request of the first own claim, its first way. */
+	for (int k = 0; k < pc->n; k++) {
+		const wdr_spec *sp = &d->specs[pc->c[k].spec];
+		if (!sp->nreqs || sp->allocated)
+			continue;
+		const wdr_sub *sb = &sp->reqs[0].alts[0];
+		const wdr_cons *cn = NULL;
+		for (int j = 0; j < sp->ncons && !cn; j++)
+			if (!sp->cons[j].distinct &&
+			    wdr_cons_has(&sp->cons[j], sp->reqs[0].name))
+				cn = &sp->cons[j];
+		const signed char *m = st->match[sb->id];
+		int best = 0;
+		int cand[WDR_MAX_CANDS];
+		for (int i = 0; i < nnodes; i++) {
+			int nc = wdr_node_cands(st, nodes[i], cand,
+						WDR_MAX_CANDS);
+			/* per partition value when a matchAttribute applies */
+			for (int x = 0; x < nc; x++) {
+				int dev = cand[x];
+				if (!m[dev] ||
+				    (st->taken[dev] && !d->devs[dev].multi))
+					continue;
+				const wcel_attr *av = cn ? wdr_attr(
+				    &d->devs[dev], cn->domain, cn->attr) : NULL;
+				if (cn && !av)
+					continue;
+				int cnt = 0;
+				for (int y = 0; y < nc; y++) {
+					int e2 = cand[y];
+					if (!m[e2] || (st->taken[e2] &&
+						       !d->devs[e2].multi))
+						continue;
+					if (cn) {
+						const wcel_attr *bv = wdr_attr(
+						    &d->devs[e2], cn->domain,
+						    cn->attr);
+						if (!bv || !wdr_attr_equal(av,
+									   bv))
+							continue;
+					}
+					cnt++;
+				}
+				if (cnt > best)
+					best = cnt;
+				if (!cn)
+					break;
+			}
+		}
+		char share[160] = "";
+		if (cn)
+			snprintf(share, sizeof share, " sharing one %s",
+				 cn->attr);
+		/* devices one pod needs together: the requests the
+		 * constraint ties (same class assumed, as in the message) */
+		int per = sb->count;
+		if (cn) {
+			per = 0;
+			for (int r = 0; r < sp->nreqs; r++)
+				if (wdr_cons_has(cn, sp->reqs[r].name) &&
+				    !sp->reqs[r].alts[0].all)
+					per += sp->reqs[r].alts[0].count;
+		}
+		const char *cel = st->cel_error ? "; a selector failed: " : "";
+		if (!sb->all && best >= per && fit < need)
+			return wa_printf(a, "free devices of class %s%s admit "
+					 "%lld of the %d pods needed (%d "
+					 "device%s per pod%s)%s%s",
+					 sb->class_name,
+					 sb->nsel ? " matching the selectors"
+						  : "", fit, need, per,
+					 per == 1 ? "" : "s", share, cel,
+					 st->cel_error ? st->cel_error : "");
+		if (sb->all)
+			return wa_printf(a, "no node %s has all devices of "
+					 "class %s free%s%s%s", where,
+					 sb->class_name, share, cel,
+					 st->cel_error ? st->cel_error : "");
+		return wa_printf(a, "no node %s has %d free device%s of class "
+				 "%s%s%s; best has %d%s%s", where, per,
+				 per == 1 ? "" : "s", sb->class_name,
+				 sb->nsel ? " matching the selectors" : "",
+				 share, best, cel,
+				 st->cel_error ? st->cel_error : "");
+	}
+	return wa_printf(a, "a shared device claim cannot be reached from "
+			 "one node %s", where);
+}

@@ -1,0 +1,643 @@
+/*
+ * dra_build.c -- the device model (ws_dra) from the decoded objects
+ * (doc/dra.md "What is read"): only the newest generation of each pool
+ * counts, classes are resolved, claim specs get global request ids and
+ * their status.allocation devices are taken; each pod's spec.resourceClaims
+ * become its claim list, with shared instances for ResourceClaims and for
+ * entries matching the PodGroup's; running pods holding allocated claims
+ * are recorded; devices are indexed by the node that reaches them.
+ */
+
+#include "model/dra_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------- assembly */
+
+typedef struct dclaim dclaim;
+static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
+			 const wdr_input *in);
+
+struct dclaim {
+	const wt_node *o;
+	wdr_spec sp;
+	const wt_node *results; /* status.allocation.devices.results */
+	const wt_node *reserved; /* status.reservedFor                  */
+};
+
+static const char *meta_str(const wt_node *o, const char *k)
+{
+	const wt_node *v = wdr_mget(wdr_mget(o, "metadata"), k);
+	return v && v->type != WT_MAP && v->type != WT_SEQ ? v->str : NULL;
+}
+
+static int add_warnings(dx *c)
+{
+	if (!c->nwarns)
+		return 0;
+	ws_snapshot *s = c->s;
+	const char **w = wa_calloc(c->a, (size_t)s->nwarnings + c->nwarns,
+				   sizeof *w);
+	if (!w)
+		return wdr_nomem(c);
+	if (s->nwarnings)
+		memcpy(w, s->warnings, (size_t)s->nwarnings * sizeof *w);
+	memcpy(w + s->nwarnings, c->warns, c->nwarns * sizeof *w);
+	s->warnings = w;
+	s->nwarnings += (int)c->nwarns;
+	return 0;
+}
+
+/* Resolve one resourceClaims entry of a pod or group. */
+static int entry_src(dx *c, const wt_node *e, const char *path,
+		     const char **name, const char **claim, const char **tpl)
+{
+	if (wdr_want(c, e, WT_MAP, path) ||
+	    wdr_sfield(c, e, "name", path, name) ||
+	    wdr_sfield(c, e, "resourceClaimName", path, claim) ||
+	    wdr_sfield(c, e, "resourceClaimTemplateName", path, tpl))
+		return c->rc;
+	if (!*name)
+		return wdr_bad(c, e, path, "resourceClaims entry has no name");
+	if (!*claim == !*tpl)
+		return wdr_bad(c, e, path, "resourceClaims entry needs exactly "
+			       "one of resourceClaimName or "
+			       "resourceClaimTemplateName");
+	return 0;
+}
+
+static int spec_of(dx *c, const char *ns, const char *name, bool tpl)
+{
+	char key[2 * WASP_MAX_NAME + 8];
+	snprintf(key, sizeof key, "%c/%s/%s", tpl ? 'T' : 'C', ns, name);
+	return ws_map_get(c->spec_idx, key);
+}
+
+static int find_inst(dx *c, int spec, int group, const char *name,
+		     const char *ns, wdr_inst **insts, size_t *ninst,
+		     size_t *cap)
+{
+	for (size_t i = 0; i < *ninst; i++)
+		if ((*insts)[i].spec == spec && (*insts)[i].group == group &&
+		    !strcmp((*insts)[i].name, name))
+			return (int)i;
+	wdr_inst in = {spec, ns, name, group};
+	if (WA_PUSH(c->t, *insts, *ninst, *cap, in))
+		return wdr_nomem(c), -1;
+	return (int)(*ninst - 1);
+}
+
+/* The decoded objects, in input order, as build's steps pass them on. */
+typedef struct dobjs {
+	dslice *sl;
+	size_t nsl, capsl;
+	wdr_class *cls;
+	size_t ncls, capcls;
+	dclaim *cl;
+	size_t ncl, capcl;
+} dobjs;
+
+/* Step 1 of build: decode every object (dra_decode.c), indexing classes
+ * by name and claim specs by "C|T/ns/name". */
+static int read_objects(dx *c, const wdr_input *in, dobjs *ob)
+{
+	for (size_t i = 0; i < in->nobjs; i++) {
+		const wt_node *o = in->objs[i];
+		const char *kind = wdr_mget(o, "kind")->str;
+		const char *api = wdr_mget(o, "apiVersion")->str;
+		const char *name = meta_str(o, "name");
+		const char *ns = meta_str(o, "namespace");
+		/* v1beta1 and v1alpha3 shapes: no exactly:, devices under
+		 * basic:; v1beta2 has the v1 shape. */
+		bool old = !strcmp(api, "resource.k8s.io/v1beta1") ||
+			   !strcmp(api, "resource.k8s.io/v1alpha3");
+		if (!name)
+			name = "";
+		if (!ns || !*ns)
+			ns = "default";
+		if (!strcmp(kind, "ResourceSlice")) {
+			dslice x = {0};
+			if (wdr_dec_slice(c, o, name, old, &x) ||
+			    WA_PUSH(c->t, ob->sl, ob->nsl, ob->capsl, x))
+				return c->rc ? c->rc : wdr_nomem(c);
+		} else if (!strcmp(kind, "DeviceClass")) {
+			wdr_class x = {0};
+			if (wdr_dec_class(c, o, name, &x))
+				return c->rc;
+			if (ws_map_put(c->cls_idx, x.name, (int)ob->ncls) ==
+				-2 ||
+			    WA_PUSH(c->t, ob->cls, ob->ncls, ob->capcls, x))
+				return wdr_nomem(c);
+		} else {
+			bool tpl = !strcmp(kind, "ResourceClaimTemplate");
+			dclaim x = {0};
+			x.o = o;
+			x.sp.ns = wa_strdup(c->a, ns);
+			x.sp.name = wa_strdup(c->a, name);
+			x.sp.template_ = tpl;
+			x.sp.src = wdr_src_of(c, o);
+			const wt_node *spec = wdr_mget(o, "spec");
+			const char *path = "spec";
+			if (tpl) {
+				spec = wdr_mget(spec, "spec");
+				path = "spec.spec";
+			}
+			if (spec &&
+			    wdr_dec_claimspec(c, spec, path, old, &x.sp))
+				return c->rc;
+			x.results = wdr_mget(
+			    wdr_mget(wdr_mget(wdr_mget(o, "status"),
+					      "allocation"), "devices"),
+			    "results");
+			x.reserved = wdr_mget(wdr_mget(o, "status"),
+					      "reservedFor");
+			char key[2 * WASP_MAX_NAME + 8];
+			snprintf(key, sizeof key, "%c/%s/%s", tpl ? 'T' : 'C',
+				 ns, name);
+			const char *k = wa_strdup(c->t, key);
+			if (!k ||
+			    ws_map_put(c->spec_idx, k, (int)ob->ncl) == -2 ||
+			    WA_PUSH(c->t, ob->cl, ob->ncl, ob->capcl, x))
+				return wdr_nomem(c);
+		}
+		if (c->rc)
+			return c->rc;
+	}
+
+	return 0;
+}
+
+/* Step 2: pools (only the newest generation counts; an incomplete pool
+ * is warned about), then the slices and devices kept, a device listed
+ * twice in a pool being an error; c->dev_idx maps "driver/pool/device". */
+static int build_devices(dx *c, const dobjs *ob)
+{
+	ws_dra *d = c->d;
+	const dslice *sl = ob->sl;
+	size_t nsl = ob->nsl;
+	ws_map *gen = ws_map_new(c->t);
+	if (!gen)
+		return wdr_nomem(c);
+	int64_t *maxgen = wa_calloc(c->t, nsl + 1, sizeof *maxgen);
+	int *pcount = wa_calloc(c->t, nsl + 1, sizeof *pcount);
+	int *pof = wa_calloc(c->t, nsl + 1, sizeof *pof);
+	if (!maxgen || !pcount || !pof)
+		return wdr_nomem(c);
+	int npools = 0;
+	for (size_t i = 0; i < nsl; i++) {
+		const char *key = wa_printf(c->t, "%s/%s", sl[i].sl.driver,
+					    sl[i].sl.pool);
+		if (!key)
+			return wdr_nomem(c);
+		int p = ws_map_put(gen, key, npools);
+		if (p == -2)
+			return wdr_nomem(c);
+		if (p == -1) {
+			p = npools++;
+			maxgen[p] = sl[i].sl.generation;
+		} else if (sl[i].sl.generation > maxgen[p]) {
+			maxgen[p] = sl[i].sl.generation;
+		}
+		pof[i] = p;
+	}
+	size_t ndev = 0;
+	for (size_t i = 0; i < nsl; i++)
+		if (sl[i].sl.generation == maxgen[pof[i]]) {
+			pcount[pof[i]]++;
+			ndev += sl[i].ndevs;
+		}
+	int nincomplete = 0;
+	const char *first_inc = NULL;
+	for (size_t i = 0; i < nsl; i++) {
+		int p = pof[i];
+		if (sl[i].sl.generation == maxgen[p] &&
+		    pcount[p] < sl[i].sl.count) {
+			if (!nincomplete++)
+				first_inc = wa_printf(c->t, "%s/%s has %d of "
+						      "%d", sl[i].sl.driver,
+						      sl[i].sl.pool, pcount[p],
+						      sl[i].sl.count);
+			pcount[p] = sl[i].sl.count; /* report once */
+		}
+	}
+	if (nincomplete && wdr_warn(c, "%d DRA pool%s incomplete (first: %s "
+				    "slices); their devices are used as listed",
+				    nincomplete,
+				    nincomplete == 1 ? " is" : "s are",
+				    first_inc))
+		return c->rc;
+
+	d->slices = wa_calloc(c->a, nsl + 1, sizeof *d->slices);
+	d->devs = wa_calloc(c->a, ndev + 1, sizeof *d->devs);
+	if (!d->slices || !d->devs)
+		return wdr_nomem(c);
+	ws_map *dupdev = ws_map_new(c->t);
+	if (!dupdev)
+		return wdr_nomem(c);
+	for (size_t i = 0; i < nsl; i++) {
+		if (sl[i].sl.generation != maxgen[pof[i]])
+			continue;
+		int si = d->nslices++;
+		d->slices[si] = sl[i].sl;
+		for (size_t k = 0; k < sl[i].ndevs; k++) {
+			wdr_device *dv = &d->devs[d->ndevs];
+			*dv = sl[i].devs[k];
+			dv->slice = si;
+			const char *key = wa_printf(c->t, "%s/%s/%s",
+						    sl[i].sl.driver,
+						    sl[i].sl.pool, dv->name);
+			if (!key)
+				return wdr_nomem(c);
+			int r = ws_map_put(dupdev, key, d->ndevs);
+			if (r == -2)
+				return wdr_nomem(c);
+			if (r >= 0)
+				return c->rc = werr_at(
+					   c->err, WASP_EINPUT, sl[i].sl.src,
+					   "device %s appears twice in pool "
+					   "%s/%s", dv->name, sl[i].sl.driver,
+					   sl[i].sl.pool);
+			d->ndevs++;
+		}
+	}
+	c->dev_idx = dupdev;
+
+	return 0;
+}
+
+/* Step 3: the device classes, copied into the model. */
+static int build_classes(dx *c, const dobjs *ob)
+{
+	ws_dra *d = c->d;
+	wdr_class *cls = ob->cls;
+	size_t ncls = ob->ncls;
+	d->classes = cls;
+	d->nclasses = (int)ncls;
+	if (ncls) {
+		d->classes = wa_calloc(c->a, ncls, sizeof *cls);
+		if (!d->classes)
+			return wdr_nomem(c);
+		memcpy(d->classes, cls, ncls * sizeof *cls);
+	}
+
+	return 0;
+}
+
+/* Step 4: claim specs: resolve classes, number subs, read allocations. */
+static int build_specs(dx *c, const dobjs *ob)
+{
+	ws_dra *d = c->d;
+	const dclaim *cl = ob->cl;
+	size_t ncl = ob->ncl;
+	ws_map *dupdev = c->dev_idx;
+	d->specs = wa_calloc(c->a, ncl + 1, sizeof *d->specs);
+	d->taken0 = wa_calloc(c->a, (size_t)d->ndevs + 1, sizeof *d->taken0);
+	if (!d->specs || !d->taken0)
+		return wdr_nomem(c);
+	d->nspecs = (int)ncl;
+	int nsubs = 0;
+	for (size_t i = 0; i < ncl; i++) {
+		wdr_spec *sp = &d->specs[i];
+		*sp = cl[i].sp;
+		for (int r = 0; r < sp->nreqs; r++)
+			for (int k = 0; k < sp->reqs[r].nalts; k++) {
+				wdr_sub *sb = &sp->reqs[r].alts[k];
+				sb->cls = ws_map_get(c->cls_idx,
+						     sb->class_name);
+				sb->id = nsubs++;
+			}
+		const wt_node *res = cl[i].results;
+		if (!res || res->type != WT_SEQ)
+			continue;
+		sp->allocated = true;
+		sp->alloc_dev = wa_calloc(c->a, res->n + 1, sizeof(int));
+		sp->alloc_req = wa_calloc(c->a, res->n + 1, sizeof(char *));
+		if (!sp->alloc_dev || !sp->alloc_req)
+			return wdr_nomem(c);
+		for (size_t k = 0; k < res->n; k++) {
+			const wt_node *r = res->items[k];
+			const char *drv = NULL, *pool = NULL, *dev = NULL,
+				   *rq = NULL;
+			const char *p = "status.allocation.devices.results";
+			if (wdr_sfield(c, r, "driver", p, &drv) ||
+			    wdr_sfield(c, r, "pool", p, &pool) ||
+			    wdr_sfield(c, r, "device", p, &dev) ||
+			    wdr_sfield(c, r, "request", p, &rq))
+				return c->rc;
+			if (!drv || !pool || !dev)
+				return wdr_bad(c, r, p, "result needs driver, "
+					       "pool and device");
+			const char *key = wa_printf(c->t, "%s/%s/%s", drv,
+						    pool, dev);
+			int di = key ? ws_map_get(dupdev, key) : -1;
+			if (!key)
+				return wdr_nomem(c);
+			if (di < 0) {
+				if (wdr_warn(c, "ResourceClaim %s/%s is "
+					     "allocated device %s/%s/%s, which "
+					     "no ResourceSlice lists", sp->ns,
+					     sp->name, drv, pool, dev))
+					return c->rc;
+				continue;
+			}
+			sp->alloc_req[sp->nalloc] = rq ? rq : "";
+			sp->alloc_dev[sp->nalloc++] = di;
+			if (d->taken0[di] < UINT16_MAX)
+				d->taken0[di]++;
+		}
+	}
+	d->nsubs = nsubs;
+	d->subs = wa_calloc(c->a, (size_t)nsubs + 1, sizeof *d->subs);
+	if (!d->subs)
+		return wdr_nomem(c);
+	for (int i = 0; i < d->nspecs; i++)
+		for (int r = 0; r < d->specs[i].nreqs; r++)
+			for (int k = 0; k < d->specs[i].reqs[r].nalts; k++)
+				d->subs[d->specs[i].reqs[r].alts[k].id] =
+				    &d->specs[i].reqs[r].alts[k];
+
+	return 0;
+}
+
+/* Step 5: pods' claim lists and the instances they share. */
+static int build_pod_claims(dx *c, const wdr_input *in)
+{
+	ws_snapshot *s = c->s;
+	ws_dra *d = c->d;
+	wdr_inst *insts = NULL;
+	size_t ninst = 0, capinst = 0;
+	d->pods = wa_calloc(c->a, (size_t)s->npods + 1, sizeof *d->pods);
+	if (!d->pods)
+		return wdr_nomem(c);
+	ws_map *sigs = ws_map_new(c->t);
+	if (!sigs)
+		return wdr_nomem(c);
+	int nsig = 0, nused = 0;
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wt_node *l = in->pod_claims ? in->pod_claims[pi] : NULL;
+		const ws_pod *pod = &s->pods[pi];
+		if (!l || l->type != WT_SEQ || l->n == 0)
+			continue;
+		nused++;
+		wdr_podc *pc = &d->pods[pi];
+		pc->c = wa_calloc(c->a, l->n, sizeof *pc->c);
+		if (!pc->c)
+			return wdr_nomem(c);
+		const wt_node *gl = pod->group >= 0 && in->group_claims
+				    ? in->group_claims[pod->group] : NULL;
+		char sig[1024];
+		size_t sl2 = 0;
+		sig[0] = 0;
+		for (size_t k = 0; k < l->n; k++) {
+			const char *name, *claim, *tpl;
+			if (entry_src(c, l->items[k], "spec.resourceClaims",
+				      &name, &claim, &tpl))
+				return c->rc;
+			wdr_pclaim *e = &pc->c[pc->n++];
+			e->name = name;
+			e->inst = -1;
+			e->spec = spec_of(c, pod->ns, claim ? claim : tpl,
+					  !claim);
+			if (e->spec < 0 && !pc->why) {
+				pc->why = wa_printf(c->a, "%s %s/%s does not "
+						    "exist", claim
+						    ? "ResourceClaim"
+						    : "ResourceClaimTemplate",
+						    pod->ns, claim ? claim
+						    : tpl);
+				if (!pc->why)
+					return wdr_nomem(c);
+			}
+			/* The group's claim, when the entry matches it. */
+			bool shared_g = false;
+			for (size_t j = 0; gl && gl->type == WT_SEQ &&
+			     j < gl->n; j++) {
+				const char *gn, *gc, *gt;
+				if (entry_src(c, gl->items[j],
+					      "spec.resourceClaims", &gn, &gc,
+					      &gt))
+					return c->rc;
+				if (!strcmp(gn, name) &&
+				    (claim ? gc && !strcmp(gc, claim)
+					   : gt && !strcmp(gt, tpl)))
+					shared_g = true;
+			}
+			if (e->spec >= 0 && (claim || shared_g)) {
+				const ws_group *g = shared_g
+				    ? &s->groups[pod->group] : NULL;
+				const char *iname = claim ? claim
+				    : wa_printf(c->a, "%s-%s", g->name, name);
+				if (!iname)
+					return wdr_nomem(c);
+				e->inst = find_inst(c, e->spec,
+						    claim ? -1 : pod->group,
+						    iname, pod->ns, &insts,
+						    &ninst, &capinst);
+				if (e->inst < 0)
+					return c->rc;
+			}
+			int w = snprintf(sig + sl2, sizeof sig - sl2,
+					 "%s:%d:%d;", name, e->spec, e->inst);
+			if (w > 0 && (size_t)w < sizeof sig - sl2)
+				sl2 += (size_t)w;
+		}
+		const char *ks = wa_strdup(c->t, sig);
+		if (!ks)
+			return wdr_nomem(c);
+		int r = ws_map_put(sigs, ks, nsig + 1);
+		if (r == -2)
+			return wdr_nomem(c);
+		pc->sig = r == -1 ? ++nsig : r;
+	}
+	d->insts = wa_calloc(c->a, ninst + 1, sizeof *d->insts);
+	if (!d->insts)
+		return wdr_nomem(c);
+	if (ninst)
+		memcpy(d->insts, insts, ninst * sizeof *insts);
+	d->ninsts = (int)ninst;
+	(void)nused;
+	return 0;
+}
+
+/* Step 7: device reach index: node-local CSR plus the shared list. */
+static int build_reach(dx *c)
+{
+	ws_snapshot *s = c->s;
+	ws_dra *d = c->d;
+	d->node_first = wa_calloc(c->a, (size_t)s->nnodes + 2, sizeof(int));
+	if (!d->node_first)
+		return wdr_nomem(c);
+	int nglob = 0, nloc = 0;
+	for (int i = 0; i < d->ndevs; i++) {
+		int n = d->devs[i].reach.node;
+		if (n >= 0) {
+			d->node_first[n + 1]++;
+			nloc++;
+		} else if (n != -3) {
+			nglob++;
+		}
+	}
+	for (int n = 0; n < s->nnodes; n++)
+		d->node_first[n + 1] += d->node_first[n];
+	d->node_devs = wa_calloc(c->a, (size_t)nloc + 1, sizeof(int));
+	d->global = wa_calloc(c->a, (size_t)nglob + 1, sizeof(int));
+	int *fill = wa_calloc(c->t, (size_t)s->nnodes + 1, sizeof(int));
+	if (!d->node_devs || !d->global || !fill)
+		return wdr_nomem(c);
+	for (int i = 0; i < d->ndevs; i++) {
+		int n = d->devs[i].reach.node;
+		if (n >= 0)
+			d->node_devs[d->node_first[n] + fill[n]++] = i;
+		else if (n != -3)
+			d->global[d->nglobal++] = i;
+	}
+	return 0;
+}
+
+static int build(dx *c, const wdr_input *in)
+{
+	dobjs ob = {0};
+	int rc;
+	if ((rc = read_objects(c, in, &ob)) || (rc = build_devices(c, &ob)) ||
+	    (rc = build_classes(c, &ob)) || (rc = build_specs(c, &ob)) ||
+	    (rc = build_pod_claims(c, in)))
+		return rc;
+	/* Step 6.  A pending pod sharing an allocated ResourceClaim does not
+	 * take its devices from itself: those stay counted in taken0, and
+	 * wdr_place only checks their reach. */
+	if (claim_holders(c, ob.cl, ob.ncl, in))
+		return c->rc ? c->rc : wdr_nomem(c);
+	return build_reach(c);
+}
+
+/* Step 6 of build: who holds each allocated claim (running pods whose claim
+ * list names it, or that its status.reservedFor lists), and per pod the
+ * claims it holds.  -1 on NOMEM. */
+static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
+			 const wdr_input *in)
+{
+	const ws_snapshot *s = c->s;
+	ws_dra *d = c->d;
+	int np = s->npods;
+	int *cnt = wa_calloc(c->t, (size_t)ncl + 1, sizeof(int));
+	int *pairs = NULL;
+	size_t npairs = 0, cap = 0;
+	d->held_beg = wa_calloc(c->a, (size_t)np + 2, sizeof(int));
+	if (!cnt || !d->held_beg)
+		return -1;
+	for (int pi = 0; pi < np; pi++) {
+		const ws_pod *pod = &s->pods[pi];
+		if (pod->terminal || pod->node < 0 || ws_pod_pending(pod))
+			continue;
+		const wdr_podc *pc = &d->pods[pi];
+		const wt_node *cs = in->pod_claim_status
+				    ? in->pod_claim_status[pi] : NULL;
+		for (int k = 0; k < pc->n; k++) {
+			int sp = pc->c[k].spec;
+			/* a template entry: the claim made for it, named in
+			 * status.resourceClaimStatuses */
+			for (size_t j = 0; sp >= 0 && d->specs[sp].template_ &&
+			     cs && cs->type == WT_SEQ && j < cs->n; j++) {
+				const wt_node *nm = wdr_mget(cs->items[j],
+							     "name");
+				const wt_node *rc =
+				    wdr_mget(cs->items[j], "resourceClaimName");
+				if (nm && nm->type == WT_STR && rc &&
+				    rc->type == WT_STR &&
+				    !strcmp(nm->str, pc->c[k].name)) {
+					sp = spec_of(c, pod->ns, rc->str,
+						     false);
+					break;
+				}
+			}
+			if (sp < 0 || !d->specs[sp].allocated ||
+			    d->specs[sp].template_)
+				continue;
+			if (wa_grow(c->t, (void **)&pairs, sizeof *pairs, &cap,
+				    npairs + 2))
+				return -1;
+			pairs[npairs++] = pi;
+			pairs[npairs++] = sp;
+		}
+	}
+	for (size_t i = 0; i < ncl; i++) {
+		const wt_node *rf = cl[i].reserved;
+		if (!d->specs[i].allocated || !rf || rf->type != WT_SEQ)
+			continue;
+		for (size_t j = 0; j < rf->n; j++) {
+			const wt_node *res = wdr_mget(rf->items[j], "resource");
+			const wt_node *nm = wdr_mget(rf->items[j], "name");
+			if (!res || res->type != WT_STR || !nm ||
+			    nm->type != WT_STR || strcmp(res->str, "pods"))
+				continue;
+			int pi = ws_pod_index(s, d->specs[i].ns, nm->str);
+			if (pi < 0 || s->pods[pi].node < 0 ||
+			    ws_pod_pending(&s->pods[pi]) ||
+			    s->pods[pi].terminal)
+				continue;
+			bool dup = false;
+			for (size_t q = 0; q < npairs && !dup; q += 2)
+				dup = pairs[q] == pi && pairs[q + 1] == (int)i;
+			if (dup)
+				continue;
+			if (wa_grow(c->t, (void **)&pairs, sizeof *pairs, &cap,
+				    npairs + 2))
+				return -1;
+			pairs[npairs++] = pi;
+			pairs[npairs++] = (int)i;
+		}
+	}
+	for (size_t q = 0; q < npairs; q += 2) {
+		d->held_beg[pairs[q] + 1]++;
+		cnt[pairs[q + 1]]++;
+	}
+	for (int pi = 0; pi < np; pi++)
+		d->held_beg[pi + 1] += d->held_beg[pi];
+	d->held = wa_calloc(c->a, npairs / 2 + 1, sizeof(int));
+	int *fill = wa_calloc(c->t, (size_t)np + 1, sizeof(int));
+	if (!d->held || !fill)
+		return -1;
+	for (size_t i = 0; i < ncl; i++) {
+		d->specs[i].holders = wa_calloc(c->a, (size_t)cnt[i] + 1,
+						sizeof(int));
+		if (!d->specs[i].holders)
+			return -1;
+	}
+	for (size_t q = 0; q < npairs; q += 2) {
+		int pi = pairs[q], sp = pairs[q + 1];
+		d->held[d->held_beg[pi] + fill[pi]++] = sp;
+		d->specs[sp].holders[d->specs[sp].nholders++] = pi;
+	}
+	return 0;
+}
+
+int wdr_decode(ws_snapshot *s, const wdr_input *in, wasp_error *err)
+{
+	dx c0 = {0}, *c = &c0;
+	bool any = false;
+	for (int i = 0; i < s->npods && in->pod_claims; i++)
+		any |= in->pod_claims[i] && in->pod_claims[i]->type == WT_SEQ &&
+		       in->pod_claims[i]->n > 0;
+	c->s = s;
+	c->a = s->arena;
+	c->err = err;
+	c->t = wa_new();
+	if (!c->t)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	c->d = wa_alloc(c->a, sizeof *c->d);
+	c->cls_idx = ws_map_new(c->t);
+	c->spec_idx = ws_map_new(c->t);
+	int rc;
+	if (!c->d || !c->cls_idx || !c->spec_idx)
+		rc = wdr_nomem(c);
+	else
+		rc = build(c, in);
+	if (!rc && (c->nwarns && add_warnings(c)))
+		rc = c->rc;
+	if (!rc)
+		s->dra = any ? c->d : NULL;
+	wa_destroy(c->t);
+	return rc;
+}

@@ -1,0 +1,86 @@
+/*
+ * dra_int.h -- private to the DRA module (dra.h), shared by its files.
+ *
+ * Contract.  A dx lives for one wdr_decode call.  The decoding functions
+ * take it first and return 0, or the error code they reported (c->rc,
+ * also left in c->err): WASP_EINPUT with the offending value's position
+ * (wdr_bad: "path: message"), or WASP_ENOMEM (wdr_nomem).  What the model
+ * keeps is allocated in c->a (the snapshot arena), scratch in c->t.
+ * Warnings gather in c->warns and are appended to the snapshot's at the
+ * end.
+ *
+ * Files of the module:
+ *   dra_decode.c  the resource.k8s.io objects: ResourceSlice (devices,
+ *                 attributes, capacity, node selectors), DeviceClass,
+ *                 ResourceClaim / ResourceClaimTemplate specs;
+ *   dra_build.c   the device model (ws_dra): pools, classes, claim specs
+ *                 and their allocations, the pods' claim lists and shared
+ *                 instances, holders, the reach index; wdr_decode;
+ *   dra_match.c   predicates over devices (reach, selectors, attributes,
+ *                 constraints) and the search allocating one claim;
+ *   dra_alloc.c   the allocation state of one solve (wdr_state): fit,
+ *                 place, push, clone, undo, firstAvailable preference,
+ *                 explanations.
+ * doc/dra.md describes what is read and the semantics.
+ */
+#ifndef WASP_DRA_INT_H
+#define WASP_DRA_INT_H
+
+#include "model/dra.h"
+
+#define PATHMAX 256
+
+/* Error paths are cut at PATHMAX on purpose. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+
+/* The decoder's state (one wdr_decode call). */
+typedef struct dx {
+	ws_snapshot *s;
+	ws_dra *d;
+	wa_arena *a;   /* snapshot arena */
+	wa_arena *t;   /* scratch        */
+	wasp_error *err;
+	int rc;
+	const char *file_in, *file_out;
+	ws_map *cls_idx, *spec_idx, *pool_idx, *dev_idx;
+	const char **warns;
+	size_t nwarns, capwarns;
+} dx;
+
+/* A decoded ResourceSlice: the slice and its devices. */
+typedef struct dslice {
+	wdr_slice sl;
+	wdr_device *devs;
+	size_t ndevs, cap;
+} dslice;
+
+/* Devices reachable from one node that one allocation looks at. */
+#define WDR_MAX_CANDS 4096
+
+/* ---- dra_decode.c: errors, field readers ---- */
+int wdr_nomem(dx *c);
+__attribute__((format(printf, 4, 5)))
+int wdr_bad(dx *c, const wt_node *n, const char *path, const char *fmt,
+	    ...);
+__attribute__((format(printf, 2, 3)))
+int wdr_warn(dx *c, const char *fmt, ...);
+wsrc wdr_src_of(dx *c, const wt_node *n);
+const wt_node *wdr_mget(const wt_node *m, const char *k);
+int wdr_want(dx *c, const wt_node *n, wt_type t, const char *path);
+int wdr_sfield(dx *c, const wt_node *m, const char *key,
+	       const char *path, const char **out);
+
+/* ---- dra_decode.c: one object each (old: the v1beta1 / v1alpha3 shape,
+ * devices under basic:, no exactly:) ---- */
+int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
+		  dslice *out);
+int wdr_dec_class(dx *c, const wt_node *o, const char *name,
+		  wdr_class *cl);
+int wdr_dec_claimspec(dx *c, const wt_node *spec, const char *path,
+		      bool old, wdr_spec *sp);
+
+/* dra_match.c: the devices node `node` can reach (node-local ones,
+ * then those of several nodes), at most cap, into buf; their number. */
+int wdr_node_cands(const wdr_state *st, int node, int *buf, int cap);
+
+#endif

@@ -1,0 +1,270 @@
+/*
+ * dra_match.c -- matching devices to claims (doc/dra.md "Semantics in the
+ * solver, plan and verifier"): device reach, class and request selectors,
+ * attribute look-up and comparison, constraint scope, and the allocation
+ * of one claim spec on one node.
+ *
+ * Allocation is a depth-first search like the scheduler's allocator:
+ * requests in order, each request's alternatives in list order (so an
+ * earlier firstAvailable alternative is always preferred), devices in
+ * input order, with matchAttribute / distinctAttribute checked as devices
+ * are picked.  The search is bounded (WDR_MAX_STEPS) so a pathological
+ * claim fails instead of running away.
+ */
+
+#include "model/dra_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------- predicates */
+
+bool wdr_reaches(const ws_snapshot *s, const wdr_device *d, int node)
+{
+	const wdr_reach *r = &d->reach;
+	if (r->node >= 0)
+		return r->node == node;
+	if (r->node == -1)
+		return true;
+	if (r->node == -3)
+		return false;
+	return ws_terms_match(r->terms, r->nterms, &s->nodes[node]);
+}
+
+bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
+		 wasp_error *cel_err)
+{
+	if (sub->cls < 0)
+		return false;
+	const wdr_device *dv = &d->devs[dev];
+	const wdr_class *cl = &d->classes[sub->cls];
+	wasp_error e;
+	for (int i = 0; i < cl->nsel + sub->nsel; i++) {
+		const wcel_prog *p = i < cl->nsel ? cl->sel[i]
+						  : sub->sel[i - cl->nsel];
+		int r = wcel_eval(p, &dv->cel, &e);
+		if (r < 0 && cel_err && !cel_err->code)
+			*cel_err = e;
+		if (r != 1)
+			return false;
+	}
+	return true;
+}
+
+const wcel_attr *wdr_attr(const wdr_device *d, const char *domain,
+			  const char *name)
+{
+	for (int i = 0; i < d->cel.nattrs; i++)
+		if (!strcmp(d->cel.attrs[i].name, name) &&
+		    !strcmp(d->cel.attrs[i].domain, domain))
+			return &d->cel.attrs[i];
+	return NULL;
+}
+
+bool wdr_attr_equal(const wcel_attr *a, const wcel_attr *b)
+{
+	if (a->type != b->type)
+		return false;
+	switch (a->type) {
+	case WCEL_A_INT: return a->i == b->i;
+	case WCEL_A_BOOL: return a->b == b->b;
+	case WCEL_A_STRING: return !strcmp(a->s, b->s);
+	case WCEL_A_VERSION: {
+		int k;
+		return !wcel_semver_cmp(a->s, b->s, &k) && k == 0;
+	}
+	default:
+		if (a->n != b->n)
+			return false;
+		for (int i = 0; i < a->n; i++) {
+			bool eq = a->type == WCEL_A_INTS ? a->li[i] == b->li[i]
+				: a->type == WCEL_A_BOOLS ? a->lb[i] == b->lb[i]
+				: !strcmp(a->ls[i], b->ls[i]);
+			if (!eq)
+				return false;
+		}
+		return true;
+	}
+}
+
+bool wdr_cons_has(const wdr_cons *k, const char *name)
+{
+	if (k->nreqs == 0)
+		return true;
+	for (int i = 0; i < k->nreqs; i++) {
+		size_t l = strlen(k->reqs[i]);
+		if (!strncmp(name, k->reqs[i], l) &&
+		    (name[l] == 0 || name[l] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------ one claim's search */
+
+/* Search state of one claim allocation. */
+typedef struct srch {
+	const wdr_state *st;
+	const wdr_spec *sp;
+	int node;
+	const uint16_t *taken;
+	const int *extra;
+	int nextra;
+	const int *cand;   /* candidate devices (reachable)          */
+	int ncand;
+	wdr_result *out;
+	int max, n;
+	long steps;
+	int *alt;          /* chosen alternative per request         */
+} srch;
+
+static bool is_free(const srch *S, int dev)
+{
+	const wdr_device *dv = &S->st->d->devs[dev];
+	if (dv->multi)
+		return true;
+	if (S->taken[dev])
+		return false;
+	for (int i = 0; i < S->nextra; i++)
+		if (S->extra[i] == dev)
+			return false;
+	return true;
+}
+
+static bool picked(const srch *S, int dev)
+{
+	for (int i = 0; i < S->n; i++)
+		if (S->out[i].dev == dev)
+			return true;
+	return false;
+}
+
+/* Do the constraints still hold with dev added for request `rq`? */
+static bool cons_ok(const srch *S, const wdr_req *rq, const wdr_sub *sb,
+		    int dev)
+{
+	const ws_dra *d = S->st->d;
+	for (int k = 0; k < S->sp->ncons; k++) {
+		const wdr_cons *c = &S->sp->cons[k];
+		if (!wdr_cons_has(c, rq->name) && !wdr_cons_has(c, sb->name))
+			continue;
+		const wcel_attr *a = wdr_attr(&d->devs[dev], c->domain,
+					      c->attr);
+		if (!a)
+			return false;
+		for (int i = 0; i < S->n; i++) {
+			const wdr_sub *os = d->subs[S->out[i].sub];
+			/* the request of a result: its name up to '/' */
+			if (!wdr_cons_has(c, os->name))
+				continue;
+			const wcel_attr *b = wdr_attr(&d->devs[S->out[i].dev],
+						      c->domain, c->attr);
+			bool eq = b && wdr_attr_equal(a, b);
+			if (c->distinct ? eq : !eq)
+				return false;
+		}
+	}
+	return true;
+}
+
+static bool search_req(srch *S, int r);
+
+/* Pick `left` more devices for request r / alternative sb from position
+ * `from` of the candidates. */
+static bool pick(srch *S, int r, const wdr_sub *sb, int left, int from)
+{
+	if (left == 0)
+		return search_req(S, r + 1);
+	const ws_dra *d = S->st->d;
+	const signed char *m = S->st->match[sb->id];
+	(void)d;
+	for (int i = from; i < S->ncand; i++) {
+		if (++S->steps > WDR_MAX_STEPS)
+			return false;
+		int dev = S->cand[i];
+		if (!m[dev] || !is_free(S, dev) || picked(S, dev) ||
+		    !cons_ok(S, &S->sp->reqs[r], sb, dev))
+			continue;
+		if (S->n >= S->max)
+			return false;
+		S->out[S->n++] = (wdr_result){sb->id, dev};
+		if (pick(S, r, sb, left - 1, i + 1))
+			return true;
+		S->n--;
+	}
+	return false;
+}
+
+static bool search_req(srch *S, int r)
+{
+	if (r == S->sp->nreqs)
+		return true;
+	const wdr_req *rq = &S->sp->reqs[r];
+	for (int k = 0; k < rq->nalts; k++) {
+		const wdr_sub *sb = &rq->alts[k];
+		if (sb->cls < 0)
+			continue;
+		int base = S->n;
+		if (!sb->all) {
+			if (pick(S, r, sb, sb->count, 0))
+				return true;
+			S->n = base;
+			continue;
+		}
+		/* All: every matching reachable device, all free. */
+		const signed char *m = S->st->match[sb->id];
+		bool ok = true;
+		int got = 0;
+		for (int i = 0; i < S->ncand && ok; i++) {
+			int dev = S->cand[i];
+			if (!m[dev])
+				continue;
+			if (!is_free(S, dev) || picked(S, dev) ||
+			    !cons_ok(S, rq, sb, dev) || S->n >= S->max) {
+				ok = false;
+				break;
+			}
+			S->out[S->n++] = (wdr_result){sb->id, dev};
+			got++;
+		}
+		if (ok && got > 0 && search_req(S, r + 1))
+			return true;
+		S->n = base;
+	}
+	return false;
+}
+
+/* Reachable devices of node n into buf (node-local, then shared). */
+int wdr_node_cands(const wdr_state *st, int node, int *buf, int cap)
+{
+	const ws_dra *d = st->d;
+	int n = 0;
+	for (int i = d->node_first[node]; i < d->node_first[node + 1] &&
+	     n < cap; i++)
+		buf[n++] = d->node_devs[i];
+	for (int i = 0; i < d->nglobal && n < cap; i++)
+		if (wdr_reaches(st->s, &d->devs[d->global[i]], node))
+			buf[n++] = d->global[i];
+	return n;
+}
+
+
+int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
+		   const uint16_t *taken, const int *extra, int nextra,
+		   wdr_result *out, int max)
+{
+	int cand[WDR_MAX_CANDS];
+	srch S = {0};
+	S.st = st;
+	S.sp = sp;
+	S.node = node;
+	S.taken = taken;
+	S.extra = extra;
+	S.nextra = nextra;
+	S.cand = cand;
+	S.ncand = wdr_node_cands(st, node, cand, WDR_MAX_CANDS);
+	S.out = out;
+	S.max = max;
+	return search_req(&S, 0) ? S.n : -1;
+}
