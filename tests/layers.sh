@@ -8,9 +8,12 @@
 #   gen uses base only.
 #
 # Reads `nm` of the objects libtool built (src/*/.libs/*.o), so it checks
-# calls, not just #include lines.  Run from the build directory.
+# calls, not just #include lines.  Run from the build directory; objects
+# whose source is gone (a file split or removed since that build) are not
+# read.  WASP_SRCDIR names the source tree of a VPATH build.
 set -eu
 top=${1:-.}
+srcdir=${WASP_SRCDIR:-$top}
 layer() {
 	case $1 in
 	src/base/*) echo 0 ;; src/io/*) echo 1 ;; src/model/*) echo 2 ;;
@@ -21,7 +24,11 @@ layer() {
 }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wasp-layers-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-objs=$(find "$top/src" -path '*/.libs/*.o' | sort)
+objs=
+for o in $(find "$top/src" -path '*/.libs/*.o' | sort); do
+	rel=$(echo "${o#$top/}" | sed 's|/\.libs/|/|')
+	[ -f "$srcdir/${rel%.o}.c" ] && objs="$objs $o"
+done
 [ -n "$objs" ] || { echo "layers.sh: no objects under $top/src (build first)" >&2; exit 1; }
 for o in $objs; do
 	rel=${o#$top/}
