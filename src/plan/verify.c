@@ -142,9 +142,9 @@ static void check_waiting(vctx *v)
 		if (pod) {
 			int pi = wv_ht_get(&v->pods, w->ns, w->group);
 			if (pi < 0)
-				wv_viol(v, "waiting pod %s/%s: no such pod in the "
-					"snapshot",
-					nz(w->ns), nz(w->group));
+				wv_viol(v, "waiting pod %s/%s: no such pod in "
+					"the snapshot", nz(w->ns),
+					nz(w->group));
 			else if (!ws_pod_pending(&s->pods[pi]))
 				wv_viol(v, "waiting pod %s/%s: is not pending",
 					nz(w->ns), nz(w->group));
@@ -157,13 +157,12 @@ static void check_waiting(vctx *v)
 		}
 		int g = wv_ht_get(&v->groups, w->ns, w->group);
 		if (g < 0)
-			wv_viol(v, "waiting group %s/%s: no such PodGroup in the "
-				"snapshot",
-				nz(w->ns), nz(w->group));
+			wv_viol(v, "waiting group %s/%s: no such PodGroup in "
+				"the snapshot", nz(w->ns), nz(w->group));
 		else if (v->g_placed[g])
-			wv_viol(v, "group %s/%s: listed as waiting but %d of its "
-				"pods are placed",
-				nz(w->ns), nz(w->group), v->g_placed[g]);
+			wv_viol(v, "group %s/%s: listed as waiting but %d of "
+				"its pods are placed", nz(w->ns), nz(w->group),
+				v->g_placed[g]);
 	}
 }
 
@@ -179,7 +178,8 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	v.a = a;
 	v.path = p->sum.domain_mode && !strcmp(p->sum.domain_mode, "path");
 	size_t nres = s->nres ? s->nres : 1;
-	if (wv_ht_init(&v.pods, a, s->npods) || wv_ht_init(&v.nodes, a, s->nnodes) ||
+	if (wv_ht_init(&v.pods, a, s->npods) ||
+	    wv_ht_init(&v.nodes, a, s->nnodes) ||
 	    wv_ht_init(&v.groups, a, s->ngroups) ||
 	    !(v.pod_node = wa_calloc(a, s->npods + 1, sizeof(int))) ||
 	    !(v.pod_place = wa_calloc(a, s->npods + 1, sizeof(int))) ||

@@ -57,11 +57,12 @@ static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
 				"node %s", c->ns, c->name, key,
 				s->nodes[node].name);
 		if (!wdr_matches(d, sub[i], dev[i], NULL))
-			wv_viol(v, "claim %s/%s: device %s does not match request "
-				"%s", c->ns, c->name, key, sub[i]->name);
+			wv_viol(v, "claim %s/%s: device %s does not match "
+				"request %s", c->ns, c->name, key,
+				sub[i]->name);
 		if (uses[dev[i]]++ && !dv->multi)
-			wv_viol(v, "claim %s/%s: device %s is already allocated",
-				c->ns, c->name, key);
+			wv_viol(v, "claim %s/%s: device %s is already "
+				"allocated", c->ns, c->name, key);
 	}
 	/* Counts: one alternative per request, count or All. */
 	for (int q = 0; q < sp->nreqs; q++) {
@@ -124,19 +125,19 @@ static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
 					continue;
 				bool eq = wdr_attr_equal(a, b);
 				if (cn->distinct && eq)
-					wv_viol(v, "claim %s/%s: devices %s and "
-						"%s share %s/%s (distinct"
-						"Attribute)", c->ns, c->name,
-						c->results[i].device,
-						c->results[j].device, cn->domain,
-						cn->attr);
+					wv_viol(v, "claim %s/%s: devices %s "
+						"and %s share %s/%s "
+						"(distinctAttribute)", c->ns,
+						c->name, c->results[i].device,
+						c->results[j].device,
+						cn->domain, cn->attr);
 				else if (!cn->distinct && !eq)
-					wv_viol(v, "claim %s/%s: devices %s and "
-						"%s differ in %s/%s (match"
-						"Attribute)", c->ns, c->name,
-						c->results[i].device,
-						c->results[j].device, cn->domain,
-						cn->attr);
+					wv_viol(v, "claim %s/%s: devices %s "
+						"and %s differ in %s/%s "
+						"(matchAttribute)", c->ns,
+						c->name, c->results[i].device,
+						c->results[j].device,
+						cn->domain, cn->attr);
 			}
 		}
 	}
@@ -418,14 +419,14 @@ static void shared_claims(vctx *v, dctx *x)
 		if (!c)
 			continue;
 		if (d->specs[in->spec].allocated) {
-			wv_viol(v, "claim %s/%s: already allocated, but the plan "
-				"allocates it again", in->ns, in->name);
+			wv_viol(v, "claim %s/%s: already allocated, but the "
+				"plan allocates it again", in->ns, in->name);
 			continue;
 		}
 		int n = wv_ht_get(&v->nodes, "", nz(c->node));
 		if (n < 0) {
-			wv_viol(v, "claim %s/%s: node %s is not in the snapshot",
-				in->ns, in->name, nz(c->node));
+			wv_viol(v, "claim %s/%s: node %s is not in the "
+				"snapshot", in->ns, in->name, nz(c->node));
 			continue;
 		}
 		inst_node[i] = n;
@@ -486,8 +487,8 @@ static void pod_claims(vctx *v, dctx *x)
 			if (!sp->allocated) {
 				c = find_claim(p, &ct, in->ns, in->name);
 				if (!c) {
-					wv_viol(v, "pod %s/%s: shared claim %s has "
-						"no allocation", pod->ns,
+					wv_viol(v, "pod %s/%s: shared claim %s "
+						"has no allocation", pod->ns,
 						pod->name, in->name);
 					continue;
 				}
@@ -504,10 +505,10 @@ static void pod_claims(vctx *v, dctx *x)
 				}
 				if (dv >= 0 &&
 				    !wdr_reaches(s, &d->devs[dv], n))
-					wv_viol(v, "pod %s/%s on node %s: cannot "
-						"reach device %s of shared "
-						"claim %s", pod->ns, pod->name,
-						s->nodes[n].name,
+					wv_viol(v, "pod %s/%s on node %s: "
+						"cannot reach device %s of "
+						"shared claim %s", pod->ns,
+						pod->name, s->nodes[n].name,
 						d->devs[dv].name, in->name);
 			}
 		}
@@ -593,8 +594,8 @@ void wv_check_devices(vctx *v)
 	const wasp_plan *p = v->p;
 	if (!d) {
 		if (p->nclaims)
-			wv_viol(v, "the plan allocates %d device claim%s but the "
-				"snapshot has none", p->nclaims,
+			wv_viol(v, "the plan allocates %d device claim%s but "
+				"the snapshot has none", p->nclaims,
 				p->nclaims == 1 ? "" : "s");
 		return;
 	}

@@ -25,16 +25,17 @@ void wv_check_placements(vctx *v)
 		}
 		const ws_pod *pod = &s->pods[pi];
 		if (ni < 0) {
-			wv_viol(v, "pod %s/%s: placed on node %s, which is not in "
-				"the snapshot",
-				pod->ns, pod->name, nz(x->node));
+			wv_viol(v, "pod %s/%s: placed on node %s, which is not "
+				"in the snapshot", pod->ns, pod->name,
+				nz(x->node));
 			continue;
 		}
 		const ws_node *node = &s->nodes[ni];
 		if (v->pod_place[pi] >= 0) {
 			wv_viol(v, "pod %s/%s: placed twice (on %s and on %s)",
 				pod->ns, pod->name,
-				nz(p->place[v->pod_place[pi]].node), node->name);
+				nz(p->place[v->pod_place[pi]].node),
+				node->name);
 			continue;
 		}
 		if (pod->terminal) {
@@ -43,9 +44,8 @@ void wv_check_placements(vctx *v)
 			continue;
 		}
 		if (!ws_pod_pending(pod)) {
-			wv_viol(v, "pod %s/%s: placed on %s but already bound to "
-				"%s",
-				pod->ns, pod->name, node->name,
+			wv_viol(v, "pod %s/%s: placed on %s but already bound "
+				"to %s", pod->ns, pod->name, node->name,
 				nz(pod->node_name));
 			continue;
 		}
@@ -61,8 +61,9 @@ void wv_check_placements(vctx *v)
 		}
 		const char *why = NULL;
 		if (!ws_pod_fits_node_static(pod, node, &why))
-			wv_viol(v, "pod %s/%s on node %s: %s", pod->ns, pod->name,
-				node->name, why ? why : "does not fit");
+			wv_viol(v, "pod %s/%s on node %s: %s", pod->ns,
+				pod->name, node->name,
+				why ? why : "does not fit");
 		/* Count it for capacity, gang and topology whatever the
 		 * static verdict, so every problem is reported once. */
 		v->pod_place[pi] = i;
@@ -93,19 +94,19 @@ void wv_check_capacity(vctx *v)
 				continue;
 			if (ev) {
 				char b5[48];
-				wv_viol(v, "node %s: %s over allocatable: %s > %s "
-					"(bound %s - evicted %s + placed %s)",
-					node->name, s->res[r],
+				wv_viol(v, "node %s: %s over allocatable: %s > "
+					"%s (bound %s - evicted %s + placed "
+					"%s)", node->name, s->res[r],
 					qty(v, r, tot, b1, sizeof b1),
-					qty(v, r, node->alloc[r], b2, sizeof b2),
+					qty(v, r, node->alloc[r], b2,
+					    sizeof b2),
 					qty(v, r, node->used[r], b3, sizeof b3),
 					qty(v, r, ev, b5, sizeof b5),
 					qty(v, r, pl, b4, sizeof b4));
 				continue;
 			}
-			wv_viol(v, "node %s: %s over allocatable: %s > %s (bound "
-				"%s + placed %s)",
-				node->name, s->res[r],
+			wv_viol(v, "node %s: %s over allocatable: %s > %s "
+				"(bound %s + placed %s)", node->name, s->res[r],
 				qty(v, r, tot, b1, sizeof b1),
 				qty(v, r, node->alloc[r], b2, sizeof b2),
 				qty(v, r, node->used[r], b3, sizeof b3),

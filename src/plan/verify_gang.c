@@ -196,10 +196,9 @@ static void check_topology(vctx *v, int g)
 			continue;
 		const char *d = domain_of(v, n, lv, nl);
 		if (!d) {
-			wv_viol(v, "group %s/%s: pod %s on node %s, which lacks "
-				"topology label %s",
-				grp->ns, grp->name, pod->name, s->nodes[n].name,
-				key);
+			wv_viol(v, "group %s/%s: pod %s on node %s, which "
+				"lacks topology label %s", grp->ns, grp->name,
+				pod->name, s->nodes[n].name, key);
 			return;
 		}
 		if (!dom0) {
@@ -235,9 +234,9 @@ void wv_check_groups(vctx *v)
 			continue;
 		}
 		if (grp->invalid)
-			wv_viol(v, "group %s/%s: cannot be scheduled (%s) but %d "
-				"pods are placed",
-				grp->ns, grp->name, grp->invalid, placed);
+			wv_viol(v, "group %s/%s: cannot be scheduled (%s) but "
+				"%d pods are placed", grp->ns, grp->name,
+				grp->invalid, placed);
 		if (grp->policy == WS_POLICY_GANG) {
 			int running = 0, pending = 0;
 			for (int k = 0; k < grp->npods; k++) {
@@ -255,9 +254,9 @@ void wv_check_groups(vctx *v)
 					grp->ns, grp->name, placed, running,
 					grp->min_count);
 			if (placed > pending)
-				wv_viol(v, "gang %s/%s: %d pods placed but only "
-					"%d pending",
-					grp->ns, grp->name, placed, pending);
+				wv_viol(v, "gang %s/%s: %d pods placed but "
+					"only %d pending", grp->ns, grp->name,
+					placed, pending);
 		}
 		if (grp->topo_key)
 			check_topology(v, g);
@@ -336,10 +335,11 @@ static void comp_dom(vctx *v, int h, const char *const *lv, int nl,
 				continue;
 			const char *d = domain_of(v, n, lv, nl);
 			if (!d) {
-				wv_viol(v, "CompositePodGroup %s/%s: pod %s/%s on "
-					"node %s, which lacks topology label "
-					"%s", c->ns, c->name, pod->ns,
-					pod->name, s->nodes[n].name, lv[nl - 1]);
+				wv_viol(v, "CompositePodGroup %s/%s: pod %s/%s "
+					"on node %s, which lacks topology "
+					"label %s", c->ns, c->name, pod->ns,
+					pod->name, s->nodes[n].name,
+					lv[nl - 1]);
 				t->bad = true;
 			} else if (!t->dom) {
 				*t = (tdom){d, pod->name, n, false};
@@ -366,10 +366,10 @@ void wv_check_trees(vctx *v)
 			continue;
 		int on = comp_kids_on(v, h);
 		if (on < c->min_groups)
-			wv_viol(v, "CompositePodGroup %s/%s: %d pods placed below "
-				"it but only %d of minGroupCount %d child "
-				"groups admitted",
-				c->ns, c->name, placed, on, c->min_groups);
+			wv_viol(v, "CompositePodGroup %s/%s: %d pods placed "
+				"below it but only %d of minGroupCount %d "
+				"child groups admitted", c->ns, c->name, placed,
+				on, c->min_groups);
 		if (c->topo_key) {
 			const char *one;
 			const char *const *lv;
@@ -381,11 +381,10 @@ void wv_check_trees(vctx *v)
 	}
 }
 
-
-/* Annotations (doc/formulation.md §9): an exclusive group sits in one domain of its
- * exclusive key that no other group with that key uses; a sliced group
- * has a multiple of the slice size in every domain of each slice key. */
-
+/* Annotations (doc/formulation.md §9): an exclusive group sits in one
+ * domain of its exclusive key that no other group with that key uses; a
+ * sliced group has a multiple of the slice size in every domain of each
+ * slice key. */
 void wv_check_annotations(vctx *v)
 {
 	const ws_snapshot *s = v->s;
@@ -429,10 +428,11 @@ void wv_check_annotations(vctx *v)
 					continue;
 				const char *d = domain_of(v, n, lv, nl);
 				if (!d) {
-					wv_viol(v, "group %s/%s: pod %s on node %s, "
-						"which lacks topology label %s",
-						grp->ns, grp->name, pod->name,
-						s->nodes[n].name, key);
+					wv_viol(v, "group %s/%s: pod %s on "
+						"node %s, which lacks topology "
+						"label %s", grp->ns, grp->name,
+						pod->name, s->nodes[n].name,
+						key);
 					continue;
 				}
 				int i = 0;
@@ -445,24 +445,26 @@ void wv_check_annotations(vctx *v)
 			if (l >= 0) {
 				for (int i = 0; i < nd; i++)
 					if (cnt[i] % ta->slice_size[l])
-						wv_viol(v, "group %s/%s: %d pods in %s "
-							"%s, not a multiple of the "
-							"slice size %d",
-							grp->ns, grp->name, cnt[i],
-							key, dn[i],
+						wv_viol(v, "group %s/%s: %d "
+							"pods in %s %s, not a "
+							"multiple of the slice "
+							"size %d", grp->ns,
+							grp->name, cnt[i], key,
+							dn[i],
 							ta->slice_size[l]);
 				continue;
 			}
 			if (nd > 1)
-				wv_viol(v, "group %s/%s: exclusive topology %s but "
-					"its pods span %s and %s",
-					grp->ns, grp->name, key, dn[0], dn[1]);
+				wv_viol(v, "group %s/%s: exclusive topology %s "
+					"but its pods span %s and %s", grp->ns,
+					grp->name, key, dn[0], dn[1]);
 			for (int i = 0; i < nd; i++) {
 				int other = wv_ht_get(&held, key, dn[i]);
 				if (other >= 0 && other != g)
-					wv_viol(v, "exclusive topology %s: domain %s "
-						"holds both %s/%s and %s/%s",
-						key, dn[i], s->groups[other].ns,
+					wv_viol(v, "exclusive topology %s: "
+						"domain %s holds both %s/%s "
+						"and %s/%s", key, dn[i],
+						s->groups[other].ns,
 						s->groups[other].name, grp->ns,
 						grp->name);
 				else

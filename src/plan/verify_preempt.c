@@ -26,8 +26,9 @@ void wv_check_evictions(vctx *v)
 		}
 		const ws_pod *pod = &s->pods[pi];
 		if (pod->terminal || ws_pod_pending(pod) || pod->node < 0) {
-			wv_viol(v, "eviction of %s/%s: the pod is not running on "
-				"a node of the snapshot", pod->ns, pod->name);
+			wv_viol(v, "eviction of %s/%s: the pod is not running "
+				"on a node of the snapshot", pod->ns,
+				pod->name);
 			continue;
 		}
 		if (v->pod_evict[pi] >= 0) {
@@ -53,10 +54,10 @@ void wv_check_evictions(vctx *v)
 		if (lone) {
 			int bi = wv_ht_get(&v->pods, x->by_ns, x->by);
 			if (bi < 0) {
-				wv_viol(v, "eviction of %s/%s: preempted by pod "
-					"%s/%s, which is not in the snapshot",
-					pod->ns, pod->name, nz(x->by_ns),
-					nz(x->by));
+				wv_viol(v, "eviction of %s/%s: preempted by "
+					"pod %s/%s, which is not in the "
+					"snapshot", pod->ns, pod->name,
+					nz(x->by_ns), nz(x->by));
 				continue;
 			}
 			bp = s->pods[bi].priority;
@@ -104,9 +105,9 @@ void wv_check_evictions(vctx *v)
 			ev += v->pod_evict[grp->pods[k]] >= 0;
 		}
 		if (ev && ev < run)
-			wv_viol(v, "group %s/%s: disruptionMode all, but only %d "
-				"of its %d running pods are evicted", grp->ns,
-				grp->name, ev, run);
+			wv_viol(v, "group %s/%s: disruptionMode all, but only "
+				"%d of its %d running pods are evicted",
+				grp->ns, grp->name, ev, run);
 	}
 }
 
@@ -154,8 +155,9 @@ void wv_check_moves(vctx *v)
 		}
 		const char *why = NULL;
 		if (!ws_pod_fits_node_static(pod, &s->nodes[ni], &why))
-			wv_viol(v, "move of %s/%s to %s: %s", pod->ns, pod->name,
-				s->nodes[ni].name, why ? why : "does not fit");
+			wv_viol(v, "move of %s/%s to %s: %s", pod->ns,
+				pod->name, s->nodes[ni].name,
+				why ? why : "does not fit");
 		if (pod->group >= 0 &&
 		    s->groups[pod->group].disruption == WS_DISRUPT_ALL)
 			wv_viol(v, "move of %s/%s: its group %s is disrupted "
@@ -239,8 +241,8 @@ void wv_check_pdbs(vctx *v)
 			total += ev - allowed;
 	}
 	if (total != v->p->pdb_violations)
-		wv_viol(v, "PodDisruptionBudgets: the evictions break budgets %ld "
-			"time%s, the plan says %d", total,
+		wv_viol(v, "PodDisruptionBudgets: the evictions break budgets "
+			"%ld time%s, the plan says %d", total,
 			total == 1 ? "" : "s", v->p->pdb_violations);
 }
 
@@ -330,13 +332,14 @@ void wv_check_priority_rows(vctx *v)
 				}
 				if (tot <= node->alloc[r])
 					continue;
-				wv_viol(v, "node %s: %s freed by evicting pods of "
-					"priority >= %d is used by pods of "
+				wv_viol(v, "node %s: %s freed by evicting pods "
+					"of priority >= %d is used by pods of "
 					"priority %d or lower: %s > %s at "
 					"level %d", node->name, s->res[r],
 					(int)vmax, (int)L,
 					qty(v, r, tot, b1, sizeof b1),
-					qty(v, r, node->alloc[r], b2, sizeof b2),
+					qty(v, r, node->alloc[r], b2,
+					    sizeof b2),
 					(int)L);
 				bad = true;
 			}

@@ -213,9 +213,10 @@ bool wp_packing_proven(const wp_problem *p, const wp_sol *s)
 	return v.packing >= b;
 }
 
-/* Preferred levels (issue 5): the levels are the topology keys, coarse to
- * fine (at most 8 counted); per level, the domains where a group with a
- * preferred level at or below it has eligible nodes but no pod. */
+/* Preferred levels (doc/formulation.md §9): the levels are the topology
+ * keys, coarse to fine (at most 8 counted); per level, the domains where
+ * a group with a preferred level at or below it has eligible nodes but no
+ * pod. */
 void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v)
 {
 	const wtp_topo *t = p->topo;

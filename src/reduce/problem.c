@@ -163,7 +163,7 @@ int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
 					p->units[u].keep = true;
 	}
 	wa_destroy(tmp);
-	/* issue 6: move classes, after --protect marked its units */
+	/* --rebalance: move classes, after --protect marked its units */
 	if (!rc && o->rebalance)
 		rc = wrb_classes(p, o, a);
 	if (rc)

@@ -199,8 +199,8 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 				    pod->req[r];
 		}
 	}
-	/* moves (issue 6): a moved pod leaves its node for its destination;
-	 * it may not be evicted too */
+	/* moves (--rebalance): a moved pod leaves its node for its
+	 * destination; it may not be evicted too */
 	for (int i = 0; !w && s->move_to && i < p->snap->npods; i++) {
 		int to = s->move_to[i];
 		const ws_pod *pod = &p->snap->pods[i];
