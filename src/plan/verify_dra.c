@@ -169,6 +169,80 @@ static void freed_devs(vctx *v, const wpl_claim *c, int32_t prio,
 	}
 }
 
+/* Does device x, for alternative sb of request q, respect the claim's
+ * constraints against the devices (dev) of its other requests (req[i],
+ * alternative alt[req[i]])? */
+static bool fits_others(const ws_dra *d, const wdr_spec *sp, int q,
+			const wdr_sub *sb, int x, const int *dev,
+			const int *req, const int *alt, int nr)
+{
+	const wdr_req *rq = &sp->reqs[q];
+	bool ok = true;
+	for (int k = 0; k < sp->ncons && ok; k++) {
+		const wdr_cons *cn = &sp->cons[k];
+		if (!wdr_cons_has(cn, rq->name) &&
+		    !wdr_cons_has(cn, sb->name))
+			continue;
+		const wcel_attr *a = wdr_attr(&d->devs[x], cn->domain,
+					      cn->attr);
+		if (!a) {
+			ok = false;
+			break;
+		}
+		for (int i = 0; i < nr && ok; i++) {
+			if (req[i] == q)
+				continue;
+			const wdr_sub *os = &sp->reqs[req[i]].alts[alt[req[i]]];
+			if (!wdr_cons_has(cn, sp->reqs[req[i]].name) &&
+			    !wdr_cons_has(cn, os->name))
+				continue;
+			const wcel_attr *b = wdr_attr(&d->devs[dev[i]],
+						      cn->domain, cn->attr);
+			bool eq = b && wdr_attr_equal(a, b);
+			ok = cn->distinct ? !eq : eq;
+		}
+	}
+	return ok;
+}
+
+/* How many of the candidates cand[0..nc) alternative sb of request q can
+ * pick among themselves: a matchAttribute groups them by value, a
+ * distinctAttribute takes one per value. */
+static int most_picks(const ws_dra *d, const wdr_spec *sp, int q,
+		      const wdr_sub *sb, const int *cand, int nc)
+{
+	const wdr_req *rq = &sp->reqs[q];
+	int best = nc;
+	for (int k = 0; k < sp->ncons; k++) {
+		const wdr_cons *cn = &sp->cons[k];
+		if (!wdr_cons_has(cn, rq->name) &&
+		    !wdr_cons_has(cn, sb->name))
+			continue;
+		int most = 0, ndist = 0;
+		for (int a = 0; a < nc; a++) {
+			const wcel_attr *va = wdr_attr(&d->devs[cand[a]],
+						       cn->domain, cn->attr);
+			int same = 0;
+			bool first = true;
+			for (int b = 0; b < nc; b++) {
+				const wcel_attr *vb = wdr_attr(
+				    &d->devs[cand[b]], cn->domain, cn->attr);
+				if (!wdr_attr_equal(va, vb))
+					continue;
+				same++;
+				first &= b >= a;
+			}
+			if (same > most)
+				most = same;
+			ndist += first;
+		}
+		int lim = cn->distinct ? ndist : most;
+		if (lim < best)
+			best = lim;
+	}
+	return best;
+}
+
 /* firstAvailable preference (doc/dra.md): a request of claim c that
  * used alternative k > 0 is a violation when an earlier alternative could
  * be met on the claim's node (and every user's node, users: nodes) with
@@ -237,34 +311,8 @@ static void check_preference(vctx *v, const wpl_claim *c,
 					continue;
 				}
 				/* constraints against the other requests */
-				for (int k = 0; k < sp->ncons && ok; k++) {
-					const wdr_cons *cn = &sp->cons[k];
-					if (!wdr_cons_has(cn, rq->name) &&
-					    !wdr_cons_has(cn, sb->name))
-						continue;
-					const wcel_attr *a = wdr_attr(
-					    &d->devs[x], cn->domain, cn->attr);
-					if (!a) {
-						ok = false;
-						break;
-					}
-					for (int i = 0; i < nr && ok; i++) {
-						if (req[i] == q)
-							continue;
-						const wdr_sub *os =
-						    &sp->reqs[req[i]]
-							 .alts[alt[req[i]]];
-						if (!wdr_cons_has(
-							cn, sp->reqs[req[i]].name) &&
-						    !wdr_cons_has(cn, os->name))
-							continue;
-						const wcel_attr *b = wdr_attr(
-						    &d->devs[dev[i]],
-						    cn->domain, cn->attr);
-						bool eq = b && wdr_attr_equal(a, b);
-						ok = cn->distinct ? !eq : eq;
-					}
-				}
+				ok = fits_others(d, sp, q, sb, x, dev, req, alt,
+						 nr);
 				if (ok)
 					cand[nc++] = x;
 				else
@@ -274,42 +322,8 @@ static void check_preference(vctx *v, const wpl_claim *c,
 			if (sb->all) {
 				met = all > 0 && all_free && nc == all;
 			} else {
-				/* picks among themselves: a matchAttribute
-				 * groups them by value, a distinctAttribute
-				 * takes one per value */
-				int best = nc;
-				for (int k = 0; k < sp->ncons; k++) {
-					const wdr_cons *cn = &sp->cons[k];
-					if (!wdr_cons_has(cn, rq->name) &&
-					    !wdr_cons_has(cn, sb->name))
-						continue;
-					int most = 0, ndist = 0;
-					for (int a = 0; a < nc; a++) {
-						const wcel_attr *va = wdr_attr(
-						    &d->devs[cand[a]],
-						    cn->domain, cn->attr);
-						int same = 0;
-						bool first = true;
-						for (int b = 0; b < nc; b++) {
-							const wcel_attr *vb =
-							    wdr_attr(&d->devs[
-							    cand[b]], cn->domain,
-							    cn->attr);
-							if (!wdr_attr_equal(va,
-									    vb))
-								continue;
-							same++;
-							first &= b >= a;
-						}
-						if (same > most)
-							most = same;
-						ndist += first;
-					}
-					int lim = cn->distinct ? ndist : most;
-					if (lim < best)
-						best = lim;
-				}
-				met = best >= sb->count;
+				met = most_picks(d, sp, q, sb, cand, nc) >=
+				      sb->count;
 			}
 			if (met) {
 				wv_viol(v, "claim %s/%s: request %s uses "
