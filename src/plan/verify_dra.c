@@ -14,6 +14,16 @@
 
 #include "model/dra.h"
 
+/* "driver/pool/device" of a result of the plan, into key (DEV_KEY
+ * bytes), and its device index (-1: no such device). */
+#define DEV_KEY (3 * WASP_MAX_NAME + 8)
+static int result_dev(ws_map *devs, const wpl_result *r, char *key)
+{
+	snprintf(key, DEV_KEY, "%s/%s/%s", nz(r->driver), nz(r->pool),
+		 nz(r->device));
+	return ws_map_get(devs, key);
+}
+
 /* Results of one claim against its spec: every device exists, reaches
  * `node`, matches its request's class and selectors; counts per request;
  * constraints; the uses of each device are counted in `uses`. */
@@ -31,10 +41,8 @@ static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
 	}
 	for (int i = 0; i < c->nresults; i++) {
 		const wpl_result *r = &c->results[i];
-		char key[3 * WASP_MAX_NAME + 8];
-		snprintf(key, sizeof key, "%s/%s/%s", nz(r->driver),
-			 nz(r->pool), nz(r->device));
-		dev[i] = ws_map_get(devs, key);
+		char key[DEV_KEY];
+		dev[i] = result_dev(devs, r, key);
 		sub[i] = NULL;
 		for (int q = 0; q < sp->nreqs && !sub[i]; q++)
 			for (int k = 0; k < sp->reqs[q].nalts; k++)
@@ -156,10 +164,8 @@ static void freed_devs(vctx *v, const wpl_claim *c, int32_t prio,
 		       ws_map *devs)
 {
 	for (int i = 0; v->dv_prio && i < c->nresults; i++) {
-		char key[3 * WASP_MAX_NAME + 8];
-		snprintf(key, sizeof key, "%s/%s/%s", nz(c->results[i].driver),
-			 nz(c->results[i].pool), nz(c->results[i].device));
-		int dv = ws_map_get(devs, key);
+		char key[DEV_KEY];
+		int dv = result_dev(devs, &c->results[i], key);
 		if (dv >= 0 && v->dv_prio[dv] != INT32_MIN &&
 		    prio <= v->dv_prio[dv])
 			wv_viol(v, "claim %s/%s: device %s, freed by evicting "
@@ -270,10 +276,8 @@ static void check_preference(vctx *v, const wpl_claim *c,
 		alt[q] = -1;
 	for (int i = 0; i < nr; i++) {
 		const wpl_result *r = &c->results[i];
-		char key[3 * WASP_MAX_NAME + 8];
-		snprintf(key, sizeof key, "%s/%s/%s", nz(r->driver),
-			 nz(r->pool), nz(r->device));
-		dev[i] = ws_map_get(devs, key);
+		char key[DEV_KEY];
+		dev[i] = result_dev(devs, r, key);
 		req[i] = -1;
 		for (int q = 0; q < sp->nreqs && req[i] < 0; q++)
 			for (int k = 0; k < sp->reqs[q].nalts; k++)
@@ -510,12 +514,9 @@ static void pod_claims(vctx *v, dctx *x)
 			for (int i = 0; i < (c ? c->nresults : na); i++) {
 				int dv = ad ? ad[i] : -1;
 				if (c) {
-					char key[3 * WASP_MAX_NAME + 8];
-					snprintf(key, sizeof key, "%s/%s/%s",
-						 nz(c->results[i].driver),
-						 nz(c->results[i].pool),
-						 nz(c->results[i].device));
-					dv = ws_map_get(devs, key);
+					char key[DEV_KEY];
+					dv = result_dev(devs, &c->results[i],
+							key);
 				}
 				if (dv >= 0 &&
 				    !wdr_reaches(s, &d->devs[dv], n))
