@@ -1,16 +1,14 @@
 /*
- * problem.c -- the reduction: snapshot + topology -> wp_problem (see
- * problem.h), and the solver-neutral pieces every solver shares: solution
- * storage, the lexicographic objective and a feasibility check.
+ * problem.c -- the reduction's driver: snapshot + topology -> wp_problem
+ * (problem.h; doc/formulation.md §1 "Data").
  *
- * Pending pods collapse into classes (same group, requests, selector,
- * affinity, tolerations, priority).  Eligibility is computed once per
- * distinct (selector, affinity, tolerations) and then filtered per distinct
- * request vector, so thousands of gangs built from one pod template share
- * one eligible-node array (classes may point at the same `elig`; it is
- * read-only).  The parallel loops write only their own slots; arena
- * allocation happens serially, so the result does not depend on the
- * thread count.
+ * reduce() runs the phases in order: problem groups and pod classes
+ * (classes.c), each group's gang minimum, key and pinned domain
+ * (domains.c), eligible nodes per class (classes.c), slot offsets, the
+ * topology annotations and exclusively held domains, CompositePodGroups
+ * (domains.c).  wp_reduce then adds the disruption units (units.c), the
+ * --protect marks and the move classes (movable.c).  Solutions and their
+ * value live in solution.c and objective.c.
  */
 #include "reduce/problem_int.h"
 #include "reduce/units.h"
