@@ -7,8 +7,12 @@
  * selects; per node and resource the bound pods plus the placed pods fit the
  * allocatable; each gang is placed with at least minCount pods (counting
  * those running) or not at all; a group with a topology key sits in one
- * domain of it (read in the plan's domain mode).  It shares the snapshot
- * model and its static predicates, never the reduction or a solver.
+ * domain of it (read in the plan's domain mode); evictions, moves,
+ * budgets and device claims are recounted too.  It shares the snapshot
+ * model, its static predicates and the DRA evaluator (src/model), never
+ * the reduction or a solver.  verify.c is the driver; the families live in
+ * verify_fit.c, verify_preempt.c, verify_gang.c and verify_dra.c
+ * (verify_int.h).
  */
 #ifndef WASP_VERIFY_H
 #define WASP_VERIFY_H

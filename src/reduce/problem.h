@@ -1,5 +1,7 @@
 /*
- * problem.h -- what the solvers see (the reduction, problem.c).
+ * problem.h -- what the solvers see: the reduction (problem.c, with its
+ * phases in classes.c and domains.c), solutions (solution.c) and their
+ * value (objective.c); doc/formulation.md §1 "Data".
  *
  * Pending pods are grouped into classes: pods of one group (or, for pods
  * without a group, lone pods) with identical requests, selectors, affinity,
@@ -45,13 +47,13 @@ typedef struct wp_group {
 	int *classes;
 	int nclasses;
 	const char *invalid; /* non-NULL: cannot be placed, and why      */
-	/* addition (issue 5): parent CompositePodGroup, index + 1 into
-	 * wp_problem.comps (0: not in a tree) */
+	/* parent CompositePodGroup (doc/formulation.md §9), index + 1
+	 * into wp_problem.comps (0: not in a tree) */
 	int pcomp;
-	const struct wp_tas *tas; /* annotations, NULL: none (issue 5) */
+	const struct wp_tas *tas; /* annotations, NULL: none (§9) */
 } wp_group;
 
-/* A PodGroup's topology annotations as key indices (issue 5):
+/* A PodGroup's topology annotations as key indices (§9):
  * exclusive: the group sits in one domain of `excl` that no other group
  * with the same exclusive key uses (running ones included); preferred:
  * fewest domains of `pref`, then of each coarser key; slices: the pods
@@ -65,7 +67,7 @@ typedef struct wp_tas {
 	int slice_size[WS_MAX_SLICE_LAYERS];
 } wp_tas;
 
-/* A CompositePodGroup (issue 5): comps[i] is snapshot composite i.  It is
+/* A CompositePodGroup (§9): comps[i] is snapshot composite i.  It is
  * admitted when at least min_groups children are (running children count
  * as admitted); no child is admitted unless it is; a key confines every
  * descendant to one domain of it. */
@@ -95,20 +97,20 @@ typedef struct wp_problem {
 	int nx;            /* sum of nelig over classes                   */
 	int value_res;     /* tier-1 unit: resource index, -1 = pods       */
 	wa_arena *arena;
-	/* addition (preemption, preempt.c): running disruption units, in
-	 * snapshot order of their first pod */
+	/* preemption (units.c, doc/preemption.md): running disruption
+	 * units, in snapshot order of their first pod */
 	struct wp_unit *units;
 	int nunits;
 	int *pdb_allowed;  /* per snapshot PDB: disruptions it allows     */
-	/* addition (issue 5): CompositePodGroups, as in the snapshot */
+	/* CompositePodGroups (§9), as in the snapshot */
 	wp_comp *comps;
 	int ncomps;
 	/* per key (NULL when no group is exclusive on it), per domain: the
 	 * snapshot group whose running pods hold it exclusively, -1 none,
 	 * -2 several */
 	int **excl_owner;
-	/* addition (issue 6, --rebalance): running pods that may move, in
-	 * classes of interchangeable pods on one home node (rebalance.c,
+	/* --rebalance (doc/preemption.md): running pods that may move, in
+	 * classes of interchangeable pods on one home node (movable.c,
 	 * wrb_classes); none without --rebalance */
 	struct wp_mclass *mcls;
 	int nmcls;
@@ -116,8 +118,9 @@ typedef struct wp_problem {
 	int max_moves;     /* --max-moves, 0: no limit                     */
 } wp_problem;
 
-/* A move class (issue 6): `count` running single-pod units on node
- * `home` with the same priority, requests, node predicates and budgets.
+/* A move class (--rebalance, doc/formulation.md §4c): `count` running
+ * single-pod units on node `home` with the same priority, requests, node
+ * predicates and budgets.
  * Their pods may stay, move to another of `elig` (nodes that already run
  * pods, fit them statically and by allocatable; at most
  * WP_MAX_MOVE_DESTS besides home, roomiest first) or, when the units are
@@ -134,7 +137,7 @@ typedef struct wp_mclass {
 	int homek;
 } wp_mclass;
 
-/* A disruption unit of running pods (addition, preemption): one pod of a
+/* A disruption unit of running pods (doc/preemption.md): one pod of a
  * `single` group or without a group, or all running pods of an `all`
  * group.  Only pods bound to a known node are in units. */
 typedef struct wp_unit {
@@ -156,26 +159,19 @@ typedef struct wp_sol {
 	int *x;               /* nx: x[c.off + k] pods of class c on c.elig[k] */
 	unsigned char *admit; /* ngroups */
 	const char **reason;  /* ngroups: why a group waits; NULL if admitted */
-	/* addition (preemption): per unit, evicted or not, and the problem
+	/* preemption: per unit, evicted or not, and the problem
 	 * group whose placement evicted it (-1: none) */
 	unsigned char *evict;
 	int *evict_by;
-	/* addition (DRA): the greedy's device allocations (struct
+	/* DRA: the greedy's device allocations (struct
 	 * wdr_state, dra.h) for plan.c; NULL without device claims. */
 	const struct wdr_state *dra;
-	/* addition (issue 6): per snapshot pod, the node a move takes it
-	 * to, -1: none (only pods of move classes move) */
+	/* --rebalance: per snapshot pod, the node a move takes it to,
+	 * -1: none (only pods of move classes move) */
 	int *move_to;
 } wp_sol;
 
-int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
-	      wa_arena *a, wp_problem **out, wasp_error *err);
-wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a); /* all zero */
-void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src);
-/* Nothing evicted, nothing moved: evict 0, evict_by and move_to -1. */
-void wp_sol_no_disruption(const wp_problem *p, wp_sol *s);
-
-/* Objective tiers (DESIGN.md §4), largest first; see doc/formulation.md.
+/* Objective tiers, largest first (doc/formulation.md §4).
  * Tier 1 is a vector over priority levels: admitted work at each distinct
  * pending priority, highest first. */
 #define WP_MAX_TIERS 64
@@ -188,36 +184,83 @@ typedef struct wp_value {
 	double moves;              /* tier 3: pods moved (--rebalance)      */
 	double packing;            /* tier 4: higher is better (whole free
 				      nodes, then domains)                */
-	/* addition: PodDisruptionBudget violations, compared right after
+	/* PodDisruptionBudget violations (§4b), compared right after
 	 * tier 1 and before evictions (fewer is better) */
 	double pdb_violations;
-	/* addition (issue 5): preferred-topology compactness, compared
+	/* preferred-topology compactness (§9), compared
 	 * before packing: per level, coarsest first, the domains that groups
 	 * with a preferred level leave unused (higher is better) */
 	int ncompact;
 	double compact[8];
-	/* addition (issue 4, DRA): firstAvailable preference, compared
+	/* DRA (doc/dra.md): firstAvailable preference, compared
 	 * right after tier 1 and before PDB violations: the sum over
 	 * allocated claim requests of the index of the alternative used
 	 * (wdr_alt_rank; lower is better) */
 	double alt_rank;
 } wp_value;
-void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
-/* <0: a worse than b, 0 equal, >0 better (lexicographic). */
-int wp_value_cmp(const wp_value *a, const wp_value *b);
+/* ------------------------------------------------ problem.c: reduction */
 
+/* Snapshot + topology -> problem (doc/formulation.md §1 "Data"):
+ * WASP_EINVAL for an unknown --value resource or a bad --protect
+ * selector, WASP_ENOMEM. */
+int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
+	      wa_arena *a, wp_problem **out, wasp_error *err);
+
+/* ------------------------------------------------ classes.c */
+
+/* Do two pods have the same node predicates (selectors, affinity,
+ * tolerations)?  Move classes (movable.c) ask it. */
+bool wp_same_static(const ws_pod *a, const ws_pod *b);
+
+/* ------------------------------------------------ domains.c */
+
+/* Pods group g needs placed to count as admitted (gang min_need, else 1
+ * when it has pending pods). */
+int wp_group_need(const wp_group *wg);
+/* Is problem comp h admitted in s (enough children admitted)? */
+bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
+/* May group g place pods on node n at all: placeable, n inside the
+ * domains its key, its ancestors' keys and its annotations allow (and
+ * those its running pods pin)? */
+bool wp_allowed(const wp_problem *p, const wp_group *g, int n);
+/* Does group g lie in the tree below composite h? */
+bool wp_group_below(const wp_problem *p, int g, int h);
+
+/* ------------------------------------------------ solution.c */
+
+wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a); /* all zero */
+void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src);
+/* Nothing evicted, nothing moved: evict 0, evict_by and move_to -1. */
+void wp_sol_no_disruption(const wp_problem *p, wp_sol *s);
 /* Check a solution against the problem (capacity, gang, topology): returns
  * 0 when feasible, else fills `why` (static or arena text).  Used before a
  * warm start and in tests; the independent check is verify.c. */
 int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
+/* Moved pods of s. */
+int wp_moves(const wp_problem *p, const wp_sol *s);
+/* Shared by the solvers (ilp.c, agg.c). */
+/* Slot of (class c, node n), -1 when n is not eligible for c. */
+int wp_slot(const wp_problem *p, int c, int n);
+/* The class a slot belongs to. */
+int wp_slot_class(const wp_problem *p, int s);
+/* No pod is bound to node n. */
+bool wp_node_empty(const wp_problem *p, int n);
+int64_t wp_gcd(int64_t a, int64_t b);
+/* out->admit and out->reason from out->x: a gang is admitted with
+ * min_need pods placed, or with none when it is already at minCount and
+ * at0[g] (the solver kept it admitted; at0 may be NULL); a basic group
+ * with one pod.  A waiting group keeps warm's reason (warm may be NULL),
+ * else gets the ILP's. */
+void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
+		       const wp_sol *warm, wp_sol *out);
 
-/* Issue 5 helpers (problem.c). */
-/* Pods group g needs placed to count as admitted (gang min_need, else 1
- * when it has pending pods). */
-int wp_group_need(const wp_group *wg);
+/* ------------------------------------------------ objective.c */
+
+void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v);
+/* <0: a worse than b, 0 equal, >0 better (lexicographic). */
+int wp_value_cmp(const wp_value *a, const wp_value *b);
 /* Fill v->compact (wp_evaluate does). */
 void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
-
 /* The most packing any plan can have that, like s, places every pending
  * pod and evicts and moves nothing (doc/formulation.md §11): per node and
  * per topology level, the free-able nodes or domains less the fewest of
@@ -229,34 +272,5 @@ void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v);
 double wp_packing_bound(const wp_problem *p, const wp_sol *s);
 /* s meets that bound: nothing beats it (false on NOMEM). */
 bool wp_packing_proven(const wp_problem *p, const wp_sol *s);
-/* Is problem comp h admitted in s (enough children admitted)? */
-bool wp_comp_admitted(const wp_problem *p, const wp_sol *s, int h);
-/* Issue 6: do two pods have the same node predicates (selectors,
- * affinity, tolerations)? */
-bool wp_same_static(const ws_pod *a, const ws_pod *b);
-/* Moved pods of s. */
-int wp_moves(const wp_problem *p, const wp_sol *s);
-
-/* Shared by the solvers (ilp.c, agg.c). */
-/* Slot of (class c, node n), -1 when n is not eligible for c. */
-int wp_slot(const wp_problem *p, int c, int n);
-/* The class a slot belongs to. */
-int wp_slot_class(const wp_problem *p, int s);
-/* No pod is bound to node n. */
-bool wp_node_empty(const wp_problem *p, int n);
-int64_t wp_gcd(int64_t a, int64_t b);
-/* May group g place pods on node n at all: placeable, n inside the
- * domains its key, its ancestors' keys and its annotations allow (and
- * those its running pods pin)? */
-bool wp_allowed(const wp_problem *p, const wp_group *g, int n);
-/* Does group g lie in the tree below composite h? */
-bool wp_group_below(const wp_problem *p, int g, int h);
-/* out->admit and out->reason from out->x: a gang is admitted with
- * min_need pods placed, or with none when it is already at minCount and
- * at0[g] (the solver kept it admitted; at0 may be NULL); a basic group with one pod.  A
- * waiting group keeps warm's reason (warm may be NULL), else gets the
- * ILP's. */
-void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
-		       const wp_sol *warm, wp_sol *out);
 
 #endif

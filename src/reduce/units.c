@@ -1,6 +1,6 @@
 /*
- * preempt.c -- disruption units and the capacity-by-priority rows
- * (preempt.h).  The greedy search for victims lives in greedy.c, next to
+ * units.c -- disruption units and the capacity-by-priority rows
+ * (units.h).  The greedy search for victims lives in greedy.c, next to
  * the placement machinery it reuses.
  */
 #include "reduce/units.h"
@@ -323,9 +323,9 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 				goto nomem;
 		}
 	}
-	/* moves (issue 6): a moved-in pod uses no freed room (it counts at
-	 * every level: prio INT32_MIN); a moved-out pod frees its room for
-	 * every level (sign -2) */
+	/* moves (--rebalance): a moved-in pod uses no freed room (it counts
+	 * at every level: prio INT32_MIN); a moved-out pod frees its room
+	 * for every level (sign -2) */
 	for (int i = 0; s->move_to && i < snap->npods; i++) {
 		int to = s->move_to[i];
 		const ws_pod *pod = &snap->pods[i];

@@ -1,6 +1,6 @@
 /*
- * preempt.h -- workload-aware preemption, the solver-neutral part
- * (KEP-5710; DESIGN.md §4-§5).
+ * units.h -- workload-aware preemption, the solver-neutral part
+ * (KEP-5710; doc/preemption.md, doc/formulation.md §4b).
  *
  * Running pods are grouped into disruption units (wp_unit): a pod of a
  * `single` group or without a group is its own unit, an `all` group is one
@@ -15,8 +15,8 @@
  * wpe_check_rows checks exactly that (rows at every level a placed pod
  * has on the node; the others are implied), for the solvers' own checks.
  */
-#ifndef WASP_PREEMPT_H
-#define WASP_PREEMPT_H
+#ifndef WASP_UNITS_H
+#define WASP_UNITS_H
 
 #include "reduce/problem.h"
 

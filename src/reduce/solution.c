@@ -1,0 +1,341 @@
+/*
+ * solution.c -- solver-neutral solution storage and checks: wp_sol
+ * allocation and copies, wp_sol_feasible (a solution against the
+ * problem: capacity, gangs, domains, evictions, moves, trees; the
+ * independent check is verify.c), the slot arithmetic the solvers share,
+ * and wp_fill_admission.
+ */
+#include "reduce/problem.h"
+#include "reduce/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int wp_moves(const wp_problem *p, const wp_sol *s)
+{
+	int n = 0;
+	for (int i = 0; s->move_to && i < p->snap->npods; i++)
+		n += s->move_to[i] >= 0;
+	return n;
+}
+
+/* --------------------------------------------------------- solutions */
+
+wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a)
+{
+	wp_sol *s = wa_alloc(a, sizeof *s);
+	if (!s)
+		return NULL;
+	s->x = wa_calloc(a, (size_t)p->nx + 1, sizeof *s->x);
+	s->admit = wa_calloc(a, (size_t)p->ngroups + 1, 1);
+	s->reason = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *s->reason);
+	s->evict = wa_calloc(a, (size_t)p->nunits + 1, 1);
+	s->evict_by = wa_calloc(a, (size_t)p->nunits + 1, sizeof(int));
+	s->move_to = wa_calloc(a, (size_t)p->snap->npods + 1, sizeof(int));
+	if (!s->x || !s->admit || !s->reason || !s->evict || !s->evict_by ||
+	    !s->move_to)
+		return NULL;
+	wp_sol_no_disruption(p, s);
+	return s;
+}
+
+void wp_sol_no_disruption(const wp_problem *p, wp_sol *s)
+{
+	for (int u = 0; u < p->nunits; u++) {
+		s->evict[u] = 0;
+		s->evict_by[u] = -1;
+	}
+	for (int i = 0; i < p->snap->npods; i++)
+		s->move_to[i] = -1;
+}
+
+void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
+{
+	memcpy(dst->x, src->x, (size_t)p->nx * sizeof *dst->x);
+	memcpy(dst->admit, src->admit, (size_t)p->ngroups);
+	memcpy(dst->reason, src->reason,
+	       (size_t)p->ngroups * sizeof *dst->reason);
+	if (dst->evict && src->evict) {
+		memcpy(dst->evict, src->evict, (size_t)p->nunits);
+		memcpy(dst->evict_by, src->evict_by,
+		       (size_t)p->nunits * sizeof *dst->evict_by);
+	}
+	dst->dra = src->dra;
+	if (dst->move_to && src->move_to)
+		memcpy(dst->move_to, src->move_to,
+		       (size_t)p->snap->npods * sizeof *dst->move_to);
+}
+
+/* The domain of comp h's key that the placed pods of its descendants use
+ * (merged into *dom as in pin_dom). */
+static void sol_dom(const wp_problem *p, const wp_sol *s, const wtp_key *k,
+		    int h, int *dom)
+{
+	const wp_comp *c = &p->comps[h];
+	for (int i = 0; i < c->nkids; i++) {
+		int kid = c->kids[i];
+		if (kid < 0) {
+			sol_dom(p, s, k, -1 - kid, dom);
+			continue;
+		}
+		const wp_group *wg = &p->groups[kid];
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			const wp_class *cl = &p->classes[wg->classes[ci]];
+			for (int j = 0; j < cl->nelig; j++) {
+				if (!s->x[cl->off + j])
+					continue;
+				int d = k->node_dom[cl->elig[j]];
+				if (d < 0 || (*dom >= 0 && *dom != d))
+					*dom = -2;
+				else if (*dom == -1)
+					*dom = d;
+			}
+		}
+	}
+}
+
+static const char *tree_infeasible(const wp_problem *p, const wp_sol *s)
+{
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (s->admit[g] && wg->pcomp &&
+		    !wp_comp_admitted(p, s, wg->pcomp - 1))
+			return "a group is admitted but its CompositePodGroup "
+			       "is not";
+	}
+	for (int h = 0; h < p->ncomps; h++) {
+		const wp_comp *c = &p->comps[h];
+		if (!wp_comp_admitted(p, s, h))
+			continue;
+		if (c->invalid)
+			return "an invalid CompositePodGroup is admitted";
+		if (c->parent >= 0 && !wp_comp_admitted(p, s, c->parent))
+			return "a CompositePodGroup is admitted but its "
+			       "parent is not";
+		if (c->key < 0 || !p->topo)
+			continue;
+		int dom = -1;
+		sol_dom(p, s, &p->topo->keys[c->key], h, &dom);
+		if (dom == -2 || (dom >= 0 && c->fixed_dom != -1 &&
+				  c->fixed_dom != dom))
+			return "a CompositePodGroup spans several domains of "
+			       "its topology key";
+	}
+	return NULL;
+}
+
+int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
+{
+	const char *w = NULL;
+	int nres = p->nres;
+	int64_t *use = calloc((size_t)p->nnodes * nres + 1, sizeof *use);
+	if (!use) {
+		if (why)
+			*why = "out of memory checking the solution";
+		return -1;
+	}
+	for (int g = 0; g < p->ngroups && !w; g++) {
+		const wp_group *wg = &p->groups[g];
+		const wtp_key *k = wg->key >= 0 && p->topo
+				       ? &p->topo->keys[wg->key] : NULL;
+		long placed = 0;
+		int dom = wg->fixed_dom;
+		for (int ci = 0; ci < wg->nclasses && !w; ci++) {
+			const wp_class *c = &p->classes[wg->classes[ci]];
+			long n = 0;
+			for (int j = 0; j < c->nelig && !w; j++) {
+				int x = s->x[c->off + j], node = c->elig[j];
+				if (x < 0) {
+					w = "negative pod count";
+					break;
+				}
+				if (x == 0)
+					continue;
+				n += x;
+				for (int r = 0; r < nres; r++)
+					use[(size_t)node * nres + r] +=
+					    (int64_t)x * c->req[r];
+				if (!k)
+					continue;
+				int d = k->node_dom[node];
+				if (d < 0 || dom == -2 ||
+				    (dom >= 0 && d != dom))
+					w = "a group spans several domains of "
+					    "its topology key";
+				dom = d;
+			}
+			if (!w && n > c->count)
+				w = "more pods placed than the class has";
+			placed += n;
+		}
+		if (w)
+			break;
+		if (!s->admit[g] && placed > 0)
+			w = "a group that is not admitted has placed pods";
+		else if (s->admit[g] && wg->invalid)
+			w = "an invalid group is admitted";
+		else if (s->admit[g] && placed < wg->min_need)
+			w = "an admitted gang is placed below its minimum";
+		else if (placed > wg->size)
+			w = "a group places more pods than it has";
+	}
+	/* evictions free their pods' requests (for higher priorities only:
+	 * wpe_check_rows) */
+	for (int u = 0; !w && s->evict && u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (!s->evict[u])
+			continue;
+		if (s->evict_by[u] < 0 || s->evict_by[u] >= p->ngroups ||
+		    !s->admit[s->evict_by[u]] ||
+		    p->groups[s->evict_by[u]].priority <= un->priority) {
+			w = "a unit is evicted by no admitted group of higher "
+			    "priority";
+			break;
+		}
+		for (int i = 0; i < un->npods; i++) {
+			const ws_pod *pod = &p->snap->pods[un->pods[i]];
+			for (int r = 0; r < nres; r++)
+				use[(size_t)pod->node * nres + r] -=
+				    pod->req[r];
+		}
+	}
+	/* moves (--rebalance): a moved pod leaves its node for its
+	 * destination; it may not be evicted too */
+	for (int i = 0; !w && s->move_to && i < p->snap->npods; i++) {
+		int to = s->move_to[i];
+		const ws_pod *pod = &p->snap->pods[i];
+		if (to < 0)
+			continue;
+		if (to >= p->nnodes || pod->node < 0 || to == pod->node) {
+			w = "a move has no valid destination";
+			break;
+		}
+		for (int r = 0; r < nres; r++) {
+			use[(size_t)pod->node * nres + r] -= pod->req[r];
+			use[(size_t)to * nres + r] += pod->req[r];
+		}
+	}
+	if (!w && s->move_to) {
+		int inmc = 0, all = wp_moves(p, s);
+		for (int c = 0; c < p->nmcls && !w; c++)
+			for (int i = 0; i < p->mcls[c].count; i++) {
+				int u = p->mcls[c].units[i];
+				if (s->move_to[p->units[u].pods[0]] < 0)
+					continue;
+				inmc++;
+				if (s->evict && s->evict[u])
+					w = "a pod is moved and evicted";
+			}
+		if (!w && inmc != all)
+			w = "a pod that may not move is moved";
+		if (!w && p->max_moves > 0 && all > p->max_moves)
+			w = "more moves than --max-moves allows";
+	}
+	/* a node over-committed before the plan (free < 0) is fine as long
+	 * as the plan adds nothing there */
+	for (size_t i = 0; !w && i < (size_t)p->nnodes * nres; i++)
+		if (use[i] > p->free[i] && use[i] > 0)
+			w = "a node is over capacity";
+	free(use);
+	if (!w && s->evict)
+		wpe_check_rows(p, s, &w);
+	if (!w)
+		w = tree_infeasible(p, s);
+	if (why)
+		*why = w;
+	return w ? -1 : 0;
+}
+
+int wp_slot(const wp_problem *p, int c, int n)
+{
+	const wp_class *cl = &p->classes[c];
+	int lo = 0, hi = cl->nelig - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (cl->elig[mid] == n)
+			return cl->off + mid;
+		if (cl->elig[mid] < n)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int wp_slot_class(const wp_problem *p, int s)
+{
+	/* the last class starting at or before s (an empty class shares
+	 * its offset with the next) */
+	int lo = 0, hi = p->nclasses - 1;
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (p->classes[mid].off <= s)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+bool wp_node_empty(const wp_problem *p, int n)
+{
+	return p->snap->nodes[n].used[WS_RES_PODS] == 0;
+}
+
+int64_t wp_gcd(int64_t a, int64_t b)
+{
+	if (a < 0)
+		a = -a;
+	if (b < 0)
+		b = -b;
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+static const char *const WAIT_ILP =
+    "the ILP found no placement that admits this gang together with "
+    "higher-priority work";
+static const char *const WAIT_ILP_PODS =
+    "the ILP found no room for these pods next to higher-priority work";
+
+void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
+		       const wp_sol *warm, wp_sol *out)
+{
+	for (int gi = 0; gi < p->ngroups; gi++) {
+		const wp_group *g = &p->groups[gi];
+		long placed = 0;
+		for (int i = 0; i < g->nclasses; i++) {
+			const wp_class *cl = &p->classes[g->classes[i]];
+			for (int k = 0; k < cl->nelig; k++)
+				placed += out->x[cl->off + k];
+		}
+		bool adm;
+		if (g->invalid)
+			adm = false;
+		else if (g->gang)
+			/* already at minCount: admitted while it could grow,
+			 * as greedy does */
+			adm = placed > 0 ? placed >= g->min_need
+					 : g->min_need == 0 && at0 && at0[gi];
+		else
+			adm = placed > 0 || g->size == 0;
+		out->admit[gi] = adm;
+		out->reason[gi] = NULL;
+		if (adm)
+			continue;
+		if (warm && warm->reason && warm->reason[gi])
+			out->reason[gi] = warm->reason[gi];
+		else if (g->invalid)
+			out->reason[gi] = g->invalid;
+		else if (g->nclasses &&
+			 p->classes[g->classes[0]].nelig == 0 &&
+			 p->classes[g->classes[0]].why_none)
+			out->reason[gi] = p->classes[g->classes[0]].why_none;
+		else
+			out->reason[gi] = g->gang ? WAIT_ILP : WAIT_ILP_PODS;
+	}
+}
