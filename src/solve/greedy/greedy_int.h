@@ -113,7 +113,7 @@ typedef struct gs {
 	int nrc;
 	int *gpair;      /* per group: its rcache, or -1           */
 	uint32_t *nver;  /* per node: placement version            */
-	double *frac;    /* per node: cached node_frac, at fver    */
+	double *frac;    /* per node: cached wgr_node_frac, at fver */
 	uint32_t *fver;
 	int32_t **pfit;  /* per profile (class index): cached fit
 			    per node, at pver; NULL: not cached    */

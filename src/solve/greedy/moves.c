@@ -10,16 +10,16 @@
 #include <string.h>
 
 /* Moves that admit work (--rebalance, doc/formulation.md §4c).  When a
- * group does not fit, per candidate domain the movable running pods
- * there (p->mcls: lone pods and pods of `single` groups without
- * constraints, not --protect'ed) are moved best-fit (the fullest node that fits) to a
- * node of their class's destinations outside the domain that has no
- * evictions; the shortest prefix of them (largest first) that lets the
- * group fit is found by bisection, then every moved pod whose return
- * home still fits goes back.  The domain with the fewest moves wins and
- * is redone for real, within --max-moves.  Moves come before evictions
- * (tier 3 is below tier 2).  The rebalancing post-pass (run/rebalance.c)
- * later frees whole domains for future gangs (tier 4). */
+ * group does not fit, per candidate domain the movable running pods there
+ * (p->mcls: lone pods and pods of `single` groups without constraints, not
+ * --protect'ed) are moved best-fit (the fullest node that fits) to a node
+ * of their class's destinations outside the domain that has no evictions;
+ * the shortest prefix of them (largest first) that lets the group fit is
+ * found by bisection, then every moved pod whose return home still fits
+ * goes back.  The domain with the fewest moves wins and is redone for real,
+ * within --max-moves.  Moves come before evictions (tier 3 is below tier
+ * 2).  The rebalancing post-pass (run/rebalance.c) later frees whole
+ * domains for future gangs (tier 4). */
 
 bool wgr_unit_moved(const gs *G, int u)
 {
@@ -114,8 +114,8 @@ static int mv_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	const wp_group *wg = &p->groups[g];
 	int nv = 0, n1 = k ? k->dom_nnodes[d] : G->nn;
 	/* candidates on the domain's nodes some class of the group may use,
-	 * and (as pe_domain) an upper bound on the pods placeable with all
-	 * of them gone: below `need`, skip the domain */
+	 * and (as pe_victims, preempt.c) an upper bound on the pods placeable
+	 * with all of them gone: below `need`, skip the domain */
 	int64_t *acc = G->pe_acc, *cap = G->pe_cap;
 	for (int ci = 0; ci < wg->nclasses; ci++)
 		acc[ci] = 0;

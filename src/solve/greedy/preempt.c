@@ -16,10 +16,10 @@
 
 /* Workload-aware preemption (doc/preemption.md, KEP-5710).  A group
  * that does not fit may evict running units of strictly lower priority.
- * Per candidate domain: the group must fit with every such unit there gone (else the
- * domain is out); the shortest prefix of the units sorted cheapest first
- * (lowest priority, then fewest pods) that lets it fit is found by
- * bisection; the group is placed; then every victim whose return still
+ * Per candidate domain: the group must fit with every such unit there
+ * gone (else the domain is out); the shortest prefix of the units sorted
+ * cheapest first (lowest priority, then fewest pods) that lets it fit is
+ * found by bisection; the group is placed; then every victim whose return still
  * fits beside the placement is reprieved, highest priority first (as
  * upstream's reprieve step).  The cheapest domain wins and is redone for
  * real, so the result is deterministic.
@@ -50,8 +50,8 @@ static int cmp_unit_cost(const void *ctx, int a, int b)
 	return (a > b) - (a < b);
 }
 
-/* The lowest priority of a unit pe_domain may evict on node n (none on
- * an over-committed node), into G->pe_nmin[n]. */
+/* The lowest priority of a unit the victim search may evict on node n
+ * (none on an over-committed node), into G->pe_nmin[n]. */
 static void pe_node_min(gs *G, int n)
 {
 	const wp_problem *p = G->p;
@@ -111,7 +111,7 @@ int wgr_pe_setup(gs *G)
 			int n = p->snap->pods[p->units[u].pods[i]].node;
 			G->pe_list[G->pe_start[n] + fill[n]++] = u;
 		}
-	/* the same by pod, for the bound in pe_domain */
+	/* the same by pod, for the bound in pe_victims */
 	G->pe_pstart = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
 	G->pe_pods = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
 	G->pe_punit = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));

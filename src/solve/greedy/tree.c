@@ -106,7 +106,8 @@ static int64_t cons_slots(gs *G, int c, const tcons *cs, int ncs)
 	return cons_slots_x(G, c, cs, ncs, false);
 }
 
-/* place_class restricted to the nodes inside cs. */
+/* Place up to m pods of class c inside cs, best-fit (as place_class,
+ * fit.c).  The number placed, or -1 on NOMEM. */
 static int place_cons(gs *G, int c, const tcons *cs, int ncs, int m)
 {
 	const wp_class *cl = &G->p->classes[c];
