@@ -15,7 +15,7 @@
 
 #include "testutil.h"
 #include "solve/ilp/agg.h"
-#include "solve/greedy.h"
+#include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
 #include "run/run.h"
 #include "plan/verify.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solve/greedy.h"
+#include "solve/greedy/greedy.h"
 #include "testutil.h"
 #include "fixtures/solve/hand.h"
 

@@ -27,7 +27,7 @@
 #endif
 
 #include "testutil.h"
-#include "solve/greedy.h"
+#include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
 #include "run/run.h"
 #include "plan/verify.h"

@@ -18,7 +18,7 @@
 
 #include "solve/baseline.h"
 #include "solve/ilp/agg.h"
-#include "solve/greedy.h"
+#include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
 #include "reduce/units.h"
 #include "run/rebalance.h"

@@ -5,7 +5,8 @@
  * then largest; a gang is placed whole (at least min_need pods, then extra
  * pods while they fit) or not at all; a required topology key picks the
  * tightest domain that fits; pods go best-fit onto nodes.  Results do not
- * depend on the thread count.
+ * depend on the thread count.  The files of this folder, by phase, are
+ * listed in greedy_int.h.
  */
 #ifndef WASP_GREEDY_H
 #define WASP_GREEDY_H

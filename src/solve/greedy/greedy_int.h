@@ -1,0 +1,320 @@
+/*
+ * greedy_int.h -- what the files of the greedy core share (greedy.h is
+ * the public side).
+ *
+ * Contract: one greedy pass is one `gs` (the working state: free capacity
+ * per node, the placement log, the roll-up and fit caches, the device
+ * allocation state, the preemption and move bookkeeping), built by
+ * solve.c and handed to every phase; nothing here is global.  A phase
+ * writes only through G; every placement goes through the log (fit.c),
+ * so a failed try is undone exactly (wgr_rollback, wgr_rollback_to), and
+ * every placement or eviction that changes a node's room calls
+ * wgr_touch so the cached roll-ups and fits see it.  Functions return
+ * -1 (or -2 where -1 means "does not fit") on NOMEM.
+ *
+ * The files, by phase:
+ *   solve.c     entry points (wgr_solve...), one pass: setup, then each
+ *               group in order
+ *   order.c     the group order: priority, most constrained, largest;
+ *               the perturbed orders of seeded passes
+ *   domain.c    roll-ups (pod slots per domain), candidate domains and
+ *               the descent of one plain group through them
+ *   fit.c       classes' fit data, best-fit placement onto nodes with
+ *               exact device fit, the placement log
+ *   tree.c      CompositePodGroup trees and topology annotations
+ *               (doc/formulation.md §9)
+ *   moves.c     moves that admit work (--rebalance, doc/formulation.md §4c)
+ *   preempt.c   all greedy preemption: victim search, reprieve, capacity
+ *               by priority level (doc/preemption.md, "Greedy victim
+ *               search"; doc/formulation.md §4b)
+ *   reasons.c   why a group waits
+ *   restarts.c  seeded passes in perturbed orders (doc/formulation.md §11)
+ */
+#ifndef WASP_GREEDY_INT_H
+#define WASP_GREEDY_INT_H
+
+#include "solve/greedy/greedy.h"
+#include "base/arena.h"
+#include "base/options.h"
+#include "model/dra.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Domains actually placed into per group, after the roll-up prefilter. */
+#define WGR_MAX_TRIES 64
+/* Node visits below which a roll-up is not worth a parallel region. */
+#define WGR_PAR_MIN (1 << 17)
+/* Cached per-node fits (profiles x nodes) the greedy may hold: 64 MB. */
+#define WGR_FIT_CACHE ((size_t)1 << 23)
+/* Per-node fit cap: keeps sums far from overflow when requests are 0. */
+#define WGR_FIT_CAP (1 << 30)
+
+/* What the greedy keeps per class (wgr_setup_classes). */
+typedef struct cinfo {
+	int *rl;              /* resources the class requests, scarcest first */
+	int nr;
+	unsigned char *bits;  /* eligibility bitmap over nodes (shared)  */
+	double weight;        /* normalised size: larger classes go first */
+	int prof;             /* first class with the same elig and req   */
+} cinfo;
+
+/* The placement log: cnt pods of class c on its k-th eligible node. */
+typedef struct logent {
+	int c, k, cnt;
+	int dmark; /* device allocations before this entry's (DRA) */
+} logent;
+
+/* A node candidate of one placement (best-fit order). */
+typedef struct ncand {
+	int64_t fit;
+	double frac;
+	int n;
+} ncand;
+
+/* A candidate domain d: pods of the group that could fit there (bound)
+ * and raw pod slots. */
+typedef struct dcand {
+	int d;
+	int64_t bound, slots;
+} dcand;
+
+/* Roll-up cache of one (profile, key) pair shared by several single-class
+ * groups: raw pod slots per domain, valid while the domain's version has
+ * not moved (a placement bumps the versions of the domains of its node). */
+typedef struct rcache {
+	int c;         /* representative class */
+	int key;       /* -1: the whole cluster (one domain) */
+	int ngroups;
+	int64_t *raw;
+	uint32_t *ver;
+} rcache;
+
+/* The state of one greedy pass (the contract above). */
+typedef struct gs {
+	const wp_problem *p;
+	const ws_snapshot *s;
+	wp_sol *sol;
+	int64_t *fr; /* working free capacity, nnodes * nres */
+	int nres, nn, threads;
+	uint64_t seed;   /* 0: the standard order; else a perturbed one
+			    (wgr_solve_seeded, order.c)             */
+	wa_arena *ra;    /* where the plan's texts go: the problem's
+			    arena, or a restart's own (wgr_restarts) */
+	cinfo *ci;
+	wa_arena *tmp;
+	ncand *nc;   /* nnodes: node candidates of one placement */
+	logent *log;
+	int nlog;
+	size_t logcap;
+	uint32_t **dver; /* per key, per domain: placement version */
+	uint32_t gver;   /* the cluster's version                  */
+	rcache *rc;
+	int nrc;
+	int *gpair;      /* per group: its rcache, or -1           */
+	uint32_t *nver;  /* per node: placement version            */
+	double *frac;    /* per node: cached wgr_node_frac, at fver */
+	uint32_t *fver;
+	int32_t **pfit;  /* per profile (class index): cached fit
+			    per node, at pver; NULL: not cached    */
+	uint32_t **pver;
+	struct gtree *tr; /* CompositePodGroup trees (tree.c)        */
+	/* DRA: device allocation state (NULL without claims) and, per
+	 * class, its pods' claim list (NULL: none) */
+	wdr_state *dra;
+	const wdr_podc **cpc;
+	int dra_mark;    /* allocations before the current try       */
+	/* device reasons per (claim list, key): valid while no group has
+	 * been admitted since (failed tries leave the state as it was) */
+	uint32_t dra_commit;
+	const char **dr_text;
+	uint32_t *dr_ver;
+	int64_t *dr_fit;
+	const int **dr_elig;
+	int dr_nk, dr_nsig;
+	/* preemption (preempt.c) */
+	int32_t level;         /* priority level being placed             */
+	bool have_level;
+	unsigned char *dirty;  /* nnodes: something was evicted there     */
+	int *dlist;            /* the dirty nodes                          */
+	int ndirty;
+	int *pe_start, *pe_list; /* node -> units with a pod there (CSR) */
+	unsigned char *pe_mark, *pe_rep;
+	int *pe_v, *pe_tmp;
+	unsigned char *pe_pdbv;  /* per unit: evicting it breaks a budget */
+	int *pdb_left, *pdb_use; /* per PDB: disruptions left, scratch    */
+	bool preempt;          /* preemption allowed at all              */
+	int64_t *nv_save, *nv_capd, *nv_used; /* never_cap (preempt.c)   */
+	bool nv_pending;
+	/* preemption bound: node -> running pods of units there (CSR) */
+	int *pe_pstart, *pe_pods, *pe_punit;
+	int64_t *pe_cap, *pe_acc; /* scratch: nres, nclasses             */
+	/* per node, and per domain of each key (computed when stale), the
+	 * lowest priority of a unit that may still be evicted there */
+	int32_t *pe_nmin, **pe_dmin;
+	unsigned *pe_dver, pe_ever;
+	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
+	/* moves (--rebalance; moves.c) */
+	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
+	int *mv_v, *mv_to; /* candidate pods of one domain, their moves    */
+	int nmoves;        /* moves so far                                 */
+	int *mv_nbeg, *mv_nlist; /* per node: move classes at home there  */
+	/* per-pod preemption of a basic group's rest (wgr_preempt_rest) */
+	int pe_only_dom;   /* >= 0: the one candidate domain               */
+	int pe_rest;       /* > 0: pods still to place (the limit)         */
+	/* devices held by evicted pods (preempt.c, dv_*): per allocated
+	 * claim spec, holders evicted so far and whether its freed devices
+	 * were taken back for a level at or below its victims' priority */
+	int *dv_gone;
+	unsigned char *dv_back;
+	bool dv_clash;     /* a restore found a device in use twice        */
+	/* DRA and preemption: when evictions free no device (no running
+	 * pod holds a claim), a domain whose devices alone hold fewer than
+	 * `need` pods of a group is not searched for victims.  Per (claim
+	 * list, key): the device fit per domain and per node (at the node's
+	 * version), for one eligibility, refreshed from the changed nodes
+	 * once a group was admitted (preempt.c, pd_domains). */
+	struct pdfit *pd;
+} gs;
+
+/* A candidate domain in the order it is tried (wgr_cmp_dsort). */
+typedef struct dsort {
+	dcand c;
+	int full; /* holds the whole group */
+} dsort;
+
+/* A group in the placement order (order.c). */
+typedef struct gord {
+	int g;
+	int32_t prio;
+	int ncand;
+	int size;
+} gord;
+
+/* ------------------------------------------------------------ fitting */
+
+static inline bool wgr_elig_bit(const cinfo *ci, int n)
+{
+	return ci->bits[n >> 3] & (1u << (n & 7));
+}
+
+/* Pods of class c that fit in the room `f` (nres), resources only. */
+static inline int64_t wgr_cap_fit(const gs *G, int c, const int64_t *f)
+{
+	const cinfo *ci = &G->ci[c];
+	const int64_t *req = G->p->classes[c].req;
+	int64_t best = WGR_FIT_CAP;
+	for (int i = 0; i < ci->nr; i++) {
+		int r = ci->rl[i];
+		if (f[r] < req[r])
+			return 0;
+		int64_t q = f[r] - req[r] < req[r] ? 1 : f[r] / req[r];
+		if (q < best)
+			best = q;
+	}
+	return best;
+}
+
+/* Pods of class c that fit on node n now. */
+static inline int64_t wgr_node_fit(const gs *G, int c, int n)
+{
+	int64_t best = wgr_cap_fit(G, c, G->fr + (size_t)n * G->nres);
+	if (!best)
+		return 0;
+	/* Exact device fit: claims allocated one pod after another. */
+	if (G->cpc && G->cpc[c])
+		best = wdr_fit(G->dra, G->cpc[c], n, (int)(best < 4096 ? best
+							    : 4096));
+	return best;
+}
+
+/* wgr_node_fit through the profile's cache (serial code only: it writes). */
+static inline int64_t wgr_node_fit_c(gs *G, int c, int n)
+{
+	int pr = G->ci[c].prof;
+	int32_t *fit = G->pfit ? G->pfit[pr] : NULL;
+	if (!fit)
+		return wgr_node_fit(G, c, n);
+	uint32_t *ver = G->pver[pr];
+	if (ver[n] != G->nver[n]) {
+		fit[n] = (int32_t)wgr_node_fit(G, c, n);
+		ver[n] = G->nver[n];
+	}
+	return fit[n];
+}
+
+/* A hash step (wgr_setup_classes, wgr_setup_pairs). */
+static inline uint64_t wgr_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+/* Pods a group must place to be admitted. */
+static inline int wgr_group_need(const wp_group *wg)
+{
+	return wg->gang ? wg->min_need : 1;
+}
+
+/* ------------------------------------------------- cross-file functions */
+
+/* fit.c: class data, best-fit placement, the placement log */
+int wgr_setup_classes(gs *G);
+int64_t wgr_acc_bound(const wp_problem *p, const wp_group *wg,
+		      const int64_t *acc);
+double wgr_node_frac(gs *G, int n);
+void wgr_touch(gs *G, int n);
+int wgr_place_cands(gs *G, int c, int nc, int m);
+void wgr_rollback(gs *G);
+void wgr_rollback_to(gs *G, int mark);
+int wgr_place_upto(gs *G, const wp_group *wg, const int *corder,
+		   const wtp_key *k, int d, int need, int limit);
+int wgr_try_group(gs *G, const wp_group *wg, const int *corder,
+		  const wtp_key *k, int d, int need);
+
+/* order.c: the group order */
+bool wgr_seed_flat(uint64_t seed);
+void wgr_class_order(const cinfo *ci, const int *classes, int n,
+		     int *corder);
+int wgr_order_groups(gs *G, gord *ord, int maxd);
+
+/* domain.c: roll-ups and the descent of a plain group */
+int wgr_setup_pairs(gs *G);
+void wgr_rollup_direct(const gs *G, gs *wr, const wp_group *wg,
+		       const wtp_key *k, dcand *cd, int ncd);
+int wgr_candidates(const wp_group *wg, const wtp_key *k, dcand *cd);
+int wgr_cmp_dsort(const void *va, const void *vb);
+int wgr_place_group(gs *G, int g, int *corder, dcand *cd, dsort *ds);
+
+/* tree.c: CompositePodGroup trees and topology annotations */
+int wgr_tree_setup(gs *G);
+int wgr_tree_solve(gs *G, int h);
+int wgr_annotated_solve(gs *G, int g);
+
+/* moves.c */
+bool wgr_unit_moved(const gs *G, int u);
+int wgr_move_group(gs *G, int g, const int *corder, const wtp_key *k,
+		   int need);
+
+/* preempt.c */
+int wgr_pe_setup(gs *G);
+int wgr_level_capacity(gs *G, int g);
+int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
+		      int need);
+int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
+		     int placed);
+
+/* reasons.c */
+const char *wgr_short_name(const char *label);
+const char *wgr_plural(int64_t n, const char *one, const char *many);
+const char *wgr_explain(gs *G, const wp_group *wg, const int *corder,
+			const wtp_key *k, const dcand *cd, int ncd,
+			int need, int tried);
+const char *wgr_device_reason(gs *G, const wp_group *wg,
+			      const wtp_key *k, int need);
+
+/* solve.c: one pass (restarts.c runs many) */
+int wgr_solve_in(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+		 bool preempt, uint64_t seed, wa_arena *ra, wasp_error *err);
+
+#endif

@@ -1,0 +1,916 @@
+/*
+ * preempt.c -- all of the greedy's preemption: the victim search per
+ * domain (cheapest victim set, bisection, reprieve), per-pod preemption
+ * of a basic group's rest, devices freed by evicted holders, and the
+ * capacity each priority level may use once something was evicted.
+ * doc/preemption.md ("Greedy victim search"); doc/formulation.md §4b
+ * for capacity by priority level; doc/dra.md for freed devices.
+ */
+#include "solve/greedy/greedy_int.h"
+#include "base/sort.h"
+#include "reduce/units.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Workload-aware preemption (doc/preemption.md, KEP-5710).  A group
+ * that does not fit may evict running units of strictly lower priority.
+ * Per candidate domain: the group must fit with every such unit there
+ * gone (else the domain is out); the shortest prefix of the units sorted
+ * cheapest first (lowest priority, then fewest pods) that lets it fit is
+ * found by bisection; the group is placed; then every victim whose return still
+ * fits beside the placement is reprieved, highest priority first (as
+ * upstream's reprieve step).  The cheapest domain wins and is redone for
+ * real, so the result is deterministic.
+ *
+ * Freed capacity serves only strictly higher priorities: G->fr holds, on
+ * nodes with evictions, the capacity usable at the level being placed
+ * (the minimum slack of the capacity-by-priority rows at and above it),
+ * recomputed whenever the priority level changes. */
+
+/* Units cheapest first: those whose eviction breaks no budget, then
+ * lowest priority, then fewest pods, then index. */
+typedef struct unitctx {
+	const wp_problem *p;
+	const unsigned char *pdbv;
+} unitctx;
+
+static int cmp_unit_cost(const void *ctx, int a, int b)
+{
+	const wp_problem *p = ((const unitctx *)ctx)->p;
+	const unsigned char *pdbv = ((const unitctx *)ctx)->pdbv;
+	const wp_unit *x = &p->units[a], *y = &p->units[b];
+	if (pdbv[a] != pdbv[b])
+		return pdbv[a] < pdbv[b] ? -1 : 1;
+	if (x->priority != y->priority)
+		return x->priority < y->priority ? -1 : 1;
+	if (x->npods != y->npods)
+		return x->npods < y->npods ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* The lowest priority of a unit the victim search may evict on node n
+ * (none on an over-committed node), into G->pe_nmin[n]. */
+static void pe_node_min(gs *G, int n)
+{
+	const wp_problem *p = G->p;
+	int32_t m = INT32_MAX;
+	for (int r = 0; r < G->nres; r++)
+		if (p->free[(size_t)n * G->nres + r] < 0) {
+			G->pe_nmin[n] = m;
+			return;
+		}
+	for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
+		int u = G->pe_list[e];
+		if (!G->sol->evict[u] && !p->units[u].keep &&
+		    !wgr_unit_moved(G, u) && p->units[u].priority < m)
+			m = p->units[u].priority;
+	}
+	G->pe_nmin[n] = m;
+}
+
+/* Node -> units with a pod there (CSR), built on first use. */
+int wgr_pe_setup(gs *G)
+{
+	const wp_problem *p = G->p;
+	if (G->pe_start)
+		return 0;
+	G->pe_start = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
+	G->pe_mark = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
+	G->pe_v = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_rep = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
+	G->pe_tmp = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_pdbv = wa_calloc(G->tmp, (size_t)p->nunits + 1, 1);
+	G->pdb_left = wa_calloc(G->tmp, (size_t)p->snap->npdbs + 1,
+				sizeof(int));
+	G->pdb_use = wa_calloc(G->tmp, (size_t)p->snap->npdbs + 1,
+			       sizeof(int));
+	if (!G->pe_pdbv || !G->pdb_left || !G->pdb_use)
+		return -1;
+	for (int j = 0; j < p->snap->npdbs; j++)
+		G->pdb_left[j] = p->pdb_allowed[j];
+	G->dirty = wa_calloc(G->tmp, (size_t)G->nn + 1, 1);
+	G->dlist = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int));
+	if (!G->pe_start || !G->pe_mark || !G->pe_v || !G->pe_rep || !G->pe_tmp ||
+	    !G->dirty || !G->dlist)
+		return -1;
+	long tot = 0;
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; i < p->units[u].npods; i++)
+			G->pe_start[p->snap->pods[p->units[u].pods[i]].node + 1]++;
+	for (int n = 0; n < G->nn; n++)
+		G->pe_start[n + 1] += G->pe_start[n];
+	tot = G->pe_start[G->nn];
+	G->pe_list = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	int *fill = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int));
+	if (!G->pe_list || !fill)
+		return -1;
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; i < p->units[u].npods; i++) {
+			int n = p->snap->pods[p->units[u].pods[i]].node;
+			G->pe_list[G->pe_start[n] + fill[n]++] = u;
+		}
+	/* the same by pod, for the bound in pe_victims */
+	G->pe_pstart = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
+	G->pe_pods = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	G->pe_punit = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	G->pe_cap = wa_calloc(G->tmp, (size_t)G->nres + 1, sizeof(int64_t));
+	G->pe_acc = wa_calloc(G->tmp, (size_t)p->nclasses + 1,
+			      sizeof(int64_t));
+	if (!G->pe_pstart || !G->pe_pods || !G->pe_punit || !G->pe_cap ||
+	    !G->pe_acc)
+		return -1;
+	int nk = p->topo ? p->topo->nkeys : 0;
+	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
+	G->pe_dmin = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(int32_t *));
+	G->pe_dver = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(unsigned));
+	if (!G->pe_nmin || !G->pe_dmin || !G->pe_dver)
+		return -1;
+	G->pe_ever = 1;
+	if (G->dra && p->snap->dra) {
+		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
+				       sizeof(int));
+		G->dv_back = wa_calloc(G->tmp,
+				       (size_t)p->snap->dra->nspecs + 1, 1);
+		if (!G->dv_gone || !G->dv_back)
+			return -1;
+	}
+	memcpy(G->pe_pstart, G->pe_start, ((size_t)G->nn + 1) * sizeof(int));
+	memset(fill, 0, ((size_t)G->nn + 1) * sizeof(int));
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; i < p->units[u].npods; i++) {
+			int pod = p->units[u].pods[i];
+			int n = p->snap->pods[pod].node;
+			int e = G->pe_pstart[n] + fill[n]++;
+			G->pe_pods[e] = pod;
+			G->pe_punit[e] = u;
+		}
+	for (int n = 0; n < G->nn; n++)
+		pe_node_min(G, n);
+	/* the static part of the cost order, sorted once */
+	G->pe_rank = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_order = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	if (!G->pe_rank || !G->pe_order)
+		return -1;
+	for (int u = 0; u < p->nunits; u++)
+		G->pe_order[u] = u;
+	wis_sort(G->pe_order, G->pe_tmp, p->nunits, cmp_unit_cost,
+		 &(unitctx){p, G->pe_pdbv});
+	for (int i = 0; i < p->nunits; i++)
+		G->pe_rank[G->pe_order[i]] = i;
+	return 0;
+}
+
+/* v[0..n) in cmp_unit_cost order: budget-breaking last, else the rank. */
+static void pe_sort(const gs *G, int *v, int n)
+{
+	int nu = G->p->nunits;
+	for (int i = 0; i < n; i++)
+		v[i] = G->pe_rank[v[i]] + (G->pe_pdbv[v[i]] ? nu : 0);
+	/* bottom-up merge sort of the distinct integer keys */
+	int *a = v, *b = G->pe_tmp;
+	for (int w = 1; w < n; w *= 2) {
+		for (int lo = 0; lo < n; lo += 2 * w) {
+			int mid = lo + w < n ? lo + w : n;
+			int hi = lo + 2 * w < n ? lo + 2 * w : n;
+			int i = lo, j = mid, o = lo;
+			while (i < mid && j < hi)
+				b[o++] = a[i] < a[j] ? a[i++] : a[j++];
+			while (i < mid)
+				b[o++] = a[i++];
+			while (j < hi)
+				b[o++] = a[j++];
+		}
+		int *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, (size_t)n * sizeof *v);
+	for (int i = 0; i < n; i++)
+		v[i] = G->pe_order[v[i] >= nu ? v[i] - nu : v[i]];
+}
+
+/* Domains of key k whose lowest evictable priority is known, refreshed
+ * after evictions; NULL on NOMEM. */
+static const int32_t *pe_dom_min(gs *G, const wtp_key *k)
+{
+	int ki = (int)(k - G->p->topo->keys);
+	if (G->pe_dver[ki] == G->pe_ever)
+		return G->pe_dmin[ki];
+	if (!G->pe_dmin[ki] &&
+	    !(G->pe_dmin[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
+					 sizeof(int32_t))))
+		return NULL;
+	int32_t *dm = G->pe_dmin[ki];
+	for (int d = 0; d < k->ndom; d++) {
+		dm[d] = INT32_MAX;
+		for (int j = 0; j < k->dom_nnodes[d]; j++)
+			if (G->pe_nmin[k->dom_nodes[d][j]] < dm[d])
+				dm[d] = G->pe_nmin[k->dom_nodes[d][j]];
+	}
+	G->pe_dver[ki] = G->pe_ever;
+	return dm;
+}
+
+/* Devices of allocated claim sp: give back (sign -1: free) or take again
+ * (+1); taking again notes a device in use twice (dv_clash). */
+static void dv_take(gs *G, int sp, int sign)
+{
+	const ws_dra *d = G->s->dra;
+	const wdr_spec *spec = &d->specs[sp];
+	for (int k = 0; k < spec->nalloc; k++) {
+		int dv = spec->alloc_dev[k];
+		if (sign < 0 && G->dra->taken[dv] > 0)
+			G->dra->taken[dv]--;
+		else if (sign > 0) {
+			if (G->dra->taken[dv] > 0 && !d->devs[dv].multi)
+				G->dv_clash = true;
+			if (G->dra->taken[dv] < UINT16_MAX)
+				G->dra->taken[dv]++;
+		}
+	}
+}
+
+/* Pod pi evicted (sign +1) or restored (-1): the claims it holds lose
+ * (regain) a holder; devices are freed when the last one goes. */
+static void dv_apply(gs *G, int pi, int sign)
+{
+	const ws_dra *d = G->s->dra;
+	if (!G->dra || !d || !d->held_beg || !G->dv_gone)
+		return;
+	for (int h = d->held_beg[pi]; h < d->held_beg[pi + 1]; h++) {
+		int sp = d->held[h];
+		if (G->dv_back[sp])
+			continue; /* freed and taken back: stays as it is */
+		if (sign > 0 && ++G->dv_gone[sp] == d->specs[sp].nholders)
+			dv_take(G, sp, -1);
+		else if (sign < 0 &&
+			 G->dv_gone[sp]-- == d->specs[sp].nholders)
+			dv_take(G, sp, 1);
+	}
+}
+
+/* Entering level q: devices freed by victims of priority >= q are not
+ * for this level and below (they serve strictly higher priorities). */
+static void dv_level(gs *G, int32_t q)
+{
+	const ws_snapshot *s = G->s;
+	const ws_dra *d = s->dra;
+	if (!G->dv_gone || !d)
+		return;
+	for (int sp = 0; sp < d->nspecs; sp++) {
+		const wdr_spec *spec = &d->specs[sp];
+		if (G->dv_back[sp] || !spec->nholders ||
+		    G->dv_gone[sp] < spec->nholders)
+			continue;
+		int32_t top = INT32_MIN;
+		for (int i = 0; i < spec->nholders; i++) {
+			const ws_pod *pod = &s->pods[spec->holders[i]];
+			int32_t pr = pod->group >= 0
+					 ? s->groups[pod->group].priority
+					 : pod->priority;
+			if (pr > top)
+				top = pr;
+		}
+		if (top >= q) {
+			dv_take(G, sp, 1);
+			G->dv_back[sp] = 1;
+		}
+	}
+	G->dv_clash = false;
+}
+
+/* Evict (sign +1) or restore (-1) unit u in the working capacity. */
+static void pe_apply(gs *G, int u, int sign)
+{
+	const wp_unit *un = &G->p->units[u];
+	for (int i = 0; i < un->npods; i++) {
+		const ws_pod *pod = &G->s->pods[un->pods[i]];
+		int64_t *f = G->fr + (size_t)pod->node * G->nres;
+		for (int r = 0; r < G->nres; r++)
+			f[r] += sign * pod->req[r];
+		dv_apply(G, un->pods[i], sign);
+		wgr_touch(G, pod->node);
+	}
+}
+
+/* After restoring u: does every node of u still have room? */
+static bool pe_fits(gs *G, int u)
+{
+	const wp_unit *un = &G->p->units[u];
+	if (G->dv_clash) { /* its devices are in use again */
+		G->dv_clash = false;
+		return false;
+	}
+	for (int i = 0; i < un->npods; i++) {
+		const int64_t *f = G->fr +
+				   (size_t)G->s->pods[un->pods[i]].node * G->nres;
+		for (int r = 0; r < G->nres; r++)
+			if (f[r] < 0)
+				return false;
+	}
+	return true;
+}
+
+/* Make exactly the first m of v[] evicted, *cur being evicted now (the
+ * bisection moves the prefix instead of redoing it from scratch). */
+static void pe_prefix(gs *G, const int *v, int *cur, int m)
+{
+	for (; *cur < m; (*cur)++)
+		pe_apply(G, v[*cur], 1);
+	for (; *cur > m; (*cur)--)
+		pe_apply(G, v[*cur - 1], -1);
+}
+
+/* Does the group fit in d with the first m of v[] evicted?  Leaves the
+ * prefix evicted (*cur = m) and, when it fits, the placement (logged, for
+ * rollback).  Pods placed, -1 no, -2 NOMEM. */
+static int pe_test(gs *G, const wp_group *wg, const int *corder,
+		   const wtp_key *k, int d, int need, int limit,
+		   const int *v, int *cur, int m)
+{
+	pe_prefix(G, v, cur, m);
+	return wgr_place_upto(G, wg, corder, k, d, need, limit);
+}
+
+typedef struct pecost {
+	long viol;  /* PodDisruptionBudget violations: fewest first */
+	double w;
+	long pods;
+} pecost;
+
+/* The candidate victims of group wg in domain d of k (k NULL: the
+ * cluster), into G->pe_v cheapest first: units of lower priority, not
+ * yet evicted, with a pod on a node of d that some class of the group
+ * may use.  Their count, or -1 when there are none or when the group
+ * could not reach `need` even with all of them gone. */
+static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
+		      int need)
+{
+	const wp_problem *p = G->p;
+	int *v = G->pe_v, nv = 0;
+	/* candidate victims: lower priority, not yet evicted, on a node of
+	 * d that some class of the group may use */
+	int n0 = 0, n1 = k ? k->dom_nnodes[d] : G->nn;
+	/* Upper bound on the pods placeable with every candidate evicted:
+	 * per class, the sum over its nodes of its fit in that capacity
+	 * (the classes share nodes, so this only over-counts).  Below
+	 * `need`, the test with all victims gone would fail: skip it. */
+	int64_t *acc = G->pe_acc, *cap = G->pe_cap;
+	for (int ci = 0; ci < wg->nclasses; ci++)
+		acc[ci] = 0;
+	for (int j = n0; j < n1; j++) {
+		int n = k ? k->dom_nodes[d][j] : j;
+		bool ok = false;
+		for (int ci = 0; ci < wg->nclasses && !ok; ci++)
+			ok = wgr_elig_bit(&G->ci[wg->classes[ci]], n);
+		if (!ok)
+			continue;
+		/* a node already over-committed is left alone (the ILP too),
+		 * and one with nothing of lower priority has no victims */
+		ok = G->pe_nmin[n] < wg->priority;
+		const int64_t *capn = ok ? cap : G->fr + (size_t)n * G->nres;
+		if (ok)
+			memcpy(cap, G->fr + (size_t)n * G->nres,
+			       (size_t)G->nres * sizeof *cap);
+		for (int e = G->pe_pstart[n]; ok && e < G->pe_pstart[n + 1];
+		     e++) {
+			int u = G->pe_punit[e];
+			if (G->sol->evict[u] || p->units[u].keep ||
+			    wgr_unit_moved(G, u) ||
+			    p->units[u].priority >= wg->priority)
+				continue;
+			const int64_t *rq = G->s->pods[G->pe_pods[e]].req;
+			for (int r = 0; r < G->nres; r++)
+				cap[r] += rq[r];
+		}
+		for (int ci = 0; ci < wg->nclasses; ci++) {
+			int c = wg->classes[ci];
+			const cinfo *inf = &G->ci[c];
+			if (!wgr_elig_bit(inf, n))
+				continue;
+			acc[ci] += wgr_cap_fit(G, c, capn);
+		}
+		if (!ok)
+			continue;
+		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
+			int u = G->pe_list[e];
+			if (G->pe_mark[u] || G->sol->evict[u] ||
+			    p->units[u].keep || wgr_unit_moved(G, u) ||
+			    p->units[u].priority >= wg->priority)
+				continue;
+			G->pe_mark[u] = 1;
+			v[nv++] = u;
+		}
+	}
+	for (int i = 0; i < nv; i++)
+		G->pe_mark[v[i]] = 0;
+	if (nv == 0)
+		return -1;
+	if (wgr_acc_bound(p, wg, acc) < need)
+		return -1;
+	/* a unit breaks a budget when its pods alone exceed what is left */
+	for (int i = 0; i < nv; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		G->pe_pdbv[v[i]] = 0;
+		for (int j = 0; j < un->npdb; j++)
+			if (un->pdbn[j] > G->pdb_left[un->pdb[j]])
+				G->pe_pdbv[v[i]] = 1;
+	}
+	pe_sort(G, v, nv);
+	return nv;
+}
+
+/* The shortest prefix of v[0..nv) whose eviction lets the group fit in
+ * d, found by bisection; with it evicted, the group is placed (logged).
+ * *mout: the prefix.  Pods placed; -1 (nothing evicted) when the group
+ * does not fit even with all of them gone, -2 on NOMEM. */
+static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
+		       const wtp_key *k, int d, int need, int limit, int nv,
+		       int *mout)
+{
+	int *v = G->pe_v;
+	int cur = 0;
+	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv);
+	if (t < 0) {
+		pe_prefix(G, v, &cur, 0);
+		return t;
+	}
+	/* a fitting probe's placement stays while it may be the last */
+	int lo = 1, hi = nv, live = t;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (live >= 0)
+			wgr_rollback(G);
+		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, mid);
+		live = t;
+		if (t == -2) {
+			pe_prefix(G, v, &cur, 0);
+			return -2;
+		}
+		if (t >= 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	int m = hi, placed = live;
+	if (live < 0) {
+		pe_prefix(G, v, &cur, m);
+		placed = wgr_place_upto(G, wg, corder, k, d, need, limit);
+	}
+	if (placed == -2) {
+		pe_prefix(G, v, &cur, 0);
+		return -2;
+	}
+	if (placed < 0) { /* not monotone after all: take them all */
+		pe_prefix(G, v, &cur, nv);
+		m = nv;
+		placed = wgr_place_upto(G, wg, corder, k, d, need, limit);
+		if (placed < 0) {
+			pe_prefix(G, v, &cur, 0);
+			return placed == -2 ? -2 : -1;
+		}
+	}
+	*mout = m;
+	return placed;
+}
+
+/* Reprieve, highest priority first, the victims v[0..m) whose return
+ * still fits beside the placement (G->pe_rep[i]); *cost: what stays
+ * evicted, budget violations first.  With commit the budgets are
+ * charged. */
+static void pe_reprieve(gs *G, int m, bool commit, pecost *cost)
+{
+	const wp_problem *p = G->p;
+	int *v = G->pe_v;
+	/* reprieve, highest priority first; budget-breaking victims in a
+	 * first pass, as upstream does */
+	cost->w = 0;
+	cost->pods = 0;
+	cost->viol = 0;
+	for (int pass = 1; pass >= 0; pass--)
+		for (int i = m - 1; i >= 0; i--) {
+			if (G->pe_pdbv[v[i]] != pass)
+				continue;
+			G->dv_clash = false;
+			pe_apply(G, v[i], -1);
+			G->pe_rep[i] = pe_fits(G, v[i]);
+			if (!G->pe_rep[i]) {
+				pe_apply(G, v[i], 1);
+				cost->w += (double)p->units[v[i]].npods *
+					   p->units[v[i]].weight;
+				cost->pods += p->units[v[i]].npods;
+			}
+		}
+	/* budgets broken by what stays evicted */
+	for (int i = 0; i < m; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		for (int j = 0; !G->pe_rep[i] && j < un->npdb; j++)
+			G->pdb_use[un->pdb[j]] += un->pdbn[j];
+	}
+	for (int i = 0; i < m; i++) {
+		const wp_unit *un = &p->units[v[i]];
+		for (int j = 0; !G->pe_rep[i] && j < un->npdb; j++) {
+			int b = un->pdb[j];
+			if (G->pdb_use[b] > G->pdb_left[b] && G->pdb_use[b] > 0)
+				cost->viol += G->pdb_use[b] -
+					      (G->pdb_left[b] > 0
+						   ? G->pdb_left[b] : 0);
+			if (commit)
+				G->pdb_left[b] -= G->pdb_use[b];
+			G->pdb_use[b] = 0; /* count each budget once */
+		}
+	}
+}
+
+/* The victim search in one domain (doc/preemption.md, "Greedy victim
+ * search", steps 1-5).  With commit, the placement and the evictions
+ * stay; otherwise everything is undone.  Returns pods placed, -1 when
+ * the group cannot fit here, -2 on NOMEM; *cost gets the cost. */
+static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
+		     int d, int need, int limit, bool commit, pecost *cost)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	int *v = G->pe_v;
+	int nv = pe_victims(G, wg, k, d, need);
+	if (nv < 0)
+		return -1;
+	int m;
+	int placed = pe_shortest(G, wg, corder, k, d, need, limit, nv, &m);
+	if (placed < 0)
+		return placed;
+	pe_reprieve(G, m, commit, cost);
+	if (commit) {
+		G->nlog = 0;
+		for (int i = 0; i < m; i++) {
+			if (G->pe_rep[i])
+				continue;
+			int u = v[i];
+			G->sol->evict[u] = 1;
+			G->sol->evict_by[u] = g;
+			const wp_unit *un = &p->units[u];
+			for (int j = 0; j < un->npods; j++) {
+				int n = G->s->pods[un->pods[j]].node;
+				if (!G->dirty[n]) {
+					G->dirty[n] = 1;
+					G->dlist[G->ndirty++] = n;
+				}
+				pe_node_min(G, n);
+			}
+		}
+		G->pe_ever++;
+		return placed;
+	}
+	wgr_rollback(G);
+	for (int i = m - 1; i >= 0; i--)
+		if (!G->pe_rep[i])
+			pe_apply(G, v[i], -1);
+	return placed;
+}
+
+typedef struct pdfit {
+	int32_t *dom;      /* per domain (one for no key)               */
+	int32_t *node;     /* per node                                  */
+	uint32_t *ver;     /* per node: nver at node[]                  */
+	const unsigned char *bits; /* eligibility it was built for       */
+	uint32_t commit;   /* dra_commit + 1 when refreshed             */
+} pdfit;
+
+/* The device-only fit per domain of key k (NULL: no key) for the pods
+ * of class c, or NULL (no cache: no skipping). */
+static const int32_t *pd_domains(gs *G, int c, const wtp_key *k)
+{
+	const wdr_podc *pc = G->cpc ? G->cpc[c] : NULL;
+	if (!pc || pc->sig >= G->dr_nsig)
+		return NULL;
+	int ki = k ? (int)(k - G->p->topo->keys) + 1 : 0;
+	if (!G->pd && !(G->pd = wa_calloc(G->tmp, (size_t)G->dr_nsig *
+					  G->dr_nk + 1, sizeof *G->pd)))
+		return NULL;
+	pdfit *f = &G->pd[(size_t)pc->sig * G->dr_nk + ki];
+	const cinfo *ci = &G->ci[c];
+	int nd = k ? k->ndom : 1;
+	if (f->commit == G->dra_commit + 1 && f->bits == ci->bits)
+		return f->dom;
+	bool fresh = f->bits != ci->bits || !f->dom;
+	if (!f->dom) {
+		f->dom = wa_calloc(G->tmp, (size_t)nd + 1, sizeof(int32_t));
+		f->node = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
+		f->ver = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(uint32_t));
+		if (!f->dom || !f->node || !f->ver) {
+			f->dom = NULL;
+			return NULL;
+		}
+	}
+	if (fresh)
+		memset(f->dom, 0, (size_t)nd * sizeof(int32_t));
+	for (int n = 0; n < G->nn; n++) {
+		if (!wgr_elig_bit(ci, n))
+			continue;
+		if (!fresh && f->ver[n] == G->nver[n])
+			continue;
+		int32_t nf = (int32_t)wdr_fit(G->dra, pc, n, 4096);
+		int d = k ? k->node_dom[n] : 0;
+		if (d >= 0)
+			f->dom[d] += nf - (fresh ? 0 : f->node[n]);
+		f->node[n] = nf;
+		f->ver[n] = G->nver[n];
+	}
+	f->bits = ci->bits;
+	f->commit = G->dra_commit + 1;
+	return f->dom;
+}
+
+/* Try to admit group g by preemption.  Pods placed, -1: no way, -2:
+ * NOMEM. */
+int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
+		      int need)
+{
+	const wp_group *wg = &G->p->groups[g];
+	if (wgr_pe_setup(G))
+		return -2;
+	/* candidate domains: as wgr_candidates(), or the one a basic group's
+	 * placed pods hold (preempt_rest) */
+	int ncd = !k ? 1 : wg->fixed_dom >= 0 || G->pe_only_dom >= 0 ? 1
+								  : k->ndom;
+	/* a gang evicts for its minimum only; other groups for all pods */
+	int limit = wg->gang ? need : G->pe_rest > 0 ? G->pe_rest : wg->size;
+	int best = -1;
+	pecost bc = {0, 0, 0};
+	const int32_t *dmin = k ? pe_dom_min(G, k) : NULL;
+	if (k && !dmin)
+		return -2;
+	/* DRA: when no running pod holds an allocated claim, evictions
+	 * free cpu and memory but no device, so the device-only fit of a
+	 * domain bounds what they can give (every class of the group with
+	 * the same claim list) */
+	const int32_t *dfit = NULL;
+	const ws_dra *dd = G->p->snap->dra;
+	bool one_sig = G->dra && dd && !dd->held_beg[G->p->snap->npods] &&
+		       wg->nclasses > 0 && G->cpc[wg->classes[0]];
+	for (int i = 1; one_sig && i < wg->nclasses; i++)
+		one_sig = G->cpc[wg->classes[i]] &&
+			  G->cpc[wg->classes[i]]->sig ==
+			      G->cpc[wg->classes[0]]->sig &&
+			  G->ci[wg->classes[i]].bits ==
+			      G->ci[wg->classes[0]].bits;
+	if (one_sig)
+		dfit = pd_domains(G, wg->classes[0], k);
+	for (int i = 0; i < ncd; i++) {
+		pecost c;
+		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
+				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
+		/* nothing of lower priority there: no victims (cheap skip) */
+		if (k && dmin[d] >= wg->priority)
+			continue;
+		if (dfit && dfit[k ? d : 0] < need)
+			continue; /* devices short, evictions cannot help */
+		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
+		if (r == -2)
+			return -2;
+		if (r < 0)
+			continue;
+		if (best < 0 || c.viol < bc.viol ||
+		    (c.viol == bc.viol &&
+		     (c.w < bc.w || (c.w == bc.w && c.pods < bc.pods)))) {
+			best = i;
+			bc = c;
+		}
+	}
+	if (best < 0)
+		return -1;
+	pecost c;
+	int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
+			  : G->pe_only_dom >= 0 ? G->pe_only_dom : best;
+	return pe_domain(G, g, corder, k, d, need, limit, true, &c);
+}
+
+/* A basic group (or lone pods) placed `placed` of its pods: each of the
+ * others may evict too (per pod: the fewest victims that place one more,
+ * repeated), in the domain its placed pods hold.  Pods placed, -2 NOMEM. */
+int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
+		     int placed)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	int more = 0;
+	G->pe_only_dom = -1;
+	if (k) {
+		for (int ci = 0; ci < wg->nclasses && G->pe_only_dom < 0; ci++) {
+			const wp_class *cl = &p->classes[wg->classes[ci]];
+			for (int j = 0; j < cl->nelig; j++)
+				if (G->sol->x[cl->off + j] > 0) {
+					G->pe_only_dom = k->node_dom[cl->elig[j]];
+					break;
+				}
+		}
+	}
+	while (placed + more < wg->size) {
+		G->pe_rest = wg->size - placed - more;
+		int r = wgr_preempt_group(G, g, corder, k, 1);
+		if (r == -2) {
+			more = -2;
+			break;
+		}
+		if (r <= 0)
+			break;
+		more += r;
+	}
+	G->pe_rest = 0;
+	G->pe_only_dom = -1;
+	return more;
+}
+
+/* A group that may not preempt may not use freed room either: on nodes
+ * with evictions its capacity is at most the free capacity before any
+ * eviction minus what such groups already took there.  never_cap applies
+ * that before the group is placed, never_restore undoes it after (keeping
+ * what the group placed). */
+static int never_cap(gs *G)
+{
+	int nres = G->nres;
+	if (!G->ndirty)
+		return 0;
+	if (!G->nv_save) {
+		G->nv_save = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_save);
+		G->nv_capd = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_capd);
+		G->nv_used = wa_calloc(G->tmp, (size_t)G->nn * nres + 1,
+				       sizeof *G->nv_used);
+		if (!G->nv_save || !G->nv_capd || !G->nv_used)
+			return -1;
+	}
+	/* what groups that may not preempt hold on the dirty nodes */
+	for (int i = 0; i < G->ndirty; i++)
+		memset(G->nv_used + (size_t)G->dlist[i] * nres, 0,
+		       sizeof *G->nv_used * nres);
+	const wp_problem *p = G->p;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		if (!G->sol->admit[cl->group] || wpe_may_preempt(p, cl->group))
+			continue;
+		for (int j = 0; j < cl->nelig; j++) {
+			int x = G->sol->x[cl->off + j], n = cl->elig[j];
+			if (x <= 0 || !G->dirty[n])
+				continue;
+			for (int r = 0; r < nres; r++)
+				G->nv_used[(size_t)n * nres + r] +=
+				    (int64_t)x * cl->req[r];
+		}
+	}
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		size_t o = (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t cap = G->p->free[o + r] - G->nv_used[o + r] +
+				      (G->mv_adj ? G->mv_adj[o + r] : 0);
+			G->nv_save[o + r] = G->fr[o + r];
+			if (cap < G->fr[o + r])
+				G->fr[o + r] = cap;
+			G->nv_capd[o + r] = G->fr[o + r];
+		}
+		wgr_touch(G, n);
+	}
+	G->nv_pending = true;
+	return 0;
+}
+
+static void never_restore(gs *G)
+{
+	int nres = G->nres;
+	if (!G->nv_pending)
+		return;
+	G->nv_pending = false;
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		size_t o = (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t used = G->nv_capd[o + r] - G->fr[o + r];
+			G->fr[o + r] = G->nv_save[o + r] - used;
+		}
+		wgr_touch(G, n);
+	}
+}
+
+/* Entering priority level q: on nodes with evictions, the capacity the
+ * level may use is the least slack of the rows at q and at every higher
+ * level placed there (doc/formulation.md §4b). */
+static int level_enter(gs *G, int32_t q)
+{
+	const wp_problem *p = G->p;
+	int nres = G->nres;
+	G->level = q;
+	G->have_level = true;
+	dv_level(G, q);
+	if (G->ndirty == 0)
+		return 0;
+	int *slot = calloc((size_t)G->nn + 1, sizeof *slot);
+	int32_t *lv = calloc((size_t)p->ngroups + 2, sizeof *lv);
+	if (!slot || !lv) {
+		free(slot);
+		free(lv);
+		return -1;
+	}
+	for (int i = 0; i < G->ndirty; i++)
+		slot[G->dlist[i]] = i + 1;
+	/* q and the distinct levels above it placed so far */
+	int nl = 0;
+	lv[nl++] = q;
+	for (int g = 0; g < p->ngroups; g++) {
+		int32_t pr = p->groups[g].priority;
+		if (!G->sol->admit[g] || pr <= q)
+			continue;
+		int j = 0;
+		while (j < nl && lv[j] != pr)
+			j++;
+		if (j == nl)
+			lv[nl++] = pr;
+	}
+	/* slack[node, level, r] = free + evicted below the level - placed
+	 * at or below it */
+	int64_t *sl = calloc((size_t)G->ndirty * nl * nres + 1, sizeof *sl);
+	if (!sl) {
+		free(slot);
+		free(lv);
+		return -1;
+	}
+#define SL(i, l, r) sl[((size_t)(i) * nl + (l)) * nres + (r)]
+	for (int i = 0; i < G->ndirty; i++)
+		for (int l = 0; l < nl; l++)
+			for (int r = 0; r < nres; r++)
+				SL(i, l, r) = p->free[(size_t)G->dlist[i] *
+						      nres + r] +
+					      (G->mv_adj
+					       ? G->mv_adj[(size_t)G->dlist[i] *
+							   nres + r]
+					       : 0);
+	for (int u = 0; u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (!G->sol->evict[u])
+			continue;
+		for (int j = 0; j < un->npods; j++) {
+			const ws_pod *pod = &G->s->pods[un->pods[j]];
+			int i = slot[pod->node] - 1;
+			for (int l = 0; i >= 0 && l < nl; l++)
+				if (un->priority < lv[l])
+					for (int r = 0; r < nres; r++)
+						SL(i, l, r) += pod->req[r];
+		}
+	}
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		int32_t pr = p->groups[cl->group].priority;
+		/* pods of groups that may not preempt never use freed room:
+		 * they count at every level (as in the ILP) */
+		if (!wpe_may_preempt(p, cl->group))
+			pr = INT32_MIN;
+		for (int j = 0; j < cl->nelig; j++) {
+			int x = G->sol->x[cl->off + j];
+			int i = slot[cl->elig[j]] - 1;
+			if (x <= 0 || i < 0)
+				continue;
+			for (int l = 0; l < nl; l++)
+				if (pr <= lv[l])
+					for (int r = 0; r < nres; r++)
+						SL(i, l, r) -=
+						    (int64_t)x * cl->req[r];
+		}
+	}
+	for (int i = 0; i < G->ndirty; i++) {
+		int n = G->dlist[i];
+		int64_t *f = G->fr + (size_t)n * nres;
+		for (int r = 0; r < nres; r++) {
+			int64_t m = INT64_MAX;
+			for (int l = 0; l < nl; l++)
+				if (SL(i, l, r) < m)
+					m = SL(i, l, r);
+			f[r] = m;
+		}
+		wgr_touch(G, n);
+	}
+#undef SL
+	free(sl);
+	free(slot);
+	free(lv);
+	return 0;
+}
+
+/* Before a group is placed: the capacity at its priority level
+ * (level_enter when the level changes), capped by never_cap for a group
+ * that may not preempt (undone before the next group).  -1 on NOMEM. */
+int wgr_level_capacity(gs *G, int g)
+{
+	const wp_problem *p = G->p;
+	const wp_group *wg = &p->groups[g];
+	never_restore(G);
+	if ((!G->have_level || wg->priority != G->level) &&
+	    level_enter(G, wg->priority))
+		return -1;
+	if (!wpe_may_preempt(p, g) && never_cap(G))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,207 @@
+/*
+ * reasons.c -- why a group waits: texts with the numbers in them (what
+ * the best domain holds, what a pod requests), in device terms when the
+ * devices are what is short (doc/output.md).
+ */
+#include "solve/greedy/greedy_int.h"
+#include "model/quantity.h"
+
+#include <stdint.h>
+#include <string.h>
+
+const char *wgr_short_name(const char *label)
+{
+	const char *s = strrchr(label, '/');
+	return s ? s + 1 : label;
+}
+
+const char *wgr_plural(int64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* The request of class c that matters, as "8 nvidia.com/gpu": in domain
+ * d of k the resource that limits the class most there; otherwise (the
+ * whole cluster: too many nodes to scan per waiting group) the scarcest
+ * request relative to the largest node. */
+static const char *describe_req(gs *G, int c, const wtp_key *k, int d)
+{
+	const wp_class *cl = &G->p->classes[c];
+	const cinfo *ci = &G->ci[c];
+	if (ci->nr == 0)
+		return "nothing";
+	int best_r = ci->rl[0];
+	int64_t best = INT64_MAX;
+	for (int i = 0; k && d >= 0 && i < ci->nr; i++) {
+		int r = ci->rl[i];
+		int64_t sum = 0;
+		for (int j = 0; j < k->dom_nnodes[d]; j++) {
+			int n = k->dom_nodes[d][j];
+			if (!wgr_elig_bit(ci, n))
+				continue;
+			int64_t f = G->fr[(size_t)n * G->nres + r];
+			if (f >= cl->req[r])
+				sum += f / cl->req[r];
+		}
+		if (sum < best) {
+			best = sum;
+			best_r = r;
+		}
+	}
+	/* the pod limit binds, yet something else is requested: name the
+	 * largest other request so the reader knows the pod */
+	if (best_r == WS_RES_PODS)
+		for (int i = 0; i < ci->nr; i++)
+			if (ci->rl[i] != WS_RES_PODS) {
+				best_r = ci->rl[i];
+				break;
+			}
+	if (best_r == WS_RES_PODS)
+		return "1 pod slot";
+	char q[64];
+	const char *name = G->s->res[best_r];
+	wq_format(cl->req[best_r], wq_is_bytes_resource(name), q, sizeof q);
+	return wa_printf(G->ra, "%s %s", q, name);
+}
+
+/* The main class of a group for messages: the first in placement order. */
+static const char *pods_of(gs *G, const wp_group *wg, int c, int npods,
+			   const wtp_key *k, int d)
+{
+	if (npods == 1)
+		return wg->nclasses == 1
+			   ? wa_printf(G->ra, "a pod of %s",
+				       describe_req(G, c, k, d))
+			   : "1 pod";
+	if (wg->nclasses > 1)
+		return wa_printf(G->ra, "%d pods", npods);
+	return wa_printf(G->ra, "%d pods of %s each", npods,
+			 describe_req(G, c, k, d));
+}
+
+const char *wgr_explain(gs *G, const wp_group *wg, const int *corder,
+			const wtp_key *k, const dcand *cd, int ncd,
+			int need, int tried)
+{
+	wa_arena *a = G->ra;
+	const wp_problem *p = G->p;
+	int c0 = corder[0];
+	/* pods no node can ever take */
+	int reach = 0;
+	const char *none = NULL;
+	for (int i = 0; i < wg->nclasses; i++) {
+		const wp_class *cl = &p->classes[corder[i]];
+		if (cl->nelig > 0)
+			reach += cl->count;
+		else if (!none)
+			none = cl->why_none;
+	}
+	if (none && reach < (need > 0 ? need : 1))
+		return wa_printf(a, "no node matches: %s", none);
+	int best = -1;
+	for (int i = 0; i < ncd; i++)
+		if (best < 0 || cd[i].bound > cd[best].bound)
+			best = i;
+	int64_t bb = best >= 0 ? cd[best].bound : 0;
+	if (bb >= need && tried > 0)
+		return wa_printf(a, "the roll-up promised room for %d pod%s "
+				 "but they did not fit together in any of "
+				 "the %d %s tried", need,
+				 wgr_plural(need, "", "s"), tried,
+				 k ? "domains" : "placements");
+	if (!k) {
+		if (wg->gang && wg->nclasses > 1)
+			return wa_printf(a, "only %lld of %d required pods fit "
+					 "anywhere in the cluster",
+					 (long long)bb, need);
+		if (wg->gang)
+			return wa_printf(a, "only %lld of %d required pods fit "
+					 "anywhere in the cluster (%s each)",
+					 (long long)bb, need,
+					 describe_req(G, c0, NULL, -1));
+		return wa_printf(a, "no eligible node has room for %s "
+				 "(%d eligible node%s)",
+				 pods_of(G, wg, c0, 1, NULL, -1),
+				 p->classes[c0].nelig,
+				 wgr_plural(p->classes[c0].nelig, "", "s"));
+	}
+	const char *sn = wgr_short_name(k->label);
+	if (wg->fixed_dom >= 0) {
+		int d = wg->fixed_dom;
+		if (wg->nclasses > 1)
+			return wa_printf(a, "its running pods pin it to %s %s, "
+					 "which has room for %lld of the %d "
+					 "more pods it needs", sn,
+					 k->dom_name[d], (long long)bb, need);
+		return wa_printf(a, "its running pods pin it to %s %s, which "
+				 "has room for %lld of the %d more pod%s it "
+				 "needs (%s each)", sn, k->dom_name[d],
+				 (long long)bb, need, wgr_plural(need, "", "s"),
+				 describe_req(G, c0, k, d));
+	}
+	if (best < 0)
+		return wa_printf(a, "no node has the label %s", k->label);
+	const char *what = pods_of(G, wg, c0, need, k, cd[best].d);
+	if (bb == 0)
+		return wa_printf(a, "no %s domain has room for %s", k->label,
+				 what);
+	return wa_printf(a, "no %s domain has room for %s; the best %s (%s) "
+			 "fits %lld", k->label, what, sn,
+			 k->dom_name[cd[best].d], (long long)bb);
+}
+
+/* A group with device claims that could not be placed: when the devices
+ * (not cpu or memory) are what is short, say so in device terms.  The
+ * device fit over the nodes and the text are cached per (claim list, key,
+ * eligible nodes) until a group is admitted: a failed try leaves the
+ * allocation state as it was. */
+const char *wgr_device_reason(gs *G, const wp_group *wg,
+			      const wtp_key *k, int need)
+{
+	const wp_problem *p = G->p;
+	const wp_class *dc = NULL;
+	int c0 = -1;
+	for (int i = 0; i < wg->nclasses && !dc; i++)
+		if (G->cpc[wg->classes[i]]) {
+			c0 = wg->classes[i];
+			dc = &p->classes[c0];
+		}
+	if (!dc)
+		return NULL;
+	const wdr_podc *pc = G->cpc[c0];
+	size_t slot = (size_t)pc->sig * G->dr_nk + (size_t)(wg->key + 1);
+	bool cache = G->dr_text && pc->sig < G->dr_nsig &&
+		     wg->key + 1 < G->dr_nk;
+	bool valid = cache && G->dr_ver[slot] == G->dra_commit + 1 &&
+		     G->dr_elig[slot] == dc->elig;
+	int64_t fit;
+	if (valid) {
+		fit = G->dr_fit[slot];
+	} else {
+		/* Pods the devices alone would admit, node by node. */
+		fit = 0;
+		for (int j = 0; j < dc->nelig; j++)
+			fit += wdr_fit(G->dra, pc, dc->elig[j], 4096);
+		if (cache) {
+			G->dr_fit[slot] = fit;
+			G->dr_elig[slot] = dc->elig;
+			G->dr_text[slot] = NULL;
+			G->dr_ver[slot] = G->dra_commit + 1;
+		}
+	}
+	if (fit >= need && !pc->why && need > 0)
+		return NULL;
+	if (cache && G->dr_text[slot])
+		return G->dr_text[slot];
+	const char *where = k ? wa_printf(G->tmp, "in any %s domain",
+					  k->label)
+			      : "in the cluster";
+	if (!where)
+		return NULL;
+	const char *text = wdr_explain(G->dra, dc->pods, dc->count, dc->elig,
+				       dc->nelig, where, (long long)fit, need,
+				       G->ra);
+	if (cache)
+		G->dr_text[slot] = text;
+	return text;
+}
