@@ -857,7 +857,7 @@ START_TEST(composite_warnings)
 	ck_assert_int_eq(s->ngroups, 1);
 	ck_assert_int_eq(s->groups[0].min_count, 3);
 	ck_assert_str_eq(s->groups[0].parent, "root-0");
-	/* the tree is decoded (issue 5): no warnings any more */
+	/* the tree is decoded: no warnings */
 	ck_assert_int_eq(s->nwarnings, 0);
 	ck_assert_int_eq(s->ncomps, 1);
 	ck_assert_str_eq(s->comps[0].name, "root-0");

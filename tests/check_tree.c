@@ -1,6 +1,6 @@
 /*
  * check_tree.c -- CompositePodGroup trees and the topology annotations
- * (issue 5): decoding and its errors, greedy tree placement, the ILP's
+ * (doc/input.md, doc/formulation.md §9): decoding and its errors, greedy tree placement, the ILP's
  * tree rows, and the verifier's tree checks.
  *
  * Clusters are written as YAML by a small builder; every plan goes
@@ -1016,7 +1016,7 @@ END_TEST
 
 /* Trees placed by the greedy: the same plan with 1 and 2 threads (the
  * root's candidate domains are scored in parallel when large), on the
- * 2,048-node / 200-tree instance of the issue. */
+ * 2,048-node / 200-tree instance of doc/formulation.md §9. */
 START_TEST(greedy_threads)
 {
 	wasp_gen_options g;
