@@ -704,7 +704,7 @@ static int metrics_child(void *arg, int fd)
 
 /* Facts and per-plan metrics for one instance's rows. */
 void bench_run_metrics(const char *snap, row *rows, int n, ifacts *f,
-			double timeout)
+		       double timeout)
 {
 	size_t need = sizeof *f + (size_t)n * sizeof(pmetrics) + 1;
 	char *buf = xmalloc(need + 1);
@@ -713,9 +713,9 @@ void bench_run_metrics(const char *snap, row *rows, int n, ifacts *f,
 	metrics_arg a = {snap, rows, n};
 
 	memset(f, 0, sizeof *f);
-	if (bench_run_child(metrics_child, &a, timeout, buf, need + 1, &rss, &status,
-		      &timed_out) == 0 && !timed_out && WIFEXITED(status) &&
-	    WEXITSTATUS(status) == 0) {
+	if (bench_run_child(metrics_child, &a, timeout, buf, need + 1, &rss,
+			    &status, &timed_out) == 0 && !timed_out &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		memcpy(f, buf, sizeof *f);
 		for (int i = 0; i < n; i++)
 			memcpy(&rows[i].m, buf + sizeof *f +

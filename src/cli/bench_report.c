@@ -90,7 +90,7 @@ void bench_print_header(FILE *f)
 }
 
 void bench_print_row(FILE *f, const suite *su, const row *r,
-		      const ifacts *fa)
+		     const ifacts *fa)
 {
 	char ap[24], ag[24], pr[64], pp[64], st[24], sp[24], fn[24], frr[24],
 	    ev[24], gp[24], vi[24], tm[24], mb[24];
@@ -119,8 +119,8 @@ void bench_print_row(FILE *f, const suite *su, const row *r,
 		"%.1f");
 	fprintf(f, "%-12s %-7s %-8s %5s %-12s %5s %-14s %6s %6s %6s %6s %5s "
 		"%6s %7s %7s %4s\n", su->in[r->inst].name,
-		bench_solver_name[r->solver], row_status(r), ap, pp, ag, pr, st, sp,
-		fn, frr, ev, gp, tm, mb, vi);
+		bench_solver_name[r->solver], row_status(r), ap, pp, ag, pr, st,
+		sp, fn, frr, ev, gp, tm, mb, vi);
 	if (strcmp(r->state, "ok") && r->msg[0])
 		fprintf(f, "    %s\n", r->msg);
 }
@@ -261,7 +261,7 @@ static int col_numeric(size_t k)
 }
 
 int bench_write_results(const char *prefix, const suite *su, row *rows,
-			 int nrows, ifacts *facts, const char *argv_line)
+			int nrows, ifacts *facts, const char *argv_line)
 {
 	size_t n = strlen(prefix) + 8;
 	char *csv = xmalloc(n), *js = xmalloc(n);
@@ -339,7 +339,7 @@ out:
 
 
 void bench_print_instance(FILE *f, const instance *in, const ifacts *fa,
-			   const char *note)
+			  const char *note)
 {
 	if (!fa->manifests) {
 		fprintf(f, "# %s: %s%s%s\n", in->name, in->file ? in->file : "",

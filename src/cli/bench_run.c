@@ -81,7 +81,7 @@ static long read_until(int fd, char *buf, size_t cap, double deadline)
 }
 
 int bench_run_child(child_fn fn, void *arg, double timeout, char *out,
-		     size_t outsz, long *maxrss_kb, int *status, int *timed_out)
+		    size_t outsz, long *maxrss_kb, int *status, int *timed_out)
 {
 	int fds[2];
 	fflush(NULL);
@@ -347,7 +347,7 @@ void bench_tmp_cleanup(tmpfiles *t, int keep)
 
 /* Generate a gen instance into the temporary directory. */
 int bench_materialize(const instance *in, tmpfiles *t, const char **path,
-		       char *msg, size_t msz)
+		      char *msg, size_t msz)
 {
 	if (!in->has_gen) {
 		*path = in->file;
@@ -398,19 +398,20 @@ static void child_failed(row *r, int timed_out, int status,
 }
 
 void bench_run_solver(row *r, const instance *in, const char *snap,
-		       tmpfiles *t)
+		      tmpfiles *t)
 {
 	char out[65536], name[300];
 	long rss = 0;
 	int status = 0, timed_out = 0;
 
-	snprintf(name, sizeof name, "%s.%s", in->name, bench_solver_name[r->solver]);
+	snprintf(name, sizeof name, "%s.%s", in->name,
+		 bench_solver_name[r->solver]);
 	if (r->solver != S_CBC) {
 		solve_arg a = {snap, tmp_path(t, name, ".plan.json"),
 			       solver_mode[r->solver], in->time,
 			       r->solver == S_ILPNODE};
-		if (bench_run_child(solve_child, &a, in->timeout, out, sizeof out,
-			      &rss, &status, &timed_out)) {
+		if (bench_run_child(solve_child, &a, in->timeout, out,
+				    sizeof out, &rss, &status, &timed_out)) {
 			snprintf(r->state, sizeof r->state, "error");
 			snprintf(r->msg, sizeof r->msg, "fork: %s",
 				 strerror(errno));
@@ -434,8 +435,8 @@ void bench_run_solver(row *r, const instance *in, const char *snap,
 		return;
 	}
 	export_arg e = {snap, tmp_path(t, name, ".lp"), in->time};
-	if (bench_run_child(export_child, &e, in->timeout, out, sizeof out, &rss,
-		      &status, &timed_out) || timed_out ||
+	if (bench_run_child(export_child, &e, in->timeout, out, sizeof out,
+			    &rss, &status, &timed_out) || timed_out ||
 	    !WIFEXITED(status) || WEXITSTATUS(status)) {
 		child_failed(r, timed_out, status, out, in->timeout);
 		return;
@@ -443,7 +444,7 @@ void bench_run_solver(row *r, const instance *in, const char *snap,
 	cbc_arg c = {e.lp, in->time};
 	double t0 = now_s();
 	if (bench_run_child(cbc_child, &c, in->timeout, out, sizeof out, &rss,
-		      &status, &timed_out) || timed_out ||
+			    &status, &timed_out) || timed_out ||
 	    !WIFEXITED(status) || WEXITSTATUS(status)) {
 		child_failed(r, timed_out, status, out, in->timeout);
 		return;

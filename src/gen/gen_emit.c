@@ -166,7 +166,7 @@ static void wem_open(emitter *e, int type, const char *key)
 	} else {
 		wgb_puts(b, "\n");
 		wem_push(e, type,
-			type == EM_MAP ? parent_indent + 2 : parent_indent, 0);
+			 type == EM_MAP ? parent_indent + 2 : parent_indent, 0);
 	}
 }
 
@@ -250,7 +250,7 @@ void wem_doc(emitter *e)
 /* A top-level object's head: apiVersion, kind and metadata (name, and
  * namespace unless ns is NULL). */
 void wem_head(emitter *e, const char *api, const char *kind,
-		    const char *name, const char *ns)
+	      const char *name, const char *ns)
 {
 	wem_doc(e);
 	wem_str(e, "apiVersion", api);

@@ -268,7 +268,8 @@ static const char *widen(const gen *g, const char *key, long long need,
 			 long long rack_cap, long long block_cap)
 {
 	if (key == wgen_level_key[2] && need > rack_cap)
-		key = g->levels >= 2 && block_cap >= need ? wgen_level_key[1] : NULL;
+		key = g->levels >= 2 && block_cap >= need ? wgen_level_key[1]
+							  : NULL;
 	if (key == wgen_level_key[1] && need > block_cap)
 		key = NULL;
 	return key;

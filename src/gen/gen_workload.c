@@ -18,7 +18,7 @@ static void emit_podgroup_x(gen *g, const char *ns, const char *name,
 			    int all);
 
 void wgen_emit_podgroup(gen *g, const char *ns, const char *name,
-			  int min_count, const char *topo_key, int pc)
+			int min_count, const char *topo_key, int pc)
 {
 	emit_podgroup_x(g, ns, name, min_count, topo_key, pc, 0);
 }
@@ -60,7 +60,7 @@ static void emit_podgroup_x(gen *g, const char *ns, const char *name,
 }
 
 void wgen_emit_pod(gen *g, const char *ns, const char *name,
-		     const char *group, int pc, int k, const char *node)
+		   const char *group, int pc, int k, const char *node)
 {
 	emitter *e = &g->em;
 	wem_head(e, "v1", "Pod", name, ns);
@@ -215,7 +215,8 @@ int wgen_emit_running(gen *g)
 			wgen_emit_podgroup(g, "serve", name, 1, NULL, pc);
 		if (g->o->dra && g->o->gpus_per_node > 0)
 			wgen_emit_run_claim(g, name, pick, k);
-		wgen_emit_pod(g, "serve", name, grouped ? name : NULL, pc, k, node);
+		wgen_emit_pod(g, "serve", name, grouped ? name : NULL, pc, k,
+			      node);
 		id++;
 	}
 	free(free_slots), free(npods), free(open), free(pos);
@@ -263,7 +264,8 @@ void wgen_emit_gangs(gen *g)
 		if (u < 0.45)
 			key = wgen_level_key[2];
 		else if (u < 0.7)
-			key = g->levels >= 2 ? wgen_level_key[1] : wgen_level_key[2];
+			key = g->levels >= 2 ? wgen_level_key[1]
+					     : wgen_level_key[2];
 		long long need = (long long)min_count * k;
 		if (key == wgen_level_key[2] && need > rack_cap)
 			key = block_cap >= need ? wgen_level_key[1] : NULL;
@@ -282,19 +284,19 @@ void wgen_emit_gangs(gen *g)
 }
 
 /*
- * Pending CompositePodGroup trees (doc/formulation.md §9).  Depth 2: a root confined to
- * a block (or the coarsest level) with 2..8 PodGroup children, some
- * confined to a rack.  Depth 3 (when there are at least three levels):
- * a root confined to a superblock with 2..4 middle composites, each
- * confined to a block, with 2..4 leaves.  minGroupCount is the number of
- * children or a little less; each tree has one priority.
+ * Pending CompositePodGroup trees (doc/formulation.md §9).  Depth 2: a
+ * root confined to a block (or the coarsest level) with 2..8 PodGroup
+ * children, some confined to a rack.  Depth 3 (when there are at least
+ * three levels): a root confined to a superblock with 2..4 middle
+ * composites, each confined to a block, with 2..4 leaves.  minGroupCount
+ * is the number of children or a little less; each tree has one priority.
  */
 static void emit_cpg(gen *g, const char *name, const char *parent, int mgc,
 		     const char *key, int pc)
 {
 	emitter *e = &g->em;
 	wem_head(e, "scheduling.k8s.io/v1alpha3", "CompositePodGroup", name,
-		"train");
+		 "train");
 	wem_map(e, "spec");
 	if (parent)
 		wem_str(e, "parentCompositePodGroupName", parent);
@@ -340,7 +342,8 @@ void wgen_emit_trees(gen *g)
 	const wasp_gen_options *o = g->o;
 	char name[64], mid[80], leaf[96];
 	const char *rack = wgen_level_key[2];
-	const char *block = g->levels >= 2 ? wgen_level_key[1] : wgen_level_key[2];
+	const char *block = g->levels >= 2 ? wgen_level_key[1]
+					   : wgen_level_key[2];
 	for (int i = 0; i < o->trees; i++) {
 		int pc = (int)rnd_below(&g->rng, (uint64_t)g->npc);
 		snprintf(name, sizeof name, "tree-%05d", i);
