@@ -52,6 +52,42 @@ const char bench_help[] =
 
 enum { OPT_QUICK = 256, OPT_KEEP };
 
+/* One instance: materialize it, run its solvers (rows from *nr on),
+ * measure the plans, print its rows; 1 if a run failed. */
+static int run_instance(const suite *su, int i, row *rows, int *nr,
+			ifacts *fa, tmpfiles *t)
+{
+	const instance *in = &su->in[i];
+	const char *snap = NULL;
+	char msg[700] = "";
+	int first = *nr, failed = 0;
+	int bad = bench_materialize(in, t, &snap, msg, sizeof msg);
+	for (int s = 0; s < in->nsolvers; s++) {
+		row *r = &rows[(*nr)++];
+		r->inst = i;
+		r->solver = in->solvers[s];
+		r->cbc_obj = r->cbc_gap = NAN;
+		if (bad) {
+			snprintf(r->state, sizeof r->state, "error");
+			snprintf(r->msg, sizeof r->msg, "%s", msg);
+			continue;
+		}
+		bench_run_solver(r, in, snap, t);
+	}
+	if (!bad)
+		bench_run_metrics(snap, rows + first, *nr - first, fa,
+				  in->timeout);
+	bench_print_instance(stdout, in, fa,
+			     *nr > first ? rows[first].m.note : NULL);
+	for (int k = first; k < *nr; k++) {
+		bench_print_row(stdout, su, &rows[k], fa);
+		failed |= strcmp(rows[k].state, "ok") &&
+			  strcmp(rows[k].state, "skipped");
+	}
+	fflush(stdout);
+	return failed;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -173,33 +209,7 @@ int cmd_bench(int argc, char **argv)
 			continue;
 		if (quick && in->time > 1)
 			in->time = 1;
-		const char *snap = NULL;
-		char msg[700] = "";
-		int first = nr;
-		int bad = bench_materialize(in, &t, &snap, msg, sizeof msg);
-		for (int s = 0; s < in->nsolvers; s++) {
-			row *r = &rows[nr++];
-			r->inst = i;
-			r->solver = in->solvers[s];
-			r->cbc_obj = r->cbc_gap = NAN;
-			if (bad) {
-				snprintf(r->state, sizeof r->state, "error");
-				snprintf(r->msg, sizeof r->msg, "%s", msg);
-				continue;
-			}
-			bench_run_solver(r, in, snap, &t);
-		}
-		if (!bad)
-			bench_run_metrics(snap, rows + first, nr - first,
-					  &facts[i], in->timeout);
-		bench_print_instance(stdout, in, &facts[i],
-				     nr > first ? rows[first].m.note : NULL);
-		for (int k = first; k < nr; k++) {
-			bench_print_row(stdout, &su, &rows[k], &facts[i]);
-			failed |= strcmp(rows[k].state, "ok") &&
-				  strcmp(rows[k].state, "skipped");
-		}
-		fflush(stdout);
+		failed |= run_instance(&su, i, rows, &nr, &facts[i], &t);
 	}
 	rc = bench_write_results(prefix, &su, rows, nr, facts, cmdline)
 		? EX_INTERNAL : failed ? EX_FAILED : EX_OK;

@@ -328,58 +328,29 @@ static int cmp_prio_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-/* Read the instance manifests (JSON) into the world.  0 ok, -1 not JSON
- * or not understood (the quality columns then stay empty). */
-static int world_load(world *w, const char *path, char *note, size_t nsz)
+/* First pass over the objects: how many nodes, pods and groups, the
+ * PriorityClasses' values (into pcs) and the rack label of the Topology
+ * (its finest level above the host; NULL: none). */
+static const char *world_count(world *w, const cJSON *items, smap *pcs,
+			       size_t *nn, size_t *np, size_t *ng)
 {
-	size_t len;
-	char *text = read_all(path, &len, (size_t)WASP_MAX_INPUT_BYTES);
-	size_t at = 0;
-	const cJSON *o;
-
-	memset(w, 0, sizeof *w);
-	w->a = arena_new();
-	if (!text) {
-		snprintf(note, nsz, "cannot read %s", path);
-		return -1;
-	}
-	size_t k = strspn(text, " \t\r\n");
-	if (text[k] != '{' && text[k] != '[') {
-		snprintf(note, nsz, "manifests are YAML: quality columns "
-			 "need JSON");
-		free(text);
-		return -1;
-	}
-	w->root = json_parse(text, len, &at);
-	free(text);
-	const cJSON *items = w->root ? items_of(w->root) : NULL;
-	if (!items) {
-		if (w->root)
-			snprintf(note, nsz, "manifests not read (not a List)");
-		else
-			snprintf(note, nsz, "manifests not read (bad JSON at "
-				 "byte %zu)", at);
-		return -1;
-	}
-	/* priority classes, the rack label */
 	const char *rack_label = NULL;
-	size_t nn = 0, np = 0, ng = 0;
-	smap pcs;
-	sm_init(w->a, &pcs, (size_t)cJSON_GetArraySize(items));
+	const cJSON *o;
+	sm_init(w->a, pcs, (size_t)cJSON_GetArraySize(items));
 	cJSON_ArrayForEach(o, items) {
 		const char *kind = jstr(jget(o, "kind"));
 		if (!kind)
 			continue;
 		if (!strcmp(kind, "Node"))
-			nn++;
+			(*nn)++;
 		else if (!strcmp(kind, "Pod"))
-			np++;
+			(*np)++;
 		else if (!strcmp(kind, "PodGroup"))
-			ng++;
+			(*ng)++;
 		else if (!strcmp(kind, "PriorityClass")) {
 			const char *n = jstr(jpath(o, "metadata.name"));
 			if (n)
-				sm_put(&pcs, n, (int)jnum(jget(o, "value"), 0));
+				sm_put(pcs, n, (int)jnum(jget(o, "value"), 0));
 		} else if (!strcmp(kind, "Topology")) {
 			const cJSON *lv = jpath(o, "spec.levels"), *e;
 			cJSON_ArrayForEach(e, jarr(lv)) {
@@ -389,12 +360,15 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 			}
 		}
 	}
-	w->nodes = arena_alloc(w->a, (nn + 1) * sizeof *w->nodes);
-	w->pods = arena_alloc(w->a, (np + 1) * sizeof *w->pods);
-	w->groups = arena_alloc(w->a, (ng + 1) * sizeof *w->groups);
-	sm_init(w->a, &w->node_by, nn);
-	sm_init(w->a, &w->pod_by, np);
-	sm_init(w->a, &w->group_by, ng);
+	return rack_label;
+}
+
+/* Second pass: the Nodes (GPUs, rack) and the PodGroups (gang minCount,
+ * required topology key). */
+static void world_nodes_groups(world *w, const cJSON *items,
+			       const char *rack_label, size_t nn)
+{
+	const cJSON *o;
 	smap racks;
 	sm_init(w->a, &racks, nn);
 	cJSON_ArrayForEach(o, items) {
@@ -423,8 +397,10 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 			sm_put(&w->node_by, name, w->nnodes++);
 		} else if (!strcmp(kind, "PodGroup")) {
 			sgroup *g = &w->groups[w->ngroups];
-			const cJSON *gang = jpath(o, "spec.schedulingPolicy.gang");
-			g->min = gang ? (int)jnum(jget(gang, "minCount"), 1) : 0;
+			const cJSON *gang = jpath(o,
+						  "spec.schedulingPolicy.gang");
+			g->min = gang ? (int)jnum(jget(gang, "minCount"), 1)
+				      : 0;
 			const cJSON *tk = jpath(o, "spec.schedulingConstraints."
 						"topology");
 			if (cJSON_IsArray(tk) && tk->child)
@@ -433,6 +409,13 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 			       w->ngroups++);
 		}
 	}
+}
+
+/* Third pass: the Pods that are not finished (priority, GPUs, group,
+ * node); running pods mark their node busy and their group's domain. */
+static void world_pods(world *w, const cJSON *items, const smap *pcs)
+{
+	const cJSON *o;
 	cJSON_ArrayForEach(o, items) {
 		const char *kind = jstr(jget(o, "kind"));
 		const char *name = jstr(jpath(o, "metadata.name"));
@@ -448,7 +431,7 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 		spod *p = &w->pods[w->npods];
 		const cJSON *pr = jpath(o, "spec.priority");
 		const char *pc = jstr(jpath(o, "spec.priorityClassName"));
-		int pci = pc ? sm_find(&pcs, pc) : -1;
+		int pci = pc ? sm_find(pcs, pc) : -1;
 		p->prio = pr ? (int32_t)jnum(pr, 0) : pci != -1 ? pci : 0;
 		p->gpus = pod_gpus(o);
 		const char *gn = jstr(jpath(o,
@@ -467,7 +450,11 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 		}
 		sm_put(&w->pod_by, nskey(w->a, ns, name), w->npods++);
 	}
-	/* facts */
+}
+
+/* The instance's facts from the world (ifacts). */
+static void world_facts(world *w)
+{
 	ifacts *f = &w->f;
 	f->manifests = 1;
 	f->nodes = w->nnodes;
@@ -511,6 +498,52 @@ static int world_load(world *w, const char *path, char *note, size_t nsz)
 	for (int i = 0; i < w->nracks; i++)
 		f->free_racks += !rb[i];
 	free(rb);
+}
+
+/* Read the instance manifests (JSON) into the world.  0 ok, -1 not JSON
+ * or not understood (the quality columns then stay empty). */
+static int world_load(world *w, const char *path, char *note, size_t nsz)
+{
+	size_t len;
+	char *text = read_all(path, &len, (size_t)WASP_MAX_INPUT_BYTES);
+	size_t at = 0;
+
+	memset(w, 0, sizeof *w);
+	w->a = arena_new();
+	if (!text) {
+		snprintf(note, nsz, "cannot read %s", path);
+		return -1;
+	}
+	size_t k = strspn(text, " \t\r\n");
+	if (text[k] != '{' && text[k] != '[') {
+		snprintf(note, nsz, "manifests are YAML: quality columns "
+			 "need JSON");
+		free(text);
+		return -1;
+	}
+	w->root = json_parse(text, len, &at);
+	free(text);
+	const cJSON *items = w->root ? items_of(w->root) : NULL;
+	if (!items) {
+		if (w->root)
+			snprintf(note, nsz, "manifests not read (not a List)");
+		else
+			snprintf(note, nsz, "manifests not read (bad JSON at "
+				 "byte %zu)", at);
+		return -1;
+	}
+	size_t nn = 0, np = 0, ng = 0;
+	smap pcs;
+	const char *rack_label = world_count(w, items, &pcs, &nn, &np, &ng);
+	w->nodes = arena_alloc(w->a, (nn + 1) * sizeof *w->nodes);
+	w->pods = arena_alloc(w->a, (np + 1) * sizeof *w->pods);
+	w->groups = arena_alloc(w->a, (ng + 1) * sizeof *w->groups);
+	sm_init(w->a, &w->node_by, nn);
+	sm_init(w->a, &w->pod_by, np);
+	sm_init(w->a, &w->group_by, ng);
+	world_nodes_groups(w, items, rack_label, nn);
+	world_pods(w, items, &pcs);
+	world_facts(w);
 	return 0;
 }
 

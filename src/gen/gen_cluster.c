@@ -110,7 +110,7 @@ void wgen_emit_priority_classes(gen *g)
 	}
 }
 
-static void emit_node_resources(gen *g, const char *key)
+void wgen_emit_node_resources(gen *g, const char *key, int gpu)
 {
 	emitter *e = &g->em;
 	char q[32];
@@ -121,7 +121,7 @@ static void emit_node_resources(gen *g, const char *key)
 	wem_str(e, "memory", q);
 	snprintf(q, sizeof q, "%d", NODE_PODS);
 	wem_str(e, "pods", q);
-	if (g->o->gpus_per_node > 0 && !g->o->dra) {
+	if (gpu && g->o->gpus_per_node > 0) {
 		snprintf(q, sizeof q, "%d", g->o->gpus_per_node);
 		wem_str(e, "nvidia.com/gpu", q);
 	}
@@ -298,8 +298,9 @@ void wgen_emit_nodes(gen *g)
 		wem_end(e);
 		wem_end(e);
 		wem_map(e, "status");
-		emit_node_resources(g, "capacity");
-		emit_node_resources(g, "allocatable");
+		/* under --dra the GPUs are devices of the node's slice */
+		wgen_emit_node_resources(g, "capacity", !g->o->dra);
+		wgen_emit_node_resources(g, "allocatable", !g->o->dra);
 		wem_seq(e, "conditions");
 		wem_map(e, NULL);
 		wem_str(e, "type", "Ready");

@@ -50,24 +50,6 @@ static void emit_cpu_requests(gen *g, int k)
 	wem_end(e);
 }
 
-static void emit_node_res_x(gen *g, const char *key, int gpu)
-{
-	emitter *e = &g->em;
-	char q[32];
-	wem_map(e, key);
-	snprintf(q, sizeof q, "%lld", NODE_CPU_M / 1000);
-	wem_str(e, "cpu", q);
-	snprintf(q, sizeof q, "%lldGi", NODE_MEM_GI);
-	wem_str(e, "memory", q);
-	snprintf(q, sizeof q, "%d", NODE_PODS);
-	wem_str(e, "pods", q);
-	if (gpu && g->o->gpus_per_node > 0) {
-		snprintf(q, sizeof q, "%d", g->o->gpus_per_node);
-		wem_str(e, "nvidia.com/gpu", q);
-	}
-	wem_end(e);
-}
-
 static void emit_nodes_x(gen *g)
 {
 	emitter *e = &g->em;
@@ -93,8 +75,8 @@ static void emit_nodes_x(gen *g)
 			wem_end(e);
 		}
 		wem_map(e, "status");
-		emit_node_res_x(g, "capacity", !cpu);
-		emit_node_res_x(g, "allocatable", !cpu);
+		wgen_emit_node_resources(g, "capacity", !cpu);
+		wgen_emit_node_resources(g, "allocatable", !cpu);
 		wem_seq(e, "conditions");
 		wem_map(e, NULL);
 		wem_str(e, "type", "Ready");
@@ -131,17 +113,7 @@ static void emit_pod_x(gen *g, const char *ns, const char *name,
 {
 	emitter *e = &g->em;
 	int gpu = !cpu_only && g->o->gpus_per_node > 0;
-	wem_head(e, "v1", "Pod", name, ns);
-	wem_map(e, "spec");
-	if (node)
-		wem_str(e, "nodeName", node);
-	if (group) {
-		wem_map(e, "schedulingGroup");
-		wem_str(e, "podGroupName", group);
-		wem_end(e);
-	}
-	wem_str(e, "priorityClassName", g->pc_name[pc]);
-	wem_int(e, "priority", g->pc_value[pc]);
+	wgen_pod_head(g, ns, name, group, pc, node);
 	if (gpu && g->o->family == WGEN_FAMILY_MIXED) {
 		wem_seq(e, "tolerations");
 		wem_map(e, NULL);

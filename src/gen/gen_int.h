@@ -138,12 +138,19 @@ void wgen_emit_run_claim(gen *g, const char *pod, int node, int k);
 /* A Node's opening, shared by every family: the object up to its topology
  * and hostname labels, with the labels map left open for more. */
 void wgen_node_head(gen *g, int i, char *name, size_t size);
+/* A Node's capacity or allocatable (key): CPU, memory, pods and, when
+ * gpu, its GPUs. */
+void wgen_emit_node_resources(gen *g, const char *key, int gpu);
 /* The gpu family's Nodes. */
 void wgen_emit_nodes(gen *g);
 
 /* gen_workload.c; the int functions return -1 on out of memory */
 void wgen_emit_podgroup(gen *g, const char *ns, const char *name,
 			int min_count, const char *topo_key, int pc);
+/* A Pod's opening, shared by every family: head, spec (left open) with
+ * its node (running), group and priority. */
+void wgen_pod_head(gen *g, const char *ns, const char *name,
+		   const char *group, int pc, const char *node);
 void wgen_emit_pod(gen *g, const char *ns, const char *name,
 		   const char *group, int pc, int k, const char *node);
 int wgen_emit_running_groups(gen *g);

@@ -59,8 +59,10 @@ static void emit_podgroup_x(gen *g, const char *ns, const char *name,
 	wem_end(e);
 }
 
-void wgen_emit_pod(gen *g, const char *ns, const char *name,
-		   const char *group, int pc, int k, const char *node)
+/* A Pod's opening, shared by every family: head, spec (left open) with
+ * its node (running), group and priority. */
+void wgen_pod_head(gen *g, const char *ns, const char *name,
+		   const char *group, int pc, const char *node)
 {
 	emitter *e = &g->em;
 	wem_head(e, "v1", "Pod", name, ns);
@@ -74,6 +76,13 @@ void wgen_emit_pod(gen *g, const char *ns, const char *name,
 	}
 	wem_str(e, "priorityClassName", g->pc_name[pc]);
 	wem_int(e, "priority", g->pc_value[pc]);
+}
+
+void wgen_emit_pod(gen *g, const char *ns, const char *name,
+		   const char *group, int pc, int k, const char *node)
+{
+	emitter *e = &g->em;
+	wgen_pod_head(g, ns, name, group, pc, node);
 	if (g->o->dra && g->o->gpus_per_node > 0) {
 		char cn[64];
 		wem_seq(e, "resourceClaims");
