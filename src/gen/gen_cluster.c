@@ -110,7 +110,9 @@ void wgen_emit_priority_classes(gen *g)
 	}
 }
 
-void wgen_emit_node_resources(gen *g, const char *key, int gpu)
+/* A Node's capacity or allocatable (key): CPU, memory, pods and, when
+ * gpu, its GPUs. */
+static void emit_node_resources(gen *g, const char *key, int gpu)
 {
 	emitter *e = &g->em;
 	char q[32];
@@ -269,6 +271,24 @@ void wgen_emit_run_claim(gen *g, const char *pod, int node, int k)
 	wem_end(e);
 }
 
+/* A Node's status, shared by every family: capacity and allocatable
+ * (GPUs when gpu), Ready; closes the Node. */
+void wgen_emit_node_status(gen *g, int gpu)
+{
+	emitter *e = &g->em;
+	wem_map(e, "status");
+	emit_node_resources(g, "capacity", gpu);
+	emit_node_resources(g, "allocatable", gpu);
+	wem_seq(e, "conditions");
+	wem_map(e, NULL);
+	wem_str(e, "type", "Ready");
+	wem_str(e, "status", "True");
+	wem_end(e);
+	wem_end(e);
+	wem_end(e);
+	wem_end(e);
+}
+
 /* A Node's opening, shared by every family: the object up to its topology
  * and hostname labels, with the labels map left open for more. */
 void wgen_node_head(gen *g, int i, char *name, size_t size)
@@ -297,18 +317,8 @@ void wgen_emit_nodes(gen *g)
 		wgen_node_head(g, i, name, sizeof name);
 		wem_end(e);
 		wem_end(e);
-		wem_map(e, "status");
 		/* under --dra the GPUs are devices of the node's slice */
-		wgen_emit_node_resources(g, "capacity", !g->o->dra);
-		wgen_emit_node_resources(g, "allocatable", !g->o->dra);
-		wem_seq(e, "conditions");
-		wem_map(e, NULL);
-		wem_str(e, "type", "Ready");
-		wem_str(e, "status", "True");
-		wem_end(e);
-		wem_end(e);
-		wem_end(e);
-		wem_end(e);
+		wgen_emit_node_status(g, !g->o->dra);
 		if (g->o->dra && g->o->gpus_per_node > 0)
 			emit_slice(g, name);
 	}

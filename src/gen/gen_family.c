@@ -74,17 +74,7 @@ static void emit_nodes_x(gen *g)
 			wem_end(e);
 			wem_end(e);
 		}
-		wem_map(e, "status");
-		wgen_emit_node_resources(g, "capacity", !cpu);
-		wgen_emit_node_resources(g, "allocatable", !cpu);
-		wem_seq(e, "conditions");
-		wem_map(e, NULL);
-		wem_str(e, "type", "Ready");
-		wem_str(e, "status", "True");
-		wem_end(e);
-		wem_end(e);
-		wem_end(e);
-		wem_end(e);
+		wgen_emit_node_status(g, !cpu);
 	}
 }
 

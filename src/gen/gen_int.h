@@ -138,9 +138,9 @@ void wgen_emit_run_claim(gen *g, const char *pod, int node, int k);
 /* A Node's opening, shared by every family: the object up to its topology
  * and hostname labels, with the labels map left open for more. */
 void wgen_node_head(gen *g, int i, char *name, size_t size);
-/* A Node's capacity or allocatable (key): CPU, memory, pods and, when
- * gpu, its GPUs. */
-void wgen_emit_node_resources(gen *g, const char *key, int gpu);
+/* A Node's status, shared by every family: capacity and allocatable
+ * (GPUs when gpu), Ready; closes the Node. */
+void wgen_emit_node_status(gen *g, int gpu);
 /* The gpu family's Nodes. */
 void wgen_emit_nodes(gen *g);
 
