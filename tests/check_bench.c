@@ -623,7 +623,20 @@ START_TEST(bench_suite_errors)
 	     "to 1000000)"},
 	    {"instances:\n  - name: a\n    solvers: [greedy]\n",
 	     ":2:5: instance 'a' needs exactly one of gen and file"},
-	    {"time: 2\ntime: 3\n", ":2:1: duplicate key 'time'"},
+	    /* the loader's own errors, at its positions */
+	    {"time: 2\ntime: 3\n", ":2:1: duplicate key \"time\""},
+	    {"time: [2\ninstances: x\n", ":2:10: did not find expected ','"},
+	    /* the suite's schema: unknown keys, wrong types */
+	    {"bogus: 1\n", ":1:1: unknown key 'bogus'"},
+	    {"instances:\n  - name: a\n    gen: {nodes: 4}\n    colour: red\n",
+	     ":4:5: unknown instance key 'colour'"},
+	    {"time: {a: 1}\n", ":1:7: time: expected a number"},
+	    {"instances: 3\n", ":1:12: instances: expected a non-empty list"},
+	    {"instances:\n  - {name: a, gen: {nodes: 4}, solvers: [greedy],"
+	     " quick: maybe}\n", ":2:58: quick: expected true or false"},
+	    {"instances:\n  - name: a\n    gen: {nodes: 4}\n"
+	     "    solvers: greedy\n",
+	     ":4:14: solvers: expected a non-empty list"},
 	};
 	char dir[] = "/tmp/check_bench-XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -654,6 +667,49 @@ START_TEST(bench_suite_errors)
 }
 END_TEST
 
+/* Any YAML form reads: a flow map over two lines (as in the example of
+ * bench/README.md), block lists, a flow list of maps, quoted scalars. */
+START_TEST(bench_suite_forms)
+{
+	static const char text[] =
+	    "suite: forms\n"
+	    "solvers:\n  - greedy\n"
+	    "instances:\n"
+	    "  - name: a\n"
+	    "    gen: {seed: 3, levels: 1, fanout: 2, nodes: 4,\n"
+	    "          gangs: 2, max-gang: 2}\n"
+	    "    time: \"1\"\n"
+	    "    quick: yes\n"
+	    "  - {name: b, gen: {nodes: 4, gangs: 1}, solvers: [bestfit]}\n";
+	char dir[] = "/tmp/check_bench-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	if (!have_bench(dir)) {
+		rm_tree(dir);
+		return;
+	}
+	char path[600], out[600], err[600], prefix[600], csvp[700];
+	snprintf(path, sizeof path, "%s/forms.yaml", dir);
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(err, sizeof err, "%s/err", dir);
+	snprintf(prefix, sizeof prefix, "%s/res", dir);
+	snprintf(csvp, sizeof csvp, "%s.csv", prefix);
+	FILE *fp = fopen(path, "w");
+	ck_assert_ptr_nonnull(fp);
+	fputs(text, fp);
+	fclose(fp);
+	const char *args[] = {"bench", path, "-o", prefix, NULL};
+	int rc = run_wasp(args, out, err);
+	char *e = tu_slurp(err);
+	ck_assert_msg(rc == 0, "wasp bench exited %d: %s", rc, e);
+	free(e);
+	char *csv = tu_slurp(csvp);
+	ck_assert_ptr_nonnull(strstr(csv, "\nforms,a,greedy,ok,"));
+	ck_assert_ptr_nonnull(strstr(csv, "\nforms,b,bestfit,ok,"));
+	free(csv);
+	rm_tree(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bench");
@@ -671,6 +727,7 @@ int main(void)
 	tcase_set_timeout(tcmd, 120);
 	tcase_add_test(tcmd, bench_smoke_suite);
 	tcase_add_test(tcmd, bench_suite_errors);
+	tcase_add_test(tcmd, bench_suite_forms);
 	suite_add_tcase(s, tcmd);
 	return tu_run(s);
 }

@@ -3,7 +3,7 @@
  *
  * A thin shell over the public API (wasp.h) and nothing else: argument
  * parsing, messages, exit statuses, atomic output files and SIGINT.
- * `wasp bench` lives in bench.c (cli.h).
+ * `wasp bench` lives in bench.c and bench_*.c (cli.h, bench_int.h).
  *
  * Exit statuses (also in doc/wasp.1):
  *   0  success (check: the plan is valid)

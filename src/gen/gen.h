@@ -37,9 +37,8 @@ enum wgen_family {
 				       than the largest gang needs            */
 	WGEN_FAMILY_MIXED = 3,      /* CPU-only and tainted GPU nodes, gangs
 				       plus basic-policy services and lone pods */
-	/* TODO(trees): WGEN_FAMILY_TREES, gangs nested in CompositePodGroups,
-	 * once the decoder has them (another branch): add the name to
-	 * family_names[] in gen.c and an emit_trees() beside emit_gangs(). */
+	/* CompositePodGroup trees are not a family: the `trees` option adds
+	 * them to any family (wgen_emit_trees, gen_workload.c). */
 	WGEN_NFAMILIES
 };
 

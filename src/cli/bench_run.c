@@ -1,0 +1,478 @@
+/*
+ * bench_run.c -- running one row of `wasp bench` (bench/README.md, "How a
+ * row is measured").
+ *
+ * Each run happens in a forked child: its peak memory is the child's own
+ * ru_maxrss, a watchdog kills it after the instance's timeout, and a crash
+ * costs that one row.  The solve child loads the snapshot, solves and
+ * renders the plan to a file, and reports its load and solve times on a
+ * pipe; for cbc a child exports the LP model and cbc runs on it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/bench_int.h"
+
+/* ilp-node: the ILP with --node-model (no model over parts) */
+static const int solver_mode[S_NSOLVERS] = {
+    WASP_MODE_GREEDY, WASP_MODE_ILP, WASP_MODE_AUTO, WASP_MODE_PODWISE,
+    WASP_MODE_BESTFIT, WASP_MODE_ILP, WASP_MODE_ILP};
+
+/* ------------------------------------------------------------ children */
+
+static double now_s(void)
+{
+	return wasp_now();
+}
+
+/* Read everything from fd until EOF or the deadline, keeping the last
+ * cap - 1 bytes; returns the bytes kept, -1 on timeout. */
+static long read_until(int fd, char *buf, size_t cap, double deadline)
+{
+	size_t n = 0;
+	for (;;) {
+		double left = deadline - now_s();
+		if (left <= 0)
+			return -1;
+		struct pollfd p = {fd, POLLIN, 0};
+		int r = poll(&p, 1, (int)(left * 1000) + 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			continue; /* loop re-checks the deadline */
+		char tmp[4096];
+		ssize_t got = read(fd, tmp, sizeof tmp);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		/* keep the last cap - 1 bytes (cbc's verdict comes last) */
+		size_t take = (size_t)got;
+		if (take > cap - 1) {
+			memcpy(buf, tmp + (take - (cap - 1)), cap - 1);
+			n = cap - 1;
+			continue;
+		}
+		if (n + take > cap - 1) {
+			size_t drop = n + take - (cap - 1);
+			memmove(buf, buf + drop, n - drop);
+			n -= drop;
+		}
+		memcpy(buf + n, tmp, take);
+		n += take;
+	}
+	buf[n] = 0;
+	return (long)n;
+}
+
+int bench_run_child(child_fn fn, void *arg, double timeout, char *out,
+		    size_t outsz, long *maxrss_kb, int *status, int *timed_out)
+{
+	int fds[2];
+	fflush(NULL);
+	if (pipe(fds))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		int nul = open("/dev/null", O_WRONLY);
+		if (nul >= 0) {
+			dup2(nul, 1);
+			dup2(nul, 2);
+			close(nul);
+		}
+		_exit(fn(arg, fds[1]));
+	}
+	close(fds[1]);
+	*timed_out = 0;
+	long n = read_until(fds[0], out, outsz, now_s() + timeout);
+	if (n < 0) {
+		*timed_out = 1;
+		kill(pid, SIGKILL);
+		out[0] = 0;
+	}
+	close(fds[0]);
+	struct rusage ru;
+	memset(&ru, 0, sizeof ru);
+	while (wait4(pid, status, 0, &ru) < 0 && errno == EINTR)
+		;
+	*maxrss_kb = ru.ru_maxrss;
+	return 0;
+}
+
+int bench_write_raw(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static void fd_printf(int fd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void fd_printf(int fd, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof buf)
+		n = sizeof buf - 1;
+	(void)bench_write_raw(fd, buf, (size_t)n);
+}
+
+static void fd_error(int fd, const char *what, const wasp_error *e)
+{
+	char buf[1024];
+	fd_printf(fd, "error %s: %s\n", what,
+		  wasp_error_format(e, buf, sizeof buf));
+}
+
+/* Load a child's snapshot and set up its solver options; NULL (reported
+ * on fd) on failure. */
+static wasp_snapshot *child_load(int fd, const char *snap, int mode,
+				 int node_model, double time, wasp_options *o)
+{
+	wasp_error err;
+	wasp_snapshot *s = NULL;
+	const char *paths[1] = {snap};
+
+	memset(&err, 0, sizeof err);
+	if (wasp_snapshot_load(&s, paths, 1, &err)) {
+		fd_error(fd, "load", &err);
+		return NULL;
+	}
+	wasp_options_init(o);
+	o->mode = mode;
+	o->node_model = node_model;
+	o->time_limit_s = time;
+	return s;
+}
+
+/* The solve child: load, solve, render to the plan file; report times. */
+typedef struct solve_arg {
+	const char *snap, *plan;
+	int mode;
+	double time;
+	int node_model;
+} solve_arg;
+
+static int solve_child(void *arg, int fd)
+{
+	const solve_arg *a = arg;
+	wasp_error err;
+	wasp_plan *p = NULL;
+	wasp_options o;
+
+	memset(&err, 0, sizeof err);
+	double t0 = wasp_now();
+	wasp_snapshot *s = child_load(fd, a->snap, a->mode, a->node_model,
+				      a->time, &o);
+	if (!s)
+		return 2;
+	double t1 = wasp_now();
+	o.start_time = t0;
+	int rc = 3;
+	if (wasp_solve(s, &o, &p, &err)) {
+		fd_error(fd, "solve", &err);
+		goto out;
+	}
+	double t2 = wasp_now();
+	char *text = wasp_plan_render(p, WASP_FORMAT_JSON, &err);
+	if (!text) {
+		fd_error(fd, "render", &err);
+		goto out;
+	}
+	if (bench_write_all(a->plan, text, strlen(text)))
+		fd_printf(fd, "error write %s: %s\n", a->plan,
+			  strerror(errno));
+	else
+		rc = 0;
+	wasp_free(text);
+	if (!rc)
+		fd_printf(fd, "ok %.6f %.6f %.6f\n", t1 - t0, t2 - t1,
+			  t2 - t0);
+out:
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+	return rc;
+}
+
+/* The export child for cbc: write the CPLEX LP model (GLPK's MPS writer
+ * drops the objective sense; the LP format keeps "Maximize"). */
+typedef struct export_arg {
+	const char *snap, *lp;
+	double time;
+} export_arg;
+
+static int export_child(void *arg, int fd)
+{
+	const export_arg *a = arg;
+	wasp_error err;
+	wasp_options o;
+
+	memset(&err, 0, sizeof err);
+	double t0 = wasp_now();
+	wasp_snapshot *s = child_load(fd, a->snap, WASP_MODE_ILP, 1, a->time,
+				      &o);
+	if (!s)
+		return 2;
+	int rc = wasp_export(s, &o, WASP_EXPORT_LP, a->lp, &err);
+	if (rc)
+		fd_error(fd, "export", &err);
+	else
+		fd_printf(fd, "ok %.6f\n", wasp_now() - t0);
+	wasp_snapshot_free(s);
+	return rc ? 3 : 0;
+}
+
+/* cbc on the exported model, as a reference solver. */
+typedef struct cbc_arg {
+	const char *lp;
+	double time;
+} cbc_arg;
+
+static int cbc_child(void *arg, int fd)
+{
+	const cbc_arg *a = arg;
+	char sec[32];
+	snprintf(sec, sizeof sec, "%g", a->time);
+	dup2(fd, 1);
+	execlp("cbc", "cbc", a->lp, "-sec", sec, "-solve", "-quit",
+	       (char *)NULL);
+	fd_printf(fd, "error cannot run cbc: %s\n", strerror(errno));
+	return 127;
+}
+
+static int have_program(const char *name)
+{
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		char buf[4096];
+		if (n && n + strlen(name) + 2 < sizeof buf) {
+			memcpy(buf, path, n);
+			buf[n] = '/';
+			strcpy(buf + n + 1, name);
+			if (access(buf, X_OK) == 0)
+				return 1;
+		}
+		path += n + (path[n] == ':');
+	}
+	return 0;
+}
+
+/* Numbers after a label in cbc's output, or NAN. */
+static double after_label(const char *out, const char *label)
+{
+	const char *p = strstr(out, label);
+	if (!p)
+		return NAN;
+	return strtod(p + strlen(label), NULL);
+}
+
+int bench_write_all(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t w = fwrite(text, 1, len, f);
+	int bad = ferror(f) | (w != len);
+	if (fclose(f) || bad)
+		return -1;
+	return 0;
+}
+
+
+static const char *tmp_path(tmpfiles *t, const char *name, const char *ext)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 16;
+		t->paths = realloc(t->paths, sizeof *t->paths * t->cap);
+		if (!t->paths) {
+			fprintf(stderr, "wasp bench: out of memory\n");
+			exit(EX_INTERNAL);
+		}
+	}
+	size_t n = strlen(t->dir) + strlen(name) + strlen(ext) + 3;
+	char *p = xmalloc(n);
+	snprintf(p, n, "%s/%s%s", t->dir, name, ext);
+	t->paths[t->n++] = p;
+	return p;
+}
+
+void bench_tmp_cleanup(tmpfiles *t, int keep)
+{
+	for (int i = 0; i < t->n; i++) {
+		if (!keep)
+			unlink(t->paths[i]);
+		free(t->paths[i]);
+	}
+	free(t->paths);
+	if (!keep && t->dir[0])
+		rmdir(t->dir);
+}
+
+/* Generate a gen instance into the temporary directory. */
+int bench_materialize(const instance *in, tmpfiles *t, const char **path,
+		      char *msg, size_t msz)
+{
+	if (!in->has_gen) {
+		*path = in->file;
+		if (access(in->file, R_OK)) {
+			snprintf(msg, msz, "%s: %s", in->file, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	char *text = wasp_gen(&in->gen, &err);
+	if (!text) {
+		char buf[700];
+		snprintf(msg, msz, "gen: %s",
+			 wasp_error_format(&err, buf, sizeof buf));
+		return -1;
+	}
+	*path = tmp_path(t, in->name, ".json");
+	int rc = bench_write_all(*path, text, strlen(text));
+	wasp_free(text);
+	if (rc) {
+		snprintf(msg, msz, "cannot write %s: %s", *path,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void child_failed(row *r, int timed_out, int status,
+			 const char *report, double timeout)
+{
+	if (timed_out) {
+		snprintf(r->state, sizeof r->state, "timeout");
+		snprintf(r->msg, sizeof r->msg, "killed after %.0f s", timeout);
+	} else if (WIFSIGNALED(status)) {
+		snprintf(r->state, sizeof r->state, "crashed");
+		snprintf(r->msg, sizeof r->msg, "killed by signal %d",
+			 WTERMSIG(status));
+	} else {
+		snprintf(r->state, sizeof r->state, "error");
+		const char *e = strncmp(report, "error ", 6) ? report
+							     : report + 6;
+		size_t n = strcspn(e, "\n");
+		snprintf(r->msg, sizeof r->msg, "%.*s", (int)n,
+			 n ? e : "the run failed without a message");
+	}
+}
+
+void bench_run_solver(row *r, const instance *in, const char *snap,
+		      tmpfiles *t)
+{
+	char out[65536], name[300];
+	long rss = 0;
+	int status = 0, timed_out = 0;
+
+	snprintf(name, sizeof name, "%s.%s", in->name,
+		 bench_solver_name[r->solver]);
+	if (r->solver != S_CBC) {
+		solve_arg a = {snap, tmp_path(t, name, ".plan.json"),
+			       solver_mode[r->solver], in->time,
+			       r->solver == S_ILPNODE};
+		if (bench_run_child(solve_child, &a, in->timeout, out,
+				    sizeof out, &rss, &status, &timed_out)) {
+			snprintf(r->state, sizeof r->state, "error");
+			snprintf(r->msg, sizeof r->msg, "fork: %s",
+				 strerror(errno));
+			return;
+		}
+		r->peak_kb = rss;
+		if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) ||
+		    sscanf(out, "ok %lf %lf %lf", &r->t_load, &r->t_solve,
+			   &r->t_total) != 3) {
+			child_failed(r, timed_out, status, out, in->timeout);
+			return;
+		}
+		snprintf(r->plan, sizeof r->plan, "%s", a.plan);
+		snprintf(r->state, sizeof r->state, "ok");
+		return;
+	}
+	/* cbc: the same model, exported, solved by the reference solver */
+	if (!have_program("cbc")) {
+		snprintf(r->state, sizeof r->state, "skipped");
+		snprintf(r->msg, sizeof r->msg, "cbc is not installed");
+		return;
+	}
+	export_arg e = {snap, tmp_path(t, name, ".lp"), in->time};
+	if (bench_run_child(export_child, &e, in->timeout, out, sizeof out,
+			    &rss, &status, &timed_out) || timed_out ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		child_failed(r, timed_out, status, out, in->timeout);
+		return;
+	}
+	cbc_arg c = {e.lp, in->time};
+	double t0 = now_s();
+	if (bench_run_child(cbc_child, &c, in->timeout, out, sizeof out, &rss,
+			    &status, &timed_out) || timed_out ||
+	    !WIFEXITED(status) || WEXITSTATUS(status)) {
+		child_failed(r, timed_out, status, out, in->timeout);
+		return;
+	}
+	r->t_total = r->t_solve = now_s() - t0;
+	r->t_load = NAN;
+	r->peak_kb = rss;
+	r->cbc_obj = after_label(out, "Objective value:");
+	r->cbc_gap = after_label(out, "Gap:");
+	const char *res = strstr(out, "Result - ");
+	if (res) {
+		res += 9;
+		if (!strncmp(res, "Optimal", 7)) {
+			snprintf(r->cbc_status, sizeof r->cbc_status,
+				 "optimal");
+			r->cbc_gap = 0;
+		} else if (!strncmp(res, "Stopped on time", 15)) {
+			snprintf(r->cbc_status, sizeof r->cbc_status,
+				 isnan(r->cbc_obj) ? "no-sol" : "feasible");
+		} else if (strstr(res, "infeasible")) {
+			snprintf(r->cbc_status, sizeof r->cbc_status,
+				 "infeasible");
+		} else {
+			snprintf(r->cbc_status, sizeof r->cbc_status, "other");
+		}
+	} else {
+		snprintf(r->cbc_status, sizeof r->cbc_status, "?");
+	}
+	snprintf(r->state, sizeof r->state, "ok");
+}
+
