@@ -2,7 +2,7 @@
  * agg.h -- the ILP over parts: nodes that no topology key and no class
  * tells apart, merged (doc/formulation.md §10).
  *
- * The part model is a relaxation of ilp.c's node model with the same
+ * The part model is a relaxation of the node model's (ilp.h) with the same
  * objective weights, so its optimum bounds the node model's.  Its answer
  * confines the node model (each class to the parts where the part model
  * places it); when the confined solve reaches the part optimum the plan

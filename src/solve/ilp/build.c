@@ -5,14 +5,14 @@
  */
 #include "solve/ilp/ilp_int.h"
 
-bool wm_grow(wm *m, void **arr, size_t el, size_t *cap, size_t need)
+bool wm_grow(wmb *b, void **arr, size_t el, size_t *cap, size_t need)
 {
-	if (m->nomem)
+	if (b->nomem)
 		return false;
 	if (need <= *cap)
 		return true;
-	if (wa_grow(m->ar, arr, el, cap, need)) {
-		m->nomem = true;
+	if (wa_grow(b->ar, arr, el, cap, need)) {
+		b->nomem = true;
 		return false;
 	}
 	return true;
@@ -20,11 +20,11 @@ bool wm_grow(wm *m, void **arr, size_t el, size_t *cap, size_t need)
 
 /* A name GLPK's LP and MPS writers accept: no spaces or control
  * characters, at most 255 bytes. */
-const char *wm_name(wm *m, const char *fmt, ...)
+const char *wm_name(wmb *b, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
-	if (!m->names)
+	if (!b->names)
 		return NULL; /* solving only: names cost time and memory */
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
@@ -35,106 +35,107 @@ const char *wm_name(wm *m, const char *fmt, ...)
 		    *s == ':' || *s == '+' || *s == '*' || *s == '^' ||
 		    *s == '<' || *s == '>' || *s == '=')
 			*s = '_';
-	char *r = wa_strdup(m->ar, buf);
+	char *r = wa_strdup(b->ar, buf);
 	if (!r)
-		m->nomem = true;
+		b->nomem = true;
 	return r ? r : "";
 }
 
-int wm_col(wm *m, int kind, int ref, int dom, double lb, double ub,
+int wm_col(wmb *b, int kind, int ref, int dom, double lb, double ub,
 	   const char *name)
 {
-	size_t c0 = m->capc, c;
-	int j = m->ncols + 1;
+	size_t c0 = b->capc, c;
+	int j = b->ncols + 1;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->clb, sizeof *m->clb, &c, j + 1))
+	if (!wm_grow(b, (void **)&b->clb, sizeof *b->clb, &c, j + 1))
 		return 0;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->cub, sizeof *m->cub, &c, j + 1))
+	if (!wm_grow(b, (void **)&b->cub, sizeof *b->cub, &c, j + 1))
 		return 0;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->ckind, 1, &c, j + 1))
+	if (!wm_grow(b, (void **)&b->ckind, 1, &c, j + 1))
 		return 0;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->cref, sizeof *m->cref, &c, j + 1))
+	if (!wm_grow(b, (void **)&b->cref, sizeof *b->cref, &c, j + 1))
 		return 0;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->cdom, sizeof *m->cdom, &c, j + 1))
+	if (!wm_grow(b, (void **)&b->cdom, sizeof *b->cdom, &c, j + 1))
 		return 0;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->cname, sizeof *m->cname, &c, j + 1))
+	if (!wm_grow(b, (void **)&b->cname, sizeof *b->cname, &c, j + 1))
 		return 0;
-	m->capc = c;
-	m->ncols = j;
-	m->clb[j] = lb;
-	m->cub[j] = ub;
-	m->ckind[j] = (unsigned char)kind;
-	m->cref[j] = ref;
-	m->cdom[j] = dom;
-	m->cname[j] = name;
+	b->capc = c;
+	b->ncols = j;
+	b->clb[j] = lb;
+	b->cub[j] = ub;
+	b->ckind[j] = (unsigned char)kind;
+	b->cref[j] = ref;
+	b->cdom[j] = dom;
+	b->cname[j] = name;
 	return j;
 }
 
-void wm_row_begin(wm *m)
+void wm_row_begin(wmb *b)
 {
-	if (!wm_grow(m, (void **)&m->rbeg, sizeof *m->rbeg, &m->caprb,
-		     m->nrows + 3))
+	if (!wm_grow(b, (void **)&b->rbeg, sizeof *b->rbeg, &b->caprb,
+		     b->nrows + 3))
 		return;
-	m->rbeg[m->nrows + 1] = m->nnz + 1;
+	b->rbeg[b->nrows + 1] = b->nnz + 1;
 }
 
-void wm_coef(wm *m, int j, double v)
+void wm_coef(wmb *b, int j, double v)
 {
-	size_t c0 = m->cape, c = c0;
-	if (m->nomem || j <= 0 || v == 0)
+	size_t c0 = b->cape, c = c0;
+	if (b->nomem || j <= 0 || v == 0)
 		return;
-	if (!wm_grow(m, (void **)&m->ja, sizeof *m->ja, &c, m->nnz + 2))
+	if (!wm_grow(b, (void **)&b->ja, sizeof *b->ja, &c, b->nnz + 2))
 		return;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->av, sizeof *m->av, &c, m->nnz + 2))
+	if (!wm_grow(b, (void **)&b->av, sizeof *b->av, &c, b->nnz + 2))
 		return;
-	m->cape = c;
-	m->nnz++;
-	m->ja[m->nnz] = j;
-	m->av[m->nnz] = v;
+	b->cape = c;
+	b->nnz++;
+	b->ja[b->nnz] = j;
+	b->av[b->nnz] = v;
 }
 
-/* Ends the row begun last; a row without entries is dropped. */
-void wm_row_end(wm *m, int type, double lo, double hi,
+/* Ends the row begun last; a row without entries is dropped unless
+ * b->keep_empty. */
+void wm_row_end(wmb *b, int type, double lo, double hi,
 		const char *name)
 {
-	if (m->nomem)
+	if (b->nomem)
 		return;
-	int i = m->nrows + 1;
-	if (m->nnz + 1 == m->rbeg[i])
+	int i = b->nrows + 1;
+	if (b->nnz + 1 == b->rbeg[i] && !b->keep_empty)
 		return;
-	size_t c0 = m->capr, c;
+	size_t c0 = b->capr, c;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->rtype, sizeof *m->rtype, &c, i + 2))
-		return;
-	c = c0;
-	if (!wm_grow(m, (void **)&m->rlo, sizeof *m->rlo, &c, i + 2))
+	if (!wm_grow(b, (void **)&b->rtype, sizeof *b->rtype, &c, i + 2))
 		return;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->rhi, sizeof *m->rhi, &c, i + 2))
+	if (!wm_grow(b, (void **)&b->rlo, sizeof *b->rlo, &c, i + 2))
 		return;
 	c = c0;
-	if (!wm_grow(m, (void **)&m->rname, sizeof *m->rname, &c, i + 2))
+	if (!wm_grow(b, (void **)&b->rhi, sizeof *b->rhi, &c, i + 2))
 		return;
-	m->capr = c;
-	m->nrows = i;
-	m->rtype[i] = type;
-	m->rlo[i] = lo;
-	m->rhi[i] = hi;
-	m->rname[i] = name;
-	m->rbeg[i + 1] = m->nnz + 1;
+	c = c0;
+	if (!wm_grow(b, (void **)&b->rname, sizeof *b->rname, &c, i + 2))
+		return;
+	b->capr = c;
+	b->nrows = i;
+	b->rtype[i] = type;
+	b->rlo[i] = lo;
+	b->rhi[i] = hi;
+	b->rname[i] = name;
+	b->rbeg[i + 1] = b->nnz + 1;
 }
 
 /* Drops the row begun last (it cannot bind). */
-void wm_row_drop(wm *m)
+void wm_row_drop(wmb *b)
 {
-	if (!m->nomem)
-		m->nnz = m->rbeg[m->nrows + 1] - 1;
+	if (!b->nomem)
+		b->nnz = b->rbeg[b->nrows + 1] - 1;
 }
 
 const char *wilp_group_name(const wp_problem *p, int g, char *buf,
@@ -201,13 +202,13 @@ static void index_nodes(wm *m)
 
 static bool wm_late(wm *m)
 {
-	if (m->deadline > 0 && wb_now() > m->deadline)
+	if (wdl_passed(m->deadline, 0))
 		m->late = true;
 	return m->late || m->nomem;
 }
 
 int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
-	     double max_coef, bool sym, bool names, double deadline)
+	     double max_coef, bool sym, bool names, wb_deadline deadline)
 {
 	memset(m, 0, sizeof *m);
 	m->dv_prio = INT32_MIN;
@@ -238,7 +239,7 @@ int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	    !m->ucol || !m->nxbeg)
 		return WASP_ENOMEM;
 	if (p->nmcls)
-		sym = false; /* home nodes differ (issue 6) */
+		sym = false; /* home nodes differ (moves) */
 	if (p->snap->dra) {
 		/* Devices make nodes differ beyond what the symmetry rows
 		 * compare: no symmetry breaking with DRA. */
@@ -317,11 +318,12 @@ int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 }
 
 /* Row activity check at integer point v: 0 if every row holds, else the
- * first violated row. */
-int wm_check(const wm *m, const double *v)
+ * first violated row; -j if column j is out of its bounds by more than
+ * tol (the node model: 0; the part model: 1e-9). */
+int wm_check(const wmb *m, const double *v, double tol)
 {
 	for (int j = 1; j <= m->ncols; j++)
-		if (v[j] < m->clb[j] || v[j] > m->cub[j])
+		if (v[j] < m->clb[j] - tol || v[j] > m->cub[j] + tol)
 			return -j;
 	for (int i = 1; i <= m->nrows; i++) {
 		long double s = 0;

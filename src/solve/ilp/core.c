@@ -1,5 +1,5 @@
 /*
- * core.c -- core assignment and capacity (doc/formulation.md §3, §4)
+ * core.c -- core assignment and capacity (doc/formulation.md §2, §3):
  * x columns per (class, node), a per group, t per (group, domain), u per
  * node left empty; the class, gang and capacity rows.
  */
@@ -72,8 +72,8 @@ void wilp_cols_x(wm *m)
 			int s = cl->off + k, n = cl->elig[k];
 			if (m->xub[s] <= 0)
 				continue;
-			m->xcol[s] = wm_col(m, WM_X, s, -1, 0, m->xub[s],
-			    wm_name(m, "x[c%d,%s]", c,
+			m->xcol[s] = wm_col(&m->b, WM_X, s, -1, 0, m->xub[s],
+			    wm_name(&m->b, "x[c%d,%s]", c,
 				    p->snap->nodes[n].name));
 		}
 	}
@@ -104,7 +104,7 @@ void wilp_cols_a(wm *m)
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
 		/* basic groups in a tree or with annotations need one too
-		 * (issue 5) */
+		 * (doc/formulation.md §9) */
 		if (!g->gang && !g->pcomp && !g->tas)
 			continue;
 		int room = group_room(m, g);
@@ -112,9 +112,9 @@ void wilp_cols_a(wm *m)
 		 * when it cannot grow */
 		if (room == 0 && !(g->pcomp && g->gang && g->min_need == 0))
 			continue;
-		m->acol[gi] = wm_col(m, WM_A, gi, -1, 0,
+		m->acol[gi] = wm_col(&m->b, WM_A, gi, -1, 0,
 		    room >= g->min_need ? 1 : 0,
-		    wm_name(m, "a[%s]", wilp_group_name(p, gi, gb, sizeof gb)));
+		    wm_name(&m->b, "a[%s]", wilp_group_name(p, gi, gb, sizeof gb)));
 	}
 }
 
@@ -150,8 +150,8 @@ void wilp_cols_t(wm *m)
 		for (int d = 0; d < key->ndom; d++) {
 			if (!has[d])
 				continue;
-			wm_col(m, WM_T, gi, d, 0, 1,
-			       wm_name(m, "t[%s,%s]", gb, key->dom_name[d]));
+			wm_col(&m->b, WM_T, gi, d, 0, 1,
+			       wm_name(&m->b, "t[%s,%s]", gb, key->dom_name[d]));
 			m->tn[gi]++;
 		}
 	}
@@ -175,8 +175,8 @@ void wilp_cols_u(wm *m)
 		if (!elig[n] || !wp_node_empty(p, n))
 			continue;
 		bool any = m->nxbeg[n + 1] > m->nxbeg[n];
-		m->ucol[n] = wm_col(m, WM_U, n, -1, any ? 0 : 1, 1,
-		    wm_name(m, "u[%s]", p->snap->nodes[n].name));
+		m->ucol[n] = wm_col(&m->b, WM_U, n, -1, any ? 0 : 1, 1,
+		    wm_name(&m->b, "u[%s]", p->snap->nodes[n].name));
 	}
 }
 
@@ -188,22 +188,22 @@ void wilp_rows_class(wm *m)
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		long room = 0;
-		wm_row_begin(m);
+		wm_row_begin(&m->b);
 		for (int k = 0; k < cl->nelig; k++) {
 			int j = m->xcol[cl->off + k];
 			if (!j)
 				continue;
-			wm_coef(m, j, 1);
+			wm_coef(&m->b, j, 1);
 			room += m->xub[cl->off + k];
 		}
-		const char *nm = wm_name(m, "cls[c%d]", c);
+		const char *nm = wm_name(&m->b, "cls[c%d]", c);
 		if (m->acol[cl->group]) {
-			wm_coef(m, m->acol[cl->group], -cl->count);
-			wm_row_end(m, GLP_UP, 0, 0, nm);
+			wm_coef(&m->b, m->acol[cl->group], -cl->count);
+			wm_row_end(&m->b, GLP_UP, 0, 0, nm);
 		} else if (room > cl->count) {
-			wm_row_end(m, GLP_UP, 0, cl->count, nm);
+			wm_row_end(&m->b, GLP_UP, 0, cl->count, nm);
 		} else {
-			wm_row_drop(m); /* cannot bind */
+			wm_row_drop(&m->b); /* cannot bind */
 		}
 	}
 }
@@ -219,15 +219,15 @@ void wilp_rows_gang(wm *m)
 		int need = g->gang ? g->min_need : 1; /* basic: tree groups */
 		if (!m->acol[gi] || need <= 0)
 			continue;
-		wm_row_begin(m);
+		wm_row_begin(&m->b);
 		for (int i = 0; i < g->nclasses; i++) {
 			const wp_class *cl = &p->classes[g->classes[i]];
 			for (int k = 0; k < cl->nelig; k++)
-				wm_coef(m, m->xcol[cl->off + k], 1);
+				wm_coef(&m->b, m->xcol[cl->off + k], 1);
 		}
-		wm_coef(m, m->acol[gi], -need);
-		wm_row_end(m, GLP_LO, 0, 0,
-		    wm_name(m, "gmin[%s]", wilp_group_name(p, gi, gb, sizeof gb)));
+		wm_coef(&m->b, m->acol[gi], -need);
+		wm_row_end(&m->b, GLP_LO, 0, 0,
+		    wm_name(&m->b, "gmin[%s]", wilp_group_name(p, gi, gb, sizeof gb)));
 	}
 }
 
@@ -270,32 +270,32 @@ void wilp_rows_cap(wm *m)
 			double rhs = (double)(f / g);
 			if (link && room / (double)g < rhs)
 				rhs = room / (double)g;
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int i = b; i < e; i++) {
 				int sl = m->nxslot[i];
 				int64_t q = p->classes[wp_slot_class(p, sl)].req[r];
 				if (q > 0)
-					wm_coef(m, m->xcol[sl], (double)(q / g));
+					wm_coef(&m->b, m->xcol[sl], (double)(q / g));
 			}
 			if (link)
-				wm_coef(m, m->ucol[n], rhs);
+				wm_coef(&m->b, m->ucol[n], rhs);
 			linked |= link;
-			wm_row_end(m, GLP_UP, 0, rhs,
-			    wm_name(m, "cap[%s,%s]", s->nodes[n].name,
+			wm_row_end(&m->b, GLP_UP, 0, rhs,
+			    wm_name(&m->b, "cap[%s,%s]", s->nodes[n].name,
 				    s->res[r]));
 		}
 		if (m->ucol[n] && !linked) {
 			/* a class requests no pods resource: link u[n] by
 			 * use[n]: sum x + room u <= room */
 			double room = 0;
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int i = b; i < e; i++) {
-				wm_coef(m, m->xcol[m->nxslot[i]], 1);
+				wm_coef(&m->b, m->xcol[m->nxslot[i]], 1);
 				room += m->xub[m->nxslot[i]];
 			}
-			wm_coef(m, m->ucol[n], room);
-			wm_row_end(m, GLP_UP, 0, room,
-			    wm_name(m, "use[%s]", s->nodes[n].name));
+			wm_coef(&m->b, m->ucol[n], room);
+			wm_row_end(&m->b, GLP_UP, 0, room,
+			    wm_name(&m->b, "use[%s]", s->nodes[n].name));
 		}
 	}
 }

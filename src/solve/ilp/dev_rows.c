@@ -80,17 +80,17 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 	if (most <= f)
 		return; /* cannot bind */
 	wilp_dr_note(m, n, f);
-	wm_row_begin(m);
+	wm_row_begin(&m->b);
 	/* devices shared claims take */
 	for (int b = 0; b < WDV_MAXC; b++) {
 		int h = (u >> b & 1) ? m->dv_shead[cand[b]] : -1;
 		for (int k = h; k >= 0; k = m->dv_s[k].next)
-			wm_coef(m, m->dv_s[k].col, 1);
+			wm_coef(&m->b, m->dv_s[k].col, 1);
 		if (h >= 0 && m->names)
 			wilp_dterm_add(m, &m->ds, cand[b], 0);
 	}
 	for (int k = 0; k < nh; k++) {
-		wm_coef(m, m->fr_col[hfr[k]], -hn[k]);
+		wm_coef(&m->b, m->fr_col[hfr[k]], -hn[k]);
 		wilp_dterm_add(m, &m->dh, hfr[k], hn[k]);
 	}
 	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1]; i++) {
@@ -100,28 +100,28 @@ static void dv_row(wm *m, int n, uint64_t u, const int *cand, int tag)
 			if (!q)
 				continue;
 			if (m->dv_ycol[w]) {
-				wm_coef(m, m->dv_ycol[w], q);
+				wm_coef(&m->b, m->dv_ycol[w], q);
 				wilp_dy_note(m, w, q);
 			} else {
-				wm_coef(m, m->xcol[sl], q);
+				wm_coef(&m->b, m->xcol[sl], q);
 				wilp_dt_note(m, wp_slot_class(p, sl), q);
 			}
 		}
 	}
-	wm_row_end(m, GLP_UP, 0, f,
-	    wm_name(m, "devs[%s,%d]", p->snap->nodes[n].name, tag));
+	wm_row_end(&m->b, GLP_UP, 0, f,
+	    wm_name(&m->b, "devs[%s,%d]", p->snap->nodes[n].name, tag));
 }
 
 /* Shared claims (a PodGroup's claim, a ResourceClaim named by pods) not
- * allocated yet, DESIGN.md §5: per way (an alternative per request, a
- * value per matchAttribute constraint) z[i,w] binary, at most one; per
- * request r and candidate device d s[i,r,d] binary, sum_d s[i,r,d] =
- * sum_w count(r,w) z[i,w], s[i,r,d] <= sum of z over the ways whose kind
- * holds d; per node n where a user class has a slot, l[i,n] binary: the
- * users' pods on n need l[i,n] = 1, which needs a chosen way and forbids
- * every chosen device that does not reach n.  A device serves one claim:
- * sum over instances and requests of s[.,.,d] <= 1, and the Hall rows of
- * the node subtract the devices instances take. */
+ * allocated yet (doc/formulation.md §3b): per way (an alternative per request,
+ * a value per matchAttribute constraint) z[i,w] binary, at most one; per
+ * request r and candidate device d s[i,r,d] binary, sum_d s[i,r,d] = sum_w
+ * count(r,w) z[i,w], s[i,r,d] <= sum of z over the ways whose kind holds d;
+ * per node n where a user class has a slot, l[i,n] binary: the users' pods on
+ * n need l[i,n] = 1, which needs a chosen way and forbids every chosen device
+ * that does not reach n.  A device serves one claim: sum over instances and
+ * requests of s[.,.,d] <= 1, and the Hall rows of the node subtract the
+ * devices instances take. */
 /* Does way w of instance I let request r take device dev? */
 bool wilp_dvi_in(const wm *m, const dvinst *I, int w, int r, int dev)
 {
@@ -335,8 +335,8 @@ static void dv_insts(wm *m)
 		const char *nm = in->name;
 		snprintf(buf, sizeof buf, "%s/%s", in->ns, nm);
 		for (int w = 0; w < I->nw; w++) {
-			int j = wm_col(m, WM_Z, i, w, 0, 1,
-				       wm_name(m, "z[%s,%d]", buf, w));
+			int j = wm_col(&m->b, WM_Z, i, w, 0, 1,
+				       wm_name(&m->b, "z[%s,%d]", buf, w));
 			if (w == 0)
 				I->zfirst = j;
 		}
@@ -354,8 +354,8 @@ static void dv_insts(wm *m)
 				if (!any)
 					continue;
 				const wdr_device *dv = &d->devs[cand[x]];
-				int col = wm_col(m, WM_SD, i, cand[x], 0, 1,
-				    wm_name(m, "s[%s,%s,%s/%s]", buf,
+				int col = wm_col(&m->b, WM_SD, i, cand[x], 0, 1,
+				    wm_name(&m->b, "s[%s,%s,%s/%s]", buf,
 					    sp->reqs[r].name,
 					    d->slices[dv->slice].pool,
 					    dv->name));
@@ -369,38 +369,38 @@ static void dv_insts(wm *m)
 				m->dv_shead[cand[x]] = m->dv_ns - 1;
 				if (every)
 					continue;
-				wm_row_begin(m);
-				wm_coef(m, col, 1);
+				wm_row_begin(&m->b);
+				wm_coef(&m->b, col, 1);
 				for (int w = 0; w < I->nw; w++)
 					if (wilp_dvi_in(m, I, w, r, cand[x]))
-						wm_coef(m, I->zfirst + w, -1);
-				wm_row_end(m, GLP_UP, 0, 0,
-				    wm_name(m, "sway[%s,%s,%s/%s]", buf,
+						wm_coef(&m->b, I->zfirst + w, -1);
+				wm_row_end(&m->b, GLP_UP, 0, 0,
+				    wm_name(&m->b, "sway[%s,%s,%s/%s]", buf,
 					    sp->reqs[r].name,
 					    d->slices[dv->slice].pool,
 					    dv->name));
 			}
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int k = r0; k < m->dv_ns; k++)
-				wm_coef(m, m->dv_s[k].col, 1);
+				wm_coef(&m->b, m->dv_s[k].col, 1);
 			for (int w = 0; w < I->nw; w++)
-				wm_coef(m, I->zfirst + w, -cnt[w * nr + r]);
-			wm_row_end(m, GLP_FX, 0, 0,
-			    wm_name(m, "scount[%s,%s]", buf,
+				wm_coef(&m->b, I->zfirst + w, -cnt[w * nr + r]);
+			wm_row_end(&m->b, GLP_FX, 0, 0,
+			    wm_name(&m->b, "scount[%s,%s]", buf,
 				    sp->reqs[r].name));
 		}
-		wm_row_begin(m);
+		wm_row_begin(&m->b);
 		for (int w = 0; w < I->nw; w++)
-			wm_coef(m, I->zfirst + w, 1);
-		wm_row_end(m, GLP_UP, 0, 1, wm_name(m, "zone[%s]", buf));
+			wm_coef(&m->b, I->zfirst + w, 1);
+		wm_row_end(&m->b, GLP_UP, 0, 1, wm_name(&m->b, "zone[%s]", buf));
 		/* l[i,n] per user node */
 		for (int n = 0; n < p->nnodes && !m->nomem; n++) {
 			if (!unode[n])
 				continue;
 			double U = 0;
-			int l = wm_col(m, WM_L, i, n, 0, 1,
-			    wm_name(m, "l[%s,%s]", buf, s->nodes[n].name));
-			wm_row_begin(m);
+			int l = wm_col(&m->b, WM_L, i, n, 0, 1,
+			    wm_name(&m->b, "l[%s,%s]", buf, s->nodes[n].name));
+			wm_row_begin(&m->b);
 			for (int c = 0; c < p->nclasses; c++) {
 				bool uses = false;
 				for (int k = 0; m->cpc[c] && k < m->cpc[c]->n;
@@ -408,34 +408,34 @@ static void dv_insts(wm *m)
 					uses |= m->cpc[c]->c[k].inst == i;
 				int sl = uses ? wp_slot(p, c, n) : -1;
 				if (sl >= 0 && m->xcol[sl] && m->xub[sl]) {
-					wm_coef(m, m->xcol[sl], 1);
+					wm_coef(&m->b, m->xcol[sl], 1);
 					U += m->xub[sl];
 				}
 			}
-			wm_coef(m, l, -U);
-			wm_row_end(m, GLP_UP, 0, 0,
-			    wm_name(m, "lpods[%s,%s]", buf, s->nodes[n].name));
-			wm_row_begin(m);
+			wm_coef(&m->b, l, -U);
+			wm_row_end(&m->b, GLP_UP, 0, 0,
+			    wm_name(&m->b, "lpods[%s,%s]", buf, s->nodes[n].name));
+			wm_row_begin(&m->b);
 			bool far = false;
 			for (int k = s0; k < m->dv_ns; k++)
 				if (!wdr_reaches(s, &d->devs[m->dv_s[k].dev],
 						 n)) {
-					wm_coef(m, m->dv_s[k].col, 1);
+					wm_coef(&m->b, m->dv_s[k].col, 1);
 					far = true;
 				}
-			wm_coef(m, l, I->q);
+			wm_coef(&m->b, l, I->q);
 			if (far)
-				wm_row_end(m, GLP_UP, 0, I->q,
-				    wm_name(m, "lreach[%s,%s]", buf,
+				wm_row_end(&m->b, GLP_UP, 0, I->q,
+				    wm_name(&m->b, "lreach[%s,%s]", buf,
 					    s->nodes[n].name));
 			else
-				wm_row_drop(m);
-			wm_row_begin(m);
-			wm_coef(m, l, 1);
+				wm_row_drop(&m->b);
+			wm_row_begin(&m->b);
+			wm_coef(&m->b, l, 1);
 			for (int w = 0; w < I->nw; w++)
-				wm_coef(m, I->zfirst + w, -1);
-			wm_row_end(m, GLP_UP, 0, 0,
-			    wm_name(m, "lway[%s,%s]", buf, s->nodes[n].name));
+				wm_coef(&m->b, I->zfirst + w, -1);
+			wm_row_end(&m->b, GLP_UP, 0, 0,
+			    wm_name(&m->b, "lway[%s,%s]", buf, s->nodes[n].name));
 		}
 	}
 	/* a device serves one claim */
@@ -443,11 +443,11 @@ static void dv_insts(wm *m)
 		int h = m->dv_shead[dev];
 		if (h < 0 || m->dv_s[h].next < 0)
 			continue;
-		wm_row_begin(m);
+		wm_row_begin(&m->b);
 		for (int k = h; k >= 0; k = m->dv_s[k].next)
-			wm_coef(m, m->dv_s[k].col, 1);
-		wm_row_end(m, GLP_UP, 0, 1,
-		    wm_name(m, "sdev[%s/%s]", d->slices[d->devs[dev].slice].pool,
+			wm_coef(&m->b, m->dv_s[k].col, 1);
+		wm_row_end(&m->b, GLP_UP, 0, 1,
+		    wm_name(&m->b, "sdev[%s/%s]", d->slices[d->devs[dev].slice].pool,
 			    d->devs[dev].name));
 	}
 }
@@ -466,7 +466,7 @@ void wilp_rows_dev(wm *m)
 	uint64_t *kset = wa_calloc(m->ar, 4096, sizeof *kset);
 	int *comp = wa_calloc(m->ar, 4096, sizeof *comp);
 	if (!m->dv_wbeg || !m->dv_wend || !kid || !kset || !comp ||
-	    !wm_grow(m, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1, 2)) {
+	    !wm_grow(&m->b, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1, 2)) {
 		m->nomem = true;
 		return;
 	}
@@ -498,17 +498,17 @@ void wilp_rows_dev(wm *m)
 			/* y[c,n,w] and sum_w y = x */
 			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];
 			     w++)
-				m->dv_ycol[w] = wm_col(m, WM_V, w, sl, 0,
+				m->dv_ycol[w] = wm_col(&m->b, WM_V, w, sl, 0,
 				    m->xub[sl],
-				    wm_name(m, "y[c%d,%s,%d]", c, s->nodes[n].name,
+				    wm_name(&m->b, "y[c%d,%s,%d]", c, s->nodes[n].name,
 					    w - m->dv_wbeg[sl]));
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];
 			     w++)
-				wm_coef(m, m->dv_ycol[w], 1);
-			wm_coef(m, m->xcol[sl], -1);
-			wm_row_end(m, GLP_FX, 0, 0,
-			    wm_name(m, "ways[c%d,%s]", c, s->nodes[n].name));
+				wm_coef(&m->b, m->dv_ycol[w], 1);
+			wm_coef(&m->b, m->xcol[sl], -1);
+			wm_row_end(&m->b, GLP_FX, 0, 0,
+			    wm_name(&m->b, "ways[c%d,%s]", c, s->nodes[n].name));
 		}
 		if (nc < 0)
 			continue;

@@ -8,7 +8,7 @@
 /* Keep a term of the device row emitted last (wm_grow notes NOMEM). */
 void wilp_dterm_add(wm *m, wdterms *l, int ref, int coef)
 {
-	if (wm_grow(m, (void **)&l->t, sizeof *l->t, &l->cap,
+	if (wm_grow(&m->b, (void **)&l->t, sizeof *l->t, &l->cap,
 		    (size_t)l->n + 1))
 		l->t[l->n++] = (wdterm){m->dr.n - 1, ref, coef};
 }
@@ -16,7 +16,7 @@ void wilp_dterm_add(wm *m, wdterms *l, int ref, int coef)
 /* Note an emitted device row (node n, free devices f) for write_dat. */
 void wilp_dr_note(wm *m, int n, int f)
 {
-	if (wm_grow(m, (void **)&m->dr.t, sizeof *m->dr.t, &m->dr.cap,
+	if (wm_grow(&m->b, (void **)&m->dr.t, sizeof *m->dr.t, &m->dr.cap,
 		    (size_t)m->dr.n + 1)) {
 		m->dr.t[m->dr.n] = (wdterm){m->dr.n, n, f};
 		m->dr.n++;
@@ -145,13 +145,13 @@ static bool dv_way(wm *m, const wdr_podc *pc, const dvpt *pt, int npt,
 		if (cnt > got || cnt <= 0)
 			goto no;
 		int k = m->dv_ndem;
-		if (!wm_grow(m, (void **)&m->dv_dent, sizeof(int), &m->dv_capd1,
+		if (!wm_grow(&m->b, (void **)&m->dv_dent, sizeof(int), &m->dv_capd1,
 			     k + 1) ||
-		    !wm_grow(m, (void **)&m->dv_dsub, sizeof(int), &m->dv_capd2,
+		    !wm_grow(&m->b, (void **)&m->dv_dsub, sizeof(int), &m->dv_capd2,
 			     k + 1) ||
-		    !wm_grow(m, (void **)&m->dv_dcnt, sizeof(int), &m->dv_capd3,
+		    !wm_grow(&m->b, (void **)&m->dv_dcnt, sizeof(int), &m->dv_capd3,
 			     k + 1) ||
-		    !wm_grow(m, (void **)&m->dv_dset, sizeof(uint64_t),
+		    !wm_grow(&m->b, (void **)&m->dv_dset, sizeof(uint64_t),
 			     &m->dv_capd4, k + 1))
 			return false;
 		m->dv_dent[k] = pt[q].ent;
@@ -170,11 +170,11 @@ no:
 static void dv_way_end(wm *m, int pen)
 {
 	int w = m->dv_nway;
-	if (!wm_grow(m, (void **)&m->dv_wpen, sizeof(int), &m->dv_capw3,
+	if (!wm_grow(&m->b, (void **)&m->dv_wpen, sizeof(int), &m->dv_capw3,
 		     w + 2) ||
-	    !wm_grow(m, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1,
+	    !wm_grow(&m->b, (void **)&m->dv_dbeg, sizeof(int), &m->dv_capw1,
 		     w + 2) ||
-	    !wm_grow(m, (void **)&m->dv_ycol, sizeof(int), &m->dv_capw2,
+	    !wm_grow(&m->b, (void **)&m->dv_ycol, sizeof(int), &m->dv_capw2,
 		     w + 2))
 		return;
 	m->dv_dbeg[w + 1] = m->dv_ndem;

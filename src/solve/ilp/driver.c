@@ -1,6 +1,7 @@
 /*
- * driver.c -- the GLPK driver: the model loaded into GLPK, the search
- * callback, and one guarded solve of all blocks under the deadline.
+ * driver.c -- the GLPK driver (doc/formulation.md §6): the model loaded
+ * into GLPK, the search callback, and one guarded solve of all blocks
+ * under the deadline.
  */
 #include "solve/ilp/ilp_int.h"
 
@@ -80,8 +81,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 	 * LP solve cannot fit, keep the warm start.  (No glp_scale_prob: it
 	 * costs seconds on large models; the capacity rows are already
 	 * divided by their gcd.) */
-	if (r->w.deadline > 0 &&
-	    r->w.deadline - wb_now() - WILP_MARGIN_S < 5e-7 * m->nnz) {
+	if (wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) < 5e-7 * m->nnz) {
 		S->all_opt = false;
 		r->w.stopped = true;
 		return WASP_OK;
@@ -101,9 +101,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		if (b > 0)
 			for (int j = 1; j <= m->ncols; j++)
 				glp_set_obj_coef(P, j, wilp_coef_of(m, b, j));
-		double left = r->w.deadline > 0
-				  ? r->w.deadline - wb_now() - WILP_MARGIN_S
-				  : 1e9;
+		double left = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
 		if (left <= 0.001 || wilp_cancelled(r)) {
 			S->all_opt = false;
 			r->w.stopped = true;
@@ -158,9 +156,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		ip.tol_obj = 0.5 / (1 + om);
 		if (ip.tol_obj > 1e-7)
 			ip.tol_obj = 1e-7;
-		double left2 = r->w.deadline > 0
-				   ? r->w.deadline - wb_now() - WILP_MARGIN_S
-				   : 1e9;
+		double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
 		share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
 		tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
 						: (int)(share * 1000);
@@ -194,7 +190,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		}
 		for (int j = 1; j <= m->ncols; j++)
 			vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
-		if (wm_check(m, vbuf) != 0) {
+		if (wm_check(&m->b, vbuf, 0) != 0) {
 			/* numerically off: keep what we had */
 			S->all_opt = false;
 			break;
@@ -220,17 +216,17 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			if (!ind || !val)
 				return werr(err, WASP_ENOMEM, "out of memory");
 			int len = 0;
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int j = 1; j <= m->ncols; j++) {
 				double c = wilp_coef_of(m, b, j);
 				if (c == 0)
 					continue;
 				ind[++len] = j;
 				val[len] = c;
-				wm_coef(m, j, c);
+				wm_coef(&m->b, j, c);
 			}
-			const char *nm = wm_name(m, "lex[%d]", b);
-			wm_row_end(m, GLP_LO, zb, 0, nm);
+			const char *nm = wm_name(&m->b, "lex[%d]", b);
+			wm_row_end(&m->b, GLP_LO, zb, 0, nm);
 			if (nm)
 				glp_set_row_name(P, i, nm);
 			glp_set_mat_row(P, i, len, ind, val);

@@ -1,6 +1,7 @@
 /*
  * export.c -- the model written out as LP, MPS (GLPK's writers) or GMPL
- * data for models/wasp.mod (doc/formulation.md §9).
+ * data for models/wasp.mod, which the cross-checks of doc/formulation.md
+ * §7 solve with other solvers.
  */
 #include "solve/ilp/ilp_int.h"
 
@@ -48,8 +49,8 @@ static bool key_in_tas(const wp_problem *p, int k)
 	return false;
 }
 
-/* Preferred levels (issue 5): the (group, key, domain) triples with a w
- * column (the group has a column in the domain) and the keys' order,
+/* Preferred levels (doc/formulation.md §9): the (group, key, domain) triples
+ * with a w column (the group has a column in the domain) and the keys' order,
  * which fixes the compactness tiers' order (coarse first). */
 static void dat_pref(FILE *f, const wm *m)
 {
@@ -80,7 +81,7 @@ static void dat_pref(FILE *f, const wm *m)
 	fprintf(f, ";\n");
 }
 
-/* Exclusive and slice annotations (issue 5). */
+/* Exclusive and slice annotations (doc/formulation.md §9). */
 static void dat_tas(FILE *f, const wp_problem *p)
 {
 	fprintf(f, "\nparam tas :=");
@@ -228,8 +229,8 @@ static void dat_under(FILE *f, const wp_problem *p, int h, int top)
 	}
 }
 
-/* CompositePodGroups (issue 5): H, parents, minimum, running children,
- * keys and the group-below-composite relation. */
+/* CompositePodGroups (doc/formulation.md §9): H, parents, minimum,
+ * running children, keys and the group-below-composite relation. */
 static void dat_trees(FILE *f, const wp_problem *p)
 {
 	fprintf(f, "\nset H :=");
@@ -269,7 +270,8 @@ static void dat_trees(FILE *f, const wp_problem *p)
 	fprintf(f, ";\n");
 }
 
-/* Moves (issue 6): the move classes, their nodes, and --max-moves. */
+/* Moves (doc/formulation.md §4c): the move classes, their nodes, and
+ * --max-moves. */
 static void dat_moves(const wm *m, FILE *f, const int64_t *unit)
 {
 	const wp_problem *p = m->p;
@@ -479,7 +481,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 					unit[r] = wp_gcd(unit[r],
 					    s->pods[un->pods[i]].req[r]);
 		}
-		for (int i = 0; i < p->nmcls; i++) /* moves (issue 6) */
+		for (int i = 0; i < p->nmcls; i++) /* moves (§4c) */
 			if (p->mcls[i].req[r] > 0)
 				unit[r] = wp_gcd(unit[r], p->mcls[i].req[r]);
 		if (!unit[r])
@@ -751,7 +753,7 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	fprintf(f, ";\nset DS :=");
 	for (int i = 0; i < m->ds.n; i++)
 		fprintf(f, "\n (%d, 'd%d')", m->ds.t[i].row + 1, m->ds.t[i].ref);
-	/* claims whose devices evictions free (issue 6): their holder
+	/* claims whose devices evictions free (§3b, §4b): their holder
 	 * classes and their devices in each row's union */
 	fprintf(f, ";\nset HC :=");
 	for (int i = 0; i < m->nfr; i++)
@@ -810,7 +812,8 @@ int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		wa_destroy(ar);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
-	int rc = wm_build(&X->m, p, ar, WILP_MAX_COEF, false, true, 0);
+	int rc = wm_build(&X->m, p, ar, WILP_MAX_COEF, false, true,
+			  wdl_none());
 	if (rc) {
 		wa_destroy(ar);
 		return werr(err, rc, "out of memory building the ILP");

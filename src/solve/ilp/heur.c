@@ -1,6 +1,6 @@
 /*
- * heur.c -- the LP rounding heuristic run at a block's first branch-and-bound
- * node (doc/formulation.md §9): groups placed by the LP values, trees
+ * heur.c -- the LP rounding heuristic run at GLPK's heuristic calls
+ * (doc/formulation.md §6): groups placed by the LP values, trees
  * whole, undone on failure.
  */
 #include "solve/ilp/ilp_int.h"
@@ -287,14 +287,13 @@ void wilp_heur_round(glp_tree *T, wilp_run *r, int passes)
 	for (int k = 0; k < passes; k++) {
 		/* a pass costs a walk over every slot: on a large model
 		 * the passes alone can cross the deadline */
-		if (k && r->w.deadline > 0 &&
-		    wb_now() > r->w.deadline - WILP_MARGIN_S)
+		if (k && wdl_passed(r->w.deadline, WDL_MARGIN_PHASE_S))
 			break;
 		wilp_heur_pass(r, k ? 0.5 : 0, &rs);
 		if (wilp_sym_permute(m, r->hx))
 			return;
 		wilp_vec_from_x(m, r->hx, r->hv);
-		if (wm_check(m, r->hv) != 0)
+		if (wm_check(&m->b, r->hv, 0) != 0)
 			continue;
 		double z = (double)wilp_obj_at(m, r->block, r->hv);
 		if (z > bestz) {

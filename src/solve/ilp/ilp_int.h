@@ -12,7 +12,10 @@
  *     other memory lives in one arena (m->ar).
  *   - Columns and rows are 1-based as in GLPK; the entries of row i are
  *     ja/av[rbeg[i] .. rbeg[i+1]-1].  Only build.c's wm_col, wm_row_begin,
- *     wm_coef, wm_row_end and wm_row_drop add to them.
+ *     wm_coef, wm_row_end and wm_row_drop add to them; they work on the
+ *     arrays alone (struct wmb), so the model over parts (agg_int.h) is
+ *     built with them too, and a family written over a wmb serves both
+ *     models (tree.c's wilp_rows_tree_over).
  *   - wm_build calls the families in a fixed order; the order of the
  *     columns and rows is part of the exported models (LP, MPS, GMPL
  *     data) and of every plan, so a family function never reorders what
@@ -20,24 +23,26 @@
  *   - A family function checks m->nomem (set by the builder on an
  *     allocation failure) and stops; wm_build stops between families once
  *     the deadline has passed (m->late).
- *   - Nothing here is called from outside src/solve/ilp/.
+ *   - Nothing here is called from outside src/solve/ilp/; the agg*.c
+ *     files (the model over parts, agg_int.h) use the builder, the tree
+ *     rows, the objective weights and wilp_eff_prio.
  *
- * Files, by family (doc/formulation.md):
+ * Files, by family (sections of doc/formulation.md):
  *   build.c      the builder, the order of the families, point checks
- *   core.c       x, a, t, u columns; class, gang and capacity rows (§3, §4)
- *   topo.c       topology rows, annotations, packing columns (§4, §4b)
- *   tree.c       CompositePodGroup trees (§4b)
- *   preempt.c    eviction classes, budgets, freed claims (§5)
+ *   core.c       x, a, t, u columns; class, gang, capacity rows (§2, §3)
+ *   topo.c       topology rows, annotations, packing columns (§3, §9)
+ *   tree.c       CompositePodGroup trees (§9)
+ *   preempt.c    eviction classes, budgets, freed claims (§4b)
  *   moves.c      move classes (§4c)
  *   dev_ways.c   DRA: ways of a slot's claims, the y columns (§3b)
  *   dev_rows.c   DRA: shared claims and the Hall rows (§3b)
  *   dev_answer.c DRA: device vectors and the answer's allocation (§3b)
- *   sym.c        symmetry rows (§6)
- *   objective.c  tiers and weights (§9)
- *   heur.c       the LP rounding heuristic
- *   driver.c     the GLPK run of one model
- *   solve.c      ilp.h's entry points
- *   export.c     LP, MPS and GMPL data
+ *   sym.c        symmetry rows (§5)
+ *   objective.c  tiers and weights (§4)
+ *   heur.c       the LP rounding heuristic (§6)
+ *   driver.c     the GLPK run of one model (§6)
+ *   solve.c      ilp.h's entry points (§6)
+ *   export.c     LP, MPS and GMPL data (§7)
  */
 #ifndef WASP_ILP_INT_H
 #define WASP_ILP_INT_H
@@ -64,18 +69,21 @@
  * 2^30 that slack stays under 0.11 of one unit of the lowest tier, so the
  * LP bounds used for pruning are exact to the unit (doc/formulation.md). */
 #define WILP_MAX_COEF ((double)(1L << 30))
-#define WILP_MARGIN_S 0.1   /* left of the deadline for GLPK's overshoot  */
 #define WILP_NAME_MAX 255   /* GLPK row/column name limit                 */
 #define WILP_SYM_MAX 100    /* GMPL symbol length limit                   */
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
+
+/* Column kinds (m->ckind; doc/formulation.md §2).  X: pods of a class
+ * on a node; A: a group admitted; T: a group in a domain; U: a node left
+ * empty. */
 enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
        WM_Y, WM_V, WM_Z, WM_SD, WM_L, WM_F, WM_P };
 /* H, S: composites; E: exclusive domain; K: slice count; W: preferred
- * level domain left unused (issue 5); Q: units of an eviction class kept
+ * level domain left unused (§9); Q: units of an eviction class kept
  * running; B: a PodDisruptionBudget's allowance minus its violations
- * (preemption); Y: pods of a move class on one of its nodes (issue 6);
+ * (preemption); Y: pods of a move class on one of its nodes (§4c);
  * V: pods of a slot met one way; Z: a shared claim's way; SD: a device
  * of a shared claim's request; L: a node a shared claim's devices all
  * reach (DRA); F: an allocated claim whose holders are all evicted
@@ -88,39 +96,64 @@ enum { WM_X, WM_A, WM_T, WM_U, WM_H, WM_S, WM_E, WM_K, WM_W, WM_Q, WM_B,
 typedef struct wdterm {
 	int row, ref, coef;
 } wdterm;
+
 typedef struct wdterms {
 	wdterm *t;
 	int n;
 	size_t cap;
 } wdterms;
-/* The model in plain arrays; columns and rows are 1-based as in GLPK, and
- * the entries of row i are ja/ar[rbeg[i] .. rbeg[i+1]-1]. */
-typedef struct wm {
-	const wp_problem *p;
-	wa_arena *ar;
-	bool nomem;
-	bool names;         /* give rows and columns names (export)       */
-	double deadline;    /* > 0: stop building after it (m->late)      */
-	bool late;
-	/* columns */
-	int ncols;
-	size_t capc;
-	double *clb, *cub;
-	unsigned char *ckind;
-	int *cref;          /* X: slot; A, T: group; U: node */
-	int *cdom;          /* T: domain                      */
-	const char **cname;
-	/* rows */
-	int nrows;
-	size_t capr, caprb;
-	int *rbeg;
-	int *rtype;
-	double *rlo, *rhi;
-	const char **rname;
-	int nnz;
-	size_t cape;
-	int *ja;
+
+/* The model arrays and the builder's state (wm_col, wm_row_begin,
+ * wm_coef, wm_row_end, wm_row_drop), shared by the node model (struct wm)
+ * and the model over parts (agg_int.h).  Columns and rows are 1-based as
+ * in GLPK, and the entries of row i are ja/av[rbeg[i] .. rbeg[i+1]-1].
+ * The fields are listed once here and appear twice in each model, as
+ * `b` (to hand to the builder) and as plain members (m->ncols) through
+ * an anonymous union: WMB_MEMBERS. */
+#define WMB_FIELDS                                                          \
+	wa_arena *ar;                                                       \
+	bool nomem;                                                         \
+	bool names;         /* give rows and columns names (export)     */ \
+	bool keep_empty;    /* keep rows without entries (the part model) */ \
+	/* columns */                                                       \
+	int ncols;                                                          \
+	size_t capc;                                                        \
+	double *clb, *cub;                                                  \
+	unsigned char *ckind;                                               \
+	int *cref;          /* X: slot; A, T: group; U: node */             \
+	int *cdom;          /* T: domain                      */            \
+	const char **cname;                                                 \
+	/* rows */                                                          \
+	int nrows;                                                          \
+	size_t capr, caprb;                                                 \
+	int *rbeg;                                                          \
+	int *rtype;                                                         \
+	double *rlo, *rhi;                                                  \
+	const char **rname;                                                 \
+	int nnz;                                                            \
+	size_t cape;                                                        \
+	int *ja;                                                            \
 	double *av;
+
+typedef struct wmb {
+	WMB_FIELDS
+} wmb;
+
+#define WMB_MEMBERS                                                         \
+	union {                                                             \
+		wmb b;                                                      \
+		struct {                                                    \
+			WMB_FIELDS                                          \
+		};                                                          \
+	}
+
+/* The node model: the builder's arrays (WMB_MEMBERS) and, per family,
+ * where its columns are. */
+typedef struct wm {
+	WMB_MEMBERS;
+	const wp_problem *p;
+	wb_deadline deadline; /* stop building after it (m->late)         */
+	bool late;
 	/* maps from the problem */
 	int *xcol, *xub;    /* nx: column of a slot (0: fixed at 0), its bound */
 	int *acol;          /* ngroups */
@@ -159,10 +192,10 @@ typedef struct wm {
 	int *wcol;          /* per snapshot PDB: column, 0: none           */
 	int *wV;            /* per snapshot PDB: pods the classes may take */
 	int btier;          /* the budget tier, -1: none                  */
-	/* CompositePodGroups (issue 5): a[h] and t[h,d] columns */
+	/* CompositePodGroups (§9): a[h] and t[h,d] columns */
 	int *hcol;          /* ncomps */
 	int *hbeg, *hn;     /* ncomps: t[h,d] columns are contiguous         */
-	/* annotations (issue 5): e[g,d] and k[g,l,d] columns */
+	/* annotations (§9): e[g,d] and k[g,l,d] columns */
 	int *ebeg, *en;     /* ngroups                                       */
 	int *kbeg, *kn;     /* ngroups * WS_MAX_SLICE_LAYERS                 */
 	int nwcol;          /* w[g,k,d] columns (compactness tiers)          */
@@ -173,7 +206,7 @@ typedef struct wm {
 	 * node (ref) and free devices (coef); then (row, class, coefficient)
 	 * terms */
 	wdterms dr, dt;
-	/* moves (issue 6, section "moves"): y columns per move class */
+	/* moves (§4c): y columns per move class */
 	int *ybeg;          /* per move class: y column of elig[0]; the
 			       class's columns are contiguous            */
 	int *mc_qc;         /* per move class: its eviction class, -1     */
@@ -207,7 +240,7 @@ typedef struct wm {
 	int atier1;         /* firstAvailable tier + 1, 0: none            */
 	wdterms ds;         /* (row, device) s terms, for write_dat        */
 	wdterms dy;         /* device rows' y terms: (row, way, coefficient) */
-	/* DRA and preemption (issue 6, wilp_dv_held): allocated claims whose
+	/* DRA and preemption (§3b, wilp_dv_held): allocated claims whose
 	 * holders are all in eviction classes of their own; f[i] = 1 when
 	 * all are evicted, and its devices then serve classes of strictly
 	 * higher priority than every holder */
@@ -223,12 +256,14 @@ typedef struct wm {
 	int32_t *fr_cur;    /* that priority                               */
 	int32_t dv_prio;    /* priority of the slot wilp_dv_slot works on       */
 	wdterms dh;         /* device rows' f terms: (row, claim, coefficient) */
-	/* packing (issue 6): v[k,d] columns, one per domain of two or more
+	/* packing (§4): v[k,d] columns, one per domain of two or more
 	 * nodes, all empty now, some in NU; cref = key, cdom = domain */
 	int npk;
 	unsigned char *pkkey; /* per key: it has v columns (symmetry)      */
 } wm;
-/* ---------------------------------------------- DRA: exact device model
+
+/* DRA, the exact device model (doc/formulation.md §3b; dev_ways.c,
+ * dev_rows.c, dev_answer.c).
  *
  * A class's own claims on a node can be met in one or more *ways*: a
  * firstAvailable alternative per request and an attribute value per
@@ -249,6 +284,8 @@ typedef struct wm {
 #define WDV_MAX_VALS 16  /* attribute values of one constraint         */
 #define WDV_MAX_PTS 16   /* choice points of one claim list           */
 #define WDV_HALL 12      /* kinds of one component, all subsets       */
+
+/* A shared claim not yet allocated: its ways (z columns). */
 typedef struct dvinst {
 	int inst, spec;
 	int nw, zfirst;      /* z columns zfirst .. zfirst + nw - 1         */
@@ -256,9 +293,12 @@ typedef struct dvinst {
 	const wcel_attr **val; /* nw * ncons: the way's value (NULL: none)   */
 	int q;               /* most devices of one way                     */
 } dvinst;
+
 typedef struct dvs {
 	int inst, req, dev, col, next; /* next: same device, -1 end       */
 } dvs;
+
+/* One GLPK run (driver.c) and its LP rounding heuristic (heur.c). */
 typedef struct wilp_run {
 	wgl_env env;        /* GLPK hooks; env.P the problem (glpkenv.h) */
 	const wasp_options *o;
@@ -277,11 +317,13 @@ typedef struct wilp_run {
 	double *dval;       /* their sort keys                              */
 	double *hbest;      /* best heuristic vector of a call              */
 	int block;          /* block being solved                           */
-	/* trees in the rounding (issue 5): (key, domain) pairs every
+	/* trees in the rounding (§9): (key, domain) pairs every
 	 * placement must meet, and the roots already placed this pass */
 	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
 	unsigned char *hroot; /* ncomps */
 } wilp_run;
+
+/* A solve of all blocks, kept across the longjmp of a GLPK fault. */
 typedef struct solve_state {
 	wm m;
 	wilp_run run;
@@ -294,22 +336,22 @@ typedef struct solve_state {
 } solve_state;
 
 /* build.c */
-bool wm_grow(wm *m, void **arr, size_t el, size_t *cap, size_t need);
-const char *wm_name(wm *m, const char *fmt, ...)
+bool wm_grow(wmb *b, void **arr, size_t el, size_t *cap, size_t need);
+const char *wm_name(wmb *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-int wm_col(wm *m, int kind, int ref, int dom, double lb, double ub,
+int wm_col(wmb *b, int kind, int ref, int dom, double lb, double ub,
 	   const char *name);
-void wm_row_begin(wm *m);
-void wm_coef(wm *m, int j, double v);
-void wm_row_end(wm *m, int type, double lo, double hi,
+void wm_row_begin(wmb *b);
+void wm_coef(wmb *b, int j, double v);
+void wm_row_end(wmb *b, int type, double lo, double hi,
 		const char *name);
-void wm_row_drop(wm *m);
+void wm_row_drop(wmb *b);
 const char *wilp_group_name(const wp_problem *p, int g, char *buf,
 			    size_t size);
 int wilp_x_bound(const wp_problem *p, int c, int n);
 int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
-	     double max_coef, bool sym, bool names, double deadline);
-int wm_check(const wm *m, const double *v);
+	     double max_coef, bool sym, bool names, wb_deadline deadline);
+int wm_check(const wmb *m, const double *v, double tol);
 void wilp_vec_from_x(const wm *m, const int *x, double *v);
 
 /* core.c */
@@ -337,6 +379,18 @@ const char *wilp_comp_name(const wp_problem *p, int h, char *buf,
 			   size_t n);
 void wilp_cols_h(wm *m);
 void wilp_rows_tree(wm *m);
+/* The columns the tree rows refer to, in either model: per group its a
+ * column, per composite its a column and t columns [hbeg, hbeg + hn);
+ * terms adds the x columns of group g in domain d of key and returns
+ * their room, min(size, sum of min(count, bounds)). */
+typedef struct wilp_tree_cols {
+	const int *acol;
+	const int *hcol, *hbeg, *hn;
+	long (*terms)(void *ctx, const wp_group *g, int key, int d);
+	void *ctx;
+} wilp_tree_cols;
+void wilp_rows_tree_over(wmb *b, const wp_problem *p,
+			 const wilp_tree_cols *t);
 void wilp_vec_tree(const wm *m, const int *x, double *v);
 
 /* preempt.c */

@@ -4,7 +4,7 @@
  */
 #include "solve/ilp/ilp_int.h"
 
-/* Moves (issue 6, --rebalance; doc/formulation.md, 4c).  Move class i
+/* Moves (--rebalance; doc/formulation.md §4c).  Move class i
  * (p->mcls[i]: K pods on home node h) has y[i,n] pods on each node n of
  * its elig list; sum_n y = K, or = q[e] (pods kept) when its units are
  * the eviction class e.  Its home capacity is freed in the rows, so per
@@ -76,8 +76,8 @@ void wilp_cols_y(wm *m)
 		const ws_pod *pod = &p->snap->pods[p->units[mc->units[0]].pods[0]];
 		for (int k = 0; k < mc->nelig; k++) {
 			int n = mc->elig[k];
-			int j = wm_col(m, WM_Y, i, k, 0, mc->count,
-			    wm_name(m, "y[m%d,%s/%s,%s]", i, pod->ns,
+			int j = wm_col(&m->b, WM_Y, i, k, 0, mc->count,
+			    wm_name(&m->b, "y[m%d,%s/%s,%s]", i, pod->ns,
 				    pod->name, p->snap->nodes[n].name));
 			if (k == 0)
 				m->ybeg[i] = j;
@@ -93,33 +93,33 @@ void wilp_rows_move(wm *m)
 	const wp_problem *p = m->p;
 	for (int i = 0; i < p->nmcls && !m->nomem; i++) {
 		const wp_mclass *mc = &p->mcls[i];
-		wm_row_begin(m);
+		wm_row_begin(&m->b);
 		for (int k = 0; k < mc->nelig; k++)
-			wm_coef(m, m->ybeg[i] + k, 1);
+			wm_coef(&m->b, m->ybeg[i] + k, 1);
 		int qc = m->mc_qc[i];
 		if (qc >= 0) {
-			wm_coef(m, m->qcol[qc], -1);
-			wm_row_end(m, GLP_FX, 0, 0,
-				   wm_name(m, "mvsum[m%d]", i));
+			wm_coef(&m->b, m->qcol[qc], -1);
+			wm_row_end(&m->b, GLP_FX, 0, 0,
+				   wm_name(&m->b, "mvsum[m%d]", i));
 		} else {
-			wm_row_end(m, GLP_FX, mc->count, mc->count,
-				   wm_name(m, "mvsum[m%d]", i));
+			wm_row_end(&m->b, GLP_FX, mc->count, mc->count,
+				   wm_name(&m->b, "mvsum[m%d]", i));
 		}
 	}
 	if (p->nmcls && p->max_moves > 0 && !m->nomem) {
 		long off = 0;
-		wm_row_begin(m);
+		wm_row_begin(&m->b);
 		for (int i = 0; i < p->nmcls; i++)
 			for (int k = 0; k < p->mcls[i].nelig; k++)
 				if (k != p->mcls[i].homek) {
-					wm_coef(m, m->ybeg[i] + k, 1);
+					wm_coef(&m->b, m->ybeg[i] + k, 1);
 					off += p->mcls[i].count;
 				}
 		if (off > p->max_moves)
-			wm_row_end(m, GLP_UP, 0, p->max_moves,
-				   wm_name(m, "maxmoves"));
+			wm_row_end(&m->b, GLP_UP, 0, p->max_moves,
+				   wm_name(&m->b, "maxmoves"));
 		else
-			wm_row_drop(m);
+			wm_row_drop(&m->b);
 	}
 }
 
@@ -165,15 +165,15 @@ void wilp_mv_coefs(wm *m, int n, int r, int32_t L, int64_t g)
 		int64_t u = mc->req[r];
 		if (u <= 0)
 			continue;
-		wm_coef(m, j, (double)(u / g));
+		wm_coef(&m->b, j, (double)(u / g));
 		int qc = m->mc_qc[m->cref[j]];
 		if (mc->home == n && qc >= 0 && mc->priority >= L)
-			wm_coef(m, m->qcol[qc], -(double)(u / g));
+			wm_coef(&m->b, m->qcol[qc], -(double)(u / g));
 	}
 }
 
-/* Warm start (issue 6): the y columns of s's moves and evictions in v
- * (v holds every pod at home).  false: a move the model lacks. */
+/* Warm start (doc/formulation.md §6): the y columns of s's moves and evictions
+ * in v (v holds every pod at home).  false: a move the model lacks. */
 bool wilp_y_from_sol(const wm *m, const wp_sol *s, double *v)
 {
 	const wp_problem *p = m->p;

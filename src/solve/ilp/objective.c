@@ -1,6 +1,6 @@
 /*
- * objective.c -- the objective tiers and their weights (doc/formulation.md §9):
- * tier values, weights of the single objective and of the blocks of the
+ * objective.c -- the objective tiers and their weights (doc/formulation.md
+ * §4): tier values, weights of the single objective and of the blocks of the
  * tier-by-tier fallback.
  */
 #include "solve/ilp/ilp_int.h"
@@ -106,7 +106,7 @@ void wilp_objective(wm *m, double max_coef)
 	const wp_problem *p = m->p;
 	int nt = 0;
 	/* room for the budget and eviction tiers (preemption) and the
-	 * compactness tiers (one per key, issue 5) */
+	 * compactness tiers (one per key, §9) */
 	int nk = p->topo ? p->topo->nkeys : 0;
 	size_t ntmax = (size_t)p->nclasses + 5 + nk;
 	m->tprio = wa_calloc(m->ar, ntmax, sizeof *m->tprio);
@@ -126,9 +126,9 @@ void wilp_objective(wm *m, double max_coef)
 	nt = wilp_work_tiers(p, m->tprio, m->tM, m->tmaxval, ctier_c);
 	int64_t vg = wilp_value_gcd(p);
 	m->nprio_t = nt;
-	/* firstAvailable (issue 4): minus the alternatives' indexes of the
-	 * ways (y) and shared-claim ways (z) chosen, right below the work
-	 * tiers; its range is 0 .. -M */
+	/* firstAvailable (doc/formulation.md §3b): minus the alternatives'
+	 * indexes of the ways (y) and shared-claim ways (z) chosen, right
+	 * below the work tiers; its range is 0 .. -M */
 	double am = 0, amax = 0;
 	for (int j = 1; j <= m->ncols; j++) {
 		double pen = wilp_dv_col_pen(m, j);
@@ -162,7 +162,7 @@ void wilp_objective(wm *m, double max_coef)
 		m->qtier = nt++;
 		wpe_evict_range(p, &m->tM[m->qtier], &m->tmaxval[m->qtier]);
 	}
-	/* moves (issue 6): minus the pods moved, a range of M = the pods
+	/* moves (§4c): minus the pods moved, a range of M = the pods
 	 * that may move */
 	m->mtier = -1;
 	if (p->nmcls > 0) {
@@ -171,7 +171,7 @@ void wilp_objective(wm *m, double max_coef)
 			m->tM[m->mtier] += p->mcls[i].count;
 		m->tmaxval[m->mtier] = 1;
 	}
-	/* compactness tiers (issue 5): one per key with w columns,
+	/* compactness tiers (§9): one per key with w columns,
 	 * coarse to fine, between the work tiers and packing */
 	int *ktier = wa_calloc(m->ar, (size_t)nk + 1, sizeof *ktier);
 	if (!ktier) {

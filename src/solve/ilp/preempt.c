@@ -1,5 +1,5 @@
 /*
- * preempt.c -- preemption (doc/formulation.md §5): eviction classes, their
+ * preempt.c -- preemption (doc/formulation.md §4b): eviction classes, their
  * keep columns q, PodDisruptionBudget columns w and rows, capacity rows
  * per priority level, claims that evictions free (f columns, with DRA),
  * and the evictions read back from an answer.
@@ -61,16 +61,16 @@ static int q_cmp(const void *ctx, int a, int b)
 		for (int j = 0; j < x->npdb; j++)
 			if (x->pdb[j] != y->pdb[j])
 				return x->pdb[j] < y->pdb[j] ? -1 : 1;
-		/* issue 6: one eviction class per move class */
+		/* one eviction class per move class (§4c) */
 		if (p->unit_mc && p->unit_mc[a] != p->unit_mc[b])
 			return p->unit_mc[a] < p->unit_mc[b] ? -1 : 1;
 	}
 	return (a > b) - (a < b);
 }
 
-/* Does a pod of unit u hold an allocated claim (DRA, issue 6)?  Such a
- * unit is an eviction class of its own, so that q says which claims lose
- * their holders (wilp_dv_held). */
+/* Does a pod of unit u hold an allocated claim (DRA and preemption,
+ * doc/formulation.md §3b)? Such a unit is an eviction class of its own, so
+ * that q says which claims lose their holders (wilp_dv_held). */
 static bool unit_holds(const wp_problem *p, int u)
 {
 	const ws_dra *d = p->snap->dra;
@@ -182,8 +182,8 @@ void wilp_cols_q(wm *m)
 	for (int qc = 0; qc < m->nqc; qc++) {
 		const wp_unit *un = &m->p->units[m->qc_units[m->qc_beg[qc]]];
 		const ws_pod *pod = &m->p->snap->pods[un->pods[0]];
-		m->qcol[qc] = wm_col(m, WM_Q, qc, -1, 0, wilp_q_ub(m, qc),
-		    wm_name(m, "q[e%d,%s/%s]", qc, pod->ns,
+		m->qcol[qc] = wm_col(&m->b, WM_Q, qc, -1, 0, wilp_q_ub(m, qc),
+		    wm_name(&m->b, "q[e%d,%s/%s]", qc, pod->ns,
 			    un->all ? m->p->snap->groups[un->sg].name
 				    : pod->name));
 	}
@@ -209,8 +209,8 @@ void wilp_cols_w(wm *m)
 	}
 	for (int j = 0; j < nb; j++)
 		if (m->wV[j] > 0)
-			m->wcol[j] = wm_col(m, WM_B, j, -1, 0, m->wV[j],
-			    wm_name(m, "w[%s/%s]", p->snap->pdbs[j].ns,
+			m->wcol[j] = wm_col(&m->b, WM_B, j, -1, 0, m->wV[j],
+			    wm_name(&m->b, "w[%s/%s]", p->snap->pdbs[j].ns,
 				    p->snap->pdbs[j].name));
 }
 
@@ -220,17 +220,17 @@ void wilp_rows_budget(wm *m)
 	for (int j = 0; j < p->snap->npdbs && !m->nomem; j++) {
 		if (!m->wcol[j])
 			continue;
-		wm_row_begin(m);
-		wm_coef(m, m->wcol[j], 1);
+		wm_row_begin(&m->b);
+		wm_coef(&m->b, m->wcol[j], 1);
 		for (int qc = 0; qc < m->nqc; qc++) {
 			const wp_unit *un =
 			    &p->units[m->qc_units[m->qc_beg[qc]]];
 			for (int i = 0; i < un->npdb; i++)
 				if (un->pdb[i] == j)
-					wm_coef(m, m->qcol[qc], -un->pdbn[i]);
+					wm_coef(&m->b, m->qcol[qc], -un->pdbn[i]);
 		}
-		wm_row_end(m, GLP_UP, 0, p->pdb_allowed[j],
-		    wm_name(m, "budget[%s/%s]", p->snap->pdbs[j].ns,
+		wm_row_end(&m->b, GLP_UP, 0, p->pdb_allowed[j],
+		    wm_name(&m->b, "budget[%s/%s]", p->snap->pdbs[j].ns,
 			    p->snap->pdbs[j].name));
 	}
 }
@@ -280,8 +280,8 @@ int32_t wilp_eff_prio(const wp_problem *p, int c)
 }
 
 /* capq[n,r,l]: the capacity rows of a node with eviction classes, one per
- * level l that a class with columns there has (DESIGN.md §5, in keep
- * form): sum_{c: prio(c) <= l} req x + sum_{e: prio(e) < l} use q
+ * level l that a class with columns there has (doc/formulation.md
+ * §4b, in keep form): sum_{c: prio(c) <= l} req x + sum_{e: prio(e) < l} use q
  * <= free + sum_{e: prio(e) < l} use ub. */
 void wilp_rows_cap_q(wm *m, int n)
 {
@@ -294,7 +294,7 @@ void wilp_rows_cap_q(wm *m, int n)
 		return;
 	}
 	int nl = 0;
-	/* pods moved in use no freed room: the lowest level (issue 6) */
+	/* pods moved in use no freed room: the lowest level (§4c) */
 	if (m->mvin && m->mvin[n])
 		lv[nl++] = INT32_MIN;
 	for (int i = b; i < e; i++) {
@@ -307,7 +307,7 @@ void wilp_rows_cap_q(wm *m, int n)
 	}
 	if (!(m->hasq && m->hasq[n]) && nl > 1) {
 		/* no eviction credit here: the top level's row implies the
-		 * others (a node routed here for its moves, issue 6) */
+		 * others (a node routed here for its moves, §4c) */
 		for (int l = 1; l < nl; l++)
 			if (lv[l] > lv[0])
 				lv[0] = lv[l];
@@ -340,32 +340,32 @@ void wilp_rows_cap_q(wm *m, int n)
 				g = wp_gcd(g, u);
 				credit += u * wilp_q_ub(m, qc);
 			}
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int i = b; i < e; i++) {
 				int sl = m->nxslot[i];
 				int c = wp_slot_class(p, sl);
 				int64_t q = p->classes[c].req[r];
 				if (q > 0 && wilp_eff_prio(p, c) <= L)
-					wm_coef(m, m->xcol[sl], (double)(q / g));
+					wm_coef(&m->b, m->xcol[sl], (double)(q / g));
 			}
 			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
 				int qc = m->nq_list[i];
 				int64_t u = wilp_q_use(m, qc, n, r);
 				if (wilp_q_prio(m, qc) < L && u > 0 &&
 				    !(m->qc_mc && m->qc_mc[qc] >= 0))
-					wm_coef(m, m->qcol[qc], (double)(u / g));
+					wm_coef(&m->b, m->qcol[qc], (double)(u / g));
 			}
 			wilp_mv_coefs(m, n, r, L, g);
-			wm_row_end(m, GLP_UP, 0,
+			wm_row_end(&m->b, GLP_UP, 0,
 				   (double)((f + credit) / g),
-			    wm_name(m, "capq[%s,%s,%d]", s->nodes[n].name,
+			    wm_name(&m->b, "capq[%s,%s,%d]", s->nodes[n].name,
 				    s->res[r], l));
 		}
 	}
 	free(lv);
 }
 
-/* Claims whose devices evictions can free (DRA and preemption, issue 6;
+/* Claims whose devices evictions can free (DRA and preemption;
  * doc/formulation.md §3b): allocated, every holder pod in an eviction
  * class (a class of its own: unit_holds), and per device: not
  * multi-allocatable, in no other allocation, local to the node every
@@ -468,14 +468,14 @@ void wilp_cols_rows_fr(wm *m)
 	const ws_dra *d = m->p->snap->dra;
 	for (int i = 0; i < m->nfr && !m->nomem; i++) {
 		const wdr_spec *sp = &d->specs[m->fr_spec[i]];
-		m->fr_col[i] = wm_col(m, WM_F, i, -1, 0, 1,
-		    wm_name(m, "f[%s/%s]", sp->ns, sp->name));
+		m->fr_col[i] = wm_col(&m->b, WM_F, i, -1, 0, 1,
+		    wm_name(&m->b, "f[%s/%s]", sp->ns, sp->name));
 		for (int k = m->fr_qbeg[i]; k < m->fr_qbeg[i + 1]; k++) {
-			wm_row_begin(m);
-			wm_coef(m, m->fr_col[i], 1);
-			wm_coef(m, m->qcol[m->fr_q[k]], 1);
-			wm_row_end(m, GLP_UP, 0, 1,
-			    wm_name(m, "hfree[%s/%s,e%d]", sp->ns, sp->name,
+			wm_row_begin(&m->b);
+			wm_coef(&m->b, m->fr_col[i], 1);
+			wm_coef(&m->b, m->qcol[m->fr_q[k]], 1);
+			wm_row_end(&m->b, GLP_UP, 0, 1,
+			    wm_name(&m->b, "hfree[%s/%s,e%d]", sp->ns, sp->name,
 				    m->fr_q[k]));
 		}
 	}

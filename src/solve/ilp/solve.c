@@ -1,6 +1,7 @@
 /*
- * solve.c -- the ILP's public entry points (ilp.h): estimate, solve (warm
- * start, answer, statistics) and the rounding of a part model's LP.
+ * solve.c -- the ILP's public entry points (ilp.h; doc/formulation.md
+ * §6): estimate, solve (warm start, answer, statistics) and the
+ * rounding of a part model's LP.
  */
 #include "solve/ilp/ilp_int.h"
 
@@ -18,7 +19,7 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 			nz += 2L * nd;
 		}
 	}
-	/* trees (issue 5): a[h], t[h,d] and a tdom row per group and domain */
+	/* trees (§9): a[h], t[h,d] and a tdom row per group and domain */
 	for (int h = 0; h < p->ncomps; h++) {
 		const wp_comp *hc = &p->comps[h];
 		c++, r += 2;
@@ -41,7 +42,7 @@ void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros)
 			c++;
 			nz += 3;
 		}
-	/* moves (issue 6): a y column per move class and node, in a move
+	/* moves (§4c): a y column per move class and node, in a move
 	 * row and a few capacity rows */
 	for (int i = 0; i < p->nmcls; i++) {
 		c += p->mcls[i].nelig;
@@ -159,7 +160,6 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		     wilp_stats *st, wilp_tune *tune, wasp_error *err)
 {
 	double t0 = wb_now();
-	double deadline = wdl_is_none(dl) ? 0 : dl.at;
 	wilp_stats dummy;
 	if (!st)
 		st = &dummy;
@@ -176,7 +176,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 					       : WILP_MAX_COEF;
 	bool sym = !tune || tune->symmetry != 0;
 	int rc = wm_build(&S->m, p, ar, mc, sym, tune && tune->names,
-			  deadline > 0 ? deadline - WILP_MARGIN_S : 0);
+			  wdl_at(dl.at - WDL_MARGIN_PHASE_S));
 	wm *m = &S->m;
 	if (rc) {
 		wa_destroy(ar);
@@ -241,13 +241,13 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		wilp_w_from_q(m, S->best);
 		wilp_f_from_q(m, S->best);
 		warm_ok = warm_ok && wilp_y_from_sol(m, warm, S->best);
-		warm_ok = warm_ok && wm_check(m, S->best) == 0;
+		warm_ok = warm_ok && wm_check(&m->b, S->best, 0) == 0;
 	}
 	if (!warm_ok) {
 		memset(xw, 0, sizeof *xw * (p->nx + 1));
 		wilp_vec_from_x(m, xw, S->best);
 	}
-	S->have_best = wm_check(m, S->best) == 0;
+	S->have_best = wm_check(&m->b, S->best, 0) == 0;
 	if (tune)
 		tune->out_warm_ok = warm_ok;
 
@@ -255,7 +255,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	r->o = o;
 	r->w.cancel = o ? o->cancel : NULL;
 	r->tune = tune;
-	r->w.deadline = deadline;
+	r->w.deadline = dl;
 	rc = wilp_guarded_run(S, err);
 	if (rc) {
 		wa_destroy(ar);
@@ -332,7 +332,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 }
 
 int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
-	       double deadline, wp_sol *out)
+	       wb_deadline dl, wp_sol *out)
 {
 	wa_arena *ar = wa_new();
 	solve_state *S = ar ? wa_alloc(ar, sizeof *S) : NULL;
@@ -343,7 +343,7 @@ int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
 	wm *m = &S->m;
 	wilp_run *r = &S->run;
 	if (wm_build(m, p, ar, WILP_MAX_COEF, false, false,
-		     deadline > 0 ? deadline - WILP_MARGIN_S : 0) ||
+		     wdl_at(dl.at - WDL_MARGIN_PHASE_S)) ||
 	    wilp_heur_alloc(r, m)) {
 		wa_destroy(ar);
 		return -1;
@@ -352,6 +352,7 @@ int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
 		wa_destroy(ar);
 		return 0;
 	}
+	r->w.deadline = dl; /* the passes below stop at it */
 	for (int j = 1; j <= m->ncols; j++) {
 		int k = m->ckind[j], ref = m->cref[j];
 		r->lp[j] = k == WM_X   ? g->x(g->ctx, ref)
@@ -369,11 +370,11 @@ int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
 		return -1;
 	}
 	for (int k = 0; k < passes; k++) {
-		if (deadline > 0 && wb_now() > deadline)
+		if (wdl_passed(dl, 0))
 			break;
 		wilp_heur_pass(r, k ? 0.5 : 0, &rs);
 		wilp_vec_from_x(m, r->hx, r->hv);
-		if (wm_check(m, r->hv) != 0)
+		if (wm_check(&m->b, r->hv, 0) != 0)
 			continue;
 		double z = (double)wilp_obj_at(m, -1, r->hv);
 		if (z > bestz) {

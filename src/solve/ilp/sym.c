@@ -1,6 +1,6 @@
 /*
  * sym.c -- symmetry breaking between interchangeable nodes
- * (doc/formulation.md §6): nodes sorted by signature, rows that order
+ * (doc/formulation.md §5): nodes sorted by signature, rows that order
  * the runs, and the permutation that puts a warm start in that order.
  */
 #include "solve/ilp/ilp_int.h"
@@ -133,15 +133,15 @@ void wilp_rows_sym(wm *m)
 		for (int k = m->symrun[r]; k + 1 < m->symend[r]; k++) {
 			int a = m->symnode[k], b = m->symnode[k + 1];
 			int la = m->nxbeg[a + 1] - m->nxbeg[a];
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int t = 0; t < la; t++) {
-				wm_coef(m, m->xcol[m->nxslot[m->nxbeg[a] + t]],
+				wm_coef(&m->b, m->xcol[m->nxslot[m->nxbeg[a] + t]],
 					t + 1);
-				wm_coef(m, m->xcol[m->nxslot[m->nxbeg[b] + t]],
+				wm_coef(&m->b, m->xcol[m->nxslot[m->nxbeg[b] + t]],
 					-(t + 1));
 			}
-			wm_row_end(m, GLP_LO, 0, 0,
-			    wm_name(m, "sym[%s,%s]", p->snap->nodes[a].name,
+			wm_row_end(&m->b, GLP_LO, 0, 0,
+			    wm_name(&m->b, "sym[%s,%s]", p->snap->nodes[a].name,
 				    p->snap->nodes[b].name));
 			m->nsym++;
 		}

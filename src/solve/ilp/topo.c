@@ -1,5 +1,5 @@
 /*
- * topo.c -- topology (doc/formulation.md §4, §4b): required domains,
+ * topo.c -- topology (doc/formulation.md §3, §9): required domains,
  * topology annotations (exclusive domains, slices, preferred levels)
  * and the packing columns of domains that stay wholly free.
  */
@@ -35,8 +35,8 @@ void wilp_pk_cols(wm *m)
 			}
 			if (!ok || !nu)
 				continue;
-			int j = wm_col(m, WM_P, k, d, 0, 1,
-			    wm_name(m, "v[%s,%s]", key->label,
+			int j = wm_col(&m->b, WM_P, k, d, 0, 1,
+			    wm_name(&m->b, "v[%s,%s]", key->label,
 				    key->dom_name[d]));
 			m->npk++;
 			m->pkkey[k] = 1;
@@ -44,11 +44,11 @@ void wilp_pk_cols(wm *m)
 				int n = key->dom_nodes[d][i];
 				if (!m->ucol[n])
 					continue;
-				wm_row_begin(m);
-				wm_coef(m, j, 1);
-				wm_coef(m, m->ucol[n], -1);
-				wm_row_end(m, GLP_UP, 0, 0,
-				    wm_name(m, "pk[%s,%s,%s]", key->label,
+				wm_row_begin(&m->b);
+				wm_coef(&m->b, j, 1);
+				wm_coef(&m->b, m->ucol[n], -1);
+				wm_row_end(&m->b, GLP_UP, 0, 0,
+				    wm_name(&m->b, "pk[%s,%s,%s]", key->label,
 					    key->dom_name[d],
 					    p->snap->nodes[n].name));
 			}
@@ -94,16 +94,16 @@ void wilp_rows_topo(wm *m)
 			continue;
 		const wtp_key *key = &p->topo->keys[g->key];
 		wilp_group_name(p, gi, gb, sizeof gb);
-		wm_row_begin(m);
+		wm_row_begin(&m->b);
 		for (int i = 0; i < nt; i++)
-			wm_coef(m, m->tbeg[gi] + i, 1);
+			wm_coef(&m->b, m->tbeg[gi] + i, 1);
 		if (m->acol[gi]) {
-			wm_coef(m, m->acol[gi], -1);
-			wm_row_end(m, GLP_FX, 0, 0,
-				   wm_name(m, "dsel[%s]", gb));
+			wm_coef(&m->b, m->acol[gi], -1);
+			wm_row_end(&m->b, GLP_FX, 0, 0,
+				   wm_name(&m->b, "dsel[%s]", gb));
 		} else {
-			wm_row_end(m, GLP_UP, 0, 1,
-				   wm_name(m, "dsel[%s]", gb));
+			wm_row_end(&m->b, GLP_UP, 0, 1,
+				   wm_name(&m->b, "dsel[%s]", gb));
 		}
 		/* bucket the group's columns by domain, in class order */
 		for (int i = 0; i < nt; i++)
@@ -136,7 +136,7 @@ void wilp_rows_topo(wm *m)
 			int j = m->tbeg[gi] + i - 1, d = m->cdom[j];
 			long room = 0, rc = 0;
 			int prev = -1;
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int q = cnt[i - 1]; q < cnt[i]; q++) {
 				int s = bucket[q];
 				int c = wp_slot_class(p, s);
@@ -148,7 +148,7 @@ void wilp_rows_topo(wm *m)
 					rc = 0;
 					prev = c;
 				}
-				wm_coef(m, m->xcol[s], 1);
+				wm_coef(&m->b, m->xcol[s], 1);
 				rc += m->xub[s];
 			}
 			if (prev >= 0)
@@ -157,9 +157,9 @@ void wilp_rows_topo(wm *m)
 					    : p->classes[prev].count;
 			if (room > g->size)
 				room = g->size;
-			wm_coef(m, j, -(double)room);
-			wm_row_end(m, GLP_UP, 0, 0,
-			    wm_name(m, "dom[%s,%s]", gb, key->dom_name[d]));
+			wm_coef(&m->b, j, -(double)room);
+			wm_row_end(&m->b, GLP_UP, 0, 0,
+			    wm_name(&m->b, "dom[%s,%s]", gb, key->dom_name[d]));
 		}
 		for (int i = 0; i < nt; i++)
 			tidx[m->cdom[m->tbeg[gi] + i]] = 0;
@@ -204,15 +204,15 @@ void wilp_cols_tas(wm *m)
 				if (!room[d])
 					continue;
 				if (l < 0)
-					wm_col(m, WM_E, gi, d, 0, 1,
-					    wm_name(m, "e[%s,%s]", gb,
+					wm_col(&m->b, WM_E, gi, d, 0, 1,
+					    wm_name(&m->b, "e[%s,%s]", gb,
 						    k->dom_name[d]));
 				else
-					wm_col(m, WM_K, gi, d, 0,
+					wm_col(&m->b, WM_K, gi, d, 0,
 					    (double)((room[d] < g->size
 						      ? room[d] : g->size) /
 						     ta->slice_size[l]),
-					    wm_name(m, "k%d[%s,%s]", l, gb,
+					    wm_name(&m->b, "k%d[%s,%s]", l, gb,
 						    k->dom_name[d]));
 				(*cnt)++;
 			}
@@ -232,7 +232,7 @@ static long coef_group_dom(wm *m, const wp_group *g, const wtp_key *k, int d)
 			int sl = cl->off + q;
 			if (!m->xcol[sl] || k->node_dom[cl->elig[q]] != d)
 				continue;
-			wm_coef(m, m->xcol[sl], 1);
+			wm_coef(&m->b, m->xcol[sl], 1);
 			room += m->xub[sl];
 		}
 	}
@@ -256,20 +256,20 @@ void wilp_rows_tas(wm *m)
 		wilp_group_name(p, gi, gb, sizeof gb);
 		if (ta->excl >= 0 && m->acol[gi]) {
 			const wtp_key *k = &p->topo->keys[ta->excl];
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int i = 0; i < m->en[gi]; i++)
-				wm_coef(m, m->ebeg[gi] + i, 1);
-			wm_coef(m, m->acol[gi], -1);
-			wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "esel[%s]", gb));
+				wm_coef(&m->b, m->ebeg[gi] + i, 1);
+			wm_coef(&m->b, m->acol[gi], -1);
+			wm_row_end(&m->b, GLP_FX, 0, 0, wm_name(&m->b, "esel[%s]", gb));
 			for (int i = 0; i < m->en[gi]; i++) {
 				int j = m->ebeg[gi] + i, d = m->cdom[j];
-				wm_row_begin(m);
+				wm_row_begin(&m->b);
 				long room = coef_group_dom(m, g, k, d);
 				if (room > g->size)
 					room = g->size;
-				wm_coef(m, j, -(double)room);
-				wm_row_end(m, GLP_UP, 0, 0,
-				    wm_name(m, "edom[%s,%s]", gb,
+				wm_coef(&m->b, j, -(double)room);
+				wm_row_end(&m->b, GLP_UP, 0, 0,
+				    wm_name(&m->b, "edom[%s,%s]", gb,
 					    k->dom_name[d]));
 			}
 		}
@@ -279,11 +279,11 @@ void wilp_rows_tas(wm *m)
 			int n = m->kn[gi * WS_MAX_SLICE_LAYERS + l];
 			for (int i = 0; i < n; i++) {
 				int j = b + i, d = m->cdom[j];
-				wm_row_begin(m);
+				wm_row_begin(&m->b);
 				coef_group_dom(m, g, k, d);
-				wm_coef(m, j, -(double)ta->slice_size[l]);
-				wm_row_end(m, GLP_FX, 0, 0,
-				    wm_name(m, "slice%d[%s,%s]", l, gb,
+				wm_coef(&m->b, j, -(double)ta->slice_size[l]);
+				wm_row_end(&m->b, GLP_FX, 0, 0,
+				    wm_name(&m->b, "slice%d[%s,%s]", l, gb,
 					    k->dom_name[d]));
 			}
 		}
@@ -294,23 +294,23 @@ void wilp_rows_tas(wm *m)
 		const wtp_key *k = &p->topo->keys[key];
 		for (int d = 0; d < k->ndom; d++) {
 			int cnt = 0;
-			wm_row_begin(m);
+			wm_row_begin(&m->b);
 			for (int gi = 0; gi < p->ngroups; gi++) {
 				const wp_tas *ta = p->groups[gi].tas;
 				if (!ta || ta->excl != key)
 					continue;
 				for (int i = 0; i < m->en[gi]; i++)
 					if (m->cdom[m->ebeg[gi] + i] == d) {
-						wm_coef(m, m->ebeg[gi] + i, 1);
+						wm_coef(&m->b, m->ebeg[gi] + i, 1);
 						cnt++;
 					}
 			}
 			if (cnt < 2) {
-				wm_row_drop(m);
+				wm_row_drop(&m->b);
 				continue;
 			}
-			wm_row_end(m, GLP_UP, 0, 1,
-			    wm_name(m, "excl[%s,%s]", k->label,
+			wm_row_end(&m->b, GLP_UP, 0, 1,
+			    wm_name(&m->b, "excl[%s,%s]", k->label,
 				    k->dom_name[d]));
 		}
 	}
@@ -333,22 +333,22 @@ void wilp_cols_rows_pref(wm *m)
 		     k = p->topo->keys[k].parent) {
 			const wtp_key *key = &p->topo->keys[k];
 			for (int d = 0; d < key->ndom && !m->nomem; d++) {
-				wm_row_begin(m);
+				wm_row_begin(&m->b);
 				long room = coef_group_dom(m, g, key, d);
 				if (!room) {
-					wm_row_drop(m);
+					wm_row_drop(&m->b);
 					continue;
 				}
 				if (room > g->size)
 					room = g->size;
-				int j = wm_col(m, WM_W, gi, d, 0, 1,
-				    wm_name(m, "w[%s,%s,%s]", gb, key->label,
+				int j = wm_col(&m->b, WM_W, gi, d, 0, 1,
+				    wm_name(&m->b, "w[%s,%s,%s]", gb, key->label,
 					    key->dom_name[d]));
 				/* group and key (< 64) in one reference */
 				m->cref[j] = gi * 64 + k;
-				wm_coef(m, j, (double)room);
-				wm_row_end(m, GLP_UP, 0, (double)room,
-				    wm_name(m, "unused[%s,%s,%s]", gb,
+				wm_coef(&m->b, j, (double)room);
+				wm_row_end(&m->b, GLP_UP, 0, (double)room,
+				    wm_name(&m->b, "unused[%s,%s,%s]", gb,
 					    key->label, key->dom_name[d]));
 				m->nwcol++;
 			}

@@ -1,5 +1,5 @@
 /*
- * tree.c -- CompositePodGroup trees (doc/formulation.md §4b): the a and
+ * tree.c -- CompositePodGroup trees (doc/formulation.md §9): the a and
  * t columns of composites and the rows that tie them to their members.
  */
 #include "solve/ilp/ilp_int.h"
@@ -65,8 +65,8 @@ void wilp_cols_h(wm *m)
 		const wp_comp *c = &p->comps[h];
 		wilp_comp_name(p, h, hb, sizeof hb);
 		bool dead = c->invalid || c->fixed_dom == -2;
-		m->hcol[h] = wm_col(m, WM_H, h, -1, 0, dead ? 0 : 1,
-				    wm_name(m, "a[%s]", hb));
+		m->hcol[h] = wm_col(&m->b, WM_H, h, -1, 0, dead ? 0 : 1,
+				    wm_name(&m->b, "a[%s]", hb));
 		if (c->key < 0)
 			continue;
 		const wtp_key *key = &p->topo->keys[c->key];
@@ -81,92 +81,106 @@ void wilp_cols_h(wm *m)
 		for (int d = 0; d < key->ndom; d++) {
 			if (!a.has[d])
 				continue;
-			wm_col(m, WM_S, h, d, 0, 1,
-			       wm_name(m, "t[%s,%s]", hb, key->dom_name[d]));
+			wm_col(&m->b, WM_S, h, d, 0, 1,
+			       wm_name(&m->b, "t[%s,%s]", hb, key->dom_name[d]));
 			m->hn[h]++;
 		}
 	}
 }
 
-/* tup: a child admitted only with its parent; tmin: an admitted
- * composite admits minGroupCount children (running ones count);
- * tsel / tdom: one domain of its key holds every descendant pod. */
-void wilp_rows_tree(wm *m)
+/* The x columns of group g in domain d of key, node by node (the node
+ * model's side of wilp_rows_tree_over). */
+static long x_terms(void *ctx, const wp_group *g, int key, int d)
 {
+	wm *m = ctx;
 	const wp_problem *p = m->p;
+	const wtp_key *k = &p->topo->keys[key];
+	long room = 0;
+	for (int ci = 0; ci < g->nclasses; ci++) {
+		const wp_class *cl = &p->classes[g->classes[ci]];
+		long rc = 0;
+		for (int q = 0; q < cl->nelig; q++) {
+			int sl = cl->off + q;
+			if (!m->xcol[sl] || k->node_dom[cl->elig[q]] != d)
+				continue;
+			wm_coef(&m->b, m->xcol[sl], 1);
+			rc += m->xub[sl];
+		}
+		room += rc < cl->count ? rc : cl->count;
+	}
+	if (room > g->size)
+		room = g->size;
+	return room;
+}
+
+/* tup, tmin, tsel and tdom (doc/formulation.md §9) over the builder b:
+ * the node model's and the part model's, which differ only in the x
+ * columns of a group in a domain (t->terms). */
+void wilp_rows_tree_over(wmb *b, const wp_problem *p,
+			 const wilp_tree_cols *t)
+{
 	char hb[600], gb[600];
-	for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+	for (int gi = 0; gi < p->ngroups && !b->nomem; gi++) {
 		const wp_group *g = &p->groups[gi];
-		if (!g->pcomp || !m->acol[gi])
+		if (!g->pcomp || !t->acol[gi])
 			continue;
-		wm_row_begin(m);
-		wm_coef(m, m->acol[gi], 1);
-		wm_coef(m, m->hcol[g->pcomp - 1], -1);
-		wm_row_end(m, GLP_UP, 0, 0, wm_name(m, "tup[%s]",
+		wm_row_begin(b);
+		wm_coef(b, t->acol[gi], 1);
+		wm_coef(b, t->hcol[g->pcomp - 1], -1);
+		wm_row_end(b, GLP_UP, 0, 0, wm_name(b, "tup[%s]",
 			   wilp_group_name(p, gi, gb, sizeof gb)));
 	}
-	for (int h = 0; h < p->ncomps && !m->nomem; h++) {
+	for (int h = 0; h < p->ncomps && !b->nomem; h++) {
 		const wp_comp *c = &p->comps[h];
 		wilp_comp_name(p, h, hb, sizeof hb);
 		if (c->parent >= 0) {
-			wm_row_begin(m);
-			wm_coef(m, m->hcol[h], 1);
-			wm_coef(m, m->hcol[c->parent], -1);
-			wm_row_end(m, GLP_UP, 0, 0,
-				   wm_name(m, "tup[%s]", hb));
+			wm_row_begin(b);
+			wm_coef(b, t->hcol[h], 1);
+			wm_coef(b, t->hcol[c->parent], -1);
+			wm_row_end(b, GLP_UP, 0, 0,
+				   wm_name(b, "tup[%s]", hb));
 		}
-		wm_row_begin(m);
+		wm_row_begin(b);
 		for (int i = 0; i < c->nkids; i++) {
 			int k = c->kids[i];
-			wm_coef(m, k >= 0 ? m->acol[k] : m->hcol[-1 - k], 1);
+			wm_coef(b, k >= 0 ? t->acol[k] : t->hcol[-1 - k], 1);
 		}
 		int need = c->min_groups > 0 ? c->min_groups : 1;
-		wm_coef(m, m->hcol[h], -need);
-		wm_row_end(m, GLP_LO, -c->nrunning, 0,
-			   wm_name(m, "tmin[%s]", hb));
-		if (c->key < 0 || !m->hn[h])
+		wm_coef(b, t->hcol[h], -need);
+		wm_row_end(b, GLP_LO, -c->nrunning, 0,
+			   wm_name(b, "tmin[%s]", hb));
+		if (c->key < 0 || !t->hn[h])
 			continue;
 		const wtp_key *key = &p->topo->keys[c->key];
-		wm_row_begin(m);
-		for (int i = 0; i < m->hn[h]; i++)
-			wm_coef(m, m->hbeg[h] + i, 1);
-		wm_coef(m, m->hcol[h], -1);
-		wm_row_end(m, GLP_FX, 0, 0, wm_name(m, "tsel[%s]", hb));
+		wm_row_begin(b);
+		for (int i = 0; i < t->hn[h]; i++)
+			wm_coef(b, t->hbeg[h] + i, 1);
+		wm_coef(b, t->hcol[h], -1);
+		wm_row_end(b, GLP_FX, 0, 0, wm_name(b, "tsel[%s]", hb));
 		/* one row per descendant group and domain: tighter LP than
 		 * one row per subtree (the big-M is the group's own room) */
-		for (int gi = 0; gi < p->ngroups && !m->nomem; gi++) {
+		for (int gi = 0; gi < p->ngroups && !b->nomem; gi++) {
 			if (!wp_group_below(p, gi, h))
 				continue;
 			const wp_group *g = &p->groups[gi];
 			wilp_group_name(p, gi, gb, sizeof gb);
-			for (int i = 0; i < m->hn[h] && !m->nomem; i++) {
-				int j = m->hbeg[h] + i, d = m->cdom[j];
-				long room = 0;
-				wm_row_begin(m);
-				for (int ci = 0; ci < g->nclasses; ci++) {
-					const wp_class *cl =
-					    &p->classes[g->classes[ci]];
-					long rc = 0;
-					for (int q = 0; q < cl->nelig; q++) {
-						int sl = cl->off + q;
-						if (!m->xcol[sl] ||
-						    key->node_dom[cl->elig[q]] !=
-							d)
-							continue;
-						wm_coef(m, m->xcol[sl], 1);
-						rc += m->xub[sl];
-					}
-					room += rc < cl->count ? rc : cl->count;
-				}
-				if (room > g->size)
-					room = g->size;
-				wm_coef(m, j, -(double)room);
-				wm_row_end(m, GLP_UP, 0, 0,
-				    wm_name(m, "tdom[%s,%s,%s]", hb, gb,
+			for (int i = 0; i < t->hn[h] && !b->nomem; i++) {
+				int j = t->hbeg[h] + i, d = b->cdom[j];
+				wm_row_begin(b);
+				long room = t->terms(t->ctx, g, c->key, d);
+				wm_coef(b, j, -(double)room);
+				wm_row_end(b, GLP_UP, 0, 0,
+				    wm_name(b, "tdom[%s,%s,%s]", hb, gb,
 					    key->dom_name[d]));
 			}
 		}
 	}
+}
+
+void wilp_rows_tree(wm *m)
+{
+	wilp_tree_cols t = {m->acol, m->hcol, m->hbeg, m->hn, x_terms, m};
+	wilp_rows_tree_over(&m->b, m->p, &t);
 }
 
 /* Tree columns from the group admissions in v (wilp_vec_from_x). */
