@@ -249,7 +249,8 @@ int wag_solve(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	bool wok = warm && wag_vec_of_sol(m, warm, wv);
-	bool better = have && (!wok || wag_obj_at(m, best) > wag_obj_at(m, wv) + 0.5);
+	bool better = have &&
+		      (!wok || wag_obj_at(m, best) > wag_obj_at(m, wv) + 0.5);
 	bool got = false; /* cur holds a node solution */
 	if (better) {
 		r->split_by = wdl_at(dl.at - WDL_MARGIN_ILP_S);

@@ -331,7 +331,8 @@ static long group_terms(ag *m, const wp_group *g, int key, int d)
 		long rc = 0;
 		for (int P = 0; P < m->npart; P++) {
 			size_t j = (size_t)c * m->npart + P;
-			if (!m->xcol[j] || (key >= 0 && wag_dom_of(m, key, P) != d))
+			if (!m->xcol[j] ||
+			    (key >= 0 && wag_dom_of(m, key, P) != d))
 				continue;
 			wm_coef(&m->b, m->xcol[j], 1);
 			rc += (long)m->cub[m->xcol[j]];

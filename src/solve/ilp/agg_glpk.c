@@ -227,7 +227,8 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 		double *hv = malloc(sizeof *hv * (m->ncols + 1));
 		if (!hv)
 			return werr(err, WASP_ENOMEM, "out of memory");
-		if (wag_vec_of_sol(m, r->hsol, hv) && wm_check(&m->b, hv, 1e-9) == 0 &&
+		if (wag_vec_of_sol(m, r->hsol, hv) &&
+		    wm_check(&m->b, hv, 1e-9) == 0 &&
 		    (!*have_best || wag_obj_at(m, hv) > wag_obj_at(m, best))) {
 			memcpy(best, hv, sizeof *hv * (m->ncols + 1));
 			*have_best = true;

@@ -158,7 +158,8 @@ static int q_cmp(const void *ctx, int a, int b)
 	if (x->all != y->all)
 		return x->all ? 1 : -1;
 	if (!x->all) {
-		int pa = m->part[wag_unit_node(p, a)], pb = m->part[wag_unit_node(p, b)];
+		int pa = m->part[wag_unit_node(p, a)];
+		int pb = m->part[wag_unit_node(p, b)];
 		if (pa != pb)
 			return pa < pb ? -1 : 1;
 		if (x->priority != y->priority)

@@ -114,7 +114,8 @@ void wilp_cols_a(wm *m)
 			continue;
 		m->acol[gi] = wm_col(&m->b, WM_A, gi, -1, 0,
 		    room >= g->min_need ? 1 : 0,
-		    wm_name(&m->b, "a[%s]", wilp_group_name(p, gi, gb, sizeof gb)));
+		    wm_name(&m->b, "a[%s]",
+			    wilp_group_name(p, gi, gb, sizeof gb)));
 	}
 }
 
@@ -227,7 +228,8 @@ void wilp_rows_gang(wm *m)
 		}
 		wm_coef(&m->b, m->acol[gi], -need);
 		wm_row_end(&m->b, GLP_LO, 0, 0,
-		    wm_name(&m->b, "gmin[%s]", wilp_group_name(p, gi, gb, sizeof gb)));
+		    wm_name(&m->b, "gmin[%s]",
+			    wilp_group_name(p, gi, gb, sizeof gb)));
 	}
 }
 
@@ -275,7 +277,8 @@ void wilp_rows_cap(wm *m)
 				int sl = m->nxslot[i];
 				int64_t q = p->classes[wp_slot_class(p, sl)].req[r];
 				if (q > 0)
-					wm_coef(&m->b, m->xcol[sl], (double)(q / g));
+					wm_coef(&m->b, m->xcol[sl],
+						(double)(q / g));
 			}
 			if (link)
 				wm_coef(&m->b, m->ucol[n], rhs);

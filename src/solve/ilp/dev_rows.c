@@ -347,7 +347,8 @@ static void dv_insts(wm *m)
 			for (int x = 0; x < nc; x++) {
 				bool any = false, every = true;
 				for (int w = 0; w < I->nw; w++) {
-					bool in_ = wilp_dvi_in(m, I, w, r, cand[x]);
+					bool in_ =
+					    wilp_dvi_in(m, I, w, r, cand[x]);
 					any |= in_;
 					every &= in_;
 				}
@@ -447,7 +448,8 @@ static void dv_insts(wm *m)
 		for (int k = h; k >= 0; k = m->dv_s[k].next)
 			wm_coef(&m->b, m->dv_s[k].col, 1);
 		wm_row_end(&m->b, GLP_UP, 0, 1,
-		    wm_name(&m->b, "sdev[%s/%s]", d->slices[d->devs[dev].slice].pool,
+		    wm_name(&m->b, "sdev[%s/%s]",
+			    d->slices[d->devs[dev].slice].pool,
 			    d->devs[dev].name));
 	}
 }
@@ -500,7 +502,8 @@ void wilp_rows_dev(wm *m)
 			     w++)
 				m->dv_ycol[w] = wm_col(&m->b, WM_V, w, sl, 0,
 				    m->xub[sl],
-				    wm_name(&m->b, "y[c%d,%s,%d]", c, s->nodes[n].name,
+				    wm_name(&m->b, "y[c%d,%s,%d]", c,
+					    s->nodes[n].name,
 					    w - m->dv_wbeg[sl]));
 			wm_row_begin(&m->b);
 			for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl];

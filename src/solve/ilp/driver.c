@@ -64,6 +64,76 @@ static double obj_max(const wm *m, int b)
 	return (double)z;
 }
 
+/* The branch-and-cut parameters of block b (nb blocks left): branching
+ * and cuts by model size, the objective tolerance, and a share of the
+ * time left (doc/formulation.md §6). */
+static void intopt_params(const wm *m, wilp_run *r, int b, int nb,
+			  glp_iocp *ip)
+{
+	const wilp_tune *tu = r->tune;
+	glp_init_iocp(ip);
+	ip->msg_lev = GLP_MSG_OFF;
+	ip->presolve = GLP_OFF;
+	/* Driebeek-Tomlin evaluates a tableau row per fractional column,
+	 * uninterruptibly: tens of seconds at 10^5 columns */
+	ip->br_tech = m->ncols <= WILP_DTH_MAX_COLS && !(tu && tu->no_dth)
+			  ? GLP_BR_DTH
+			  : GLP_BR_MFV;
+	ip->bt_tech = GLP_BT_BLB;
+	/* Cuts pay on small models; on large ones each cut round re-solves
+	 * a slow LP and the rounding heuristic does better with the time
+	 * (doc/formulation.md §6, §8). */
+	int cuts = tu && tu->cuts >= 0 ? tu->cuts
+		   : m->ncols <= WILP_CUTS_MAX_COLS ? WILP_CUTS_DEFAULT
+						    : 0;
+	ip->gmi_cuts = cuts & WILP_CUT_GMI ? GLP_ON : GLP_OFF;
+	ip->mir_cuts = cuts & WILP_CUT_MIR ? GLP_ON : GLP_OFF;
+	ip->cov_cuts = cuts & WILP_CUT_COV ? GLP_ON : GLP_OFF;
+	ip->clq_cuts = cuts & WILP_CUT_CLQ ? GLP_ON : GLP_OFF;
+	ip->mip_gap = r->o && r->o->gap > 0 ? r->o->gap : 0;
+	double om = obj_max(m, b);
+	ip->tol_obj = 0.5 / (1 + om);
+	if (ip->tol_obj > 1e-7)
+		ip->tol_obj = 1e-7;
+	double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
+	double share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
+	int tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
+					    : (int)(share * 1000);
+	ip->tm_lim = tm < 1 ? 1 : tm;
+	ip->cb_func = callback;
+	ip->cb_info = r;
+}
+
+/* Fixes block b's optimum (or best found) zb for the blocks after it:
+ * a lex row, in GLPK and in the model (so that wm_check sees it). */
+static int fix_block(wm *m, glp_prob *P, int b, double zb, wasp_error *err)
+{
+	int i = glp_add_rows(P, 1);
+	int *ind = wa_calloc(m->ar, m->ncols + 1, sizeof *ind);
+	double *val = wa_calloc(m->ar, m->ncols + 1, sizeof *val);
+	if (!ind || !val)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	int len = 0;
+	wm_row_begin(&m->b);
+	for (int j = 1; j <= m->ncols; j++) {
+		double c = wilp_coef_of(m, b, j);
+		if (c == 0)
+			continue;
+		ind[++len] = j;
+		val[len] = c;
+		wm_coef(&m->b, j, c);
+	}
+	const char *nm = wm_name(&m->b, "lex[%d]", b);
+	wm_row_end(&m->b, GLP_LO, zb, 0, nm);
+	if (nm)
+		glp_set_row_name(P, i, nm);
+	glp_set_mat_row(P, i, len, ind, val);
+	glp_set_row_bnds(P, i, GLP_LO, zb, 0);
+	if (m->nomem)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	return WASP_OK;
+}
+
 /* Everything that calls GLPK; a fault longjmps back to wilp_solve. */
 static int run_glpk(solve_state *S, wasp_error *err)
 {
@@ -131,38 +201,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 				    "GLPK: LP relaxation failed (simplex rc %d,"
 				    " status %d)", rc, glp_get_status(P));
 		glp_iocp ip;
-		glp_init_iocp(&ip);
-		ip.msg_lev = GLP_MSG_OFF;
-		ip.presolve = GLP_OFF;
-		/* Driebeek-Tomlin evaluates a tableau row per fractional
-		 * column, uninterruptibly: tens of seconds at 10^5 columns */
-		ip.br_tech = m->ncols <= WILP_DTH_MAX_COLS &&
-				     !(tu && tu->no_dth)
-				 ? GLP_BR_DTH
-				 : GLP_BR_MFV;
-		ip.bt_tech = GLP_BT_BLB;
-		/* Cuts pay on small models; on large ones each cut round
-		 * re-solves a slow LP and the rounding heuristic does better
-		 * with the time (doc/formulation.md, Performance). */
-		int cuts = tu && tu->cuts >= 0 ? tu->cuts
-			   : m->ncols <= WILP_CUTS_MAX_COLS ? WILP_CUTS_DEFAULT
-							    : 0;
-		ip.gmi_cuts = cuts & WILP_CUT_GMI ? GLP_ON : GLP_OFF;
-		ip.mir_cuts = cuts & WILP_CUT_MIR ? GLP_ON : GLP_OFF;
-		ip.cov_cuts = cuts & WILP_CUT_COV ? GLP_ON : GLP_OFF;
-		ip.clq_cuts = cuts & WILP_CUT_CLQ ? GLP_ON : GLP_OFF;
-		ip.mip_gap = r->o && r->o->gap > 0 ? r->o->gap : 0;
-		double om = obj_max(m, b);
-		ip.tol_obj = 0.5 / (1 + om);
-		if (ip.tol_obj > 1e-7)
-			ip.tol_obj = 1e-7;
-		double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
-		share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
-		tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
-						: (int)(share * 1000);
-		ip.tm_lim = tm < 1 ? 1 : tm;
-		ip.cb_func = callback;
-		ip.cb_info = r;
+		intopt_params(m, r, b, nb, &ip);
 		/* a step of intopt costs about one LP solve, or more */
 		r->w.maxstep = tlp;
 		r->w.last = wb_now();
@@ -195,7 +234,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			S->all_opt = false;
 			break;
 		}
-		if (!S->have_best || wilp_obj_at(m, b, vbuf) >= wilp_obj_at(m, b, S->best))
+		if (!S->have_best ||
+		    wilp_obj_at(m, b, vbuf) >= wilp_obj_at(m, b, S->best))
 			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
 		S->have_best = true;
 		bool opt = (rc == 0 && st == GLP_OPT) ||
@@ -208,31 +248,9 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			S->all_opt = false;
 		S->blocks_done = b + 1;
 		if (b + 1 < m->nblock) {
-			/* fix this block's optimum (or best found) */
-			int i = glp_add_rows(P, 1);
-			int *ind = wa_calloc(m->ar, m->ncols + 1, sizeof *ind);
-			double *val = wa_calloc(m->ar, m->ncols + 1,
-						sizeof *val);
-			if (!ind || !val)
-				return werr(err, WASP_ENOMEM, "out of memory");
-			int len = 0;
-			wm_row_begin(&m->b);
-			for (int j = 1; j <= m->ncols; j++) {
-				double c = wilp_coef_of(m, b, j);
-				if (c == 0)
-					continue;
-				ind[++len] = j;
-				val[len] = c;
-				wm_coef(&m->b, j, c);
-			}
-			const char *nm = wm_name(&m->b, "lex[%d]", b);
-			wm_row_end(&m->b, GLP_LO, zb, 0, nm);
-			if (nm)
-				glp_set_row_name(P, i, nm);
-			glp_set_mat_row(P, i, len, ind, val);
-			glp_set_row_bnds(P, i, GLP_LO, zb, 0);
-			if (m->nomem)
-				return werr(err, WASP_ENOMEM, "out of memory");
+			rc = fix_block(m, P, b, zb, err);
+			if (rc)
+				return rc;
 		}
 		if (r->w.stopped)
 			break;

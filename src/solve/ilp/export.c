@@ -339,7 +339,8 @@ static void dat_insts(FILE *f, const wm *m)
 	fprintf(f, ";\nparam zpen :=");
 	for (int i = 0; i < ni; i++)
 		for (int w = 0; w < m->dv_irec[i].nw; w++) {
-			int pen = (int)wilp_dv_col_pen(m, m->dv_irec[i].zfirst + w);
+			int pen = (int)wilp_dv_col_pen(m,
+			    m->dv_irec[i].zfirst + w);
 			if (pen)
 				fprintf(f, " 'i%d' 'w%d' %d", i, w, pen);
 		}
@@ -435,14 +436,12 @@ static void dat_dom_nodes(FILE *f, const ws_snapshot *s, const char *name,
 	fprintf(f, ";\n");
 }
 
-static int write_dat(const wm *m, const char *path, wasp_error *err)
+/* The data file's opening comments: sizes, the tier-1 unit, whether the
+ * single weighted objective is exact. */
+static void dat_header(FILE *f, const wm *m, int64_t vg)
 {
 	const wp_problem *p = m->p;
 	const ws_snapshot *s = p->snap;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return werr(err, WASP_EIO, "cannot write %s", path);
-	int64_t vg = wilp_value_gcd(p);
 	fprintf(f, "# GMPL data for models/wasp.mod, written by wasp.\n");
 	fprintf(f, "# %d classes, %d nodes, %d groups; tier-1 unit: %s",
 		p->nclasses, p->nnodes, p->ngroups,
@@ -459,15 +458,14 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			"floating point here (largest\n# coefficient %.4g > "
 			"2^30): wasp solves %d blocks of tiers one after the "
 			"other.\n", m->maxcoef, m->nblock);
-	/* Requests and free capacity per resource in units of the gcd of
-	 * the requests (free rounded down: exact for integer counts), so
-	 * that no coefficient needs more digits than necessary; glpsol's
-	 * tolerances misjudge raw milli-byte coefficients. */
-	int64_t *unit = calloc((size_t)p->nres + 1, sizeof *unit);
-	if (!unit) {
-		fclose(f);
-		return werr(err, WASP_ENOMEM, "out of memory");
-	}
+}
+
+/* unit[r]: the gcd of what classes, running units and move classes
+ * request of resource r (1 if none), noted in the file. */
+static void dat_units(FILE *f, const wm *m, int64_t *unit)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
 	for (int r = 0; r < p->nres; r++) {
 		for (int c = 0; c < p->nclasses; c++)
 			if (p->classes[c].req[r] > 0)
@@ -489,6 +487,16 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		fprintf(f, "# %s: one unit = %lld milli\n", s->res[r],
 			(long long)unit[r]);
 	}
+}
+
+/* Resources, nodes, groups, classes and their eligible nodes; per class
+ * its group, count, value and requests; per node its free capacity and
+ * emptiness; per group its gang parameters (doc/formulation.md §1). */
+static void dat_sets(FILE *f, const wm *m, const int64_t *unit,
+		     int64_t vg)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
 	fprintf(f, "data;\n\nset R :=");
 	for (int r = 0; r < p->nres; r++) {
 		fputc(' ', f);
@@ -568,6 +576,14 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			!gr->invalid && gr->fixed_dom != -2);
 	}
 	fprintf(f, ";\n");
+}
+
+/* Topology keys that groups, composites or annotations use, their
+ * domains and nodes, the groups' keys, and the packing domains (two or
+ * more nodes; doc/formulation.md §3, §4). */
+static void dat_topology(FILE *f, const wp_problem *p)
+{
+	const ws_snapshot *s = p->snap;
 	/* topology: keys used by groups */
 	int nk = p->topo ? p->topo->nkeys : 0;
 	fprintf(f, "\nset K :=");
@@ -628,6 +644,15 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 			if (key->dom_nnodes[d] >= 2)
 				dat_dom_nodes(f, s, "FDN", key, k, d);
 	}
+}
+
+/* Preemption (doc/formulation.md §4b): who may preempt, the eviction
+ * classes with their size, priority, cost and use, and the
+ * PodDisruptionBudgets over them. */
+static void dat_preempt(FILE *f, const wm *m, const int64_t *unit)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
 	/* preemption: eviction classes and who may preempt */
 	fprintf(f, "\nparam mayp :=");
 	for (int g = 0; g < p->ngroups; g++)
@@ -680,9 +705,15 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 					un->pdbn[i]);
 	}
 	fprintf(f, ";\n");
-	dat_moves(m, f, unit);
-	if (p->ncomps)
-		dat_trees(f, p);
+}
+
+/* DRA (doc/formulation.md §3b): per-class device fit, the ways of slots
+ * met more than one way, shared claims, the device rows and their terms,
+ * and the claims that evictions free.  Empty sets without devices. */
+static void dat_devices(FILE *f, const wm *m)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
 	/* DRA: per-class device fit and the device rows (empty without) */
 	if (m->cpc) {
 		fprintf(f, "\nparam xdev :=");
@@ -767,6 +798,33 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 		fprintf(f, "\n %d 'h%d' %d", m->dh.t[i].row + 1,
 			m->dh.t[i].ref, m->dh.t[i].coef);
 	fprintf(f, ";\n");
+}
+
+static int write_dat(const wm *m, const char *path, wasp_error *err)
+{
+	const wp_problem *p = m->p;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return werr(err, WASP_EIO, "cannot write %s", path);
+	int64_t vg = wilp_value_gcd(p);
+	dat_header(f, m, vg);
+	/* Requests and free capacity per resource in units of the gcd of
+	 * the requests (free rounded down: exact for integer counts), so
+	 * that no coefficient needs more digits than necessary; glpsol's
+	 * tolerances misjudge raw milli-byte coefficients. */
+	int64_t *unit = calloc((size_t)p->nres + 1, sizeof *unit);
+	if (!unit) {
+		fclose(f);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	dat_units(f, m, unit);
+	dat_sets(f, m, unit, vg);
+	dat_topology(f, p);
+	dat_preempt(f, m, unit);
+	dat_moves(m, f, unit);
+	if (p->ncomps)
+		dat_trees(f, p);
+	dat_devices(f, m);
 	dat_tas(f, p);
 	dat_pref(f, m);
 	fprintf(f, "\nend;\n");

@@ -177,7 +177,7 @@ typedef struct wm {
 	int *symnode;       /* nodes sorted by signature                     */
 	int *symrun, *symend; /* runs of interchangeable nodes (>= 2)        */
 	int nsymrun;
-	/* preemption (doc/formulation.md, Preemption): eviction classes of
+	/* preemption (doc/formulation.md §4b): eviction classes of
 	 * running units, each with a "keep" column q = units not evicted */
 	int nqc;
 	int *qc_beg, *qc_units; /* units of class i: [qc_beg[i], qc_beg[i+1]) */

@@ -147,7 +147,7 @@ void wilp_objective(wm *m, double max_coef)
 		nt++;
 	}
 	/* tier 2 in keep form: the cost of the units kept running, so that
-	 * every tier is maximised and non-negative (formulation.md) */
+	 * every tier is maximised and non-negative (doc/formulation.md §4) */
 	m->btier = -1;
 	long vsum = 0;
 	for (int j = 0; j < p->snap->npdbs; j++)

@@ -346,14 +346,16 @@ void wilp_rows_cap_q(wm *m, int n)
 				int c = wp_slot_class(p, sl);
 				int64_t q = p->classes[c].req[r];
 				if (q > 0 && wilp_eff_prio(p, c) <= L)
-					wm_coef(&m->b, m->xcol[sl], (double)(q / g));
+					wm_coef(&m->b, m->xcol[sl],
+						(double)(q / g));
 			}
 			for (int i = m->nq_beg[n]; i < m->nq_beg[n + 1]; i++) {
 				int qc = m->nq_list[i];
 				int64_t u = wilp_q_use(m, qc, n, r);
 				if (wilp_q_prio(m, qc) < L && u > 0 &&
 				    !(m->qc_mc && m->qc_mc[qc] >= 0))
-					wm_coef(&m->b, m->qcol[qc], (double)(u / g));
+					wm_coef(&m->b, m->qcol[qc],
+						(double)(u / g));
 			}
 			wilp_mv_coefs(m, n, r, L, g);
 			wm_row_end(&m->b, GLP_UP, 0,

@@ -155,6 +155,80 @@ static double obj_of_x(const wm *m, const int *x,
 	return (double)z;
 }
 
+/* The first incumbent in best: warm when it is feasible for the problem
+ * and, after the symmetry permutation, for every row; else all zero
+ * (always feasible: u = 1 where it exists).  1: warm, 0: all zero,
+ * -1: NOMEM.  xw: nx + 1 ints of scratch. */
+static int warm_start(wm *m, const wp_sol *warm, int *xw, double *best)
+{
+	const wp_problem *p = m->p;
+	const char *why = NULL;
+	bool warm_ok = warm && wp_sol_feasible(p, warm, &why) == 0;
+	for (int s = 0; warm_ok && s < p->nx; s++) {
+		xw[s] = warm->x[s];
+		if (xw[s] && !m->xcol[s])
+			warm_ok = false; /* outside the model: a bug */
+	}
+	if (warm_ok && wilp_sym_permute(m, xw))
+		return -1;
+	if (warm_ok) {
+		m->dv_vdra = warm->dra; /* its devices give y (DRA) */
+		wilp_vec_from_x(m, xw, best);
+		m->dv_vdra = NULL;
+		/* its evictions, when every one is in an eviction class */
+		for (int u = 0; warm_ok && warm->evict && u < p->nunits; u++) {
+			if (!warm->evict[u])
+				continue;
+			if (m->unit_qc[u] < 0)
+				warm_ok = false;
+			else
+				best[m->qcol[m->unit_qc[u]]] -= 1;
+		}
+		wilp_w_from_q(m, best);
+		wilp_f_from_q(m, best);
+		warm_ok = warm_ok && wilp_y_from_sol(m, warm, best);
+		warm_ok = warm_ok && wm_check(&m->b, best, 0) == 0;
+	}
+	if (!warm_ok) {
+		memset(xw, 0, sizeof *xw * (p->nx + 1));
+		wilp_vec_from_x(m, xw, best);
+	}
+	return warm_ok;
+}
+
+/* The answer's objective, bound and gap in units of the single objective
+ * (done: every block proven). */
+static void answer_stats(const wm *m, const solve_state *S, bool done,
+			 const wp_sol *out, wilp_stats *st)
+{
+	st->objective = obj_of_x(m, out->x, out->evict) + wilp_mv_obj(m, out);
+	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */
+		st->objective -= m->wfull[m->atier1 - 1] *
+				 (double)wdr_alt_rank(out->dra);
+	/* bound and gap in units of the single objective */
+	if (done) {
+		st->bound = st->objective;
+		st->gap = 0;
+	} else if (m->nblock == 1 && S->blocks_done == 1) {
+		st->bound = S->bound0 > st->objective ? S->bound0
+						      : st->objective;
+		st->gap = (st->bound - st->objective) /
+			  (fabs(st->objective) > 1e-9 ? fabs(st->objective)
+						      : 1e-9);
+	} else if (m->nblock > 1 && S->blocks_done >= 1 && S->have_best &&
+		   !isnan(S->bound0)) {
+		/* Tier blocks: no bound exists in the units of the single
+		 * objective, but the first block holds the highest tiers, and
+		 * its relative gap is what a person wants to know.  The bound
+		 * stays unknown (NAN); doc/formulation.md says so. */
+		double z0 = (double)wilp_obj_at(m, 0, S->best);
+		st->top_gap = S->bound0 > z0 ? (S->bound0 - z0) /
+				  (fabs(z0) > 1e-9 ? fabs(z0) : 1e-9)
+					     : 0;
+		st->gap = st->top_gap;
+	}
+}
+
 int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		     wb_deadline dl, const wp_sol *warm, wp_sol *out,
 		     wilp_stats *st, wilp_tune *tune, wasp_error *err)
@@ -211,42 +285,12 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		wa_destroy(ar);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
-	/* The first incumbent: warm when it is feasible for the problem and,
-	 * after the symmetry permutation, for every row; else all zero
-	 * (always feasible: u = 1 where it exists). */
-	const char *why = NULL;
-	bool warm_ok = warm && wp_sol_feasible(p, warm, &why) == 0;
-	for (int s = 0; warm_ok && s < p->nx; s++) {
-		xw[s] = warm->x[s];
-		if (xw[s] && !m->xcol[s])
-			warm_ok = false; /* outside the model: a bug */
-	}
-	if (warm_ok && wilp_sym_permute(m, xw)) {
+	int wr = warm_start(m, warm, xw, S->best);
+	if (wr < 0) {
 		wa_destroy(ar);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
-	if (warm_ok) {
-		m->dv_vdra = warm->dra; /* its devices give y (DRA) */
-		wilp_vec_from_x(m, xw, S->best);
-		m->dv_vdra = NULL;
-		/* its evictions, when every one is in an eviction class */
-		for (int u = 0; warm_ok && warm->evict && u < p->nunits; u++) {
-			if (!warm->evict[u])
-				continue;
-			if (m->unit_qc[u] < 0)
-				warm_ok = false;
-			else
-				S->best[m->qcol[m->unit_qc[u]]] -= 1;
-		}
-		wilp_w_from_q(m, S->best);
-		wilp_f_from_q(m, S->best);
-		warm_ok = warm_ok && wilp_y_from_sol(m, warm, S->best);
-		warm_ok = warm_ok && wm_check(&m->b, S->best, 0) == 0;
-	}
-	if (!warm_ok) {
-		memset(xw, 0, sizeof *xw * (p->nx + 1));
-		wilp_vec_from_x(m, xw, S->best);
-	}
+	bool warm_ok = wr == 1;
 	S->have_best = wm_check(&m->b, S->best, 0) == 0;
 	if (tune)
 		tune->out_warm_ok = warm_ok;
@@ -273,6 +317,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	wilp_fill_evictions(m, S->best, out);
 	wilp_fill_moves(m, S->best, out);
 	bool done = S->blocks_done == m->nblock && S->all_opt;
+	const char *why = NULL;
 	bool mip_ok = S->have_best && wp_sol_feasible(p, out, &why) == 0;
 	if (!mip_ok) {
 		/* cannot happen with every row checked; stay safe */
@@ -300,32 +345,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	} else {
 		st->status = mip_ok ? mst : "none";
 	}
-	st->objective = obj_of_x(m, out->x, out->evict) + wilp_mv_obj(m, out);
-	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */
-		st->objective -= m->wfull[m->atier1 - 1] *
-				 (double)wdr_alt_rank(out->dra);
-	/* bound and gap in units of the single objective */
-	if (done) {
-		st->bound = st->objective;
-		st->gap = 0;
-	} else if (m->nblock == 1 && S->blocks_done == 1) {
-		st->bound = S->bound0 > st->objective ? S->bound0
-						      : st->objective;
-		st->gap = (st->bound - st->objective) /
-			  (fabs(st->objective) > 1e-9 ? fabs(st->objective)
-						      : 1e-9);
-	} else if (m->nblock > 1 && S->blocks_done >= 1 && S->have_best &&
-		   !isnan(S->bound0)) {
-		/* Tier blocks: no bound exists in the units of the single
-		 * objective, but the first block holds the highest tiers, and
-		 * its relative gap is what a person wants to know.  The bound
-		 * stays unknown (NAN); doc/formulation.md says so. */
-		double z0 = (double)wilp_obj_at(m, 0, S->best);
-		st->top_gap = S->bound0 > z0 ? (S->bound0 - z0) /
-				  (fabs(z0) > 1e-9 ? fabs(z0) : 1e-9)
-					     : 0;
-		st->gap = st->top_gap;
-	}
+	answer_stats(m, S, done, out, st);
 	st->seconds = wb_now() - t0;
 	wa_destroy(ar);
 	return WASP_OK;

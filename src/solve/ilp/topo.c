@@ -260,7 +260,8 @@ void wilp_rows_tas(wm *m)
 			for (int i = 0; i < m->en[gi]; i++)
 				wm_coef(&m->b, m->ebeg[gi] + i, 1);
 			wm_coef(&m->b, m->acol[gi], -1);
-			wm_row_end(&m->b, GLP_FX, 0, 0, wm_name(&m->b, "esel[%s]", gb));
+			wm_row_end(&m->b, GLP_FX, 0, 0,
+				   wm_name(&m->b, "esel[%s]", gb));
 			for (int i = 0; i < m->en[gi]; i++) {
 				int j = m->ebeg[gi] + i, d = m->cdom[j];
 				wm_row_begin(&m->b);
