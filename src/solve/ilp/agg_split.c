@@ -5,7 +5,6 @@
  */
 #include "solve/ilp/agg_int.h"
 
-/* Slot of (class c, node n) in p, -1: not eligible. */
 /* Part P of answer v onto its nodes: a small ILP with the node model's
  * rows for the part's nodes alone (x per class and node, the evictions
  * v allows per eviction class, u[P] nodes left free).  Writes x and the

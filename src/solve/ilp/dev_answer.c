@@ -182,7 +182,7 @@ read:
  * each pod's way from y, then a bipartite matching of the units of
  * demand to the node's free devices (augmenting paths), which Hall's rows
  * guarantee.  NULL when the model is relaxed or (a bug) the matching
- * fails; solve.c then allocates claim by claim. */
+ * fails; run.c then allocates claim by claim. */
 typedef struct dvu {
 	int sl, w, pod, k; /* slot, way, pod number on the node, demand */
 } dvu;

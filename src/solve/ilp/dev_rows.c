@@ -175,6 +175,293 @@ static int dvi_cands(wm *m, int i, const unsigned char *unode, int *out)
 	return k;
 }
 
+/* Marks in unode the nodes where the users of instance i (spec sp) have
+ * an x column.  An allocated claim has its devices fixed: its users'
+ * slots on nodes the devices do not reach get bound 0 instead.  Has some
+ * user a column? */
+static bool inst_users(wm *m, int i, const wdr_spec *sp,
+		       unsigned char *unode)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	const ws_dra *d = s->dra;
+	memset(unode, 0, (size_t)p->nnodes);
+	bool used = false;
+	for (int c = 0; c < p->nclasses; c++)
+		for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++) {
+			if (m->cpc[c]->c[k].inst != i)
+				continue;
+			const wp_class *cl = &p->classes[c];
+			for (int e = 0; e < cl->nelig; e++) {
+				int sl = cl->off + e;
+				if (!m->xcol[sl])
+					continue;
+				if (sp->allocated) {
+					/* its devices are fixed: the
+					 * pods go where they reach */
+					bool ok = true;
+					for (int a = 0; a < sp->nalloc && ok;
+					     a++)
+						ok = wdr_reaches(s,
+						    &d->devs[sp->alloc_dev[a]],
+						    cl->elig[e]);
+					if (!ok)
+						m->cub[m->xcol[sl]] =
+						    m->xub[sl] = 0;
+					continue;
+				}
+				unode[cl->elig[e]] = 1;
+				used = true;
+			}
+		}
+	return used;
+}
+
+/* Whether the shape of spec sp is modelled (no All, no
+ * distinctAttribute). */
+static bool inst_shape(const wdr_spec *sp)
+{
+	bool shape = true;
+	for (int r = 0; r < sp->nreqs; r++)
+		for (int a = 0; a < sp->reqs[r].nalts; a++)
+			shape &= !sp->reqs[r].alts[a].all;
+	for (int j = 0; j < sp->ncons; j++)
+		shape &= !sp->cons[j].distinct;
+	return shape;
+}
+
+/* The choice points of spec sp over the candidate devices cand[0..nc):
+ * its requests' alternatives, then per matchAttribute constraint j the
+ * values vals[j][0..nval[j]) the candidates carry.  The number of
+ * combinations, or -1 when they are not modelled (shape false, or too
+ * many points, values or combinations). */
+static long inst_values(const wm *m, const wdr_spec *sp, bool shape,
+			const int *cand, int nc,
+			const wcel_attr *vals[][WDV_MAX_VALS], int *nval)
+{
+	const ws_dra *d = m->p->snap->dra;
+	long comb = 1;
+	if (sp->nreqs + sp->ncons > WDV_MAX_PTS)
+		shape = false;
+	for (int r = 0; shape && r < sp->nreqs; r++)
+		comb *= sp->reqs[r].nalts;
+	for (int j = 0; shape && j < sp->ncons; j++) {
+		const wdr_cons *cn = &sp->cons[j];
+		nval[j] = 0;
+		for (int x = 0; x < nc && shape; x++) {
+			const wcel_attr *at = wdr_attr(&d->devs[cand[x]],
+						       cn->domain,
+						       cn->attr);
+			if (!at)
+				continue;
+			int v;
+			for (v = 0; v < nval[j] &&
+			     !wdr_attr_equal(vals[j][v], at); v++)
+				;
+			if (v == nval[j]) {
+				if (v == WDV_MAX_VALS)
+					shape = false;
+				else
+					vals[j][nval[j]++] = at;
+			}
+		}
+		/* a constraint without values leaves every way
+		 * impossible; one value slot of NULL keeps the loop
+		 * simple and the way is dropped below */
+		comb *= nval[j] ? nval[j] : 1;
+	}
+	if (!shape || comb > WDV_MAX_COMB)
+		return -1;
+	return comb;
+}
+
+/* The ways of instance I among the comb combinations: those where every
+ * request finds enough candidate devices, their alternatives and values
+ * in I->alt and I->val, I->q the most devices one way takes.  Returns
+ * the ways' counts per request (NULL on NOMEM). */
+static int *inst_ways(wm *m, dvinst *I, const wdr_spec *sp, long comb,
+		      const int *cand, int nc,
+		      const wcel_attr *vals[][WDV_MAX_VALS], const int *nval)
+{
+	int nr = sp->nreqs, ncs = sp->ncons ? sp->ncons : 1;
+	I->alt = wa_calloc(m->ar, (size_t)comb * nr + 1, sizeof(int));
+	I->val = wa_calloc(m->ar, (size_t)comb * ncs + 1,
+			   sizeof *I->val);
+	int *cnt = wa_calloc(m->ar, (size_t)comb * nr + 1, sizeof(int));
+	if (!I->alt || !I->val || !cnt) {
+		m->nomem = true;
+		return NULL;
+	}
+	for (long t = 0; t < comb; t++) {
+		int w = I->nw;
+		long rr = t;
+		bool ok = true;
+		for (int j = sp->ncons - 1; j >= 0; j--) {
+			int nv = nval[j] ? nval[j] : 1;
+			I->val[w * ncs + j] = nval[j]
+			    ? vals[j][rr % nv] : NULL;
+			ok &= nval[j] > 0;
+			rr /= nv;
+		}
+		for (int r = nr - 1; r >= 0; r--) {
+			I->alt[w * nr + r] = (int)(rr % sp->reqs[r].nalts);
+			rr /= sp->reqs[r].nalts;
+		}
+		int tot = 0;
+		for (int r = 0; r < nr && ok; r++) {
+			const wdr_sub *sb =
+			    &sp->reqs[r].alts[I->alt[w * nr + r]];
+			int got = 0;
+			for (int x = 0; x < nc; x++)
+				got += wilp_dvi_in(m, I, w, r, cand[x]);
+			ok = sb->cls >= 0 && got >= sb->count;
+			cnt[w * nr + r] = sb->count;
+			tot += sb->count;
+		}
+		if (!ok)
+			continue;
+		if (tot > I->q)
+			I->q = tot;
+		I->nw++;
+	}
+	return cnt;
+}
+
+/* No way can allocate instance i: its users' slots get bound 0. */
+static void inst_unusable(wm *m, int i)
+{
+	const wp_problem *p = m->p;
+	for (int c = 0; c < p->nclasses; c++)
+		for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++)
+			if (m->cpc[c]->c[k].inst == i)
+				for (int e = 0; e < p->classes[c].nelig; e++) {
+					int sl = p->classes[c].off + e;
+					if (m->xcol[sl])
+						m->cub[m->xcol[sl]] =
+						    m->xub[sl] = 0;
+				}
+}
+
+/* The z columns of instance I (one per way), its s columns (per request
+ * and candidate device some way may take) with their rows, and the row
+ * that allows one way (name: the claim, for row and column names). */
+static void inst_cols(wm *m, int i, dvinst *I, const wdr_spec *sp,
+		      const char *buf, const int *cand, int nc, const int *cnt)
+{
+	const ws_dra *d = m->p->snap->dra;
+	int nr = sp->nreqs;
+	for (int w = 0; w < I->nw; w++) {
+		int j = wm_col(&m->b, WM_Z, i, w, 0, 1,
+			       wm_name(&m->b, "z[%s,%d]", buf, w));
+		if (w == 0)
+			I->zfirst = j;
+	}
+	/* s columns and their rows */
+	for (int r = 0; r < nr && !m->nomem; r++) {
+		int r0 = m->dv_ns;
+		for (int x = 0; x < nc; x++) {
+			bool any = false, every = true;
+			for (int w = 0; w < I->nw; w++) {
+				bool in_ = wilp_dvi_in(m, I, w, r, cand[x]);
+				any |= in_;
+				every &= in_;
+			}
+			if (!any)
+				continue;
+			const wdr_device *dv = &d->devs[cand[x]];
+			int col = wm_col(&m->b, WM_SD, i, cand[x], 0, 1,
+			    wm_name(&m->b, "s[%s,%s,%s/%s]", buf,
+				    sp->reqs[r].name,
+				    d->slices[dv->slice].pool,
+				    dv->name));
+			dvs e = {i, r, cand[x], col,
+				 m->dv_shead[cand[x]]};
+			if (WA_PUSH(m->ar, m->dv_s, m->dv_ns,
+				    m->dv_caps, e)) {
+				m->nomem = true;
+				return;
+			}
+			m->dv_shead[cand[x]] = m->dv_ns - 1;
+			if (every)
+				continue;
+			wm_row_begin(&m->b);
+			wm_coef(&m->b, col, 1);
+			for (int w = 0; w < I->nw; w++)
+				if (wilp_dvi_in(m, I, w, r, cand[x]))
+					wm_coef(&m->b, I->zfirst + w, -1);
+			wm_row_end(&m->b, GLP_UP, 0, 0,
+			    wm_name(&m->b, "sway[%s,%s,%s/%s]", buf,
+				    sp->reqs[r].name,
+				    d->slices[dv->slice].pool,
+				    dv->name));
+		}
+		wm_row_begin(&m->b);
+		for (int k = r0; k < m->dv_ns; k++)
+			wm_coef(&m->b, m->dv_s[k].col, 1);
+		for (int w = 0; w < I->nw; w++)
+			wm_coef(&m->b, I->zfirst + w, -cnt[w * nr + r]);
+		wm_row_end(&m->b, GLP_FX, 0, 0,
+		    wm_name(&m->b, "scount[%s,%s]", buf,
+			    sp->reqs[r].name));
+	}
+	wm_row_begin(&m->b);
+	for (int w = 0; w < I->nw; w++)
+		wm_coef(&m->b, I->zfirst + w, 1);
+	wm_row_end(&m->b, GLP_UP, 0, 1, wm_name(&m->b, "zone[%s]", buf));
+}
+
+/* l[i,n] per user node n of instance I (its s columns from s0 on): the
+ * users' pods on n need l = 1, which needs a chosen way and forbids
+ * chosen devices that do not reach n. */
+static void inst_nodes(wm *m, int i, dvinst *I, const char *buf,
+		       const unsigned char *unode, int s0)
+{
+	const wp_problem *p = m->p;
+	const ws_snapshot *s = p->snap;
+	const ws_dra *d = s->dra;
+	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
+		if (!unode[n])
+			continue;
+		double U = 0;
+		int l = wm_col(&m->b, WM_L, i, n, 0, 1,
+		    wm_name(&m->b, "l[%s,%s]", buf, s->nodes[n].name));
+		wm_row_begin(&m->b);
+		for (int c = 0; c < p->nclasses; c++) {
+			bool uses = false;
+			for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++)
+				uses |= m->cpc[c]->c[k].inst == i;
+			int sl = uses ? wp_slot(p, c, n) : -1;
+			if (sl >= 0 && m->xcol[sl] && m->xub[sl]) {
+				wm_coef(&m->b, m->xcol[sl], 1);
+				U += m->xub[sl];
+			}
+		}
+		wm_coef(&m->b, l, -U);
+		wm_row_end(&m->b, GLP_UP, 0, 0,
+		    wm_name(&m->b, "lpods[%s,%s]", buf, s->nodes[n].name));
+		wm_row_begin(&m->b);
+		bool far = false;
+		for (int k = s0; k < m->dv_ns; k++)
+			if (!wdr_reaches(s, &d->devs[m->dv_s[k].dev], n)) {
+				wm_coef(&m->b, m->dv_s[k].col, 1);
+				far = true;
+			}
+		wm_coef(&m->b, l, I->q);
+		if (far)
+			wm_row_end(&m->b, GLP_UP, 0, I->q,
+			    wm_name(&m->b, "lreach[%s,%s]", buf,
+				    s->nodes[n].name));
+		else
+			wm_row_drop(&m->b);
+		wm_row_begin(&m->b);
+		wm_coef(&m->b, l, 1);
+		for (int w = 0; w < I->nw; w++)
+			wm_coef(&m->b, I->zfirst + w, -1);
+		wm_row_end(&m->b, GLP_UP, 0, 0,
+		    wm_name(&m->b, "lway[%s,%s]", buf, s->nodes[n].name));
+	}
+}
+
 static void dv_insts(wm *m)
 {
 	const wp_problem *p = m->p;
@@ -195,249 +482,35 @@ static void dv_insts(wm *m)
 	for (int i = 0; i < d->ninsts && !m->nomem; i++) {
 		const wdr_inst *in = &d->insts[i];
 		const wdr_spec *sp = &d->specs[in->spec];
-		memset(unode, 0, (size_t)p->nnodes);
-		bool used = false;
-		for (int c = 0; c < p->nclasses; c++)
-			for (int k = 0; m->cpc[c] && k < m->cpc[c]->n; k++) {
-				if (m->cpc[c]->c[k].inst != i)
-					continue;
-				const wp_class *cl = &p->classes[c];
-				for (int e = 0; e < cl->nelig; e++) {
-					int sl = cl->off + e;
-					if (!m->xcol[sl])
-						continue;
-					if (sp->allocated) {
-						/* its devices are fixed: the
-						 * pods go where they reach */
-						bool ok = true;
-						for (int a = 0; a < sp->nalloc &&
-						     ok; a++)
-							ok = wdr_reaches(s,
-							    &d->devs[sp->alloc_dev[a]],
-							    cl->elig[e]);
-						if (!ok)
-							m->cub[m->xcol[sl]] =
-							    m->xub[sl] = 0;
-						continue;
-					}
-					unode[cl->elig[e]] = 1;
-					used = true;
-				}
-			}
+		bool used = inst_users(m, i, sp, unode);
 		if (!used)
 			continue;
-		/* shapes not modelled: All, distinctAttribute */
-		bool shape = true;
-		for (int r = 0; r < sp->nreqs; r++)
-			for (int a = 0; a < sp->reqs[r].nalts; a++)
-				shape &= !sp->reqs[r].alts[a].all;
-		for (int j = 0; j < sp->ncons; j++)
-			shape &= !sp->cons[j].distinct;
+		bool shape = inst_shape(sp);
 		int nc = dvi_cands(m, i, unode, cand);
-		/* choice points: alternatives, then values */
-		long comb = 1;
 		const wcel_attr *vals[WDV_MAX_PTS][WDV_MAX_VALS];
 		int nval[WDV_MAX_PTS];
-		if (sp->nreqs + sp->ncons > WDV_MAX_PTS)
-			shape = false;
-		for (int r = 0; shape && r < sp->nreqs; r++)
-			comb *= sp->reqs[r].nalts;
-		for (int j = 0; shape && j < sp->ncons; j++) {
-			const wdr_cons *cn = &sp->cons[j];
-			nval[j] = 0;
-			for (int x = 0; x < nc && shape; x++) {
-				const wcel_attr *at = wdr_attr(&d->devs[cand[x]],
-							       cn->domain,
-							       cn->attr);
-				if (!at)
-					continue;
-				int v;
-				for (v = 0; v < nval[j] &&
-				     !wdr_attr_equal(vals[j][v], at); v++)
-					;
-				if (v == nval[j]) {
-					if (v == WDV_MAX_VALS)
-						shape = false;
-					else
-						vals[j][nval[j]++] = at;
-				}
-			}
-			/* a constraint without values leaves every way
-			 * impossible; one value slot of NULL keeps the loop
-			 * simple and the way is dropped below */
-			comb *= nval[j] ? nval[j] : 1;
-		}
-		if (!shape || comb > WDV_MAX_COMB) {
+		long comb = inst_values(m, sp, shape, cand, nc, vals, nval);
+		if (comb < 0) {
 			m->dv_inexact = true;
 			continue;
 		}
 		dvinst *I = &m->dv_irec[i];
 		I->inst = i;
 		I->spec = in->spec;
-		int nr = sp->nreqs, ncs = sp->ncons ? sp->ncons : 1;
-		I->alt = wa_calloc(m->ar, (size_t)comb * nr + 1, sizeof(int));
-		I->val = wa_calloc(m->ar, (size_t)comb * ncs + 1,
-				   sizeof *I->val);
-		int *cnt = wa_calloc(m->ar, (size_t)comb * nr + 1, sizeof(int));
-		if (!I->alt || !I->val || !cnt) {
-			m->nomem = true;
+		int *cnt = inst_ways(m, I, sp, comb, cand, nc, vals, nval);
+		if (!cnt)
 			return;
-		}
-		for (long t = 0; t < comb; t++) {
-			int w = I->nw;
-			long rr = t;
-			bool ok = true;
-			for (int j = sp->ncons - 1; j >= 0; j--) {
-				int nv = nval[j] ? nval[j] : 1;
-				I->val[w * ncs + j] = nval[j]
-				    ? vals[j][rr % nv] : NULL;
-				ok &= nval[j] > 0;
-				rr /= nv;
-			}
-			for (int r = nr - 1; r >= 0; r--) {
-				I->alt[w * nr + r] = (int)(rr % sp->reqs[r].nalts);
-				rr /= sp->reqs[r].nalts;
-			}
-			int tot = 0;
-			for (int r = 0; r < nr && ok; r++) {
-				const wdr_sub *sb =
-				    &sp->reqs[r].alts[I->alt[w * nr + r]];
-				int got = 0;
-				for (int x = 0; x < nc; x++)
-					got += wilp_dvi_in(m, I, w, r, cand[x]);
-				ok = sb->cls >= 0 && got >= sb->count;
-				cnt[w * nr + r] = sb->count;
-				tot += sb->count;
-			}
-			if (!ok)
-				continue;
-			if (tot > I->q)
-				I->q = tot;
-			I->nw++;
-		}
 		if (!I->nw) {
-			/* no way to allocate it: its users wait */
-			for (int c = 0; c < p->nclasses; c++)
-				for (int k = 0; m->cpc[c] && k < m->cpc[c]->n;
-				     k++)
-					if (m->cpc[c]->c[k].inst == i)
-						for (int e = 0;
-						     e < p->classes[c].nelig;
-						     e++) {
-							int sl = p->classes[c].off
-								 + e;
-							if (m->xcol[sl])
-								m->cub[m->xcol[sl]] =
-								    m->xub[sl] = 0;
-						}
+			inst_unusable(m, i);
 			continue;
 		}
 		const char *nm = in->name;
 		snprintf(buf, sizeof buf, "%s/%s", in->ns, nm);
-		for (int w = 0; w < I->nw; w++) {
-			int j = wm_col(&m->b, WM_Z, i, w, 0, 1,
-				       wm_name(&m->b, "z[%s,%d]", buf, w));
-			if (w == 0)
-				I->zfirst = j;
-		}
-		/* s columns and their rows */
 		int s0 = m->dv_ns;
-		for (int r = 0; r < nr && !m->nomem; r++) {
-			int r0 = m->dv_ns;
-			for (int x = 0; x < nc; x++) {
-				bool any = false, every = true;
-				for (int w = 0; w < I->nw; w++) {
-					bool in_ =
-					    wilp_dvi_in(m, I, w, r, cand[x]);
-					any |= in_;
-					every &= in_;
-				}
-				if (!any)
-					continue;
-				const wdr_device *dv = &d->devs[cand[x]];
-				int col = wm_col(&m->b, WM_SD, i, cand[x], 0, 1,
-				    wm_name(&m->b, "s[%s,%s,%s/%s]", buf,
-					    sp->reqs[r].name,
-					    d->slices[dv->slice].pool,
-					    dv->name));
-				dvs e = {i, r, cand[x], col,
-					 m->dv_shead[cand[x]]};
-				if (WA_PUSH(m->ar, m->dv_s, m->dv_ns,
-					    m->dv_caps, e)) {
-					m->nomem = true;
-					return;
-				}
-				m->dv_shead[cand[x]] = m->dv_ns - 1;
-				if (every)
-					continue;
-				wm_row_begin(&m->b);
-				wm_coef(&m->b, col, 1);
-				for (int w = 0; w < I->nw; w++)
-					if (wilp_dvi_in(m, I, w, r, cand[x]))
-						wm_coef(&m->b, I->zfirst + w, -1);
-				wm_row_end(&m->b, GLP_UP, 0, 0,
-				    wm_name(&m->b, "sway[%s,%s,%s/%s]", buf,
-					    sp->reqs[r].name,
-					    d->slices[dv->slice].pool,
-					    dv->name));
-			}
-			wm_row_begin(&m->b);
-			for (int k = r0; k < m->dv_ns; k++)
-				wm_coef(&m->b, m->dv_s[k].col, 1);
-			for (int w = 0; w < I->nw; w++)
-				wm_coef(&m->b, I->zfirst + w, -cnt[w * nr + r]);
-			wm_row_end(&m->b, GLP_FX, 0, 0,
-			    wm_name(&m->b, "scount[%s,%s]", buf,
-				    sp->reqs[r].name));
-		}
-		wm_row_begin(&m->b);
-		for (int w = 0; w < I->nw; w++)
-			wm_coef(&m->b, I->zfirst + w, 1);
-		wm_row_end(&m->b, GLP_UP, 0, 1, wm_name(&m->b, "zone[%s]", buf));
-		/* l[i,n] per user node */
-		for (int n = 0; n < p->nnodes && !m->nomem; n++) {
-			if (!unode[n])
-				continue;
-			double U = 0;
-			int l = wm_col(&m->b, WM_L, i, n, 0, 1,
-			    wm_name(&m->b, "l[%s,%s]", buf, s->nodes[n].name));
-			wm_row_begin(&m->b);
-			for (int c = 0; c < p->nclasses; c++) {
-				bool uses = false;
-				for (int k = 0; m->cpc[c] && k < m->cpc[c]->n;
-				     k++)
-					uses |= m->cpc[c]->c[k].inst == i;
-				int sl = uses ? wp_slot(p, c, n) : -1;
-				if (sl >= 0 && m->xcol[sl] && m->xub[sl]) {
-					wm_coef(&m->b, m->xcol[sl], 1);
-					U += m->xub[sl];
-				}
-			}
-			wm_coef(&m->b, l, -U);
-			wm_row_end(&m->b, GLP_UP, 0, 0,
-			    wm_name(&m->b, "lpods[%s,%s]", buf, s->nodes[n].name));
-			wm_row_begin(&m->b);
-			bool far = false;
-			for (int k = s0; k < m->dv_ns; k++)
-				if (!wdr_reaches(s, &d->devs[m->dv_s[k].dev],
-						 n)) {
-					wm_coef(&m->b, m->dv_s[k].col, 1);
-					far = true;
-				}
-			wm_coef(&m->b, l, I->q);
-			if (far)
-				wm_row_end(&m->b, GLP_UP, 0, I->q,
-				    wm_name(&m->b, "lreach[%s,%s]", buf,
-					    s->nodes[n].name));
-			else
-				wm_row_drop(&m->b);
-			wm_row_begin(&m->b);
-			wm_coef(&m->b, l, 1);
-			for (int w = 0; w < I->nw; w++)
-				wm_coef(&m->b, I->zfirst + w, -1);
-			wm_row_end(&m->b, GLP_UP, 0, 0,
-			    wm_name(&m->b, "lway[%s,%s]", buf, s->nodes[n].name));
-		}
+		inst_cols(m, i, I, sp, buf, cand, nc, cnt);
+		if (m->nomem)
+			return;
+		inst_nodes(m, i, I, buf, unode, s0);
 	}
 	/* a device serves one claim */
 	for (int dev = 0; dev < d->ndevs && !m->nomem; dev++) {

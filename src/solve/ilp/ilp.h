@@ -76,12 +76,12 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 
 /* The objective's unit for one pod of class c: 1, or with --value RES
  * its request of RES over vgcd = wilp_value_gcd(p), the gcd of every
- * class's request of RES (shared with the part model, agg.c). */
+ * class's request of RES (shared with the part model, agg_build.c). */
 int64_t wilp_value_gcd(const wp_problem *p);
 int64_t wilp_class_value(const wp_problem *p, int c, int64_t vgcd);
 
 /* LP values for the node model's rounding heuristic, by column kind,
- * from another model (agg.c: the model over parts). */
+ * from another model (agg_glpk.c: the model over parts). */
 typedef struct wilp_guide {
 	void *ctx;
 	double (*x)(void *ctx, int slot);        /* pods of a slot        */

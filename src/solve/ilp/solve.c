@@ -329,7 +329,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 			  : done		 ? "optimal"
 						 : "feasible";
 	/* DRA: the devices of the answer, exact when the model is (NULL:
-	 * solve.c allocates); they count in the firstAvailable tier */
+	 * run.c allocates); they count in the firstAvailable tier */
 	out->dra = mip_ok && S->blocks_done ? wilp_dev_answer(m, S->best) : NULL;
 	if (warm) {
 		wp_value vm, vw;
