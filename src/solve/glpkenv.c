@@ -1,7 +1,7 @@
 /*
  * glpkenv.c -- GLPK's terminal and error hooks for library use
- * (glpkenv.h).  Shared by the node model (ilp.c) and the part model
- * (agg.c).
+ * (glpkenv.h).  Shared by the node model (ilp/driver.c) and the part
+ * model (ilp/agg_glpk.c).
  */
 #include "solve/glpkenv.h"
 #include "base/clock.h"
@@ -86,8 +86,9 @@ bool wgl_watch_step(glp_tree *T, wgl_watch *w)
 		w->maxstep = now - w->last;
 	w->last = now;
 	if ((w->cancel && *w->cancel) ||
-	    (w->deadline > 0 && (now >= w->deadline - 0.02 ||
-				 now + 1.2 * w->maxstep > w->deadline))) {
+	    (!wdl_is_none(w->deadline) &&
+	     (now >= w->deadline.at - WGL_STEP_MARGIN_S ||
+	      now + 1.2 * w->maxstep > w->deadline.at))) {
 		w->stopped = true;
 		glp_ios_terminate(T);
 		return true;

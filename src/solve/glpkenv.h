@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/clock.h"
 #include "base/error.h"
 
 typedef struct wgl_env {
@@ -44,8 +45,9 @@ int wgl_fault(wgl_env *e, wasp_error *err);
  * *cancel, and once the bound proves the incumbent (all objective
  * coefficients integers: no solution lies between incumbent and
  * incumbent + 1), and injects `inject` at the first GLP_IHEUR. */
+#define WGL_STEP_MARGIN_S 0.02 /* stop this close to the deadline */
 typedef struct wgl_watch {
-	double deadline;    /* wasp_now() seconds, <= 0: none          */
+	wb_deadline deadline; /* stop before it (WGL_STEP_MARGIN_S) */
 	volatile const int *cancel;
 	double last, maxstep; /* set last = now, maxstep = LP time    */
 	bool int_obj;       /* integer coefficients                    */

@@ -2,11 +2,11 @@
  * agg.h -- the ILP over parts: nodes that no topology key and no class
  * tells apart, merged (doc/formulation.md §10).
  *
- * The part model is a relaxation of ilp.c's node model with the same
+ * The part model is a relaxation of the node model's (ilp.h) with the same
  * objective weights, so its optimum bounds the node model's.  Its answer
  * confines the node model (each class to the parts where the part model
  * places it); when the confined solve reaches the part optimum the plan
- * is proven optimal.  Used by solve.c in place of wilp_solve whenever
+ * is proven optimal.  Used by run.c in place of wilp_solve whenever
  * wag_applies says so.
  */
 #ifndef WASP_AGG_H
@@ -40,7 +40,7 @@ int wag_estimate(const wp_problem *p);
 typedef struct wag_info {
 	bool declined;      /* parts barely merge nodes, or the tiers are
 			       too wide for one weighted solve: nothing
-			       was solved, out is warm (solve.c then runs
+			       was solved, out is warm (run.c then runs
 			       the node model when that fits)           */
 	int parts;          /* nodes merged into this many parts         */
 	int rows, cols;     /* the part model                            */

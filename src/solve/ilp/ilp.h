@@ -1,5 +1,5 @@
 /*
- * ilp.h -- the integer program (DESIGN.md §5) and its GLPK solve.
+ * ilp.h -- the integer program (doc/formulation.md) and its GLPK solve.
  *
  * Built from a wp_problem, one function per constraint family, with readable
  * row/column names (x[class,node], cap[node,resource], ...).  Solved under a
@@ -30,8 +30,9 @@ typedef struct wilp_stats {
 /* Estimated model size, for --mode auto (cheap: no GLPK call). */
 void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros);
 
-/* Solve by the deadline; `warm` (may be NULL) must be feasible.  On success `out` holds the best solution found (at worst a copy
- * of warm). */
+/* Solve by the deadline; `warm` (may be NULL) must be feasible.  On
+ * success `out` holds the best solution found (at worst a copy of
+ * warm). */
 int wilp_solve(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	       const wp_sol *warm, wp_sol *out, wilp_stats *st,
 	       wasp_error *err);
@@ -75,12 +76,12 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 
 /* The objective's unit for one pod of class c: 1, or with --value RES
  * its request of RES over vgcd = wilp_value_gcd(p), the gcd of every
- * class's request of RES (shared with the part model, agg.c). */
+ * class's request of RES (shared with the part model, agg_build.c). */
 int64_t wilp_value_gcd(const wp_problem *p);
 int64_t wilp_class_value(const wp_problem *p, int c, int64_t vgcd);
 
 /* LP values for the node model's rounding heuristic, by column kind,
- * from another model (agg.c: the model over parts). */
+ * from another model (agg_glpk.c: the model over parts). */
 typedef struct wilp_guide {
 	void *ctx;
 	double (*x)(void *ctx, int slot);        /* pods of a slot        */
@@ -96,7 +97,7 @@ typedef struct wilp_guide {
  * best pass that met every row (nothing evicted); 0: none did or the
  * deadline came first; -1: NOMEM. */
 int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
-	       double deadline, wp_sol *out);
+	       wb_deadline dl, wp_sol *out);
 
 /* The objective's work tiers, shared with the part model so that both
  * weigh a solution alike: distinct pending priorities, highest first, in

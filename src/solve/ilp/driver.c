@@ -1,0 +1,272 @@
+/*
+ * driver.c -- the GLPK driver (doc/formulation.md §6): the model loaded
+ * into GLPK, the search callback, and one guarded solve of all blocks
+ * under the deadline.
+ */
+#include "solve/ilp/ilp_int.h"
+
+static void callback(glp_tree *T, void *info)
+{
+	wilp_run *r = info;
+	if (wgl_watch_step(T, &r->w))
+		return;
+	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp) {
+		wilp_heur_round(T, r, r->nheur ? WILP_HEUR_PASSES / 4
+					  : WILP_HEUR_PASSES);
+		r->nheur++;
+	}
+}
+
+void wilp_glpk_begin(wilp_run *r)
+{
+	wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0);
+}
+
+void wilp_load_prob(const wm *m, glp_prob *P, int block)
+{
+	glp_set_prob_name(P, "wasp");
+	glp_set_obj_name(P, "value");
+	glp_set_obj_dir(P, GLP_MAX);
+	if (m->nrows)
+		glp_add_rows(P, m->nrows);
+	if (m->ncols)
+		glp_add_cols(P, m->ncols);
+	for (int i = 1; i <= m->nrows; i++) {
+		if (m->rname[i])
+			glp_set_row_name(P, i, m->rname[i]);
+		glp_set_row_bnds(P, i, m->rtype[i], m->rlo[i], m->rhi[i]);
+		glp_set_mat_row(P, i, m->rbeg[i + 1] - m->rbeg[i],
+				m->ja + m->rbeg[i] - 1,
+				m->av + m->rbeg[i] - 1);
+	}
+	for (int j = 1; j <= m->ncols; j++) {
+		if (m->cname[j])
+			glp_set_col_name(P, j, m->cname[j]);
+		glp_set_col_kind(P, j, GLP_IV);
+		glp_set_col_bnds(P, j,
+				 m->clb[j] == m->cub[j] ? GLP_FX : GLP_DB,
+				 m->clb[j], m->cub[j]);
+		glp_set_obj_coef(P, j, wilp_coef_of(m, block, j));
+	}
+}
+
+/* glp_set_mat_row reads ind[1..len] and val[1..len]: the pointers passed
+ * above are shifted by one so that element 1 is the row's first entry. */
+
+static double obj_max(const wm *m, int b)
+{
+	long double z = 0;
+	int s = b < 0 ? 0 : m->bfirst[b];
+	int e = b < 0 ? m->ntier : m->bfirst[b + 1];
+	for (int t = s; t < e; t++)
+		z += (long double)(b < 0 ? m->wfull[t] : m->wblock[t]) *
+		     m->tM[t];
+	return (double)z;
+}
+
+/* The branch-and-cut parameters of block b (nb blocks left): branching
+ * and cuts by model size, the objective tolerance, and a share of the
+ * time left (doc/formulation.md §6). */
+static void intopt_params(const wm *m, wilp_run *r, int b, int nb,
+			  glp_iocp *ip)
+{
+	const wilp_tune *tu = r->tune;
+	glp_init_iocp(ip);
+	ip->msg_lev = GLP_MSG_OFF;
+	ip->presolve = GLP_OFF;
+	/* Driebeek-Tomlin evaluates a tableau row per fractional column,
+	 * uninterruptibly: tens of seconds at 10^5 columns */
+	ip->br_tech = m->ncols <= WILP_DTH_MAX_COLS && !(tu && tu->no_dth)
+			  ? GLP_BR_DTH
+			  : GLP_BR_MFV;
+	ip->bt_tech = GLP_BT_BLB;
+	/* Cuts pay on small models; on large ones each cut round re-solves
+	 * a slow LP and the rounding heuristic does better with the time
+	 * (doc/formulation.md §6, §8). */
+	int cuts = tu && tu->cuts >= 0 ? tu->cuts
+		   : m->ncols <= WILP_CUTS_MAX_COLS ? WILP_CUTS_DEFAULT
+						    : 0;
+	ip->gmi_cuts = cuts & WILP_CUT_GMI ? GLP_ON : GLP_OFF;
+	ip->mir_cuts = cuts & WILP_CUT_MIR ? GLP_ON : GLP_OFF;
+	ip->cov_cuts = cuts & WILP_CUT_COV ? GLP_ON : GLP_OFF;
+	ip->clq_cuts = cuts & WILP_CUT_CLQ ? GLP_ON : GLP_OFF;
+	ip->mip_gap = r->o && r->o->gap > 0 ? r->o->gap : 0;
+	double om = obj_max(m, b);
+	ip->tol_obj = 0.5 / (1 + om);
+	if (ip->tol_obj > 1e-7)
+		ip->tol_obj = 1e-7;
+	double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
+	double share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
+	int tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
+					    : (int)(share * 1000);
+	ip->tm_lim = tm < 1 ? 1 : tm;
+	ip->cb_func = callback;
+	ip->cb_info = r;
+}
+
+/* Fixes block b's optimum (or best found) zb for the blocks after it:
+ * a lex row, in GLPK and in the model (so that wm_check sees it). */
+static int fix_block(wm *m, glp_prob *P, int b, double zb, wasp_error *err)
+{
+	int i = glp_add_rows(P, 1);
+	int *ind = wa_calloc(m->ar, m->ncols + 1, sizeof *ind);
+	double *val = wa_calloc(m->ar, m->ncols + 1, sizeof *val);
+	if (!ind || !val)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	int len = 0;
+	wm_row_begin(&m->b);
+	for (int j = 1; j <= m->ncols; j++) {
+		double c = wilp_coef_of(m, b, j);
+		if (c == 0)
+			continue;
+		ind[++len] = j;
+		val[len] = c;
+		wm_coef(&m->b, j, c);
+	}
+	const char *nm = wm_name(&m->b, "lex[%d]", b);
+	wm_row_end(&m->b, GLP_LO, zb, 0, nm);
+	if (nm)
+		glp_set_row_name(P, i, nm);
+	glp_set_mat_row(P, i, len, ind, val);
+	glp_set_row_bnds(P, i, GLP_LO, zb, 0);
+	if (m->nomem)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	return WASP_OK;
+}
+
+/* Everything that calls GLPK; a fault longjmps back to wilp_solve. */
+static int run_glpk(solve_state *S, wasp_error *err)
+{
+	wm *m = &S->m;
+	wilp_run *r = &S->run;
+	const wilp_tune *tu = r->tune;
+	glp_prob *P;
+	if (m->ncols == 0 && !(tu && tu->fault)) {
+		/* nothing can be placed: the empty solution is optimal */
+		S->all_opt = true;
+		S->blocks_done = m->nblock;
+		return WASP_OK;
+	}
+	/* Loading costs about 0.25 us per nonzero here; when that and one
+	 * LP solve cannot fit, keep the warm start.  (No glp_scale_prob: it
+	 * costs seconds on large models; the capacity rows are already
+	 * divided by their gcd.) */
+	if (wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) < 5e-7 * m->nnz) {
+		S->all_opt = false;
+		r->w.stopped = true;
+		return WASP_OK;
+	}
+	r->env.P = P = glp_create_prob();
+	if (tu && tu->fault)
+		glp_set_col_bnds(P, m->ncols + 7, GLP_FX, 0, 0);
+	wilp_load_prob(m, P, 0);
+	S->all_opt = true;
+	double *vbuf = wa_calloc(m->ar, m->ncols + 1, sizeof *vbuf);
+	if (!vbuf)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	r->m = m;
+	if ((!tu || tu->heuristic != 0) && wilp_heur_alloc(r, m))
+		return werr(err, WASP_ENOMEM, "out of memory");
+	for (int b = 0; b < m->nblock; b++) {
+		if (b > 0)
+			for (int j = 1; j <= m->ncols; j++)
+				glp_set_obj_coef(P, j, wilp_coef_of(m, b, j));
+		double left = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
+		if (left <= 0.001 || wilp_cancelled(r)) {
+			S->all_opt = false;
+			r->w.stopped = true;
+			break;
+		}
+		int nb = m->nblock - b;
+		double share = nb == 1 ? left : left * 2 / (nb + 1);
+		int tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
+						    : (int)(share * 1000);
+		if (tm < 1)
+			tm = 1;
+		glp_smcp sp;
+		glp_init_smcp(&sp);
+		sp.msg_lev = GLP_MSG_OFF;
+		sp.presolve = GLP_OFF;
+		sp.tm_lim = tm;
+		double tlp = wb_now();
+		int rc = glp_simplex(P, &sp);
+		tlp = wb_now() - tlp;
+		if (rc == GLP_ETMLIM) {
+			S->all_opt = false;
+			r->w.stopped = true;
+			break;
+		}
+		if (rc != 0 || glp_get_status(P) != GLP_OPT)
+			return werr(err, WASP_ESOLVER,
+				    "GLPK: LP relaxation failed (simplex rc %d,"
+				    " status %d)", rc, glp_get_status(P));
+		glp_iocp ip;
+		intopt_params(m, r, b, nb, &ip);
+		/* a step of intopt costs about one LP solve, or more */
+		r->w.maxstep = tlp;
+		r->w.last = wb_now();
+		r->w.inject = S->have_best ? S->best : NULL;
+		r->nheur = 0;
+		r->block = b;
+		r->w.injected = r->w.inject_ok = false;
+		r->w.have_bound = false;
+		r->w.int_opt = false;
+		r->w.int_obj = true;
+		for (int j = 1; j <= m->ncols && r->w.int_obj; j++) {
+			double c = wilp_coef_of(m, b, j);
+			r->w.int_obj = c == floor(c);
+		}
+		rc = glp_intopt(P, &ip);
+		int st = glp_mip_status(P);
+		if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP &&
+		    rc != GLP_ESTOP)
+			return werr(err, WASP_ESOLVER,
+				    "GLPK: branch-and-cut failed (rc %d)", rc);
+		if (st != GLP_OPT && st != GLP_FEAS) {
+			/* no incumbent: keep the previous best */
+			S->all_opt = false;
+			break;
+		}
+		for (int j = 1; j <= m->ncols; j++)
+			vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
+		if (wm_check(&m->b, vbuf, 0) != 0) {
+			/* numerically off: keep what we had */
+			S->all_opt = false;
+			break;
+		}
+		if (!S->have_best ||
+		    wilp_obj_at(m, b, vbuf) >= wilp_obj_at(m, b, S->best))
+			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
+		S->have_best = true;
+		bool opt = (rc == 0 && st == GLP_OPT) ||
+			   (rc == GLP_ESTOP && r->w.int_opt);
+		double zb = (double)wilp_obj_at(m, b, S->best);
+		if (b == 0)
+			S->bound0 = opt ? zb : r->w.have_bound ? r->w.bound : NAN;
+		S->injected_any |= r->w.inject_ok;
+		if (!opt)
+			S->all_opt = false;
+		S->blocks_done = b + 1;
+		if (b + 1 < m->nblock) {
+			rc = fix_block(m, P, b, zb, err);
+			if (rc)
+				return rc;
+		}
+		if (r->w.stopped)
+			break;
+	}
+	return WASP_OK;
+}
+
+/* run_glpk between the hooks; setjmp lives here, with no local state
+ * to lose, and a fault frees GLPK's environment. */
+int wilp_guarded_run(solve_state *S, wasp_error *err)
+{
+	wilp_run *r = &S->run;
+	wilp_glpk_begin(r);
+	if (setjmp(r->env.jb))
+		return wgl_fault(&r->env, err);
+	int rc = run_glpk(S, err);
+	wgl_end(&r->env);
+	return rc;
+}
