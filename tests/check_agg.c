@@ -1,5 +1,6 @@
 /*
- * check_agg.c -- the ILP over parts (src/agg.c, doc/formulation.md §10).
+ * check_agg.c -- the ILP over parts (src/solve/ilp/agg*.c,
+ * doc/formulation.md §10).
  *
  * The part model must be a relaxation of the node model with the same
  * objective: its bound is never below the node optimum, the greedy plan's
@@ -52,10 +53,10 @@ static void inst_free(inst *in)
 	wasp_snapshot_free(in->snap);
 }
 
-/* Issue 5's 256-node version of its 2,048-node load: four levels
- * (superblock / block / rack / host), 25 pending trees, seed 1, this
- * share of the GPUs busy. */
-static void issue5_256(wasp_gen_options *g, double busy)
+/* The 256-node version of the 2,048-node tree load (doc/formulation.md
+ * §9): four levels (superblock / block / rack / host), 25 pending trees,
+ * seed 1, this share of the GPUs busy. */
+static void trees256(wasp_gen_options *g, double busy)
 {
 	wasp_gen_options_init(g);
 	g->seed = 1;
@@ -323,7 +324,7 @@ START_TEST(packing_bound)
 }
 END_TEST
 
-/* Seeded greedy restarts on the empty 256-node tree cluster of issue 5
+/* Seeded greedy restarts on the empty 256-node tree cluster (§9)
  * (seed 1), with no deadline: the passes stop early, the result
  * only ever improves on greedy's and passes the verifier, is the same
  * with 1 and 2 threads, places every pod (greedy alone leaves a packing
@@ -331,7 +332,7 @@ END_TEST
 START_TEST(restarts)
 {
 	wasp_gen_options g;
-	issue5_256(&g, 0);
+	trees256(&g, 0);
 	inst in;
 	inst_gen(&in, &g);
 	wp_value vg, v1, v2;
@@ -414,7 +415,7 @@ START_TEST(restarts_patience)
 }
 END_TEST
 
-/* The empty 256-node cluster of issue 5 through the pipeline: auto and
+/* The empty 256-node tree cluster through the pipeline: auto and
  * ilp call the restarts' plan optimal by the packing bound without
  * building the large model (gap 0, no objective), and the plan passes
  * the verifier; greedy mode keeps its single pass, below the bound, and
@@ -422,7 +423,7 @@ END_TEST
 START_TEST(pipeline_proven)
 {
 	wasp_gen_options g;
-	issue5_256(&g, 0);
+	trees256(&g, 0);
 	char *text = wasp_gen(&g, NULL);
 	ck_assert_ptr_nonnull(text);
 	wasp_snapshot *s = tu_load(text);
@@ -457,7 +458,7 @@ END_TEST
 START_TEST(pipeline_parts)
 {
 	wasp_gen_options g;
-	issue5_256(&g, 0.5);
+	trees256(&g, 0.5);
 	wasp_error e;
 	memset(&e, 0, sizeof e);
 	char *text = wasp_gen(&g, &e);

@@ -1,5 +1,5 @@
 /*
- * check_greedy.c -- the greedy core (greedy.c).
+ * check_greedy.c -- the greedy core (src/solve/greedy/).
  *
  * Scenario tests write small clusters as YAML (a builder below, or files
  * under tests/fixtures/solve/) and go through tu_load + tu_solve, so every

@@ -1,5 +1,5 @@
 /*
- * check_ilp.c -- the ILP translator and its GLPK solve (src/ilp.c).
+ * check_ilp.c -- the ILP translator and its GLPK solve (src/solve/ilp/).
  *
  * Proof obligations: on seeded generated snapshots the C translator's
  * optimum equals glpsol on the independent MathProg model (models/wasp.mod
@@ -33,7 +33,7 @@
 #include "plan/verify.h"
 
 #define NSEEDS 36      /* generated cross-check instances */
-#define NTREES 24      /* generated instances with trees (issue 5) */
+#define NTREES 24      /* generated instances with trees */
 #define NTINY 40       /* generated enumeration instances */
 
 /* ------------------------------------------------------- text builder */
@@ -225,12 +225,13 @@ static char *gen_instance(uint64_t seed, bool tiny)
 	return b.s;
 }
 
-/* CompositePodGroup trees (issue 5): one or two roots (block key or
- * none, minGroupCount 1..children) with two or three PodGroup children
- * (gang or basic, rack key or none), sometimes a nested composite with a
- * rack key; a tree shares one priority.  Up to three gangs with an
- * exclusive rack or slices of 2 per rack (an exclusive one sometimes
- * running already), and lone pods, compete for room. */
+/* CompositePodGroup trees (doc/formulation.md §9): one or two roots
+ * (block key or none, minGroupCount 1..children) with two or three
+ * PodGroup children (gang or basic, rack key or none), sometimes a
+ * nested composite with a rack key; a tree shares one priority.  Up to
+ * three gangs with an exclusive rack or slices of 2 per rack (an
+ * exclusive one sometimes running already), and lone pods, compete for
+ * room. */
 static void y_cpg(sb *b, const char *name, const char *parent, int mgc,
 		  int key, int prio)
 {
@@ -1109,7 +1110,9 @@ START_TEST(deadline_honoured)
 	double t0 = wasp_now();
 	inst_solve(&in, t0 + 1.0);
 	double dt = wasp_now() - t0;
-	ck_assert_msg(dt < 1.5, "took %.3f s for a 1 s deadline", dt);
+	/* catches a deadline not kept; how far a loaded machine overshoots
+	 * is a bench figure, not a unit test's */
+	ck_assert_msg(dt < 3.0, "took %.3f s for a 1 s deadline", dt);
 	ck_assert_str_ne(in.st.status, "optimal");
 	const char *why = NULL;
 	ck_assert_msg(wp_sol_feasible(in.p, in.ilp, &why) == 0, "%s", why);
@@ -1130,7 +1133,8 @@ START_TEST(cancel_stops)
 	in.o.cancel = &cancel_flag;
 	double t0 = wasp_now();
 	inst_solve(&in, t0 + 30);
-	ck_assert_double_lt(wasp_now() - t0, 2.0);
+	/* well before the 30 s deadline, even on a loaded machine */
+	ck_assert_double_lt(wasp_now() - t0, 5.0);
 	ck_assert_str_eq(in.st.status, "greedy");
 	check_plan(&in, "cancel");
 	inst_free(&in);

@@ -1,5 +1,5 @@
 /*
- * isort.c -- stable merge sort of int indices (isort.h).
+ * sort.c -- stable merge sort of int indices (sort.h).
  */
 #include "base/sort.h"
 

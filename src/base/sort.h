@@ -1,10 +1,10 @@
 /*
- * isort.h -- a stable merge sort of int indices under a comparator with a
+ * sort.h -- a stable merge sort of int indices under a comparator with a
  * context pointer.  C11 has no qsort_r, and the solvers sort indices
  * (units, nodes, pods) by keys that live in their own state.
  */
-#ifndef WASP_ISORT_H
-#define WASP_ISORT_H
+#ifndef WASP_SORT_H
+#define WASP_SORT_H
 
 /* <0, 0, >0 as a orders before, with, after b. */
 typedef int (*wis_cmp)(const void *ctx, int a, int b);

@@ -9,8 +9,8 @@
  * use (static fit and allocatable >= request).  Solvers assign integer
  * counts per (class, eligible node) pair, never one variable per pod.
  *
- * The problem is solver-neutral: greedy.c and ilp.c both read it and both
- * write a wp_sol; plan.c turns a wp_sol back into pods and nodes.
+ * The problem is solver-neutral: the greedy core and the ILP both read it
+ * and both write a wp_sol; plan.c turns a wp_sol back into pods and nodes.
  */
 #ifndef WASP_PROBLEM_H
 #define WASP_PROBLEM_H
@@ -238,7 +238,8 @@ void wp_sol_no_disruption(const wp_problem *p, wp_sol *s);
 int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
 /* Moved pods of s. */
 int wp_moves(const wp_problem *p, const wp_sol *s);
-/* Shared by the solvers (ilp.c, agg.c). */
+/* Shared by the solvers (src/solve/ilp: the node model and the one over
+ * parts). */
 /* Slot of (class c, node n), -1 when n is not eligible for c. */
 int wp_slot(const wp_problem *p, int c, int n);
 /* The class a slot belongs to. */
