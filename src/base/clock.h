@@ -22,7 +22,7 @@ typedef struct wb_deadline {
 } wb_deadline;
 
 /* What GLPK and the part solver keep back for reading the answer out and
- * building the plan (doc/formulation.md §8). */
+ * building the plan. */
 #define WDL_MARGIN_ILP_S 0.2
 /* What the ILP keeps back inside its own phases (LP, then branching). */
 #define WDL_MARGIN_PHASE_S 0.1
@@ -62,10 +62,11 @@ static inline bool wdl_passed(wb_deadline d, double margin)
 	return !isinf(d.at) && wb_now() >= d.at - margin;
 }
 
-/* The earlier of two deadlines. */
-static inline wb_deadline wdl_min(wb_deadline a, wb_deadline b)
+/* `seconds` before d (none stays none): the deadline of a step that must
+ * leave that much for what follows it. */
+static inline wb_deadline wdl_sooner(wb_deadline d, double seconds)
 {
-	return a.at <= b.at ? a : b;
+	return wdl_at(d.at - seconds);
 }
 
 #endif

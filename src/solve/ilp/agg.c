@@ -63,7 +63,7 @@ static int confined_solve(const ag *m, const wag_run *r,
 	 * interrupted, and this solve gets what is left of the time */
 	tu.cuts = 0;
 	tu.no_dth = true;
-	int rc = wilp_solve_tuned(q, o, wdl_at(dl.at - WDL_MARGIN_ILP_S), qw,
+	int rc = wilp_solve_tuned(q, o, wdl_sooner(dl, WDL_MARGIN_ILP_S), qw,
 				  qs, &qst, &tu, err);
 	if (rc)
 		return rc;
@@ -253,7 +253,7 @@ int wag_solve(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 		      (!wok || wag_obj_at(m, best) > wag_obj_at(m, wv) + 0.5);
 	bool got = false; /* cur holds a node solution */
 	if (better) {
-		r->split_by = wdl_at(dl.at - WDL_MARGIN_ILP_S);
+		r->split_by = wdl_sooner(dl, WDL_MARGIN_ILP_S);
 		rc = wag_guarded_split(m, r, best, warm, cur, err);
 		if (rc < 0) {
 			wa_destroy(ar);
