@@ -181,7 +181,10 @@ int ws_group_index(const ws_snapshot *s, const char *ns, const char *name)
 	if (s->group_idx) {
 		char buf[2 * WASP_MAX_NAME + 8];
 		const char *k = ns_key(buf, sizeof buf, ns, name);
-		return k ? ws_map_get(s->group_idx, k) : -1;
+		int i = k ? ws_map_get(s->group_idx, k) : -1;
+		return i < 0 && k && s->group_idx_more
+			   ? ws_map_get(s->group_idx_more, k)
+			   : i;
 	}
 	for (int i = 0; i < s->ngroups; i++)
 		if (!strcmp(s->groups[i].name, name) &&
@@ -198,7 +201,10 @@ int ws_pod_index(const ws_snapshot *s, const char *ns, const char *name)
 	if (s->pod_idx) {
 		char buf[2 * WASP_MAX_NAME + 8];
 		const char *k = ns_key(buf, sizeof buf, ns, name);
-		return k ? ws_map_get(s->pod_idx, k) : -1;
+		int i = k ? ws_map_get(s->pod_idx, k) : -1;
+		return i < 0 && k && s->pod_idx_more
+			   ? ws_map_get(s->pod_idx_more, k)
+			   : i;
 	}
 	for (int i = 0; i < s->npods; i++)
 		if (!strcmp(s->pods[i].name, name) &&
