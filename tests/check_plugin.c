@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "model/version.h"
 
 /* --------------------------------------------------------- helpers */
 
@@ -281,6 +282,117 @@ START_TEST(apply_equals_files)
 	free(d_again);
 	free(d1);
 	free(e1);
+	pieces_free(&p);
+}
+END_TEST
+
+/* Pods and PodGroups only: the incremental path, step after step, each
+ * version equal to its files. */
+START_TEST(incremental_equals_files)
+{
+	wasp_gen_options g;
+	gen_small(&g, 12);
+	pieces p = split_gen(&g);
+	char *t0 = join(&p);
+	wasp_snapshot *cur = load_text(t0);
+	free(t0);
+	for (int step = 0; step < 3; step++) {
+		wasp_delta *d = NULL;
+		ck_assert_int_eq(wasp_delta_new(&d, NULL), WASP_OK);
+		char grp[512];
+		snprintf(grp, sizeof grp, "apiVersion: scheduling.k8s.io/"
+			 "v1beta1\nkind: PodGroup\nmetadata: {name: inc-%d, "
+			 "namespace: ml}\nspec:\n  schedulingPolicy: {gang: "
+			 "{minCount: 2}}\n", step);
+		p.d[p.n++] = strdup(grp);
+		put(d, grp);
+		for (int i = 0; i < 2; i++) {
+			tu_buf b = {0};
+			tu_printf(&b, "apiVersion: v1\nkind: Pod\nmetadata: "
+				  "{name: inc-%d-%d, namespace: ml}\nspec:\n"
+				  "  schedulingGroup: {podGroupName: inc-%d}\n"
+				  "  priority: 0\n  containers:\n  - name: c\n"
+				  "    resources: {requests: {cpu: \"1\", "
+				  "nvidia.com/gpu: \"1\"}}\n", step, i, step);
+			p.d[p.n++] = b.buf;
+			put(d, b.buf);
+		}
+		/* bind one pending pod of the generated ones (in place) */
+		int k = find_doc(&p, "Pod", "podGroupName: gang", "nodeName",
+				 0);
+		ck_assert_int_ge(k, 0);
+		char *bound = insert_after(p.d[k], "spec:\n",
+					   "  nodeName: node-001\n");
+		free(p.d[k]);
+		p.d[k] = bound;
+		put(d, bound);
+		wasp_snapshot *next = apply(cur, d);
+		ck_assert_msg(ws_version_incremental(next), "step %d: the "
+			      "full path was taken", step);
+		char *t = join(&p);
+		wasp_snapshot *f = load_text(t);
+		char *a = solve_digest(next), *b = solve_digest(f);
+		ck_assert_str_eq(a, b);
+		wasp_snapshot_stats sa, sb;
+		wasp_snapshot_stats_get(next, &sa);
+		wasp_snapshot_stats_get(f, &sb);
+		ck_assert(!memcmp(&sa, &sb, sizeof sa));
+		/* the pods and groups, one by one */
+		const ws_snapshot *x = next, *y = f;
+		ck_assert_int_eq(x->npods, y->npods);
+		ck_assert_int_eq(x->ngroups, y->ngroups);
+		for (int i = 0; i < x->npods; i++) {
+			ck_assert_str_eq(x->pods[i].name, y->pods[i].name);
+			ck_assert_int_eq(x->pods[i].group, y->pods[i].group);
+			ck_assert_int_eq(x->pods[i].node, y->pods[i].node);
+			ck_assert(!memcmp(x->pods[i].req, y->pods[i].req,
+					  (size_t)x->nres * sizeof(int64_t)));
+			ck_assert_int_eq(ws_pod_index(x, x->pods[i].ns,
+						      x->pods[i].name), i);
+		}
+		for (int i = 0; i < x->ngroups; i++) {
+			ck_assert_int_eq(x->groups[i].npods,
+					 y->groups[i].npods);
+			ck_assert(!memcmp(x->groups[i].pods, y->groups[i].pods,
+					  (size_t)x->groups[i].npods *
+					      sizeof(int)));
+			ck_assert_int_eq(ws_group_index(x, x->groups[i].ns,
+							x->groups[i].name), i);
+		}
+		for (int i = 0; i < x->nnodes; i++)
+			ck_assert(!memcmp(x->nodes[i].used, y->nodes[i].used,
+					  (size_t)x->nres * sizeof(int64_t)));
+		free(a);
+		free(b);
+		free(t);
+		wasp_snapshot_free(f);
+		wasp_snapshot_free(cur);
+		wasp_delta_free(d);
+		cur = next;
+	}
+	/* a node change after incremental steps: the full path, still
+	 * equal to the files */
+	wasp_delta *d = NULL;
+	wasp_delta_new(&d, NULL);
+	int ni = find_doc(&p, "Node", NULL, NULL, 2);
+	char *cord = insert_after(p.d[ni], "kind: Node\n",
+				  "spec: {unschedulable: true}\n");
+	free(p.d[ni]);
+	p.d[ni] = cord;
+	put(d, cord);
+	wasp_snapshot *next = apply(cur, d);
+	ck_assert(!ws_version_incremental(next));
+	char *t = join(&p);
+	wasp_snapshot *f = load_text(t);
+	char *a = solve_digest(next), *b = solve_digest(f);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	free(t);
+	wasp_snapshot_free(f);
+	wasp_snapshot_free(next);
+	wasp_snapshot_free(cur);
+	wasp_delta_free(d);
 	pieces_free(&p);
 }
 END_TEST
@@ -813,6 +925,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("plugin");
 	TCase *t = tcase_create("plugin");
 	tcase_add_test(t, apply_equals_files);
+	tcase_add_test(t, incremental_equals_files);
 	tcase_add_test(t, bad_delta);
 	tcase_add_test(t, place_one_group);
 	tcase_add_test(t, assume_forget);

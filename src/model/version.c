@@ -163,6 +163,11 @@ const wt_node *vs_lookup(const struct ws_version *v, const char *key)
 	return i >= 0 ? v->objs->objs[i].obj : NULL;
 }
 
+bool ws_version_incremental(const ws_snapshot *s)
+{
+	return s && s->ver && s->ver->nstores > 1;
+}
+
 size_t ws_version_nassumed(const ws_snapshot *s)
 {
 	return s && s->ver ? s->ver->nas : 0;
