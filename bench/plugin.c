@@ -4,10 +4,15 @@
  * nodes in 50 racks with 200 pending gangs: applying a delta of one
  * arriving 8-pod gang, placing it with wasp_place (median and p99), and
  * the throughput of a stream of arriving gangs (apply, place, assume).
- * Built on request: `make bench/plugin && bench/plugin [reps]`.
+ * Last, how long a cancel takes to return: wasp_solve (auto) and
+ * wasp_place on the largest cluster, the flag set from another thread
+ * after CANCEL_AFTER_MS.
+ * Built on request: `make bench/plugin && bench/plugin [reps [sizes]]`.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +20,7 @@
 
 #define GANG_PODS 8
 #define RACKS 50
+#define CANCEL_AFTER_MS 200
 
 static int dcmp(const void *a, const void *b)
 {
@@ -59,7 +65,46 @@ static int die(const char *what, const wasp_error *e)
 	exit(1);
 }
 
-static void one_size(int nodes, int reps)
+typedef struct canceller {
+	volatile int flag;
+	double set_at;
+} canceller;
+
+static void *cancel_later(void *arg)
+{
+	canceller *c = arg;
+	struct timespec ts = {0, CANCEL_AFTER_MS * 1000000L};
+	nanosleep(&ts, NULL);
+	c->set_at = wasp_now();
+	c->flag = 1;
+	return NULL;
+}
+
+/* Milliseconds from the cancel to the return of a solve (place: 0) or
+ * a place of gang `gang`; -1 when it returned before the cancel. */
+static double cancel_ms(const wasp_snapshot *s, const char *gang)
+{
+	canceller c = {0, 0};
+	wasp_options o;
+	wasp_options_init(&o);
+	o.cancel = &c.flag;
+	o.time_limit_s = 120;
+	pthread_t th;
+	pthread_create(&th, NULL, cancel_later, &c);
+	wasp_plan *p = NULL;
+	wasp_error e;
+	int rc = gang ? wasp_place(s, WASP_GROUP_PODGROUP, "train", gang, &o,
+				   60000, &p, &e)
+		      : wasp_solve(s, &o, &p, &e);
+	double done = wasp_now();
+	pthread_join(th, NULL);
+	if (rc)
+		die("cancel run", &e);
+	wasp_plan_free(p);
+	return c.flag && done >= c.set_at ? (done - c.set_at) * 1e3 : -1;
+}
+
+static void one_size(int nodes, int reps, int cancel)
 {
 	wasp_gen_options g;
 	wasp_gen_options_init(&g);
@@ -127,6 +172,11 @@ static void one_size(int nodes, int reps)
 	}
 	if (cur != s)
 		wasp_snapshot_free(cur);
+	if (cancel)
+		printf("cancel after %d ms at %d nodes: solve returned %.1f ms "
+		       "later, place %.1f ms later (-1: done before)\n",
+		       CANCEL_AFTER_MS, nodes, cancel_ms(s, NULL),
+		       cancel_ms(s, "gang-00000"));
 	printf("| %d | %zu | %.0f | %.1f | %.1f | %.1f | %.1f | %d/%d | %.0f |\n",
 	       nodes, st.pods, tload * 1e3, pct(ta, reps, 0.5) * 1e3,
 	       pct(ta, reps, 0.99) * 1e3, pct(tp, reps, 0.5) * 1e3,
@@ -151,6 +201,6 @@ int main(int argc, char **argv)
 	       "place p50 ms | place p99 ms | placed | stream pods/s |\n"
 	       "|---|---|---|---|---|---|---|---|---|\n");
 	for (int i = 0; i < nsizes; i++)
-		one_size(sizes[i], reps);
+		one_size(sizes[i], reps, i == nsizes - 1 && getenv("CANCEL"));
 	return 0;
 }
