@@ -7,7 +7,8 @@
  * Last, how long a cancel takes to return: wasp_solve (auto) and
  * wasp_place on the largest cluster, the flag set from another thread
  * after CANCEL_AFTER_MS.
- * Built on request: `make bench/plugin && bench/plugin [reps [sizes]]`.
+ * Built on request: `make bench/plugin && bench/plugin [reps [sizes
+ * [first]]]`; CANCEL=1 in the environment adds the cancel figures.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -193,14 +194,17 @@ int main(int argc, char **argv)
 	int reps = argc > 1 ? atoi(argv[1]) : 20;
 	int sizes[] = {1000, 5000, 10000};
 	int nsizes = argc > 2 ? atoi(argv[2]) : 3;
-	if (reps < 1 || nsizes < 1 || nsizes > 3) {
-		fprintf(stderr, "usage: bench/plugin [reps [sizes 1-3]]\n");
+	int first = argc > 3 ? atoi(argv[3]) : 0;
+	if (reps < 1 || nsizes < 1 || first < 0 || first + nsizes > 3) {
+		fprintf(stderr, "usage: bench/plugin [reps [sizes [first]]]: "
+			"sizes of 1k, 5k, 10k nodes from the first-th\n");
 		return 2;
 	}
 	printf("| nodes | pods | load ms | apply p50 ms | apply p99 ms | "
 	       "place p50 ms | place p99 ms | placed | stream pods/s |\n"
 	       "|---|---|---|---|---|---|---|---|---|\n");
-	for (int i = 0; i < nsizes; i++)
-		one_size(sizes[i], reps, i == nsizes - 1 && getenv("CANCEL"));
+	for (int i = first; i < first + nsizes; i++)
+		one_size(sizes[i], reps,
+			 i == first + nsizes - 1 && getenv("CANCEL"));
 	return 0;
 }
