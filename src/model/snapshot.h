@@ -251,6 +251,9 @@ struct wasp_snapshot {
 	 * (model/version.h), keyed as pod_idx / group_idx; the lookups try
 	 * them when the main index misses.  NULL: none. */
 	struct ws_map *pod_idx_more, *group_idx_more;
+	/* Each node's position in name order (ws_snapshot_index), so that
+	 * the runs on one snapshot do not sort the names again. */
+	int *node_rank;
 };
 
 /* Pending: to be placed by the solvers. */
