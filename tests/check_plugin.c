@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "model/version.h"
+#include "model/version_int.h"
 
 /* --------------------------------------------------------- helpers */
 
@@ -329,6 +329,9 @@ START_TEST(incremental_equals_files)
 		wasp_snapshot *next = apply(cur, d);
 		ck_assert_msg(ws_version_incremental(next), "step %d: the "
 			      "full path was taken", step);
+		/* kept: the root, each step's records, this step's arrays
+		 * (not the earlier steps' copies) */
+		ck_assert_uint_eq(next->ver->nstores, (size_t)step + 3);
 		char *t = join(&p);
 		wasp_snapshot *f = load_text(t);
 		char *a = solve_digest(next), *b = solve_digest(f);

@@ -115,7 +115,8 @@ void ws_version_free(ws_snapshot *s)
 
 struct ws_version *vs_version_derive(const struct ws_version *base,
 				     const vs_obj *more, size_t nmore,
-				     vs_store *const *extra, size_t nextra)
+				     vs_store *const *extra, size_t nextra,
+				     bool drop_plain)
 {
 	struct ws_version *v = calloc(1, sizeof *v);
 	size_t np = base->npend + nmore, ns = base->nstores + nextra;
@@ -143,15 +144,21 @@ struct ws_version *vs_version_derive(const struct ws_version *base,
 		v->pend[i] = o;
 	}
 	v->npend = np;
+	size_t k = 0;
 	for (size_t i = 0; i < base->nstores; i++) {
+		if (drop_plain && base->stores[i] == base->plain_store)
+			continue;
 		atomic_fetch_add_explicit(&base->stores[i]->refs, 1,
 					  memory_order_relaxed);
-		v->stores[i] = base->stores[i];
+		v->stores[k++] = base->stores[i];
 	}
 	for (size_t i = 0; i < nextra; i++)
-		v->stores[base->nstores + i] = extra[i];
-	v->nstores = ns;
+		v->stores[k++] = extra[i];
+	v->nstores = k;
+	(void)ns;
 	v->plain = base->plain;
+	v->root = base->root;
+	v->plain_store = drop_plain ? NULL : base->plain_store;
 	v->root_npods = base->root_npods;
 	v->root_ngroups = base->root_ngroups;
 	return v;
@@ -343,6 +350,7 @@ static int root_version(ws_snapshot *s, vs_objset *objs)
 	v->stores = st;
 	v->nstores = 1;
 	v->plain = s;
+	v->root = s;
 	v->root_npods = s->npods;
 	v->root_ngroups = s->ngroups;
 	s->ver = v;
@@ -633,7 +641,7 @@ static int overlay(const struct ws_version *pv, const ws_assumed *as,
 		nkept += !rc;
 	}
 	struct ws_version *v = rc ? NULL : vs_version_derive(pv, NULL, 0,
-							     NULL, 0);
+							     NULL, 0, false);
 	if (!rc && !v)
 		rc = vs_nomem(err);
 	if (rc)

@@ -141,23 +141,33 @@ typedef struct merge {
 	int *gmap;             /* m's groups -> s's */
 	bool *ucopied;         /* P's nodes whose usage s owns */
 	bool nodes_copied;
+	const ws_node *root_nodes; /* the decoded root's node array */
 	int *added;            /* per s group: pods appended */
 	int **addl;
 	int nnew_g;
 } merge;
 
+/* s's own copy of the node array; false on NOMEM. */
+static bool usage_nodes(merge *g)
+{
+	ws_snapshot *s = g->s;
+	if (g->nodes_copied)
+		return true;
+	ws_node *n = wa_calloc(g->o, (size_t)s->nnodes + 1, sizeof *n);
+	if (!n)
+		return false;
+	memcpy(n, s->nodes, (size_t)s->nnodes * sizeof *n);
+	s->nodes = n;
+	g->nodes_copied = true;
+	return true;
+}
+
 /* Node ni's usage, owned by s (copied on first change). */
 static int64_t *usage(merge *g, int ni)
 {
 	ws_snapshot *s = g->s;
-	if (!g->nodes_copied) {
-		ws_node *n = wa_calloc(g->o, (size_t)s->nnodes + 1, sizeof *n);
-		if (!n)
-			return NULL;
-		memcpy(n, s->nodes, (size_t)s->nnodes * sizeof *n);
-		s->nodes = n;
-		g->nodes_copied = true;
-	}
+	if (!usage_nodes(g))
+		return NULL;
 	if (!g->ucopied[ni]) {
 		int64_t *u = wa_calloc(g->r, (size_t)s->nres, sizeof *u);
 		if (!u)
@@ -316,6 +326,10 @@ static bool merge_alloc(merge *g, wa_arena *t)
 			return false;
 	memcpy(s->pods, P->pods, (size_t)P->npods * sizeof *s->pods);
 	memcpy(s->groups, P->groups, (size_t)P->ngroups * sizeof *s->groups);
+	/* the base's own node array lives in its arrays' store, which the
+	 * new version does not keep: copy it (the root's is kept) */
+	if (P->nodes != g->root_nodes && !usage_nodes(g))
+		return false;
 	for (int r = 0; r < m->nres; r++)
 		g->rmap[r] = ws_res_index(P, m->res[r]);
 	return true;
@@ -348,7 +362,8 @@ int vs_apply_fast(const ws_snapshot *base, const wasp_delta *d,
 		wa_destroy(t);
 		return VF_FULL;
 	}
-	merge g = {.P = bv->plain, .m = m, .r = m->arena, .o = wa_new()};
+	merge g = {.P = bv->plain, .m = m, .r = m->arena, .o = wa_new(),
+		   .root_nodes = bv->root->nodes};
 	g.s = g.o ? wa_alloc(g.o, sizeof *g.s) : NULL;
 	vs_store *st[2] = {NULL, NULL};
 	struct ws_version *v = NULL;
@@ -365,7 +380,8 @@ int vs_apply_fast(const ws_snapshot *base, const wasp_delta *d,
 					  g.P->ngroups);
 		}
 		if (st[1])
-			v = vs_version_derive(bv, d->ops, d->n, st, 2);
+			v = vs_version_derive(bv, d->ops, d->n, st, 2,
+					      true);
 		rc = v ? WASP_OK : vs_nomem(err);
 	}
 	wa_destroy(t);
@@ -379,6 +395,7 @@ int vs_apply_fast(const ws_snapshot *base, const wasp_delta *d,
 		return rc;
 	}
 	v->plain = g.s;
+	v->plain_store = st[1];
 	g.s->ver = v;
 	g.s->t_load = wb_now() - t0;
 	*out = g.s;

@@ -63,6 +63,11 @@ struct ws_version {
 				 arena first, the plain state's last      */
 	size_t nstores;
 	const ws_snapshot *plain;
+	const ws_snapshot *root;     /* the decoded root (in stores[0])  */
+	vs_store *plain_store;       /* the incremental plain state's own
+					arrays (one of stores), NULL for a
+					root: a successor built from the
+					plain state does not keep it        */
 	int root_npods, root_ngroups; /* the root's counts               */
 	wa_arena *own;        /* an overlay's arena, NULL for a plain one */
 	ws_assumed *as;       /* in own */
@@ -80,12 +85,13 @@ struct wasp_delta {
 /* version.c */
 int vs_nomem(wasp_error *err);
 vs_store *vs_store_new(wa_arena *a);
-/* A plain version of `plain` that shares base's objects, pending
- * operations and stores (references taken), plus `more` pending
- * operations and `extra` stores (references passed in). */
+/* A version that shares base's objects, pending operations and stores
+ * (references taken; base's plain_store left out when drop_plain), plus
+ * `more` pending operations and `extra` stores (references passed in). */
 struct ws_version *vs_version_derive(const struct ws_version *base,
 				     const vs_obj *more, size_t nmore,
-				     vs_store *const *extra, size_t nextra);
+				     vs_store *const *extra, size_t nextra,
+				     bool drop_plain);
 void vs_version_release(struct ws_version *v);
 /* The object of `key` as the plain state of v sees it, NULL if none. */
 const wt_node *vs_lookup(const struct ws_version *v, const char *key);
