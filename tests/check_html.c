@@ -469,6 +469,40 @@ START_TEST(test_evictions_and_buy)
 }
 END_TEST
 
+/* GPUs as DRA devices: nodes are drawn by their devices, and the
+ * devices the node titles say the plan takes are the plan's claims'. */
+START_TEST(test_dra_devices)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.nodes = 16;
+	g.fanout = 2;
+	g.gangs = 4;
+	g.dra = 1;
+	wasp_error e;
+	char *txt = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(txt);
+	wasp_snapshot *s = tu_load(txt);
+	free(txt);
+	wasp_plan *p = tu_solve_mode(s, WASP_MODE_GREEDY);
+	ck_assert_int_gt(p->nclaims, 0);
+	char *page = page_of(s, p, 0);
+	const char *o, *oe;
+	section(page, "overview", "</svg>", &o, &oe);
+	ck_assert_int_eq(count(o, oe, "\ndevices (DRA): 8 allocatable\n"),
+			 (int)s->nnodes);
+	int want = 0, got = 0;
+	for (int i = 0; i < p->nclaims; i++)
+		want += p->claims[i].nresults;
+	for (const char *q = o; (q = strstr(q, "\n  + ")) && q < oe; q++)
+		got += atoi(strstr(q, ": ") + 2);
+	ck_assert_int_eq(got, want);
+	free(page);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 START_TEST(test_api_refusals)
 {
 	wasp_snapshot *s = tu_load_file("models/examples/gpu16.yaml");
@@ -497,6 +531,7 @@ int main(void)
 	tcase_add_test(t, test_generated_default_threshold);
 	tcase_add_test(t, test_escaping);
 	tcase_add_test(t, test_evictions_and_buy);
+	tcase_add_test(t, test_dra_devices);
 	tcase_add_test(t, test_api_refusals);
 	suite_add_tcase(s, t);
 	return tu_run(s);

@@ -8,7 +8,8 @@
  * such as kubernetes.io/hostname, are left out), with the nodes in the
  * finest domain that holds them.  Each node carries its main resource
  * (the cluster's accelerator resource where the node has it, else CPU)
- * split into what runs and stays, what is evicted, what moves out, what
+ * (or, on nodes with DRA devices and without it, the devices; the
+ * resource index s->nres stands for them) split into what runs and stays, what is evicted, what moves out, what
  * moves in, and what the plan places, per admitted group.
  */
 #ifndef WASP_HTML_INT_H
@@ -36,7 +37,8 @@ typedef struct wh_new {
 } wh_new;
 
 typedef struct wh_node {
-	int res;          /* snapshot resource drawn for this node        */
+	int res;          /* snapshot resource drawn for this node; s->nres:
+			     its DRA devices (in thousands, as milli-units) */
 	int64_t alloc;    /* its allocatable, milli-units                 */
 	int64_t run, evict, move_out, move_in; /* milli-units            */
 	int pods_before, pods_after;
@@ -51,8 +53,8 @@ typedef struct wh_dom {
 	const char *name;  /* the key's value (last path component)        */
 	int level;         /* 0 root, 1.. the kept keys coarse to fine      */
 	int parent;        /* -1 for the root                               */
-	int *kids, nkids;  /* child domains, by name                        */
-	int *nodes, nnodes; /* nodes directly here, by name                 */
+	int *kids, nkids;  /* child domains, by name in natural order       */
+	int *nodes, nnodes; /* nodes directly here, likewise                */
 	int total;         /* nodes under it                                */
 	bool free_before, free_after; /* no pod on any of its nodes        */
 } wh_dom;
@@ -63,6 +65,7 @@ typedef struct wh_pic {
 	const wasp_plan *p;
 	int accel;          /* the accelerator resource, -1: none          */
 	int cpu;            /* the cpu resource, -1: none                  */
+	bool devices;       /* some node is drawn by its DRA devices       */
 	wh_node *nodes;     /* per snapshot node                           */
 	wh_dom *doms;       /* doms[0] is the root                         */
 	int ndoms;

@@ -10,8 +10,11 @@
  */
 #include "plan/html_int.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/dra.h"
 
 /* Resources that are not accelerators. */
 static bool standard_resource(const char *r)
@@ -61,13 +64,54 @@ static int cmp_newrow(const void *va, const void *vb)
 
 static int64_t req_on(const wh_pic *pc, int pod, int node)
 {
-	return pc->s->pods[pod].req[pc->nodes[node].res];
+	int r = pc->nodes[node].res;
+	return r == pc->s->nres ? 0 : pc->s->pods[pod].req[r];
 }
 
-static void count_changes(wh_pic *pc)
+/* Devices of node n (DRA): how many, and how many existing allocations
+ * hold. */
+static int node_devices(const ws_dra *d, int n, int *taken)
+{
+	int k = 0;
+	*taken = 0;
+	if (!d)
+		return 0;
+	for (int i = d->node_first[n]; i < d->node_first[n + 1]; i++) {
+		k++;
+		*taken += d->taken0[d->node_devs[i]] > 0;
+	}
+	return k;
+}
+
+/* Devices an eviction frees on device nodes: those of the allocated
+ * claims every holder of which the plan evicts. */
+static void evicted_devices(wh_pic *pc, const unsigned char *gone)
+{
+	const ws_dra *d = pc->s->dra;
+	if (!d)
+		return;
+	for (int c = 0; c < d->nspecs; c++) {
+		const wdr_spec *sp = &d->specs[c];
+		bool all = sp->allocated && sp->nholders > 0;
+		for (int h = 0; h < sp->nholders && all; h++)
+			all = gone[sp->holders[h]];
+		for (int k = 0; all && k < sp->nalloc; k++) {
+			int n = d->devs[sp->alloc_dev[k]].reach.node;
+			if (n < 0 || pc->nodes[n].res != pc->s->nres)
+				continue;
+			pc->nodes[n].evict += 1000;
+			pc->nodes[n].run -= 1000;
+		}
+	}
+}
+
+static int count_changes(wh_pic *pc)
 {
 	const ws_snapshot *s = pc->s;
 	const wasp_plan *p = pc->p;
+	unsigned char *gone = wa_calloc(pc->a, (size_t)s->npods + 1, 1);
+	if (!gone)
+		return -1;
 	for (int i = 0; i < p->nevict; i++) {
 		int pi = ws_pod_index(s, p->evict[i].ns, p->evict[i].pod);
 		int n = pi < 0 ? -1 : s->pods[pi].node;
@@ -75,6 +119,7 @@ static void count_changes(wh_pic *pc)
 			pc->unmatched++;
 			continue;
 		}
+		gone[pi] = 1;
 		int64_t q = req_on(pc, pi, n);
 		pc->nodes[n].evict += q;
 		pc->nodes[n].run -= q;
@@ -96,6 +141,8 @@ static void count_changes(wh_pic *pc)
 		pc->nodes[to].move_in += req_on(pc, pi, to);
 		pc->nodes[to].pods_after++;
 	}
+	evicted_devices(pc, gone);
+	return 0;
 }
 
 /* The plan's placements, per node and group. */
@@ -104,7 +151,8 @@ static int count_placements(wh_pic *pc)
 	const ws_snapshot *s = pc->s;
 	const wasp_plan *p = pc->p;
 	ws_map *gi = ws_map_new(pc->a);
-	newrow *rows = wa_calloc(pc->a, (size_t)p->nplace + 1, sizeof *rows);
+	newrow *rows = wa_calloc(pc->a, (size_t)(p->nplace + p->nclaims) + 1,
+				 sizeof *rows);
 	if (!gi || !rows)
 		return -1;
 	for (int i = 0; i < p->nadmit; i++) {
@@ -137,6 +185,30 @@ static int count_placements(wh_pic *pc)
 		rows[nr++] = (newrow){n, kind, 1, req_on(pc, pi, n)};
 		pc->nodes[n].pods_after++;
 	}
+	/* devices the plan's claims take, on device nodes */
+	for (int i = 0; i < p->nclaims; i++) {
+		const wpl_claim *x = &p->claims[i];
+		int n = x->node ? ws_node_index(s, x->node) : -1;
+		if (n < 0 || pc->nodes[n].res != s->nres || !x->nresults)
+			continue;
+		const char *g = x->group;
+		if (!g && x->pod) {
+			int pi = ws_pod_index(s, x->ns, x->pod);
+			if (pi >= 0 && s->pods[pi].group >= 0)
+				g = s->groups[s->pods[pi].group].name;
+		}
+		int kind = WH_LONE;
+		if (g) {
+			const char *k = wa_printf(pc->a, "%s/%s",
+						  x->ns ? x->ns : "", g);
+			if (!k)
+				return -1;
+			int gi2 = ws_map_get(gi, k);
+			if (gi2 >= 0)
+				kind = WH_GROUP + gi2;
+		}
+		rows[nr++] = (newrow){n, kind, 0, 1000 * (int64_t)x->nresults};
+	}
 	qsort(rows, (size_t)nr, sizeof *rows, cmp_newrow);
 	for (int i = 0; i < nr;) {
 		int j = i, n = rows[i].node, k = 0;
@@ -147,10 +219,11 @@ static int count_placements(wh_pic *pc)
 			return -1;
 		for (int r = i; r < j; r++) {
 			if (k && nw[k - 1].kind == rows[r].kind) {
-				nw[k - 1].pods++;
+				nw[k - 1].pods += rows[r].pods;
 				nw[k - 1].amt += rows[r].amt;
 			} else {
-				nw[k++] = (wh_new){rows[r].kind, 1, rows[r].amt};
+				nw[k++] = (wh_new){rows[r].kind, rows[r].pods,
+						   rows[r].amt};
 			}
 		}
 		pc->nodes[n].news = nw;
@@ -171,10 +244,18 @@ static int build_nodes(wh_pic *pc)
 	for (int i = 0; i < s->nnodes; i++) {
 		const ws_node *nd = &s->nodes[i];
 		wh_node *w = &pc->nodes[i];
+		int taken, ndev = node_devices(s->dra, i, &taken);
 		w->res = pc->accel >= 0 && nd->alloc[pc->accel] > 0 ? pc->accel
+			 : ndev > 0 ? s->nres
 			 : pc->cpu >= 0 ? pc->cpu : WS_RES_PODS;
-		w->alloc = nd->alloc[w->res];
-		w->run = nd->used[w->res];
+		if (w->res == s->nres) {
+			w->alloc = 1000 * (int64_t)ndev;
+			w->run = 1000 * (int64_t)taken;
+			pc->devices = true;
+		} else {
+			w->alloc = nd->alloc[w->res];
+			w->run = nd->used[w->res];
+		}
 		w->unsched = !ws_node_schedulable(nd, NULL);
 	}
 	for (int i = 0; i < s->npods; i++) {
@@ -184,7 +265,8 @@ static int build_nodes(wh_pic *pc)
 			pc->nodes[q->node].pods_after++;
 		}
 	}
-	count_changes(pc);
+	if (count_changes(pc))
+		return -1;
 	return count_placements(pc);
 }
 
@@ -251,6 +333,64 @@ static int build_doms(wh_pic *pc, const wtp_topo *t)
 	return 0;
 }
 
+/* Names in natural order ("r9" before "r10"); ties by bytes. */
+static int natcmp(const char *a, const char *b)
+{
+	const char *a0 = a, *b0 = b;
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			while (a[0] == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (b[0] == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			size_t la = strspn(a, "0123456789");
+			size_t lb = strspn(b, "0123456789");
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = strncmp(a, b, la);
+			if (c)
+				return c;
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a != *b)
+			break;
+		a++;
+		b++;
+	}
+	int c = (unsigned char)*a - (unsigned char)*b;
+	return c ? c : strcmp(a0, b0);
+}
+
+typedef struct named {
+	const char *name;
+	int id;
+} named;
+
+static int cmp_named(const void *va, const void *vb)
+{
+	const named *a = va, *b = vb;
+	int c = natcmp(a->name, b->name);
+	return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
+/* Sort ids[0..n) by their names in natural order. */
+static int sort_ids(wa_arena *a, int *ids, int n, const wh_pic *pc,
+		    bool nodes)
+{
+	named *t = wa_calloc(a, (size_t)n + 1, sizeof *t);
+	if (!t)
+		return -1;
+	for (int i = 0; i < n; i++)
+		t[i] = (named){nodes ? pc->s->nodes[ids[i]].name
+				     : pc->doms[ids[i]].name, ids[i]};
+	qsort(t, (size_t)n, sizeof *t, cmp_named);
+	for (int i = 0; i < n; i++)
+		ids[i] = t[i].id;
+	return 0;
+}
+
 /* Children lists, node counts and the free marks. */
 static int link_doms(wh_pic *pc)
 {
@@ -283,6 +423,12 @@ static int link_doms(wh_pic *pc)
 			pc->doms[d].free_before &= w->pods_before == 0;
 			pc->doms[d].free_after &= w->pods_after == 0;
 		}
+	}
+	for (int d = 0; d < pc->ndoms; d++) {
+		wh_dom *x = &pc->doms[d];
+		if (sort_ids(pc->a, x->kids, x->nkids, pc, false) ||
+		    sort_ids(pc->a, x->nodes, x->nnodes, pc, true))
+			return -1;
 	}
 	return 0;
 }

@@ -116,8 +116,18 @@ void wh_defs(sbuf *b)
 void wh_qty(sbuf *b, const ws_snapshot *s, int r, int64_t milli)
 {
 	char buf[64];
+	if (r == s->nres) {
+		sb_printf(b, "%lld", (long long)(milli / 1000));
+		return;
+	}
 	wq_format(milli, wq_is_bytes_resource(s->res[r]), buf, sizeof buf);
 	sb_puts(b, buf);
+}
+
+/* The name of what a node's bars measure. */
+static const char *res_name(const ws_snapshot *s, int r)
+{
+	return r == s->nres ? "devices (DRA)" : s->res[r];
 }
 
 /* "kueue.x-k8s.io/rack" -> "rack" */
@@ -216,7 +226,7 @@ static void node_title(dctx *c, int n)
 	sb_puts(b, "<title>");
 	sb_html(b, s->nodes[n].name);
 	sb_puts(b, "\n");
-	sb_html(b, s->res[r]);
+	sb_html(b, res_name(s, r));
 	sb_puts(b, ": ");
 	wh_qty(b, s, r, w->alloc);
 	sb_puts(b, " allocatable\nbefore: ");
@@ -298,7 +308,7 @@ static void draw_agg(dctx *c, const char *label, int dom, const int *nodes,
 	memset(c->fb, 0, sizeof(double) * (size_t)c->nkinds);
 	memset(c->fa, 0, sizeof(double) * (size_t)c->nkinds);
 	memset(c->gp, 0, sizeof(int) * (size_t)c->nkinds);
-	size_t nr = (size_t)(s->nres ? s->nres : 1);
+	size_t nr = (size_t)s->nres + 1; /* and the devices */
 	memset(c->ab, 0, sizeof(int64_t) * nr);
 	memset(c->aa, 0, sizeof(int64_t) * nr);
 	memset(c->al, 0, sizeof(int64_t) * nr);
@@ -331,7 +341,7 @@ static void draw_agg(dctx *c, const char *label, int dom, const int *nodes,
 		if (!c->al[r])
 			continue;
 		sb_puts(b, "\n");
-		sb_html(b, s->res[r]);
+		sb_html(b, res_name(s, (int)r));
 		sb_puts(b, ": ");
 		wh_qty(b, s, (int)r, c->al[r]);
 		sb_puts(b, " allocatable, ");
@@ -544,9 +554,12 @@ static void legend(dctx *c)
 	sb_puts(b, "<p class=\"note\">Each node shows two bars: above, its ");
 	if (pc->accel >= 0) {
 		sb_html(b, pc->s->res[pc->accel]);
-		sb_puts(b, " (CPU on nodes without it)");
+		sb_puts(b, pc->devices ? " (DRA devices, else CPU, on nodes "
+					 "without it)"
+				       : " (CPU on nodes without it)");
 	} else {
-		sb_puts(b, "CPU");
+		sb_puts(b, pc->devices ? "DRA devices (CPU on nodes without)"
+				       : "CPU");
 	}
 	sb_puts(b, " before the plan; below, after it.  Hover over a node "
 		   "or a domain for its figures.</p>\n<ul class=\"legend\">");
@@ -588,7 +601,7 @@ void wh_picture(sbuf *b, const wh_pic *pc, int detail_nodes)
 	const ws_snapshot *s = pc->s;
 	dctx c = {.b = b, .pc = pc};
 	c.nkinds = WH_GROUP + pc->p->nadmit;
-	size_t nr = (size_t)(s->nres ? s->nres : 1);
+	size_t nr = (size_t)s->nres + 1; /* and the devices */
 	c.w = wa_calloc(pc->a, (size_t)pc->ndoms, sizeof *c.w);
 	c.h = wa_calloc(pc->a, (size_t)pc->ndoms, sizeof *c.h);
 	c.fb = wa_calloc(pc->a, (size_t)c.nkinds, sizeof *c.fb);
