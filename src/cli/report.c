@@ -93,15 +93,11 @@ int cmd_report(int argc, char **argv)
 		return rc;
 
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(files, nfiles, quiet, &s)))
+	wasp_plan *p;
+	if ((rc = load_plan_snapshot(plan_path, files, nfiles, quiet, &p, &s)))
 		return rc;
 	wasp_error err;
-	wasp_plan *p = NULL;
 	memset(&err, 0, sizeof err);
-	if (wasp_plan_load(&p, plan_path, &err) != WASP_OK) {
-		wasp_snapshot_free(s);
-		return report(&err);
-	}
 	char *page = wasp_report_html(s, p, detail, &err);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);

@@ -584,6 +584,22 @@ int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
 	return 0;
 }
 
+int load_plan_snapshot(const char *plan_path, char **paths, int n,
+		       int quiet, wasp_plan **p, wasp_snapshot **s)
+{
+	int rc = load_snapshot(paths, n, quiet, s);
+	if (rc)
+		return rc;
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	if (wasp_plan_load(p, plan_path, &err) != WASP_OK) {
+		wasp_snapshot_free(*s);
+		*s = NULL;
+		return report(&err);
+	}
+	return 0;
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -716,15 +732,12 @@ static int cmd_check(int argc, char **argv)
 		return rc;
 
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	wasp_plan *p;
+	if ((rc = load_plan_snapshot(plan_path, argv + optind, argc - optind,
+				     quiet, &p, &s)))
 		return rc;
 	wasp_error err;
-	wasp_plan *p = NULL;
 	memset(&err, 0, sizeof err);
-	if (wasp_plan_load(&p, plan_path, &err) != WASP_OK) {
-		wasp_snapshot_free(s);
-		return report(&err);
-	}
 	size_t nviol = 0;
 	char *rep = NULL;
 	if (wasp_check(s, p, &nviol, &rep, &err) != WASP_OK) {

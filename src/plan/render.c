@@ -488,12 +488,7 @@ static const char *or_dash(const char *s)
 static void text_qty(sbuf *b, const char *res, double units, int width)
 {
 	char buf[64];
-	double milli = units * 1000;
-	if (isfinite(milli) && fabs(milli) < 9e18 && milli == floor(milli))
-		wq_format((int64_t)milli, wq_is_bytes_resource(res), buf,
-			  sizeof buf);
-	else
-		fmt_num(units, buf, sizeof buf);
+	fmt_units(res, units, buf, sizeof buf);
 	sb_printf(b, "%*s", width, buf);
 }
 

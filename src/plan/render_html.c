@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/quantity.h"
 #include "plan/html_int.h"
 #include "plan/verify.h"
 
@@ -198,15 +197,9 @@ static void summary(sbuf *b, const wasp_plan *p)
 /* A quantity in resource units, as Kubernetes writes it when exact. */
 static void units(sbuf *b, const char *res, double v)
 {
-	double milli = v * 1000;
 	char buf[64];
-	if (isfinite(milli) && fabs(milli) < 9e18 && milli == floor(milli)) {
-		wq_format((int64_t)milli, wq_is_bytes_resource(res), buf,
-			  sizeof buf);
-		sb_puts(b, buf);
-	} else {
-		num(b, v);
-	}
+	fmt_units(res, v, buf, sizeof buf);
+	sb_puts(b, isfinite(v) ? buf : "-");
 }
 
 static void details(sbuf *b, const wasp_plan *p)

@@ -4,6 +4,8 @@
  */
 #include "plan/sbuf.h"
 
+#include "model/quantity.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -146,4 +148,13 @@ void fmt_num(double v, char *buf, size_t size)
 		if (strtod(buf, NULL) == v || prec == 17)
 			break;
 	}
+}
+
+void fmt_units(const char *res, double units, char *buf, size_t size)
+{
+	double milli = units * 1000;
+	if (isfinite(milli) && fabs(milli) < 9e18 && milli == floor(milli))
+		wq_format((int64_t)milli, wq_is_bytes_resource(res), buf, size);
+	else
+		fmt_num(units, buf, size);
 }

@@ -37,5 +37,8 @@ char *sb_finish(sbuf *b, wasp_error *err);
  * reads back to the same double; NaN and infinities as null.  The decimal
  * point is forced to '.' whatever the locale. */
 void fmt_num(double v, char *buf, size_t size);
+/* `units` of resource res as Kubernetes writes the quantity when it is a
+ * whole number of milli-units (bytes in binary suffixes), else fmt_num. */
+void fmt_units(const char *res, double units, char *buf, size_t size);
 
 #endif
