@@ -27,7 +27,7 @@
 
 #include "model/quantity.h"
 
-#define WH_NODE_W 76      /* a node cell                              */
+#define WH_NODE_W 64      /* a node cell                              */
 #define WH_AGG_W 66       /* an aggregate cell                        */
 #define WH_CELL_H 40
 #define WH_PAD 6          /* inside a domain box                      */
@@ -38,7 +38,7 @@
 #define WH_BAR_X 4
 #define WH_BAR1_Y 19.5    /* middle of the "before" bar (9 px high)   */
 #define WH_BAR2_Y 31.5    /* middle of the "after" bar                */
-#define WH_NAME_CHARS 12  /* node names longer than this are cut      */
+#define WH_NAME_CHARS 10  /* node names longer than this are cut      */
 #define WH_LEGEND_GROUPS 24 /* groups named in the legend             */
 #define WH_TITLE_GROUPS 8 /* groups named in an aggregate's title     */
 
