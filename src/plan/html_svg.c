@@ -41,6 +41,8 @@
 #define WH_NAME_CHARS 10  /* node names longer than this are cut      */
 #define WH_LEGEND_GROUPS 24 /* groups named in the legend             */
 #define WH_TITLE_GROUPS 8 /* groups named in an aggregate's title     */
+#define WH_MAX_SEGS 64    /* segments of one bar; the rest would not
+			     show anyway                              */
 
 typedef struct dctx {
 	sbuf *b;
@@ -173,24 +175,23 @@ typedef struct seg {
 	double frac;
 } seg;
 
-/* One stroked path per segment; `run` is drawn in both bars at once. */
-static void bars(sbuf *b, int width, double run_b, double run_a,
-		 const seg *before, int nb, const seg *after, int na)
+/* One stroked path per segment.  The running work that stays opens both
+ * bars, so one path draws it in both. */
+static void bars(sbuf *b, int width, double run, const seg *before, int nb,
+		 const seg *after, int na)
 {
 	double full = width - 2 * WH_BAR_X;
-	double rb = fmin(run_b, 1) * full, ra = fmin(run_a, 1) * full;
-	if (rb > 0 || ra > 0) {
-		sb_puts(b, "<path class=\"r\" d=\"");
-		if (rb > 0)
-			sb_printf(b, "M%d %.1fh%.1f", WH_BAR_X, WH_BAR1_Y, rb);
-		if (ra > 0)
-			sb_printf(b, "M%d %.1fh%.1f", WH_BAR_X, WH_BAR2_Y, ra);
-		sb_puts(b, "\"/>");
-	}
+	double r = fmin(run, 1) * full;
+	if (r > 0)
+		sb_printf(b, "<path class=\"r\" d=\"M%d %.1fh%.1f"
+			     "M%d %.1fh%.1f\"/>",
+			  WH_BAR_X, WH_BAR1_Y, r, WH_BAR_X, WH_BAR2_Y, r);
+	else
+		r = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		const seg *sg = pass ? after : before;
 		int n = pass ? na : nb;
-		double x = pass ? ra : rb, y = pass ? WH_BAR2_Y : WH_BAR1_Y;
+		double x = r, y = pass ? WH_BAR2_Y : WH_BAR1_Y;
 		for (int i = 0; i < n; i++) {
 			if (sg[i].frac <= 0 || x >= full)
 				continue;
@@ -285,14 +286,13 @@ static void draw_node(dctx *c, int n, int x, int y)
 	sb_puts(b, "</text>");
 	seg before[2] = {{WH_EVICT, frac(w->evict, w->alloc)},
 			 {WH_MOVE_OUT, frac(w->move_out, w->alloc)}};
-	seg after[64];
+	seg after[WH_MAX_SEGS];
 	int na = 0;
 	after[na++] = (seg){WH_MOVE_IN, frac(w->move_in, w->alloc)};
-	for (int i = 0; i < w->nnew && na < 64; i++)
+	for (int i = 0; i < w->nnew && na < WH_MAX_SEGS; i++)
 		after[na++] = (seg){w->news[i].kind,
 				    frac(w->news[i].amt, w->alloc)};
-	bars(b, WH_NODE_W, frac(w->run + 0, w->alloc),
-	     frac(w->run, w->alloc), before, 2, after, na);
+	bars(b, WH_NODE_W, frac(w->run, w->alloc), before, 2, after, na);
 	sb_puts(b, "</g>");
 }
 
@@ -371,12 +371,12 @@ static void draw_agg(dctx *c, const char *label, int dom, const int *nodes,
 	sb_puts(b, "</text>");
 	seg before[2] = {{WH_EVICT, c->fb[WH_EVICT] / dn},
 			 {WH_MOVE_OUT, c->fb[WH_MOVE_OUT] / dn}};
-	seg after[64];
+	seg after[WH_MAX_SEGS];
 	int na = 0;
-	for (int k = WH_MOVE_IN; k < c->nkinds && na < 64; k++)
+	for (int k = WH_MOVE_IN; k < c->nkinds && na < WH_MAX_SEGS; k++)
 		if (c->fa[k] > 0)
 			after[na++] = (seg){k, c->fa[k] / dn};
-	bars(b, WH_AGG_W, run / dn, run / dn, before, 2, after, na);
+	bars(b, WH_AGG_W, run / dn, before, 2, after, na);
 	sb_puts(b, "</g>");
 }
 

@@ -47,7 +47,8 @@ static const char css[] =
 ".legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;"
 "gap:4px 16px;margin:6px 0}.sw{vertical-align:-1px}"
 ".sw .cb{fill:#fff;stroke:#b8c0ca}.note{color:#555;margin:4px 0}"
-".pic{overflow-x:auto;margin:8px 0}.pic svg{max-width:100%;height:auto}.pdb{color:#8a1010;font-weight:600}\n"
+".pic{overflow-x:auto;margin:8px 0}.pic svg{max-width:100%;height:auto}"
+".pdb{color:#8a1010;font-weight:600}\n"
 "svg text{font:10px system-ui,sans-serif;fill:#1d232a}"
 ".fb{stroke:#eef1f4;stroke-width:9;fill:none}"
 ".nd path,.ag path{stroke-width:9;fill:none}"
@@ -155,7 +156,8 @@ static void verdict(sbuf *b, const wasp_plan *p, const wh_pic *pc,
 			  pc->unmatched == 1 ? "s" : "",
 			  pc->unmatched == 1 ? "is" : "are");
 	sb_puts(b, "<nav><a href=\"#summary\">Summary</a><a href=\"#picture\">"
-		   "Picture</a><a href=\"#details\">Solve</a><a href=\"#admitted\">Admitted</a><a href=\""
+		   "Picture</a><a href=\"#details\">Solve</a>"
+		   "<a href=\"#admitted\">Admitted</a><a href=\""
 		   "#waiting\">Waiting</a>");
 	if (p->nevict)
 		sb_puts(b, "<a href=\"#evictions\">Evictions</a>");
