@@ -6,8 +6,10 @@
 # blank (tests/png_stats: distinct colours, share of non-white pixels).
 # Every plan drawn here passes `wasp check` first.
 #
-# Skips (exit 77) when chromium or tests/png_stats (built with zlib) is
-# missing; ./quickstart.sh installs both.  Chromium runs with a
+# The command-line part (both ways to write a page, usage errors) runs
+# everywhere; the browser part skips (exit 77) when chromium or
+# tests/png_stats (built with zlib) is missing; ./quickstart.sh installs
+# both.  Chromium runs with a
 # temporary HOME and profile, and with --no-sandbox, which it needs as
 # root (CI runs as root).
 set -eu
@@ -15,15 +17,6 @@ set -eu
 : "${WASP_BIN:?}" "${WASP_SRCDIR:?}"
 here=$(dirname "$0")
 stats="$here/png_stats"
-chromium=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$chromium" ]; then
-	echo "SKIP: chromium is not installed (apt-get install chromium)"
-	exit 77
-fi
-if [ ! -x "$stats" ]; then
-	echo "SKIP: tests/png_stats was not built (zlib missing)"
-	exit 77
-fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -60,7 +53,6 @@ ex="$WASP_SRCDIR/models/examples/gpu16.yaml"
 	fail "the gpu16 plan does not check"
 "$WASP_BIN" plan -q --format html -o "$tmp/gpu16.html" "$ex"
 grep -q 'the plan is valid' "$tmp/gpu16.html" || fail "gpu16 page: no verdict"
-shot "$tmp/gpu16.html" "$tmp/gpu16.png" 1000
 
 # 2,048 generated nodes, through `wasp report`
 "$WASP_BIN" gen --nodes 2048 --levels 2 --fanout 8 --gangs 40 \
@@ -71,10 +63,33 @@ shot "$tmp/gpu16.html" "$tmp/gpu16.png" 1000
 "$WASP_BIN" report -q -o "$tmp/g2048.html" "$tmp/g2048.json" "$tmp/g2048.yaml"
 n=$(grep -o '<g class="nd' "$tmp/g2048.html" | wc -l)
 [ "$n" -eq 2048 ] || fail "2048-node page draws $n nodes"
-shot "$tmp/g2048.html" "$tmp/g2048.png" 2400
 
-# usage errors
+# usage errors exit 2, an unreadable plan 3; -o leaves no file behind
+for case in "2 $tmp/g2048.json" \
+	"2 --detail-nodes 0 $tmp/g2048.json $tmp/g2048.yaml" \
+	"2 $ex $ex" "3 $tmp/missing.json $tmp/g2048.yaml"; do
+	set -- $case
+	want=$1
+	shift
+	st=0
+	"$WASP_BIN" report -o "$tmp/bad.html" "$@" >/dev/null 2>&1 || st=$?
+	[ "$st" -eq "$want" ] || fail "wasp report $*: exit $st, expected $want"
+	[ ! -e "$tmp/bad.html" ] || fail "wasp report $* wrote a page"
+done
 st=0
-"$WASP_BIN" report "$tmp/g2048.json" >/dev/null 2>&1 || st=$?
-[ "$st" -eq 2 ] || fail "wasp report without a snapshot: exit $st, expected 2"
+"$WASP_BIN" plan --format htm "$ex" >/dev/null 2>&1 || st=$?
+[ "$st" -eq 2 ] || fail "wasp plan --format htm: exit $st, expected 2"
+echo "command line: pages written, usage errors refused"
+
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+	echo "SKIP: chromium is not installed (apt-get install chromium)"
+	exit 77
+fi
+if [ ! -x "$stats" ]; then
+	echo "SKIP: tests/png_stats was not built (zlib missing)"
+	exit 77
+fi
+shot "$tmp/gpu16.html" "$tmp/gpu16.png" 1000
+shot "$tmp/g2048.html" "$tmp/g2048.png" 2400
 echo "PASS: both pages render"
