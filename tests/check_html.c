@@ -268,6 +268,16 @@ START_TEST(test_free_domain_marked)
 	ck_assert_ptr_nonnull(strstr(fr, "FREE</text>"));
 	/* the free rack's two nodes and n1 */
 	ck_assert_int_eq(count(o, oe, "<g class=\"nd fr"), 3);
+	/* each rack's GPUs before and after, in its title */
+	const char *fig[] = {"2 in use before, 2 after",
+			     "0 in use before, 16 after",
+			     "0 in use before, 0 after"};
+	for (int i = 0; i < 3; i++) {
+		char want[128];
+		snprintf(want, sizeof want, ": 2 nodes\n" GPU ": 16 "
+			 "allocatable, %s", fig[i]);
+		ck_assert_msg(count(o, oe, want) == 1, "%s", want);
+	}
 	/* the gang's colour class is on the two nodes it took */
 	ck_assert_int_eq(count(o, oe, "<path class=\"g0\""), 2);
 	free(page);
@@ -423,7 +433,8 @@ START_TEST(test_escaping)
 END_TEST
 
 /* A low-priority pod fills the only GPU node; a high-priority gang
- * evicts it: the eviction is drawn on that node and listed, and the
+ * evicts it: the eviction is drawn on that node, counted in its rack and
+ * listed, and the
  * table of what the evictions buy appears when the plan carries it. */
 START_TEST(test_evictions_and_buy)
 {
@@ -432,11 +443,17 @@ START_TEST(test_evictions_and_buy)
 		      "  name: n0\n  labels: {" RACK ": r1}\nstatus:\n"
 		      "  allocatable: {cpu: \"64\", pods: \"110\", " GPU
 		      ": \"8\"}\n");
+	/* a CPU node beside it: drawn by CPU, left out of the GPU sums */
+	tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+		      "  name: n1\n  labels: {" RACK ": r1}\nstatus:\n"
+		      "  allocatable: {cpu: \"64\", pods: \"110\"}\n");
 	tu_pod_yaml(&b, "low", NULL, "n0", 8, 10);
 	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: "
 		      "PodGroup\nmetadata: {name: hi, namespace: ml}\nspec:\n"
 		      "  priority: 1000\n"
-		      "  schedulingPolicy: {gang: {minCount: 1}}\n");
+		      "  schedulingPolicy: {gang: {minCount: 1}}\n"
+		      "  schedulingConstraints: {topology: [{key: " RACK
+		      "}]}\n");
 	tu_pod_yaml(&b, "hi-0", "hi", NULL, 8, 1000);
 	wasp_snapshot *s = tu_load_buf(&b);
 	wasp_plan *p = tu_solve_mode(s, WASP_MODE_GREEDY);
@@ -448,6 +465,9 @@ START_TEST(test_evictions_and_buy)
 	ck_assert_int_eq(count(o, oe, "<path class=\"e\""), 1);
 	ck_assert_int_eq(count(o, oe, "<path class=\"g0\""), 1);
 	ck_assert_ptr_nonnull(strstr(page, "<td>ml/low</td><td>n0</td>"));
+	ck_assert_ptr_nonnull(strstr(o, "<title>" RACK "=r1: 2 nodes\n" GPU
+					": 8 allocatable, 8 in use before, 8 "
+					"after\n1 pod evicted"));
 	ck_assert_ptr_null(strstr(page, "What the evictions buy"));
 	free(page);
 

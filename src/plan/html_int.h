@@ -42,6 +42,7 @@ typedef struct wh_node {
 	int64_t alloc;    /* its allocatable, milli-units                 */
 	int64_t run, evict, move_out, move_in; /* milli-units            */
 	int pods_before, pods_after;
+	int evicted;      /* pods the plan evicts here                    */
 	wh_new *news;     /* sorted by kind                               */
 	int nnew;
 	int dom;          /* the box holding it (wh_dom index, 0: root)   */
@@ -57,6 +58,11 @@ typedef struct wh_dom {
 	int *nodes, nnodes; /* nodes directly here, likewise                */
 	int total;         /* nodes under it                                */
 	bool free_before, free_after; /* no pod on any of its nodes        */
+	/* over its nodes drawn by the picture's main resource (wh_pic.main),
+	 * milli-units: allocatable, in use before and after; and the pods
+	 * evicted from all its nodes */
+	int64_t alloc, before, after;
+	int evicted;
 } wh_dom;
 
 typedef struct wh_pic {
@@ -66,6 +72,8 @@ typedef struct wh_pic {
 	int accel;          /* the accelerator resource, -1: none          */
 	int cpu;            /* the cpu resource, -1: none                  */
 	bool devices;       /* some node is drawn by its DRA devices       */
+	int main;           /* what domains sum: accel, else the devices
+			       (s->nres) if any, else cpu                */
 	wh_node *nodes;     /* per snapshot node                           */
 	wh_dom *doms;       /* doms[0] is the root                         */
 	int ndoms;

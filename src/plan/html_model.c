@@ -120,6 +120,7 @@ static int count_changes(wh_pic *pc)
 			continue;
 		}
 		gone[pi] = 1;
+		pc->nodes[n].evicted++;
 		int64_t q = req_on(pc, pi, n);
 		pc->nodes[n].evict += q;
 		pc->nodes[n].run -= q;
@@ -265,6 +266,9 @@ static int build_nodes(wh_pic *pc)
 			pc->nodes[q->node].pods_after++;
 		}
 	}
+	pc->main = pc->accel >= 0 ? pc->accel
+		   : pc->devices  ? s->nres
+		   : pc->cpu >= 0 ? pc->cpu : WS_RES_PODS;
 	if (count_changes(pc))
 		return -1;
 	return count_placements(pc);
@@ -418,10 +422,21 @@ static int link_doms(wh_pic *pc)
 		const wh_node *w = &pc->nodes[n];
 		wh_dom *x = &pc->doms[w->dom];
 		x->nodes[x->nnodes++] = n;
+		int64_t after = w->run + w->move_in;
+		for (int i = 0; i < w->nnew; i++)
+			after += w->news[i].amt;
+		bool sum = w->res == pc->main;
 		for (int d = w->dom; d >= 0; d = pc->doms[d].parent) {
-			pc->doms[d].total++;
-			pc->doms[d].free_before &= w->pods_before == 0;
-			pc->doms[d].free_after &= w->pods_after == 0;
+			wh_dom *up = &pc->doms[d];
+			up->total++;
+			up->free_before &= w->pods_before == 0;
+			up->free_after &= w->pods_after == 0;
+			up->evicted += w->evicted;
+			if (!sum)
+				continue;
+			up->alloc += w->alloc;
+			up->before += w->run + w->evict + w->move_out;
+			up->after += after;
 		}
 	}
 	for (int d = 0; d < pc->ndoms; d++) {

@@ -41,6 +41,8 @@
 #define WH_NAME_CHARS 10  /* node names longer than this are cut      */
 #define WH_LEGEND_GROUPS 24 /* groups named in the legend             */
 #define WH_TITLE_GROUPS 8 /* groups named in an aggregate's title     */
+#define WH_HEAD_FIGURES_W 330 /* boxes this wide have figures in their
+				  header line                          */
 #define WH_MAX_SEGS 64    /* segments of one bar; the rest would not
 			     show anyway                              */
 
@@ -487,6 +489,22 @@ static void draw_box(dctx *c, int d, int x, int y)
 	sb_puts(b, "=");
 	sb_html(b, m->name);
 	sb_printf(b, ": %d node%s", m->total, m->total == 1 ? "" : "s");
+	const ws_snapshot *s = c->pc->s;
+	int r = c->pc->main;
+	if (m->alloc) {
+		sb_puts(b, "\n");
+		sb_html(b, res_name(s, r));
+		sb_puts(b, ": ");
+		wh_qty(b, s, r, m->alloc);
+		sb_puts(b, " allocatable, ");
+		wh_qty(b, s, r, m->before);
+		sb_puts(b, " in use before, ");
+		wh_qty(b, s, r, m->after);
+		sb_puts(b, " after");
+	}
+	if (m->evicted)
+		sb_printf(b, "\n%d pod%s evicted", m->evicted,
+			  m->evicted == 1 ? "" : "s");
 	if (m->free_after)
 		sb_puts(b, freed ? "\nwholly free after the plan (freed by it)"
 				 : "\nwholly free, before and after the plan");
@@ -496,8 +514,21 @@ static void draw_box(dctx *c, int d, int x, int y)
 	sb_html(b, short_key(m->key));
 	sb_puts(b, " ");
 	sb_html(b, m->name);
-	sb_printf(b, " \xc2\xb7 %d node%s%s</text>", m->total,
-		  m->total == 1 ? "" : "s",
+	sb_printf(b, " \xc2\xb7 %d node%s", m->total, m->total == 1 ? "" : "s");
+	/* in use before -> after, where the box is wide enough */
+	if (m->alloc && c->w[d] >= WH_HEAD_FIGURES_W) {
+		sb_puts(b, " \xc2\xb7 ");
+		sb_html(b, short_key(res_name(s, r)));
+		sb_puts(b, " ");
+		wh_qty(b, s, r, m->before);
+		sb_puts(b, " \xe2\x86\x92 ");
+		wh_qty(b, s, r, m->after);
+		sb_puts(b, " of ");
+		wh_qty(b, s, r, m->alloc);
+	}
+	if (m->evicted && c->w[d] >= WH_HEAD_FIGURES_W)
+		sb_printf(b, " \xc2\xb7 %d evicted", m->evicted);
+	sb_printf(b, "%s</text>",
 		  m->free_after ? (freed ? " \xc2\xb7 FREED" : " \xc2\xb7 FREE")
 				: "");
 	layout(c, d, true);
