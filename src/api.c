@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "base/options.h"
 #include "model/decode.h"
+#include "model/version.h"
 #include "gen/gen.h"
 #include "solve/ilp/ilp.h"
 #include "io/load.h"
@@ -42,6 +43,11 @@ void wasp_options_init(wasp_options *o)
 		wopt_init(o);
 }
 
+int wasp_options_check(const wasp_options *o, wasp_error *err)
+{
+	return wopt_check(o, err);
+}
+
 /* ------------------------------------------------------------ snapshot */
 
 /* Decode the documents of one temporary tree arena into a snapshot. */
@@ -60,13 +66,22 @@ static int load_one(wa_arena **a, wt_doc *doc, const char *path,
 	return wl_load_text(*a, text ? text : "", len, name, doc, err);
 }
 
-static int decode_docs(wasp_snapshot **out, const wt_doc *docs, size_t n,
-		       double t0, wasp_error *err)
+/* The snapshot keeps the trees (arena a, which it takes over, also on
+ * failure) for the deltas of later versions (model/version.h). */
+static int decode_docs(wasp_snapshot **out, wa_arena *a, const wt_doc *docs,
+		       size_t n, double t0, wasp_error *err)
 {
 	ws_snapshot *s = NULL;
 	int rc = wd_decode(docs, n, &s, err);
-	if (rc)
+	ws_trees *t = rc ? NULL : ws_trees_new(a);
+	if (rc) {
+		wa_destroy(a);
 		return rc;
+	}
+	if (!t || (rc = ws_version_attach(s, t, docs, n, err))) {
+		ws_snapshot_free(s);
+		return t ? rc : werr(err, WASP_ENOMEM, "out of memory");
+	}
 	s->t_load = wasp_now() - t0;
 	*out = s;
 	return WASP_OK;
@@ -93,10 +108,11 @@ int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 	int rc = WASP_OK;
 	for (size_t i = 0; i < npaths && !rc; i++)
 		rc = wl_load_file(a, paths[i], &docs[i], err);
-	if (!rc)
-		rc = decode_docs(out, docs, npaths, t0, err);
-	wa_destroy(a);
-	return rc;
+	if (rc) {
+		wa_destroy(a);
+		return rc;
+	}
+	return decode_docs(out, a, docs, npaths, t0, err);
 }
 
 int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
@@ -111,10 +127,11 @@ int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
 	wt_doc doc;
 	int rc = load_one(&a, &doc, NULL, text, len, name ? name : "<text>",
 			  err);
-	if (!rc)
-		rc = decode_docs(out, &doc, 1, t0, err);
-	wa_destroy(a);
-	return rc;
+	if (rc) {
+		wa_destroy(a);
+		return rc;
+	}
+	return decode_docs(out, a, &doc, 1, t0, err);
 }
 
 void wasp_snapshot_free(wasp_snapshot *s)
@@ -166,7 +183,8 @@ int wasp_solve(const wasp_snapshot *s, const wasp_options *o,
 		wasp_options_init(&def);
 		o = &def;
 	}
-	return wsv_solve(s, o, out, err);
+	int rc = wopt_check(o, err);
+	return rc ? rc : wsv_solve(s, o, out, err);
 }
 
 char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err)
@@ -291,11 +309,14 @@ int wasp_export(const wasp_snapshot *s, const wasp_options *o, int format,
 		wasp_options_init(&def);
 		o = &def;
 	}
+	int rc = wopt_check(o, err);
+	if (rc)
+		return rc;
 	wa_arena *a = wa_new();
 	if (!a)
 		return werr(err, WASP_ENOMEM, "out of memory");
 	wp_problem *p = NULL;
-	int rc = wsv_problem(s, o, a, &p, err);
+	rc = wsv_problem(s, o, a, &p, err);
 	if (!rc)
 		rc = wilp_export(p, o, format, path, err);
 	wa_destroy(a);

@@ -350,7 +350,8 @@ static int plan_option(const char *cmd, int c, const char *arg,
 		rc = parse_double(cmd, "--gap", arg, 0, 1, &o->gap);
 		break;
 	case 'j':
-		rc = parse_int(cmd, "--threads", arg, 0, 4096, &o->threads);
+		rc = parse_int(cmd, "--threads", arg, 0, WASP_MAX_THREADS,
+			       &o->threads);
 		break;
 	case OPT_DOMAIN:
 		if (!strcmp(arg, "value"))

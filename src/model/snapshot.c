@@ -8,6 +8,7 @@
  * afterwards; nothing here mutates on lookup.
  */
 #include "model/snapshot.h"
+#include "model/version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -354,6 +355,8 @@ bool ws_pod_fits_node_static(const ws_pod *p, const ws_node *n,
 
 void ws_snapshot_free(ws_snapshot *s)
 {
-	if (s)
+	if (s && s->ver)
+		ws_version_free(s);
+	else if (s)
 		wa_destroy(s->arena);
 }

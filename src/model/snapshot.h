@@ -155,6 +155,9 @@ typedef struct ws_group {
 	 * group is a root), and the Kueue/JobSet annotations. */
 	int pcomp;
 	struct ws_tas *tas; /* NULL: no annotations */
+	/* spec.workloadRef.workloadName, NULL without one (the scheduler
+	 * plugin API places a Workload's groups together) */
+	const char *workload;
 } ws_group;
 
 /* Topology annotations (Kueue / JobSet names) on a PodGroup or a
@@ -239,6 +242,11 @@ struct wasp_snapshot {
 	/* addition (DRA, dra.h): devices, classes and claims; NULL when no
 	 * pod or group has resourceClaims. */
 	struct ws_dra *dra;
+	/* Versions (model/version.h): the source objects, the assumed
+	 * placements and the shared storage of a snapshot made by
+	 * wasp_snapshot_load, _apply, _assume or _forget; NULL for one
+	 * built otherwise (ws_snapshot_free then frees the arena only). */
+	struct ws_version *ver;
 };
 
 /* Pending: to be placed by the solvers. */
