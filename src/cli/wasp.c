@@ -123,6 +123,7 @@ static const char main_help[] =
 "  gen      generate a synthetic GPU cluster snapshot\n"
 "  export   write the integer program as LP, MPS or GMPL data\n"
 "  bench    run a benchmark suite (bench/README.md)\n"
+"  serve    hold a snapshot and answer requests on a socket (doc/serve.md)\n"
 "  help     show help for a command\n"
 "\n"
 "Options:\n"
@@ -897,6 +898,7 @@ static const struct {
     {"gen", cmd_gen, gen_help},
     {"export", cmd_export, export_help},
     {"bench", cmd_bench, bench_help},
+    {"serve", cmd_serve, serve_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
