@@ -27,6 +27,11 @@ import (
 
 type gang struct{ ns, name string }
 
+// Both ways place with the same options: one thread per call (the
+// server's default; concurrency comes from the clients), the default
+// deadline of 100 ms.
+var sameOptions = &client.Options{Threads: 1}
+
 func main() {
 	bin := flag.String("wasp", "wasp", "the wasp command (for `wasp serve`)")
 	nodesList := flag.String("nodes", "1000,5000", "cluster sizes")
@@ -114,7 +119,7 @@ func latencyInProcess(path string, gs []gang, calls int) []time.Duration {
 	for i := 0; i < calls; i++ {
 		g := gs[i%len(gs)]
 		t0 := time.Now()
-		p, err := s.Place(context.Background(), wasp.Group{Namespace: g.ns, Name: g.name}, nil, 0)
+		p, err := s.Place(context.Background(), wasp.Group{Namespace: g.ns, Name: g.name}, &wasp.Options{Threads: 1}, 0)
 		out = append(out, time.Since(t0))
 		if err != nil {
 			fail(err)
@@ -134,7 +139,7 @@ func latencyServer(c *client.Client, gs []gang, calls int) []time.Duration {
 	for i := 0; i < calls; i++ {
 		g := gs[i%len(gs)]
 		t0 := time.Now()
-		p, err := c.Place(context.Background(), client.Group{Namespace: g.ns, Name: g.name}, nil, 0)
+		p, err := c.Place(context.Background(), client.Group{Namespace: g.ns, Name: g.name}, sameOptions, 0)
 		out = append(out, time.Since(t0))
 		if err != nil {
 			fail(err)
@@ -163,7 +168,7 @@ func throughput(sock string, gs []gang, k int, d time.Duration) (int, []time.Dur
 			for i := w; time.Now().Before(stop); i += k {
 				g := gs[i%len(gs)]
 				t0 := time.Now()
-				if _, err := c.Place(context.Background(), client.Group{Namespace: g.ns, Name: g.name}, nil, 0); err != nil {
+				if _, err := c.Place(context.Background(), client.Group{Namespace: g.ns, Name: g.name}, sameOptions, 0); err != nil {
 					fail(err)
 				}
 				mu.Lock()
