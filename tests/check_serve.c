@@ -590,6 +590,60 @@ START_TEST(test_crash_restart)
 }
 END_TEST
 
+/* Exit status of `wasp serve ARGS...` run to its end (stderr dropped). */
+static int serve_status(const char *a1, const char *a2, const char *a3)
+{
+	pid_t pid = fork();
+	ck_assert(pid >= 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execl(wasp_bin, wasp_bin, "serve", a1, a2, a3, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* Usage errors; a path that is not a socket is never replaced; one
+ * client over WSV_MAX_CLIENTS is answered ELIMIT. */
+START_TEST(test_usage_and_limits)
+{
+	ck_assert_int_eq(serve_status("--help", NULL, NULL), 0);
+	ck_assert_int_eq(serve_status(NULL, NULL, NULL), 2);
+	ck_assert_int_eq(serve_status("--threads", "-1", NULL), 2);
+	FILE *f = fopen(sock, "w");
+	fputs("precious", f);
+	fclose(f);
+	ck_assert_int_eq(serve_status("--socket", sock, NULL), 2);
+	char *text = tu_slurp(sock);
+	ck_assert_str_eq(text, "precious");
+	free(text);
+	unlink(sock);
+
+	pid_t pid = start_server(NULL);
+	int fds[WSV_MAX_CLIENTS];
+	for (int i = 0; i < WSV_MAX_CLIENTS; i++) {
+		fds[i] = i ? dial() : dial_wait(pid);
+		ck_assert(fds[i] >= 0);
+		/* answered: the connection has its thread */
+		ck_assert_int_ge(version_of(fds[i]), 1);
+	}
+	int extra = dial();
+	ck_assert(extra >= 0);
+	cJSON *r = read_response(extra);
+	failed(r, "ELIMIT");
+	cJSON_Delete(r);
+	close(extra);
+	for (int i = 0; i < WSV_MAX_CLIENTS; i++)
+		close(fds[i]);
+	stop_server(pid);
+}
+END_TEST
+
 int main(void)
 {
 	const char *b = getenv("WASP_BIN");
@@ -602,6 +656,7 @@ int main(void)
 	tcase_add_test(tc, test_concurrent_clients);
 	tcase_add_test(tc, test_drain);
 	tcase_add_test(tc, test_crash_restart);
+	tcase_add_test(tc, test_usage_and_limits);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

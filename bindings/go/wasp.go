@@ -99,6 +99,13 @@ type Options struct {
 	WorkLimit     int64  // > 0: a work budget instead of the clock
 }
 
+func cbool(b bool) C.int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // cOptions fills a wasp_options; the returned function frees its strings.
 func cOptions(o *Options, flag *C.int) (C.wasp_options, func()) {
 	var co C.wasp_options
@@ -116,21 +123,19 @@ func cOptions(o *Options, flag *C.int) (C.wasp_options, func()) {
 		if o.DomainPath {
 			co.domain_mode = C.WASP_DOMAIN_PATH
 		}
-		if o.ValueResource != "" {
-			co.value_resource = C.CString(o.ValueResource)
-			strs = append(strs, co.value_resource)
+		keep := func(v string) *C.char { // freed by the returned function
+			if v == "" {
+				return nil
+			}
+			c := C.CString(v)
+			strs = append(strs, c)
+			return c
 		}
-		if o.Rebalance {
-			co.rebalance = 1
-		}
+		co.value_resource = keep(o.ValueResource)
+		co.protect = keep(o.Protect)
+		co.rebalance = cbool(o.Rebalance)
+		co.node_model = cbool(o.NodeModel)
 		co.max_moves = C.int(o.MaxMoves)
-		if o.Protect != "" {
-			co.protect = C.CString(o.Protect)
-			strs = append(strs, co.protect)
-		}
-		if o.NodeModel {
-			co.node_model = 1
-		}
 		co.work_limit = C.long(o.WorkLimit)
 	}
 	if flag != nil {
@@ -231,6 +236,22 @@ func FromText(text []byte, name string) (*Snapshot, error) {
 	return newSnapshot(out), nil
 }
 
+// snapshotResult turns a call's return into Go's.
+func snapshotResult(rc C.int, out *C.wasp_snapshot, e *C.wasp_error) (*Snapshot, error) {
+	if rc != 0 {
+		return nil, goErr(e)
+	}
+	return newSnapshot(out), nil
+}
+
+// planResult turns a call's return into Go's.
+func planResult(rc C.int, out *C.wasp_plan, e *C.wasp_error) (*Plan, error) {
+	if rc != 0 {
+		return nil, goErr(e)
+	}
+	return newPlan(out), nil
+}
+
 // Close frees the snapshot (idempotent).  Snapshots made from it stay
 // valid.
 func (s *Snapshot) Close() {
@@ -294,10 +315,7 @@ func (s *Snapshot) Apply(d *Delta) (*Snapshot, error) {
 	rc := C.wasp_snapshot_apply(s.p, d.p, &out, &e)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(d)
-	if rc != 0 {
-		return nil, goErr(&e)
-	}
-	return newSnapshot(out), nil
+	return snapshotResult(rc, out, &e)
 }
 
 // Place places one group on the snapshot as it is (wasp_place): running
@@ -334,10 +352,7 @@ func (s *Snapshot) Place(ctx context.Context, g Group, o *Options, deadline time
 		rc = C.wasp_place(s.p, C.int(g.Kind), ns, name, &co, ms, &out, &e)
 	})
 	runtime.KeepAlive(s)
-	if rc != 0 {
-		return nil, goErr(&e)
-	}
-	return newPlan(out), nil
+	return planResult(rc, out, &e)
 }
 
 // Solve places every pending group (wasp_solve).  When ctx ends during
@@ -364,10 +379,7 @@ func (s *Snapshot) Solve(ctx context.Context, o *Options) (*Plan, error) {
 		rc = C.wasp_solve(s.p, &co, &out, &e)
 	})
 	runtime.KeepAlive(s)
-	if rc != 0 {
-		return nil, goErr(&e)
-	}
-	return newPlan(out), nil
+	return planResult(rc, out, &e)
 }
 
 // Assume returns a snapshot in which the plan's placements count as bound
@@ -379,10 +391,7 @@ func (s *Snapshot) Assume(p *Plan) (*Snapshot, error) {
 	rc := C.wasp_snapshot_assume(s.p, p.p, &out, &e)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(p)
-	if rc != 0 {
-		return nil, goErr(&e)
-	}
-	return newSnapshot(out), nil
+	return snapshotResult(rc, out, &e)
 }
 
 // Forget returns a snapshot without the assumptions made for g
@@ -395,10 +404,7 @@ func (s *Snapshot) Forget(g Group) (*Snapshot, error) {
 	var e C.wasp_error
 	rc := C.wasp_snapshot_forget(s.p, C.int(g.Kind), ns, name, &out, &e)
 	runtime.KeepAlive(s)
-	if rc != 0 {
-		return nil, goErr(&e)
-	}
-	return newSnapshot(out), nil
+	return snapshotResult(rc, out, &e)
 }
 
 // Check verifies a plan against the snapshot, independently of the
