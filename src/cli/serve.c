@@ -28,6 +28,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -39,6 +40,8 @@
 #define WSV_BUF_START 65536
 /* Pending connections the kernel queues for accept(). */
 #define WSV_BACKLOG 64
+/* Pause after accept() fails for want of descriptors or memory. */
+#define WSV_ACCEPT_BACKOFF_US 10000
 
 const char serve_help[] =
 "Usage: wasp serve --socket PATH [OPTIONS] [FILE...]\n"
@@ -259,8 +262,16 @@ static int make_socket(const char *path, int quiet)
 static void accept_one(server *sv, int lfd)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		/* out of descriptors: the listening socket stays readable, so
+		   wait a little rather than spin */
+		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM ||
+		    errno == ENOBUFS)
+			usleep(WSV_ACCEPT_BACKOFF_US);
 		return;
+	}
+	struct timeval tv = {WSV_SEND_TIMEOUT_S, 0};
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	pthread_mutex_lock(&sv->st.lock);
 	int full = sv->st.clients >= WSV_MAX_CLIENTS;
 	if (!full) {

@@ -27,6 +27,9 @@
 #define WSV_MAX_REQUEST_BYTES (64L * 1024 * 1024)
 /* Clients served at once; one more is answered ELIMIT and closed. */
 #define WSV_MAX_CLIENTS 64
+/* Seconds a response may wait for a client that does not read before
+ * the connection is dropped (so one stuck client cannot hold the drain). */
+#define WSV_SEND_TIMEOUT_S 30
 /* Seconds the drain waits for in-flight requests before it cancels the
  * solves still running (they then answer with their best plan so far). */
 #define WSV_DRAIN_GRACE_S 10
