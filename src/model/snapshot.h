@@ -247,6 +247,13 @@ struct wasp_snapshot {
 	 * wasp_snapshot_load, _apply, _assume or _forget; NULL for one
 	 * built otherwise (ws_snapshot_free then frees the arena only). */
 	struct ws_version *ver;
+	/* Objects added by incremental deltas since the last full decode
+	 * (model/version.h), keyed as pod_idx / group_idx; the lookups try
+	 * them when the main index misses.  NULL: none. */
+	struct ws_map *pod_idx_more, *group_idx_more;
+	/* Each node's position in name order (ws_snapshot_index), so that
+	 * the runs on one snapshot do not sort the names again. */
+	int *node_rank;
 };
 
 /* Pending: to be placed by the solvers. */

@@ -14,9 +14,8 @@
  * Reference counts are C11 atomics; nothing shared is written after it is
  * built.
  */
-#include "model/version.h"
+#include "model/version_int.h"
 
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,52 +25,8 @@
 #include "model/decode.h"
 
 #define VS_LIST_DEPTH 2 /* a List inside a List, as the decoder */
-#define VS_KEY_MAX (2 * WASP_MAX_NAME + 128)
 
-struct ws_trees {
-	atomic_int refs;
-	wa_arena *a;
-};
-
-typedef struct vs_obj {
-	const char *key;    /* "Kind/ns/name", in the trees' arena */
-	const wt_node *obj;
-	ws_trees *t;
-} vs_obj;
-
-typedef struct vs_objset {
-	atomic_int refs;
-	wa_arena *a;        /* objs, the index, the trees list */
-	vs_obj *objs;
-	size_t n;
-	ws_map *idx;        /* key -> position in objs */
-	ws_trees **trees;   /* one reference each */
-	size_t ntrees;
-} vs_objset;
-
-typedef struct vs_store {
-	atomic_int refs;
-	wa_arena *a;
-} vs_store;
-
-struct ws_version {
-	vs_objset *objs;
-	vs_store *root;              /* the decoded root's arena */
-	const ws_snapshot *rootsnap; /* lives in root->a */
-	wa_arena *own;               /* an overlay's arena, NULL for a root */
-	ws_assumed *as;              /* in own */
-	size_t nas;
-};
-
-struct wasp_delta {
-	wa_arena *a;   /* ops, delete keys */
-	vs_obj *ops;   /* obj NULL: delete key */
-	size_t n, cap;
-	ws_trees **trees;
-	size_t ntrees, captrees;
-};
-
-static int nomem(wasp_error *err)
+int vs_nomem(wasp_error *err)
 {
 	return werr(err, WASP_ENOMEM, "out of memory");
 }
@@ -116,7 +71,7 @@ static void objset_release(vs_objset *o)
 	free(o);
 }
 
-static vs_store *store_new(wa_arena *a)
+vs_store *vs_store_new(wa_arena *a)
 {
 	vs_store *st = malloc(sizeof *st);
 	if (st) {
@@ -135,16 +90,82 @@ static void store_release(vs_store *st)
 	}
 }
 
+void vs_version_release(struct ws_version *v)
+{
+	if (!v)
+		return;
+	wa_destroy(v->own); /* an overlay's struct lives here */
+	for (size_t i = 0; i < v->npend; i++)
+		ws_trees_release(v->pend[i].t);
+	free(v->pend);
+	for (size_t i = 0; i < v->nstores; i++)
+		store_release(v->stores[i]); /* a plain struct lives here */
+	free(v->stores);
+	objset_release(v->objs);
+	free(v);
+}
+
 void ws_version_free(ws_snapshot *s)
 {
-	struct ws_version *v = s->ver;
-	vs_objset *objs = v->objs;
-	vs_store *root = v->root;
-	wa_arena *own = v->own;
-	free(v);
-	wa_destroy(own); /* an overlay's struct lives here */
-	store_release(root); /* a root's struct lives here */
-	objset_release(objs);
+	vs_version_release(s->ver);
+}
+
+struct ws_version *vs_version_derive(const struct ws_version *base,
+				     const vs_obj *more, size_t nmore,
+				     vs_store *const *extra, size_t nextra)
+{
+	struct ws_version *v = calloc(1, sizeof *v);
+	size_t np = base->npend + nmore, ns = base->nstores + nextra;
+	if (v) {
+		v->pend = malloc((np + 1) * sizeof *v->pend);
+		v->stores = malloc((ns + 1) * sizeof *v->stores);
+	}
+	if (!v || !v->pend || !v->stores) {
+		for (size_t i = 0; i < nextra; i++)
+			store_release(extra[i]);
+		if (v) {
+			free(v->pend);
+			free(v->stores);
+		}
+		free(v);
+		return NULL;
+	}
+	atomic_fetch_add_explicit(&base->objs->refs, 1, memory_order_relaxed);
+	v->objs = base->objs;
+	for (size_t i = 0; i < np; i++) {
+		vs_obj o = i < base->npend ? base->pend[i]
+					   : more[i - base->npend];
+		if (o.t)
+			trees_ref(o.t);
+		v->pend[i] = o;
+	}
+	v->npend = np;
+	for (size_t i = 0; i < base->nstores; i++) {
+		atomic_fetch_add_explicit(&base->stores[i]->refs, 1,
+					  memory_order_relaxed);
+		v->stores[i] = base->stores[i];
+	}
+	for (size_t i = 0; i < nextra; i++)
+		v->stores[base->nstores + i] = extra[i];
+	v->nstores = ns;
+	v->plain = base->plain;
+	v->root_npods = base->root_npods;
+	v->root_ngroups = base->root_ngroups;
+	return v;
+}
+
+const wt_node *vs_lookup(const struct ws_version *v, const char *key)
+{
+	for (size_t i = v->npend; i-- > 0;)
+		if (!strcmp(v->pend[i].key, key))
+			return v->pend[i].obj;
+	int i = ws_map_get(v->objs->idx, key);
+	return i >= 0 ? v->objs->objs[i].obj : NULL;
+}
+
+bool ws_version_incremental(const ws_snapshot *s)
+{
+	return s && s->ver && s->ver->nstores > 1;
 }
 
 size_t ws_version_nassumed(const ws_snapshot *s)
@@ -196,13 +217,13 @@ static int push_obj(walker *w, const char *key, const wt_node *o)
 		size_t cap = w->cap ? 2 * w->cap : 64;
 		vs_obj *x = realloc(w->out, cap * sizeof *x);
 		if (!x)
-			return nomem(w->err);
+			return vs_nomem(w->err);
 		w->out = x;
 		w->cap = cap;
 	}
 	const char *k = wa_strdup(w->t->a, key);
 	if (!k)
-		return nomem(w->err);
+		return vs_nomem(w->err);
 	w->out[w->n++] = (vs_obj){k, o, w->t};
 	return WASP_OK;
 }
@@ -271,10 +292,15 @@ static vs_objset *objset_new(const vs_obj *objs, size_t n)
 	if (n)
 		memcpy(o->objs, objs, n * sizeof *objs);
 	o->n = n;
+	o->pcs = wa_calloc(o->a, n + 1, sizeof *o->pcs);
+	if (!o->pcs)
+		goto fail;
 	for (size_t i = 0; i < n; i++) {
 		if (ws_map_put(o->idx, objs[i].key, (int)i) == -2)
 			goto fail;
 		tl[i] = objs[i].t;
+		if (!strncmp(objs[i].key, "PriorityClass/", 14))
+			o->pcs[o->npcs++] = objs[i].obj;
 	}
 	qsort(tl, n, sizeof *tl, ptr_cmp);
 	size_t k = 0;
@@ -290,6 +316,29 @@ fail:
 	return NULL;
 }
 
+/* s, decoded from objs, becomes a root handle (the reference to objs
+ * passes on success); -1 on NOMEM. */
+static int root_version(ws_snapshot *s, vs_objset *objs)
+{
+	struct ws_version *v = calloc(1, sizeof *v);
+	vs_store **st = malloc(sizeof *st);
+	vs_store *root = v && st ? vs_store_new(s->arena) : NULL;
+	if (!root) {
+		free(v);
+		free(st);
+		return -1;
+	}
+	st[0] = root;
+	v->objs = objs;
+	v->stores = st;
+	v->nstores = 1;
+	v->plain = s;
+	v->root_npods = s->npods;
+	v->root_ngroups = s->ngroups;
+	s->ver = v;
+	return 0;
+}
+
 /* Decode an object set into a root snapshot with its version (the
  * caller's reference to objs passes to it, also on failure). */
 static int decode_objset(vs_objset *objs, ws_snapshot **out, wasp_error *err)
@@ -298,7 +347,7 @@ static int decode_objset(vs_objset *objs, ws_snapshot **out, wasp_error *err)
 	wt_node **roots = malloc((objs->n + 1) * sizeof *roots);
 	if (!roots) {
 		objset_release(objs);
-		return nomem(err);
+		return vs_nomem(err);
 	}
 	for (size_t i = 0; i < objs->n; i++)
 		roots[i] = (wt_node *)objs->objs[i].obj;
@@ -306,21 +355,13 @@ static int decode_objset(vs_objset *objs, ws_snapshot **out, wasp_error *err)
 	ws_snapshot *s = NULL;
 	int rc = wd_decode(&doc, 1, &s, err);
 	free(roots);
-	struct ws_version *v = rc ? NULL : calloc(1, sizeof *v);
-	vs_store *st = v ? store_new(s->arena) : NULL;
-	if (!rc && !st) {
-		free(v);
-		rc = nomem(err);
-	}
+	if (!rc && root_version(s, objs))
+		rc = vs_nomem(err);
 	if (rc) {
 		ws_snapshot_free(s);
 		objset_release(objs);
 		return rc;
 	}
-	v->objs = objs;
-	v->root = st;
-	v->rootsnap = s;
-	s->ver = v;
 	s->t_load = wb_now() - t0;
 	*out = s;
 	return WASP_OK;
@@ -337,17 +378,10 @@ int ws_version_attach(ws_snapshot *s, ws_trees *t, const wt_doc *docs,
 	vs_objset *o = rc ? NULL : objset_new(w.out, w.n);
 	free(w.out);
 	ws_trees_release(t); /* the object set holds its own reference */
-	struct ws_version *v = o ? calloc(1, sizeof *v) : NULL;
-	vs_store *st = v ? store_new(s->arena) : NULL;
-	if (!st) {
-		free(v);
+	if (!o || root_version(s, o)) {
 		objset_release(o);
-		return rc ? rc : nomem(err);
+		return rc ? rc : vs_nomem(err);
 	}
-	v->objs = o;
-	v->root = st;
-	v->rootsnap = s;
-	s->ver = v;
 	return WASP_OK;
 }
 
@@ -361,7 +395,7 @@ int ws_delta_new(wasp_delta **out, wasp_error *err)
 		d = NULL;
 	}
 	*out = d;
-	return d ? WASP_OK : nomem(err);
+	return d ? WASP_OK : vs_nomem(err);
 }
 
 void ws_delta_free(wasp_delta *d)
@@ -380,7 +414,7 @@ int ws_delta_put(wasp_delta *d, const char *text, size_t len,
 	wa_arena *a = wa_new();
 	ws_trees *t = a ? ws_trees_new(a) : NULL;
 	if (!t)
-		return nomem(err);
+		return vs_nomem(err);
 	wt_doc doc;
 	int rc = wl_load_text(a, text ? text : "", len, name, &doc, err);
 	walker w = {.t = t, .strict = true, .err = err};
@@ -389,9 +423,9 @@ int ws_delta_put(wasp_delta *d, const char *text, size_t len,
 	size_t n0 = d->n;
 	for (size_t i = 0; i < w.n && !rc; i++)
 		if (WA_PUSH(d->a, d->ops, d->n, d->cap, w.out[i]))
-			rc = nomem(err);
+			rc = vs_nomem(err);
 	if (!rc && WA_PUSH(d->a, d->trees, d->ntrees, d->captrees, t))
-		rc = nomem(err);
+		rc = vs_nomem(err);
 	free(w.out);
 	if (rc) {
 		d->n = n0; /* the delta is unchanged */
@@ -412,7 +446,7 @@ int ws_delta_delete(wasp_delta *d, const char *kind, const char *ns,
 	const char *k = wa_strdup(d->a, key);
 	if (!k || WA_PUSH(d->a, d->ops, d->n, d->cap,
 			  ((vs_obj){k, NULL, NULL})))
-		return nomem(err);
+		return vs_nomem(err);
 	return WASP_OK;
 }
 
@@ -434,25 +468,26 @@ static const char *key_words(char *buf, const char *key)
 /* The base's objects with the delta's operations, in order: a replaced
  * object keeps its place, a new one goes last (where it would be in the
  * equivalent files). */
-static int apply_ops(const vs_objset *b, const wasp_delta *d, vs_obj **out,
-		     size_t *nout, wasp_error *err)
+static int apply_ops(const vs_objset *b, const vs_obj *pend, size_t npend,
+		     const wasp_delta *d, vs_obj **out, size_t *nout,
+		     wasp_error *err)
 {
-	size_t cap = b->n + d->n + 1, n = b->n;
+	size_t nops = npend + d->n, cap = b->n + nops + 1, n = b->n;
 	vs_obj *objs = malloc(cap * sizeof *objs);
 	bool *dead = calloc(cap, sizeof *dead);
 	/* keys this delta touched -> slot; slot -> position (-1: none) */
 	wa_arena *ta = wa_new();
 	ws_map *touched = ta ? ws_map_new(ta) : NULL;
-	long *slot = calloc(d->n + 1, sizeof *slot);
+	long *slot = calloc(nops + 1, sizeof *slot);
 	int rc = WASP_OK, nslots = 0;
 	if (!objs || !dead || !touched || !slot) {
-		rc = nomem(err);
+		rc = vs_nomem(err);
 		goto done;
 	}
 	if (b->n)
 		memcpy(objs, b->objs, b->n * sizeof *objs);
-	for (size_t i = 0; i < d->n && !rc; i++) {
-		const vs_obj *op = &d->ops[i];
+	for (size_t i = 0; i < nops && !rc; i++) {
+		const vs_obj *op = i < npend ? &pend[i] : &d->ops[i - npend];
 		int s = ws_map_get(touched, op->key);
 		long pos;
 		if (s >= 0)
@@ -461,7 +496,7 @@ static int apply_ops(const vs_objset *b, const wasp_delta *d, vs_obj **out,
 			pos = ws_map_get(b->idx, op->key);
 			s = nslots++;
 			if (ws_map_put(touched, op->key, s) == -2) {
-				rc = nomem(err);
+				rc = vs_nomem(err);
 				break;
 			}
 		}
@@ -518,7 +553,7 @@ static int bind_pod(ws_snapshot *s, wa_arena *own, bool *copied, int i,
 	if (!copied[ni]) {
 		int64_t *u = wa_calloc(own, (size_t)s->nres, sizeof *u);
 		if (!u)
-			return nomem(err);
+			return vs_nomem(err);
 		memcpy(u, n->used, (size_t)s->nres * sizeof *u);
 		n->used = u;
 		copied[ni] = true;
@@ -532,39 +567,40 @@ static int bind_pod(ws_snapshot *s, wa_arena *own, bool *copied, int i,
 	return WASP_OK;
 }
 
-/* A new handle: the root of `rv` with the assumptions as[0..n) bound.
- * Those before `strict_from` were valid once and are dropped quietly when
- * their pod is gone or no longer pending (a delta confirmed or deleted
- * it); from `strict_from` on, such a one is an error. */
-static int overlay(const struct ws_version *rv, const ws_assumed *as,
+/* A new handle: the plain state of `pv` with the assumptions as[0..n)
+ * bound.  Those before `strict_from` were valid once and are dropped
+ * quietly when their pod is gone or no longer pending (a delta confirmed
+ * or deleted it); from `strict_from` on, such a one is an error. */
+static int overlay(const struct ws_version *pv, const ws_assumed *as,
 		   size_t n, size_t strict_from, ws_snapshot **out,
 		   wasp_error *err)
 {
-	const ws_snapshot *root = rv->rootsnap;
+	const ws_snapshot *plain = pv->plain;
 	wa_arena *own = wa_new();
-	struct ws_version *v = calloc(1, sizeof *v);
-	bool *copied = calloc((size_t)root->nnodes + 1, sizeof *copied);
+	bool *copied = calloc((size_t)plain->nnodes + 1, sizeof *copied);
 	ws_snapshot *s = own ? wa_alloc(own, sizeof *s) : NULL;
+	ws_assumed *kept = own ? wa_calloc(own, n + 1, sizeof *kept) : NULL;
+	size_t nkept = 0;
 	int rc = WASP_OK;
-	if (!s || !v || !copied) {
-		rc = nomem(err);
+	if (!s || !copied || !kept) {
+		rc = vs_nomem(err);
 		goto fail;
 	}
-	*s = *root;
+	*s = *plain;
 	s->arena = own;
-	s->pods = wa_calloc(own, (size_t)root->npods + 1, sizeof *s->pods);
-	s->nodes = wa_calloc(own, (size_t)root->nnodes + 1, sizeof *s->nodes);
-	v->as = wa_calloc(own, n + 1, sizeof *v->as);
-	if (!s->pods || !s->nodes || !v->as) {
-		rc = nomem(err);
+	s->pods = wa_calloc(own, (size_t)plain->npods + 1, sizeof *s->pods);
+	s->nodes = wa_calloc(own, (size_t)plain->nnodes + 1, sizeof *s->nodes);
+	if (!s->pods || !s->nodes) {
+		rc = vs_nomem(err);
 		goto fail;
 	}
-	memcpy(s->pods, root->pods, (size_t)root->npods * sizeof *s->pods);
-	memcpy(s->nodes, root->nodes, (size_t)root->nnodes * sizeof *s->nodes);
+	memcpy(s->pods, plain->pods, (size_t)plain->npods * sizeof *s->pods);
+	memcpy(s->nodes, plain->nodes,
+	       (size_t)plain->nnodes * sizeof *s->nodes);
 	for (size_t k = 0; k < n && !rc; k++) {
 		const ws_assumed *x = &as[k];
-		int i = ws_pod_index(root, x->ns, x->pod);
-		int ni = ws_node_index(root, x->node);
+		int i = ws_pod_index(plain, x->ns, x->pod);
+		int ni = ws_node_index(plain, x->node);
 		if (i < 0 || ni < 0 || !ws_pod_pending(&s->pods[i])) {
 			if (k >= strict_from)
 				rc = werr(err, WASP_EINVAL, "cannot assume "
@@ -575,32 +611,32 @@ static int overlay(const struct ws_version *rv, const ws_assumed *as,
 						   : "the pod is not pending");
 			continue;
 		}
-		ws_assumed *y = &v->as[v->nas];
+		ws_assumed *y = &kept[nkept];
 		bool bad = false;
 		y->ns = dup_or_null(own, x->ns, &bad);
 		y->pod = dup_or_null(own, x->pod, &bad);
 		y->node = dup_or_null(own, x->node, &bad);
 		y->group = dup_or_null(own, x->group, &bad);
 		y->target = dup_or_null(own, x->target, &bad);
-		rc = bad ? nomem(err)
+		rc = bad ? vs_nomem(err)
 			 : bind_pod(s, own, copied, i, ni, y->node, err);
-		v->nas += !rc;
+		nkept += !rc;
 	}
+	struct ws_version *v = rc ? NULL : vs_version_derive(pv, NULL, 0,
+							     NULL, 0);
+	if (!rc && !v)
+		rc = vs_nomem(err);
 	if (rc)
 		goto fail;
 	free(copied);
-	atomic_fetch_add_explicit(&rv->objs->refs, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&rv->root->refs, 1, memory_order_relaxed);
-	v->objs = rv->objs;
-	v->root = rv->root;
-	v->rootsnap = root;
 	v->own = own;
+	v->as = kept;
+	v->nas = nkept;
 	s->ver = v;
 	*out = s;
 	return WASP_OK;
 fail:
 	free(copied);
-	free(v);
 	wa_destroy(own);
 	return rc;
 }
@@ -611,6 +647,22 @@ static int no_version(wasp_error *err, const char *fn)
 		    "wasp_snapshot_load, _from_text or _apply", fn);
 }
 
+/* The full path: the objects after the delta, decoded. */
+static int apply_full(const struct ws_version *bv, const wasp_delta *d,
+		      ws_snapshot **out, wasp_error *err)
+{
+	vs_obj *objs;
+	size_t n;
+	int rc = apply_ops(bv->objs, bv->pend, bv->npend, d, &objs, &n, err);
+	if (rc)
+		return rc;
+	vs_objset *o = objset_new(objs, n);
+	free(objs);
+	if (!o)
+		return vs_nomem(err);
+	return decode_objset(o, out, err);
+}
+
 int ws_version_apply(const ws_snapshot *base, const wasp_delta *d,
 		     ws_snapshot **out, wasp_error *err)
 {
@@ -618,17 +670,11 @@ int ws_version_apply(const ws_snapshot *base, const wasp_delta *d,
 	if (!base->ver)
 		return no_version(err, "wasp_snapshot_apply");
 	const struct ws_version *bv = base->ver;
-	vs_obj *objs;
-	size_t n;
-	int rc = apply_ops(bv->objs, d, &objs, &n, err);
-	if (rc)
-		return rc;
-	vs_objset *o = objset_new(objs, n);
-	free(objs);
-	if (!o)
-		return nomem(err);
 	ws_snapshot *r = NULL;
-	if ((rc = decode_objset(o, &r, err)))
+	int rc = vs_apply_fast(base, d, &r, err);
+	if (rc == 1)
+		rc = apply_full(bv, d, &r, err);
+	if (rc)
 		return rc;
 	if (!bv->nas) {
 		*out = r;
@@ -636,7 +682,7 @@ int ws_version_apply(const ws_snapshot *base, const wasp_delta *d,
 	}
 	/* the assumptions carry over, less those the delta settled */
 	rc = overlay(r->ver, bv->as, bv->nas, bv->nas, out, err);
-	ws_snapshot_free(r); /* the overlay holds the root */
+	ws_snapshot_free(r); /* the overlay holds what it needs */
 	return rc;
 }
 
@@ -649,7 +695,7 @@ int ws_version_assume(const ws_snapshot *base, const ws_assumed *as,
 	const struct ws_version *bv = base->ver;
 	ws_assumed *all = malloc((bv->nas + n + 1) * sizeof *all);
 	if (!all)
-		return nomem(err);
+		return vs_nomem(err);
 	if (bv->nas)
 		memcpy(all, bv->as, bv->nas * sizeof *all);
 	if (n)
@@ -683,7 +729,7 @@ int ws_version_forget(const ws_snapshot *base, const char *kind,
 		ns = "default";
 	ws_assumed *keep = malloc((bv->nas + 1) * sizeof *keep);
 	if (!keep)
-		return nomem(err);
+		return vs_nomem(err);
 	size_t k = 0;
 	for (size_t i = 0; i < bv->nas; i++)
 		if (!made_for(&bv->as[i], key, kind, ns, name))

@@ -62,6 +62,10 @@ int ws_version_forget(const ws_snapshot *base, const char *kind,
  * longer one). */
 size_t ws_version_nassumed(const ws_snapshot *s);
 
+/* Whether s was made by the incremental path (version_fast.c) from a
+ * decoded root, for tests and benchmarks. */
+bool ws_version_incremental(const ws_snapshot *s);
+
 /* For ws_snapshot_free: release what the version holds, and the arena
  * of s when no other version shares it. */
 void ws_version_free(ws_snapshot *s);

@@ -330,7 +330,10 @@ static int bf_init(bf *b, const wp_problem *p, wa_arena *a, int64_t *fr)
 		names[i].name = p->snap->nodes[i].name;
 		names[i].idx = i;
 	}
-	b->node_rank = name_ranks(a, names, p->nnodes);
+	/* the snapshot's own name order when it has one (ws_snapshot_index) */
+	b->node_rank = p->snap->node_rank && p->nnodes == p->snap->nnodes
+			   ? p->snap->node_rank
+			   : name_ranks(a, names, p->nnodes);
 	if (!b->cnt || !b->state || !b->kid_off || !b->kids || !b->finer ||
 	    !b->dom_rank || !b->node_rank)
 		return -1;
