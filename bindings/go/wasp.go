@@ -41,8 +41,8 @@ import (
 	"unsafe"
 )
 
-// Version is the library's version (wasp_version()).
-func Version() string { return C.GoString(C.wasp_version()) }
+// LibraryVersion is the library's version (wasp_version()).
+func LibraryVersion() string { return C.GoString(C.wasp_version()) }
 
 func goErr(e *C.wasp_error) error {
 	return &Error{

@@ -305,3 +305,51 @@ func TestContextCancel(t *testing.T) {
 		t.Fatalf("the plan does not say it was cancelled:\n%.600s", doc)
 	}
 }
+
+// A Cache closes a version once it is neither current nor held.
+func TestCacheVersions(t *testing.T) {
+	s := load(t, "models/examples/gpu16.yaml")
+	bound0 := s.Stats().PodsBound
+	c := NewCache(s)
+	held := c.Acquire()
+	d, _ := NewDelta()
+	defer d.Close()
+	if err := d.Delete("Node", "", "no-such-node"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Update(func(s *Snapshot) (*Snapshot, error) { return s.Apply(d) }); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("failed update: %v", err)
+	}
+	if cur := c.Acquire(); cur != held {
+		t.Fatal("a failed update changed the current version")
+	} else {
+		cur.Release()
+	}
+	g := Group{PodGroup, "ml", "finetune"}
+	p, err := held.Place(context.Background(), g, &Options{Mode: ModeGreedy}, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	checked(t, held.Snapshot, p)
+	if err := c.Update(func(s *Snapshot) (*Snapshot, error) { return s.Assume(p) }); err != nil {
+		t.Fatal(err)
+	}
+	// the old version stays usable while held, and is closed on release
+	if held.Stats().Nodes != 16 || held.Snapshot.p == nil {
+		t.Fatal("a held version was closed")
+	}
+	held.Release()
+	if held.Snapshot.p != nil {
+		t.Fatal("a released old version stays open")
+	}
+	cur := c.Acquire()
+	if cur.Stats().PodsBound != bound0+len(p.Placements()) {
+		t.Fatal("the current version is not the assumed one")
+	}
+	cur.Release()
+	c.Close()
+	if cur.Snapshot.p != nil {
+		t.Fatal("Close left the current version open")
+	}
+}

@@ -26,7 +26,7 @@ func main() {
 	backend := flag.String("backend", "cgo", "cgo (in-process) or server")
 	sock := flag.String("socket", "", "the socket of `wasp serve` (backend server)")
 	batch := flag.Int("batch", 500, "objects per informer event batch")
-	deadline := flag.Duration("deadline", time.Second, "deadline of one place call")
+	deadline := flag.Duration("deadline", 100*time.Millisecond, "deadline of one place call (PreFilter's budget)")
 	work := flag.Int64("work-limit", 0, "> 0: a work budget per place call (plans independent of the clock)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "Usage: example [-backend cgo|server] [-socket PATH] CLUSTER.json\n")
@@ -59,8 +59,18 @@ func main() {
 		*backend, rep.Events, rep.Deltas, rep.Gangs, rep.Admitted, rep.PodsBound, time.Since(t0).Round(time.Millisecond))
 	fmt.Printf("place: %d calls, median %v, p99 %v\n", len(rep.PlaceTimes),
 		Quantile(rep.PlaceTimes, 0.5).Round(time.Microsecond), Quantile(rep.PlaceTimes, 0.99).Round(time.Microsecond))
-	fmt.Printf("apply: %d deltas, median %v, p99 %v\n", len(rep.ApplyTimes),
-		Quantile(rep.ApplyTimes, 0.5).Round(time.Microsecond), Quantile(rep.ApplyTimes, 0.99).Round(time.Microsecond))
+	for _, t := range []struct {
+		what string
+		d    []time.Duration
+	}{{"apply", rep.ApplyTimes}, {"check", rep.CheckTimes}, {"assume", rep.AssumeTimes}} {
+		var sum time.Duration
+		for _, d := range t.d {
+			sum += d
+		}
+		fmt.Printf("%s: %d calls, median %v, p99 %v, total %v\n", t.what, len(t.d),
+			Quantile(t.d, 0.5).Round(time.Microsecond), Quantile(t.d, 0.99).Round(time.Microsecond),
+			sum.Round(time.Millisecond))
+	}
 	fmt.Printf("pods bound in the cache: %d before, %d after\n", rep.BoundBefore, rep.BoundAt)
 	var reasons []string
 	for r := range rep.Waiting {
@@ -95,7 +105,10 @@ func ReadList(path string) ([]json.RawMessage, error) {
 func NewPlanner(ctx context.Context, backend, sock string, deadline time.Duration, work int64) (Planner, error) {
 	switch backend {
 	case "cgo":
-		return newCgoPlanner(&wasp.Options{WorkLimit: work}, deadline)
+		// one thread per call, as `wasp serve` defaults to: a scheduler
+		// calls from many goroutines, and OpenMP teams on a busy machine
+		// cost more than they give (bench/README.md)
+		return newCgoPlanner(&wasp.Options{WorkLimit: work, Threads: 1}, deadline)
 	case "server":
 		if sock == "" {
 			return nil, fmt.Errorf("backend server needs -socket")

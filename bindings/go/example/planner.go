@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	wasp "wasp.dev/wasp"
@@ -38,8 +37,7 @@ type Planner interface {
 // ---------------------------------------------------------------- cgo
 
 type cgoPlanner struct {
-	mu       sync.Mutex
-	cur      *wasp.Snapshot
+	cache    *wasp.Cache // the versions: swapped by writers, held by readers
 	opts     *wasp.Options
 	deadline time.Duration
 }
@@ -49,28 +47,7 @@ func newCgoPlanner(opts *wasp.Options, deadline time.Duration) (*cgoPlanner, err
 	if err != nil {
 		return nil, err
 	}
-	return &cgoPlanner{cur: s, opts: opts, deadline: deadline}, nil
-}
-
-// snapshot returns the current version; the cache swaps versions but
-// never changes one.
-func (c *cgoPlanner) snapshot() *wasp.Snapshot {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.cur
-}
-
-// swap installs the next version made from the current one.
-func (c *cgoPlanner) swap(make func(*wasp.Snapshot) (*wasp.Snapshot, error)) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	next, err := make(c.cur)
-	if err != nil {
-		return err
-	}
-	// the old version is freed by its finalizer once no call uses it
-	c.cur = next
-	return nil
+	return &cgoPlanner{cache: wasp.NewCache(s), opts: opts, deadline: deadline}, nil
 }
 
 func (c *cgoPlanner) Apply(ctx context.Context, put []json.RawMessage, del []client.Ref) error {
@@ -89,21 +66,23 @@ func (c *cgoPlanner) Apply(ctx context.Context, put []json.RawMessage, del []cli
 			return err
 		}
 	}
-	return c.swap(func(s *wasp.Snapshot) (*wasp.Snapshot, error) { return s.Apply(d) })
+	return c.cache.Update(func(s *wasp.Snapshot) (*wasp.Snapshot, error) { return s.Apply(d) })
 }
 
+// cgoPlan is a plan and the version it was made on, held until Check.
 type cgoPlan struct {
 	p *wasp.Plan
-	s *wasp.Snapshot
+	v *wasp.Version
 }
 
 func (c *cgoPlanner) Place(ctx context.Context, ns, gang string) (*Placed, error) {
-	s := c.snapshot()
-	p, err := s.Place(ctx, wasp.Group{Kind: wasp.PodGroup, Namespace: ns, Name: gang}, c.opts, c.deadline)
+	v := c.cache.Acquire()
+	p, err := v.Place(ctx, wasp.Group{Kind: wasp.PodGroup, Namespace: ns, Name: gang}, c.opts, c.deadline)
 	if err != nil {
+		v.Release()
 		return nil, err
 	}
-	out := &Placed{Nodes: map[string]string{}, plan: cgoPlan{p, s}}
+	out := &Placed{Nodes: map[string]string{}, plan: &cgoPlan{p, v}}
 	for _, x := range p.Placements() {
 		out.Nodes[x.Pod] = x.Node
 	}
@@ -112,29 +91,40 @@ func (c *cgoPlanner) Place(ctx context.Context, ns, gang string) (*Placed, error
 			out.Reason = g.Reason
 		}
 	}
+	if len(out.Nodes) == 0 { // nothing to check or assume
+		v.Release()
+		p.Close()
+	}
 	return out, nil
 }
 
+// Check verifies the plan on the version it was made on, then lets go of
+// that version.
 func (c *cgoPlanner) Check(ctx context.Context, p *Placed) (int, string, error) {
-	cp := p.plan.(cgoPlan)
-	return cp.s.Check(cp.p)
+	cp := p.plan.(*cgoPlan)
+	defer cp.v.Release()
+	return cp.v.Check(cp.p)
 }
 
 func (c *cgoPlanner) Assume(ctx context.Context, p *Placed) error {
-	return c.swap(func(s *wasp.Snapshot) (*wasp.Snapshot, error) { return s.Assume(p.plan.(cgoPlan).p) })
+	cp := p.plan.(*cgoPlan)
+	defer cp.p.Close()
+	return c.cache.Update(func(s *wasp.Snapshot) (*wasp.Snapshot, error) { return s.Assume(cp.p) })
 }
 
 func (c *cgoPlanner) Forget(ctx context.Context, ns, gang string) error {
-	return c.swap(func(s *wasp.Snapshot) (*wasp.Snapshot, error) {
+	return c.cache.Update(func(s *wasp.Snapshot) (*wasp.Snapshot, error) {
 		return s.Forget(wasp.Group{Kind: wasp.PodGroup, Namespace: ns, Name: gang})
 	})
 }
 
 func (c *cgoPlanner) Bound(ctx context.Context) (int, error) {
-	return c.snapshot().Stats().PodsBound, nil
+	v := c.cache.Acquire()
+	defer v.Release()
+	return v.Stats().PodsBound, nil
 }
 
-func (c *cgoPlanner) Close() { c.snapshot().Close() }
+func (c *cgoPlanner) Close() { c.cache.Close() }
 
 // ---------------------------------------------------------------- server
 

@@ -54,7 +54,9 @@ type Report struct {
 	Waiting              map[string]int // reason -> gangs
 	PlaceTimes           []time.Duration
 	ApplyTimes           []time.Duration // each delta (informer batch or bind)
-	BoundBefore, BoundAt int             // pods bound in the planner's cache
+	CheckTimes           []time.Duration
+	AssumeTimes          []time.Duration
+	BoundBefore, BoundAt int // pods bound in the planner's cache
 	Nodes                map[string]string
 }
 
@@ -180,16 +182,20 @@ func schedule(ctx context.Context, pl Planner, g *gangState, p *pod, all bool, r
 			return nil
 		}
 		// every plan is checked before the cache assumes it
+		t1 := time.Now()
 		n, report, err := pl.Check(ctx, placed)
+		rep.CheckTimes = append(rep.CheckTimes, time.Since(t1))
 		if err != nil {
 			return err
 		}
 		if n != 0 {
 			return fmt.Errorf("plan for %s/%s has %d violations:\n%s", g.ns, g.name, n, report)
 		}
+		t2 := time.Now()
 		if err := pl.Assume(ctx, placed); err != nil {
 			return fmt.Errorf("assume %s/%s: %w", g.ns, g.name, err)
 		}
+		rep.AssumeTimes = append(rep.AssumeTimes, time.Since(t2))
 		g.nodes = placed.Nodes
 		// the gang's earlier pods were rejected at PreFilter; the queue
 		// retries them now (they are in g.pods)
