@@ -6,9 +6,8 @@ import "sync"
 // "Scheduler plugins"): readers Acquire the current version and Release
 // it when done, writers Update it, and a version is closed as soon as it
 // is neither current nor held by a reader.  Without it, old versions wait
-// for the garbage collector, which does not see their C memory: a
-// 5,000-node cluster replayed as 230 deltas then held 1.2 GB instead of
-// one version's worth.
+// for their finalizers, and the garbage collector, which does not see
+// their C memory, lets them pile up.
 type Cache struct {
 	mu  sync.Mutex // cur and every refs
 	wmu sync.Mutex // one Update at a time

@@ -53,15 +53,15 @@ func main() {
 			fail(err)
 		}
 		path, gs := generate(tmp, n, *gangs)
-		inproc := latencyInProcess(path, gs, *calls)
+		inproc, inAdm := latencyInProcess(path, gs, *calls)
 		srv := startServer(*bin, tmp, path)
 		c, err := client.Dial(context.Background(), srv.sock)
 		if err != nil {
 			fail(err)
 		}
-		remote := latencyServer(c, gs, *calls)
-		fmt.Printf("nodes %d: place in-process median %v p99 %v; through the server median %v p99 %v (%d calls each)\n",
-			n, q(inproc, 0.5), q(inproc, 0.99), q(remote, 0.5), q(remote, 0.99), *calls)
+		remote, srvAdm := latencyServer(c, gs, *calls)
+		fmt.Printf("nodes %d: place in-process median %v p99 %v; through the server median %v p99 %v (%d calls each; gangs placed: %d and %d)\n",
+			n, q(inproc, 0.5), q(inproc, 0.99), q(remote, 0.5), q(remote, 0.99), *calls, inAdm, srvAdm)
 		if n == *tput {
 			for _, f := range strings.Split(*clientsList, ",") {
 				k, _ := strconv.Atoi(f)
@@ -109,13 +109,15 @@ func generate(dir string, n, gangs int) (string, []gang) {
 	return path, gs
 }
 
-func latencyInProcess(path string, gs []gang, calls int) []time.Duration {
+// latencyInProcess also returns how many calls placed their gang.
+func latencyInProcess(path string, gs []gang, calls int) ([]time.Duration, int) {
 	s, err := wasp.Load(path)
 	if err != nil {
 		fail(err)
 	}
 	defer s.Close()
 	var out []time.Duration
+	placed := 0
 	for i := 0; i < calls; i++ {
 		g := gs[i%len(gs)]
 		t0 := time.Now()
@@ -129,13 +131,17 @@ func latencyInProcess(path string, gs []gang, calls int) []time.Duration {
 				fail(fmt.Errorf("plan for %v: %d violations %v\n%s", g, n, err, r))
 			}
 		}
+		if len(p.Placements()) > 0 {
+			placed++
+		}
 		p.Close()
 	}
-	return out
+	return out, placed
 }
 
-func latencyServer(c *client.Client, gs []gang, calls int) []time.Duration {
+func latencyServer(c *client.Client, gs []gang, calls int) ([]time.Duration, int) {
 	var out []time.Duration
+	placed := 0
 	for i := 0; i < calls; i++ {
 		g := gs[i%len(gs)]
 		t0 := time.Now()
@@ -149,8 +155,11 @@ func latencyServer(c *client.Client, gs []gang, calls int) []time.Duration {
 				fail(fmt.Errorf("plan for %v: %v %s", g, err, r.Report))
 			}
 		}
+		if len(p.Doc.Placements) > 0 {
+			placed++
+		}
 	}
-	return out
+	return out, placed
 }
 
 // throughput: k clients, each with its own connection, place in a loop.
