@@ -254,6 +254,9 @@ struct wasp_snapshot {
 	/* Each node's position in name order (ws_snapshot_index), so that
 	 * the runs on one snapshot do not sort the names again. */
 	int *node_rank;
+	/* What runs on this version compute once (model/topology.h); NULL
+	 * for a snapshot built otherwise than through wasp.h. */
+	struct ws_cache *cache;
 };
 
 /* Pending: to be placed by the solvers. */

@@ -23,6 +23,7 @@
 #include "base/clock.h"
 #include "io/load.h"
 #include "model/decode.h"
+#include "model/topology.h"
 
 #define VS_LIST_DEPTH 2 /* a List inside a List, as the decoder */
 
@@ -77,6 +78,7 @@ vs_store *vs_store_new(wa_arena *a)
 	if (st) {
 		atomic_init(&st->refs, 1);
 		st->a = a;
+		st->cache = NULL;
 	}
 	return st;
 }
@@ -85,6 +87,7 @@ static void store_release(vs_store *st)
 {
 	if (st && atomic_fetch_sub_explicit(&st->refs, 1,
 					    memory_order_acq_rel) == 1) {
+		wtp_cache_release(st->cache);
 		wa_destroy(st->a);
 		free(st);
 	}
@@ -328,6 +331,13 @@ static int root_version(ws_snapshot *s, vs_objset *objs)
 		free(st);
 		return -1;
 	}
+	if (!(s->cache = wa_alloc(s->arena, sizeof *s->cache))) {
+		store_release(root);
+		free(v);
+		free(st);
+		return -1;
+	}
+	root->cache = s->cache;
 	st[0] = root;
 	v->objs = objs;
 	v->stores = st;

@@ -21,6 +21,7 @@
 
 #include "base/clock.h"
 #include "model/decode.h"
+#include "model/topology.h"
 
 /* Larger deltas take the full path (the duplicate check is quadratic). */
 #define VF_MAX_OPS 64
@@ -353,9 +354,16 @@ int vs_apply_fast(const ws_snapshot *base, const wasp_delta *d,
 	struct ws_version *v = NULL;
 	int rc = VF_FULL;
 	if (g.s && merge_alloc(&g, t) && merge_groups(&g) && merge_pods(&g) &&
-	    finish(&g, bv)) {
+	    finish(&g, bv) &&
+	    (g.s->cache = wa_alloc(g.o, sizeof *g.s->cache))) {
 		st[0] = vs_store_new(m->arena);
 		st[1] = st[0] ? vs_store_new(g.o) : NULL;
+		if (st[1]) {
+			/* nodes and keys unchanged: the base's topology */
+			st[1]->cache = g.s->cache;
+			wtp_cache_inherit(g.s->cache, g.P->cache, g.s,
+					  g.P->ngroups);
+		}
 		if (st[1])
 			v = vs_version_derive(bv, d->ops, d->n, st, 2);
 		rc = v ? WASP_OK : vs_nomem(err);

@@ -51,6 +51,7 @@ typedef struct vs_objset {
 typedef struct vs_store {
 	atomic_int refs;
 	wa_arena *a;
+	struct ws_cache *cache; /* in a: what it holds is released first */
 } vs_store;
 
 struct ws_version {

@@ -37,7 +37,7 @@ int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
 {
 	wtp_topo *t = NULL;
-	int rc = wtp_build(s, o->domain_mode, a, &t, err);
+	int rc = wtp_get(s, o->domain_mode, a, &t, err);
 	if (rc)
 		return rc;
 	return wp_reduce(s, t, o, a, out, err);

@@ -78,7 +78,12 @@ static int *name_ranks(wa_arena *a, bl_name *v, int n)
 	int *rank = wa_calloc(a, n ? n : 1, sizeof *rank);
 	if (!rank)
 		return NULL;
-	qsort(v, n, sizeof *v, name_cmp);
+	/* domains come in name order already (topology.c): no sort then */
+	bool sorted = true;
+	for (int i = 1; i < n && sorted; i++)
+		sorted = name_cmp(&v[i - 1], &v[i]) < 0;
+	if (!sorted)
+		qsort(v, n, sizeof *v, name_cmp);
 	for (int i = 0; i < n; i++)
 		rank[v[i].idx] = i;
 	return rank;
