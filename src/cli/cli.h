@@ -33,5 +33,9 @@ int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s);
 /* The snapshot, then the plan; on failure nothing is left to free. */
 int load_plan_snapshot(const char *plan_path, char **paths, int n,
 		       int quiet, wasp_plan **p, wasp_snapshot **s);
+/* `wasp serve --socket PATH [FILE...]` (serve.c); returns the exit
+ * status. */
+int cmd_serve(int argc, char **argv);
+extern const char serve_help[];
 
 #endif

@@ -122,6 +122,7 @@ static const char main_help[] =
 "  export   write the integer program as LP, MPS or GMPL data\n"
 "  report   draw a plan over its snapshot as one HTML page\n"
 "  bench    run a benchmark suite (bench/README.md)\n"
+"  serve    hold a snapshot and answer requests on a socket (doc/serve.md)\n"
 "  help     show help for a command\n"
 "\n"
 "Options:\n"
@@ -915,6 +916,7 @@ static const struct {
     {"export", cmd_export, export_help},
     {"bench", cmd_bench, bench_help},
     {"report", cmd_report, report_help},
+    {"serve", cmd_serve, serve_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
