@@ -617,8 +617,9 @@ START_TEST(shared_resourceclaim_and_cel_error)
 	p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 0);
 	const char *why = tu_wait_reason(p, "default", "p");
-	ck_assert_ptr_nonnull(strstr(why, "best has 0; a selector failed: "
-				     "test.yaml:"));
+	ck_assert_ptr_nonnull(strstr(why, "a CEL selector of request g of "
+				     "claim default/one failed on device "
+				     "gpu.example.com/n1/gpu-0: test.yaml:"));
 	ck_assert_ptr_nonnull(strstr(why, "CEL: no such key: 'nope' at "
 				     "offset 37"));
 	wasp_plan_free(p);

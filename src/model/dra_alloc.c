@@ -54,6 +54,16 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 		if (!need[i])
 			continue;
 		const wdr_spec *sp = &d->specs[i];
+		if (d->match) {
+			/* computed at load (dra_rules.c) */
+			for (int r = 0; r < sp->nreqs; r++)
+				for (int k = 0; k < sp->reqs[r].nalts; k++) {
+					int id = sp->reqs[r].alts[k].id;
+					if (d->match[id])
+						st->match[id] = d->match[id];
+				}
+			continue;
+		}
 		for (int r = 0; r < sp->nreqs; r++)
 			for (int k = 0; k < sp->reqs[r].nalts; k++) {
 				const wdr_sub *sb = &sp->reqs[r].alts[k];
@@ -92,6 +102,8 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 	const wdr_sub *sb = &sp->reqs[0].alts[0];
 	if (sb->cls < 0)
 		return 0;
+	if (sb->admin)
+		return -2;
 	const wdr_cons *cn = sp->ncons ? &sp->cons[0] : NULL;
 	const signed char *m = st->match[sb->id];
 	int cand[WDR_MAX_CANDS];
@@ -102,8 +114,8 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 		int dev = cand[i];
 		if (!m[dev])
 			continue;
-		if (d->devs[dev].multi)
-			return -2; /* shareable devices: use the search */
+		if (d->devs[dev].multi || d->devs[dev].nuses)
+			return -2; /* shareable devices, counters: search */
 		if (st->taken[dev])
 			continue;
 		if (!cn) {
@@ -155,7 +167,8 @@ int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
 			if (n < 0)
 				return fit;
 			for (int i = 0; i < n; i++)
-				if (!st->d->devs[out[i].dev].multi)
+				if (!st->d->devs[out[i].dev].multi &&
+				    !st->d->subs[out[i].sub]->admin)
 					extra[nextra++] = out[i].dev;
 		}
 		fit++;
@@ -165,6 +178,19 @@ int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
 	return fit;
 }
 
+/* Take (+1) or give back (-1) the device of result r; admin-access
+ * results take nothing. */
+static void take(wdr_state *st, const wdr_result *r, int sign)
+{
+	if (st->d->subs[r->sub]->admin)
+		return;
+	uint16_t *t = &st->taken[r->dev];
+	if (sign > 0 && *t < UINT16_MAX)
+		(*t)++;
+	else if (sign < 0 && *t > 0)
+		(*t)--;
+}
+
 static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
 		      int node, const wdr_result *r, int n)
 {
@@ -172,8 +198,7 @@ static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
 	for (int i = 0; i < n; i++) {
 		if (WA_PUSH(st->a, st->res, st->nres, st->capres, r[i]))
 			return -1;
-		if (st->taken[r[i].dev] < UINT16_MAX)
-			st->taken[r[i].dev]++;
+		take(st, &r[i], 1);
 	}
 	if (WA_PUSH(st->a, st->allocs, st->nallocs, st->capallocs, a))
 		return -1;
@@ -244,14 +269,14 @@ int wdr_prefer_earlier(wdr_state *st)
 		    !all_local(st, st->res + a->first, a->n, a->node))
 			continue;
 		for (int k = 0; k < a->n; k++)
-			st->taken[st->res[a->first + k].dev]--;
+			take(st, &st->res[a->first + k], -1);
 		int n = wdr_alloc_spec(st, sp, a->node, st->taken, NULL, 0, out,
 				       WDR_MAX_RESULTS);
 		bool better = n >= 0 && rank_of(sp, out, n) < old &&
 			      (a->inst < 0 || all_local(st, out, n, a->node));
 		if (!better) {
 			for (int k = 0; k < a->n; k++)
-				st->taken[st->res[a->first + k].dev]++;
+				take(st, &st->res[a->first + k], 1);
 			continue;
 		}
 		int first = st->nres;
@@ -259,7 +284,7 @@ int wdr_prefer_earlier(wdr_state *st)
 			if (WA_PUSH(st->a, st->res, st->nres, st->capres,
 				    out[k]))
 				return -1;
-			st->taken[out[k].dev]++;
+			take(st, &out[k], 1);
 		}
 		a = &st->allocs[i];
 		a->first = first;
@@ -301,7 +326,7 @@ void wdr_undo(wdr_state *st, int mark)
 	while (st->nallocs > mark) {
 		wdr_alloc *a = &st->allocs[--st->nallocs];
 		for (int i = 0; i < a->n; i++)
-			st->taken[st->res[a->first + i].dev]--;
+			take(st, &st->res[a->first + i], -1);
 		st->nres = a->first;
 		if (a->inst >= 0)
 			st->inst_alloc[a->inst] = -1;

@@ -415,6 +415,17 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 	}
 	const wt_node *m = wdr_mget(body, "allowMultipleAllocations");
 	d->multi = m && m->type == WT_BOOL && m->boolean;
+	if (wdr_dec_taints(c, wdr_mget(body, "taints"), path, d) ||
+	    wdr_dec_consumes(c, wdr_mget(body, "consumesCounters"), path, d))
+		return c->rc;
+	if (wdr_mget(body, "bindingConditions") &&
+	    wdr_unsupported(c, "devices[].bindingConditions", c->cur, path,
+			    "the device is used as if bound at once"))
+		return c->rc;
+	if (wdr_mget(body, "bindsToNode") &&
+	    wdr_unsupported(c, "devices[].bindsToNode", c->cur, path,
+			    "the device keeps its slice's reach"))
+		return c->rc;
 	if (per_device) {
 		if (dec_reach(c, body, path, &d->reach, NULL))
 			return c->rc;
@@ -466,6 +477,8 @@ int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
 		return wdr_bad(c, spec, "spec", "ResourceSlice needs nodeName, "
 			       "nodeSelector, allNodes or "
 			       "perDeviceNodeSelection");
+	if (wdr_dec_shared(c, wdr_mget(spec, "sharedCounters"), "spec", sl))
+		return c->rc;
 	const wt_node *devs = wdr_mget(spec, "devices");
 	if (devs && wdr_want(c, devs, WT_SEQ, "spec.devices"))
 		return c->rc;
@@ -524,6 +537,12 @@ int wdr_dec_class(dx *c, const wt_node *o, const char *name,
 	if (!cl->name)
 		return wdr_nomem(c);
 	const wt_node *spec = wdr_mget(o, "spec");
+	if (wdr_mget(spec, "extendedResourceName") &&
+	    wdr_unsupported(c, "DeviceClass spec.extendedResourceName",
+			    c->cur, "spec.extendedResourceName",
+			    "pods asking for that extended resource wait "
+			    "unless nodes advertise it"))
+		return c->rc;
 	return dec_selectors(c, wdr_mget(spec, "selectors"), "spec.selectors",
 			     &cl->sel, &cl->nsel);
 }
@@ -565,6 +584,14 @@ static int dec_sub(dx *c, const wt_node *m, const char *path, bool first,
 		sb->count = (int)n;
 	}
 	(void)first;
+	const wt_node *ad = wdr_mget(m, "adminAccess");
+	sb->admin = ad && ad->type == WT_BOOL && ad->boolean;
+	if (wdr_dec_tols(c, wdr_mget(m, "tolerations"), path, sb))
+		return c->rc;
+	if (wdr_mget(m, "capacity") &&
+	    wdr_unsupported(c, "requests[].capacity", c->cur, path,
+			    "consumable capacity: the device is taken whole"))
+		return c->rc;
 	return 0;
 }
 

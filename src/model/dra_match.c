@@ -49,7 +49,9 @@ bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
 		if (r != 1)
 			return false;
 	}
-	return true;
+	/* taints after the selectors, as upstream (a CEL error on a
+	 * tainted device still counts) */
+	return !dv->ntaints || wdr_tolerates(sub, dv);
 }
 
 const wcel_attr *wdr_attr(const wdr_device *d, const char *domain,
@@ -119,9 +121,26 @@ typedef struct srch {
 	int *alt;          /* chosen alternative per request         */
 } srch;
 
-static bool is_free(const srch *S, int dev)
+/* Counters of dev with the devices in use: taken, extra, and this
+ * claim's picks so far (admin-access picks consume nothing). */
+static bool counters_ok(const srch *S, int dev)
+{
+	int own[WDR_MAX_RESULTS];
+	int n = 0;
+	for (int i = 0; i < S->n; i++)
+		if (!S->st->d->subs[S->out[i].sub]->admin)
+			own[n++] = S->out[i].dev;
+	return wdr_counters_fit2(S->st->d, dev, S->taken, S->extra, S->nextra,
+				 own, n);
+}
+
+static bool is_free(const srch *S, const wdr_sub *sb, int dev)
 {
 	const wdr_device *dv = &S->st->d->devs[dev];
+	if (sb->admin)
+		return true; /* admin access: in use or not, takes nothing */
+	if (dv->nuses && !counters_ok(S, dev))
+		return false;
 	if (dv->multi)
 		return true;
 	if (S->taken[dev])
@@ -183,7 +202,7 @@ static bool pick(srch *S, int r, const wdr_sub *sb, int left, int from)
 		if (++S->steps > WDR_MAX_STEPS)
 			return false;
 		int dev = S->cand[i];
-		if (!m[dev] || !is_free(S, dev) || picked(S, dev) ||
+		if (!m[dev] || !is_free(S, sb, dev) || picked(S, dev) ||
 		    !cons_ok(S, &S->sp->reqs[r], sb, dev))
 			continue;
 		if (S->n >= S->max)
@@ -220,7 +239,7 @@ static bool search_req(srch *S, int r)
 			int dev = S->cand[i];
 			if (!m[dev])
 				continue;
-			if (!is_free(S, dev) || picked(S, dev) ||
+			if (!is_free(S, sb, dev) || picked(S, dev) ||
 			    !cons_ok(S, rq, sb, dev) || S->n >= S->max) {
 				ok = false;
 				break;
