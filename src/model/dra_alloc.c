@@ -425,14 +425,34 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		const signed char *m = st->match[sb->id];
 		int best = 0;
 		int cand[WDR_MAX_CANDS];
+		/* devices the rules hold back (doc/dra.md): taints not
+		 * tolerated, shared counters used up */
+		long tainted = 0, ctr = 0;
 		for (int i = 0; i < nnodes; i++) {
 			int nc = wdr_node_cands(st, nodes[i], cand,
 						WDR_MAX_CANDS);
+			for (int x = 0; x < nc; x++) {
+				int dev = cand[x];
+				const wdr_device *dv = &d->devs[dev];
+				if (!m[dev] && dv->ntaints &&
+				    !wdr_tolerates(sb, dv) &&
+				    wdr_matches_sel(d, sb, dev, NULL))
+					tainted++;
+				else if (m[dev] && dv->nuses &&
+					 !st->taken[dev] &&
+					 !wdr_counters_fit(d, dev, st->taken,
+							   NULL, 0))
+					ctr++;
+			}
 			/* per partition value when a matchAttribute applies */
 			for (int x = 0; x < nc; x++) {
 				int dev = cand[x];
 				if (!m[dev] ||
 				    (st->taken[dev] && !d->devs[dev].multi))
+					continue;
+				if (d->devs[dev].nuses &&
+				    !wdr_counters_fit(d, dev, st->taken, NULL,
+						      0))
 					continue;
 				const wcel_attr *av = cn ? wdr_attr(
 				    &d->devs[dev], cn->domain, cn->attr) : NULL;
@@ -474,26 +494,38 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 				    !sp->reqs[r].alts[0].all)
 					per += sp->reqs[r].alts[0].count;
 		}
+		char held[200] = "";
+		size_t hl = 0;
+		if (tainted)
+			hl += (size_t)snprintf(held + hl, sizeof held - hl,
+					       "; %ld matching device%s %s "
+					       "tainted (not tolerated)",
+					       tainted, tainted == 1 ? "" : "s",
+					       tainted == 1 ? "is" : "are");
+		if (ctr && hl < sizeof held)
+			snprintf(held + hl, sizeof held - hl, "; %ld free "
+				 "matching device%s held back by shared "
+				 "counters", ctr, ctr == 1 ? " is" : "s are");
 		const char *cel = st->cel_error ? "; a selector failed: " : "";
 		if (!sb->all && best >= per && fit < need)
 			return wa_printf(a, "free devices of class %s%s admit "
 					 "%lld of the %d pods needed (%d "
-					 "device%s per pod%s)%s%s",
+					 "device%s per pod%s)%s%s%s",
 					 sb->class_name,
 					 sb->nsel ? " matching the selectors"
 						  : "", fit, need, per,
-					 per == 1 ? "" : "s", share, cel,
+					 per == 1 ? "" : "s", share, held, cel,
 					 st->cel_error ? st->cel_error : "");
 		if (sb->all)
 			return wa_printf(a, "no node %s has all devices of "
-					 "class %s free%s%s%s", where,
-					 sb->class_name, share, cel,
+					 "class %s free%s%s%s%s", where,
+					 sb->class_name, share, held, cel,
 					 st->cel_error ? st->cel_error : "");
 		return wa_printf(a, "no node %s has %d free device%s of class "
-				 "%s%s%s; best has %d%s%s", where, per,
+				 "%s%s%s; best has %d%s%s%s", where, per,
 				 per == 1 ? "" : "s", sb->class_name,
 				 sb->nsel ? " matching the selectors" : "",
-				 share, best, cel,
+				 share, best, held, cel,
 				 st->cel_error ? st->cel_error : "");
 	}
 	return wa_printf(a, "a shared device claim cannot be reached from "

@@ -418,14 +418,19 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 	if (wdr_dec_taints(c, wdr_mget(body, "taints"), path, d) ||
 	    wdr_dec_consumes(c, wdr_mget(body, "consumesCounters"), path, d))
 		return c->rc;
-	if (wdr_mget(body, "bindingConditions") &&
-	    wdr_unsupported(c, "devices[].bindingConditions", c->cur, path,
-			    "the device is used as if bound at once"))
-		return c->rc;
-	if (wdr_mget(body, "bindsToNode") &&
-	    wdr_unsupported(c, "devices[].bindsToNode", c->cur, path,
-			    "the device keeps its slice's reach"))
-		return c->rc;
+	if (wdr_mget(body, "bindingConditions")) {
+		snprintf(p, sizeof p, "%s.bindingConditions", path);
+		if (wdr_unsupported(c, "devices[].bindingConditions", c->cur,
+				    p, "the device is used as if bound at "
+				    "once"))
+			return c->rc;
+	}
+	if (wdr_mget(body, "bindsToNode")) {
+		snprintf(p, sizeof p, "%s.bindsToNode", path);
+		if (wdr_unsupported(c, "devices[].bindsToNode", c->cur, p,
+				    "the device keeps its slice's reach"))
+			return c->rc;
+	}
 	if (per_device) {
 		if (dec_reach(c, body, path, &d->reach, NULL))
 			return c->rc;
@@ -588,8 +593,9 @@ static int dec_sub(dx *c, const wt_node *m, const char *path, bool first,
 	sb->admin = ad && ad->type == WT_BOOL && ad->boolean;
 	if (wdr_dec_tols(c, wdr_mget(m, "tolerations"), path, sb))
 		return c->rc;
+	snprintf(p, sizeof p, "%s.capacity", path);
 	if (wdr_mget(m, "capacity") &&
-	    wdr_unsupported(c, "requests[].capacity", c->cur, path,
+	    wdr_unsupported(c, "requests[].capacity", c->cur, p,
 			    "consumable capacity: the device is taken whole"))
 		return c->rc;
 	return 0;

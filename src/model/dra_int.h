@@ -113,6 +113,10 @@ int wdr_dec_namespace(dx *c, const wt_node *o, const char *name);
  * warnings for fields not modelled. */
 int wdr_rules_build(dx *c);
 
+/* dra_match.c: class and selectors only (wdr_matches without taints). */
+bool wdr_matches_sel(const ws_dra *d, const wdr_sub *sub, int dev,
+		     wasp_error *cel_err);
+
 /* dra_match.c: the devices node `node` can reach (node-local ones,
  * then those of several nodes), at most cap, into buf; their number. */
 int wdr_node_cands(const wdr_state *st, int node, int *buf, int cap);

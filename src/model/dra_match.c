@@ -35,6 +35,15 @@ bool wdr_reaches(const ws_snapshot *s, const wdr_device *d, int node)
 bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
 		 wasp_error *cel_err)
 {
+	/* taints after the selectors, as upstream (a CEL error on a
+	 * tainted device still counts) */
+	return wdr_matches_sel(d, sub, dev, cel_err) &&
+	       (!d->devs[dev].ntaints || wdr_tolerates(sub, &d->devs[dev]));
+}
+
+bool wdr_matches_sel(const ws_dra *d, const wdr_sub *sub, int dev,
+		     wasp_error *cel_err)
+{
 	if (sub->cls < 0)
 		return false;
 	const wdr_device *dv = &d->devs[dev];
@@ -49,9 +58,7 @@ bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
 		if (r != 1)
 			return false;
 	}
-	/* taints after the selectors, as upstream (a CEL error on a
-	 * tainted device still counts) */
-	return !dv->ntaints || wdr_tolerates(sub, dv);
+	return true;
 }
 
 const wcel_attr *wdr_attr(const wdr_device *d, const char *domain,
