@@ -365,6 +365,37 @@ START_TEST(admin_access)
 }
 END_TEST
 
+/* 8. A pod's claims are searched jointly: x (any GPU) gives way to y
+ * (only the big one), in both solvers; q finds nothing left. */
+START_TEST(claims_backtrack)
+{
+	wasp_snapshot *s =
+	    tu_load_file("tests/fixtures/dra/two-claims.yaml");
+	wasp_plan *pl[2];
+	both(s, &pl[0], &pl[1]);
+	for (int k = 0; k < 2; k++) {
+		wasp_plan *p = pl[k];
+		ck_assert_int_eq(p->nplace, 1);
+		ck_assert_str_eq(tu_node_of(p, "default", "p"), "n1");
+		ck_assert_str_eq(dev_of(p, "p-x", "g", 0), "gpu-1");
+		ck_assert_str_eq(dev_of(p, "p-y", "g", 0), "gpu-0");
+		ck_assert_ptr_nonnull(tu_wait_reason(p, "default", "q"));
+	}
+	/* the same device for both claims is caught */
+	wpl_claim *c = (wpl_claim *)claim_of(pl[0], "p-x");
+	c->results[0].device = "gpu-0";
+	wa_arena *a = wa_new();
+	char *rep;
+	ck_assert_uint_ge(violations(s, pl[0], a, &rep), 1);
+	ck_assert_ptr_nonnull(strstr(rep, "gpu.example.com/n1/gpu-0 is "
+				     "already allocated"));
+	wa_destroy(a);
+	wasp_plan_free(pl[0]);
+	wasp_plan_free(pl[1]);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* 10. Fields wasp does not model are warned about, naming the object and
  * the field, and the plan still verifies. */
 START_TEST(unmodelled_fields_warn)
@@ -404,6 +435,7 @@ int main(void)
 	tcase_add_test(t, shared_counters);
 	tcase_add_test(t, counter_set_unknown);
 	tcase_add_test(t, admin_access);
+	tcase_add_test(t, claims_backtrack);
 	tcase_add_test(t, unmodelled_fields_warn);
 	suite_add_tcase(s, t);
 	return tu_run(s);

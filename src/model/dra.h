@@ -29,6 +29,7 @@
 
 #define WDR_MAX_STEPS   20000 /* search steps of one claim allocation   */
 #define WDR_MAX_RESULTS 1024  /* devices of one claim                   */
+#define WDR_MAX_JOINT   128   /* claims of one pod searched jointly     */
 
 /* Where a slice or device is available. */
 typedef struct wdr_reach {
@@ -328,5 +329,15 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
 		   const uint16_t *taken, const int *extra, int nextra,
 		   wdr_result *out, int max);
+
+/* The same for several claim specs searched jointly (a pod's own
+ * claims: a later claim that cannot be met sends the search back into
+ * the earlier ones, as upstream's allocator does); devices are distinct
+ * across them.  counts[k] gets the results of sps[k], which come in
+ * order.  Returns the total, or -1. */
+int wdr_alloc_specs(const wdr_state *st, const wdr_spec *const *sps,
+		    int nsp, int node, const uint16_t *taken,
+		    const int *extra, int nextra, wdr_result *out, int max,
+		    int *counts);
 
 #endif

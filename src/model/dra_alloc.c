@@ -154,23 +154,28 @@ int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
 		return quick;
 	int extra[WDR_MAX_RESULTS];
 	wdr_result out[WDR_MAX_RESULTS];
-	int nextra = 0, fit = 0;
-	while (fit < cap) {
-		for (int k = 0; k < pc->n; k++) {
-			const wdr_pclaim *e = &pc->c[k];
-			if (e->inst >= 0)
-				continue;
-			int room = WDR_MAX_RESULTS - nextra;
-			int n = wdr_alloc_spec(st, &st->d->specs[e->spec], node,
-					       st->taken, extra, nextra, out,
-					       room);
-			if (n < 0)
-				return fit;
-			for (int i = 0; i < n; i++)
-				if (!st->d->devs[out[i].dev].multi &&
-				    !st->d->subs[out[i].sub]->admin)
-					extra[nextra++] = out[i].dev;
+	const wdr_spec *sps[WDR_MAX_JOINT];
+	int cnt[WDR_MAX_JOINT];
+	int nextra = 0, fit = 0, nsp = 0;
+	for (int k = 0; k < pc->n; k++)
+		if (pc->c[k].inst < 0) {
+			if (nsp == WDR_MAX_JOINT)
+				return 0;
+			sps[nsp++] = &st->d->specs[pc->c[k].spec];
 		}
+	if (!nsp)
+		return cap;
+	while (fit < cap) {
+		/* the pod's own claims jointly, after the pods counted */
+		int room = WDR_MAX_RESULTS - nextra;
+		int n = wdr_alloc_specs(st, sps, nsp, node, st->taken, extra,
+					nextra, out, room, cnt);
+		if (n < 0)
+			return fit;
+		for (int i = 0; i < n; i++)
+			if (!st->d->devs[out[i].dev].multi &&
+			    !st->d->subs[out[i].sub]->admin)
+				extra[nextra++] = out[i].dev;
 		fit++;
 		if (nextra == 0)
 			return cap; /* needs no exclusive device */
@@ -363,27 +368,41 @@ bool wdr_place(wdr_state *st, int pi, int cls, int node)
 		return false;
 	int mark = st->nallocs;
 	wdr_result out[WDR_MAX_RESULTS];
+	const wdr_spec *sps[WDR_MAX_JOINT];
+	int ent[WDR_MAX_JOINT], cnt[WDR_MAX_JOINT], nsp = 0;
+	/* shared claims already allocated must reach the node; the rest
+	 * (own claims, shared ones this pod allocates first) are searched
+	 * jointly */
 	for (int k = 0; k < pc->n; k++) {
 		const wdr_pclaim *e = &pc->c[k];
 		const wdr_spec *sp = &d->specs[e->spec];
 		if (e->inst >= 0 && (sp->allocated ||
 				     st->inst_alloc[e->inst] >= 0)) {
 			if (!inst_reaches(st, e->inst, node))
-				goto fail;
+				return false;
 			continue;
 		}
-		int n = wdr_alloc_spec(st, sp, node, st->taken, NULL, 0, out,
-				       WDR_MAX_RESULTS);
-		if (n < 0)
-			goto fail;
-		if (push_alloc(st, e->inst >= 0 ? -1 : pi, k, e->inst,
-			       e->inst >= 0 ? -1 : cls, node, out, n))
-			goto fail;
+		if (nsp == WDR_MAX_JOINT)
+			return false;
+		ent[nsp] = k;
+		sps[nsp++] = sp;
+	}
+	if (!nsp)
+		return true;
+	int n = wdr_alloc_specs(st, sps, nsp, node, st->taken, NULL, 0, out,
+				WDR_MAX_RESULTS, cnt);
+	if (n < 0)
+		return false;
+	for (int j = 0, at = 0; j < nsp; at += cnt[j++]) {
+		const wdr_pclaim *e = &pc->c[ent[j]];
+		if (push_alloc(st, e->inst >= 0 ? -1 : pi, ent[j], e->inst,
+			       e->inst >= 0 ? -1 : cls, node, out + at,
+			       cnt[j])) {
+			wdr_undo(st, mark);
+			return false;
+		}
 	}
 	return true;
-fail:
-	wdr_undo(st, mark);
-	return false;
 }
 
 /* Most devices one node could give the first unmet request. */
