@@ -96,6 +96,7 @@ typedef struct wdr_class {
 	const char *name;
 	wcel_prog **sel;
 	int nsel;
+	const char *ext_res; /* extendedResourceName (KEP-5004), or NULL  */
 } wdr_class;
 
 /* One way to meet a request: the request itself (exactly) or one

@@ -54,19 +54,14 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 		if (!need[i])
 			continue;
 		const wdr_spec *sp = &d->specs[i];
-		if (d->match) {
-			/* computed at load (dra_rules.c) */
-			for (int r = 0; r < sp->nreqs; r++)
-				for (int k = 0; k < sp->reqs[r].nalts; k++) {
-					int id = sp->reqs[r].alts[k].id;
-					if (d->match[id])
-						st->match[id] = d->match[id];
-				}
-			continue;
-		}
 		for (int r = 0; r < sp->nreqs; r++)
 			for (int k = 0; k < sp->reqs[r].nalts; k++) {
 				const wdr_sub *sb = &sp->reqs[r].alts[k];
+				if (d->match && d->match[sb->id]) {
+					/* computed at load (dra_rules.c) */
+					st->match[sb->id] = d->match[sb->id];
+					continue;
+				}
 				signed char *row =
 				    wa_alloc(a, (size_t)d->ndevs + 1);
 				if (!row)

@@ -518,7 +518,7 @@ static int build(dx *c, const wdr_input *in)
 	int rc;
 	if ((rc = read_objects(c, in, &ob)) || (rc = build_devices(c, &ob)) ||
 	    (rc = build_classes(c, &ob)) || (rc = build_specs(c, &ob)) ||
-	    (rc = build_pod_claims(c, in)))
+	    (rc = build_pod_claims(c, in)) || (rc = wdr_ext_resources(c)))
 		return rc;
 	/* Step 6.  A pending pod sharing an allocated ResourceClaim does not
 	 * take its devices from itself: those stay counted in taken0, and
@@ -655,7 +655,7 @@ int wdr_decode(ws_snapshot *s, const wdr_input *in, wasp_error *err)
 	if (!rc && (c->nwarns && add_warnings(c)))
 		rc = c->rc;
 	if (!rc)
-		s->dra = any ? c->d : NULL;
+		s->dra = any || c->ext_any ? c->d : NULL;
 	wa_destroy(c->t);
 	return rc;
 }

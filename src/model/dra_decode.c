@@ -542,11 +542,7 @@ int wdr_dec_class(dx *c, const wt_node *o, const char *name,
 	if (!cl->name)
 		return wdr_nomem(c);
 	const wt_node *spec = wdr_mget(o, "spec");
-	if (wdr_mget(spec, "extendedResourceName") &&
-	    wdr_unsupported(c, "DeviceClass spec.extendedResourceName",
-			    c->cur, "spec.extendedResourceName",
-			    "pods asking for that extended resource wait "
-			    "unless nodes advertise it"))
+	if (wdr_sfield(c, spec, "extendedResourceName", "spec", &cl->ext_res))
 		return c->rc;
 	return dec_selectors(c, wdr_mget(spec, "selectors"), "spec.selectors",
 			     &cl->sel, &cl->nsel);

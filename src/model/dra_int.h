@@ -49,6 +49,7 @@ typedef struct dx {
 	size_t nunsup, capunsup;
 	struct dns *ns;         /* Namespace objects                     */
 	const char *cur;        /* "Kind ns/name" of the object decoded  */
+	bool ext_any;           /* a pod got an extended-resource claim  */
 	size_t nns, capns;
 } dx;
 
@@ -108,6 +109,10 @@ int wdr_dec_shared(dx *c, const wt_node *l, const char *path,
 int wdr_dec_consumes(dx *c, const wt_node *l, const char *path,
 		     wdr_device *d);
 int wdr_dec_namespace(dx *c, const wt_node *o, const char *name);
+/* Extended resources backed by DRA (KEP-5004): a pod's request of a
+ * DeviceClass's extendedResourceName that no node advertises becomes a
+ * claim of the pod ("<pod>-extended-resources"); sets c->ext_any. */
+int wdr_ext_resources(dx *c);
 /* After the claim lists: counters resolved, the match table, pods whose
  * claims cannot be allocated (CEL errors, adminAccess namespace), the
  * warnings for fields not modelled. */

@@ -562,3 +562,133 @@ int wdr_dec_namespace(dx *c, const wt_node *o, const char *name)
 		return wdr_nomem(c);
 	return 0;
 }
+
+/* ------------------------------------------- extended resources */
+
+/* The entry name of the claim an extended resource makes. */
+#define EXT_ENTRY "extended-resources"
+
+/* A spec of one request: count devices of class k (a template, so each
+ * pod gets its own claim), appended to d->specs; its index or -1. */
+static int ext_spec(dx *c, const char *ns, int k, int64_t count)
+{
+	ws_dra *d = c->d;
+	wdr_spec *specs = wa_calloc(c->a, (size_t)d->nspecs + 2,
+				    sizeof *specs);
+	wdr_sub **subs = wa_calloc(c->a, (size_t)d->nsubs + 2, sizeof *subs);
+	wdr_req *rq = wa_calloc(c->a, 1, sizeof *rq);
+	wdr_sub *sb = wa_calloc(c->a, 1, sizeof *sb);
+	if (!specs || !subs || !rq || !sb)
+		return wdr_nomem(c), -1;
+	if (d->nspecs)
+		memcpy(specs, d->specs, (size_t)d->nspecs * sizeof *specs);
+	if (d->nsubs)
+		memcpy(subs, d->subs, (size_t)d->nsubs * sizeof *subs);
+	const wdr_class *cl = &d->classes[k];
+	sb->name = cl->name;
+	sb->class_name = cl->name;
+	sb->cls = k;
+	sb->count = (int)count;
+	sb->id = d->nsubs;
+	rq->name = cl->name;
+	rq->alts = sb;
+	rq->nalts = 1;
+	wdr_spec *sp = &specs[d->nspecs];
+	sp->ns = ns;
+	sp->name = wa_printf(c->a, "%s:%s", EXT_ENTRY, cl->ext_res);
+	sp->template_ = true;
+	sp->reqs = rq;
+	sp->nreqs = 1;
+	sp->holders = wa_calloc(c->a, 1, sizeof(int));
+	if (!sp->name || !sp->holders)
+		return wdr_nomem(c), -1;
+	subs[d->nsubs++] = sb;
+	d->specs = specs;
+	d->subs = subs;
+	return d->nspecs++;
+}
+
+int wdr_ext_resources(dx *c)
+{
+	ws_snapshot *s = c->s;
+	ws_dra *d = c->d;
+	ws_map *specs = ws_map_new(c->t), *sigs = ws_map_new(c->t);
+	if (!specs || !sigs)
+		return wdr_nomem(c);
+	int nsig = 0;
+	for (int pi = 0; pi < s->npods; pi++)
+		if (d->pods[pi].sig > nsig)
+			nsig = d->pods[pi].sig;
+	for (int k = 0; k < d->nclasses; k++) {
+		const wdr_class *cl = &d->classes[k];
+		int r = cl->ext_res ? ws_res_index(s, cl->ext_res) : -1;
+		if (r < 0)
+			continue;
+		int adv = 0;
+		for (int n = 0; n < s->nnodes; n++)
+			adv += s->nodes[n].alloc[r] > 0;
+		if (adv) {
+			/* device plugin and DRA side by side: not modelled */
+			if (wdr_warn(c, "DeviceClass %s backs extended resource "
+				     "%s, which %d node%s also advertise%s; "
+				     "wasp uses only the nodes' allocatable "
+				     "for it", cl->name, cl->ext_res, adv,
+				     adv == 1 ? "" : "s", adv == 1 ? "s" : ""))
+				return c->rc;
+			continue;
+		}
+		for (int pi = 0; pi < s->npods; pi++) {
+			ws_pod *pod = &s->pods[pi];
+			int64_t q = pod->req[r];
+			if (q <= 0)
+				continue;
+			wdr_podc *pc = &d->pods[pi];
+			int64_t count = (q + 999) / 1000;
+			if (count > WDR_MAX_RESULTS)
+				return c->rc = werr_at(
+					   c->err, WASP_EINPUT, pod->src,
+					   "pod %s/%s requests %lld %s, more "
+					   "than the %d devices a claim may "
+					   "have", pod->ns, pod->name,
+					   (long long)count, cl->ext_res,
+					   WDR_MAX_RESULTS);
+			const char *key = wa_printf(c->t, "%s/%d/%lld", pod->ns,
+						    k, (long long)count);
+			int sp = key ? ws_map_get(specs, key) : -1;
+			if (!key)
+				return wdr_nomem(c);
+			if (sp < 0) {
+				sp = ext_spec(c, pod->ns, k, count);
+				if (sp < 0 || ws_map_put(specs, key, sp) == -2)
+					return c->rc ? c->rc : wdr_nomem(c);
+			}
+			wdr_pclaim *l = wa_calloc(c->a, (size_t)pc->n + 1,
+						  sizeof *l);
+			if (!l)
+				return wdr_nomem(c);
+			if (pc->n)
+				memcpy(l, pc->c, (size_t)pc->n * sizeof *l);
+			const char *en = EXT_ENTRY;
+			for (int e = 0; e < pc->n; e++)
+				if (!strcmp(pc->c[e].name, EXT_ENTRY))
+					en = wa_printf(c->a, "%s-%s", EXT_ENTRY,
+						       cl->name);
+			if (!en)
+				return wdr_nomem(c);
+			l[pc->n] = (wdr_pclaim){en, sp, -1};
+			pc->c = l;
+			pc->n++;
+			const char *sk = wa_printf(c->t, "%d|%d", pc->sig, sp);
+			int g = sk ? ws_map_put(sigs, sk, nsig + 1) : -2;
+			if (g == -2)
+				return wdr_nomem(c);
+			pc->sig = g == -1 ? ++nsig : g;
+			/* the devices serve it, not the node */
+			if (pod->node >= 0 && !pod->terminal)
+				s->nodes[pod->node].used[r] -= q;
+			pod->req[r] = 0;
+			c->ext_any = true;
+		}
+	}
+	return 0;
+}
