@@ -427,7 +427,8 @@ static int build_match(dx *c, const char **spec_err)
 	ws_snapshot *s = c->s;
 	ws_dra *d = c->d;
 	bool *need = wa_calloc(c->t, (size_t)d->nspecs + 1, sizeof *need);
-	bool *reach = wa_calloc(c->t, (size_t)d->ndevs + 1, sizeof *reach);
+	/* per device: 0 not known yet, 1 some node reaches it, 2 none */
+	signed char *reach = wa_calloc(c->t, (size_t)d->ndevs + 1, 1);
 	d->match = wa_calloc(c->a, (size_t)d->nsubs + 1, sizeof *d->match);
 	if (!need || !reach || !d->match)
 		return wdr_nomem(c);
@@ -440,11 +441,6 @@ static int build_match(dx *c, const char **spec_err)
 			    !d->specs[pc->c[k].spec].allocated)
 				need[pc->c[k].spec] = true;
 	}
-	bool any = false;
-	for (int i = 0; i < d->nspecs && !any; i++)
-		any = need[i];
-	for (int dv = 0; any && dv < d->ndevs; dv++)
-		reach[dv] = reaches_any(s, &d->devs[dv]);
 	for (int i = 0; i < d->nspecs; i++) {
 		if (!need[i])
 			continue;
@@ -459,8 +455,12 @@ static int build_match(dx *c, const char **spec_err)
 				for (int dv = 0; dv < d->ndevs; dv++) {
 					wasp_error e = {0};
 					row[dv] = wdr_matches(d, sb, dv, &e);
-					if (!e.code || !reach[dv] ||
-					    spec_err[i])
+					if (!e.code || spec_err[i])
+						continue;
+					if (!reach[dv])
+						reach[dv] = reaches_any(
+						    s, &d->devs[dv]) ? 1 : 2;
+					if (reach[dv] != 1)
 						continue;
 					char buf[600];
 					const wdr_slice *sl =
