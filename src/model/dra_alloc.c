@@ -31,17 +31,7 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 	bool *need = wa_calloc(a, (size_t)d->nspecs + 1, sizeof *need);
 	if (!st->taken || !st->inst_alloc || !st->match || !zero || !need)
 		return -1;
-	/* Only the specs pending pods still need allocated (the claims of
-	 * running pods are many and already allocated). */
-	for (int pi = 0; pi < s->npods; pi++) {
-		const wdr_podc *pc = &d->pods[pi];
-		if (!ws_pod_pending(&s->pods[pi]))
-			continue;
-		for (int k = 0; k < pc->n; k++)
-			if (pc->c[k].spec >= 0 &&
-			    !d->specs[pc->c[k].spec].allocated)
-				need[pc->c[k].spec] = true;
-	}
+	wdr_need_specs(s, d, need);
 	for (int sb = 0; sb < d->nsubs; sb++)
 		st->match[sb] = zero;
 	memcpy(st->taken, d->taken0, (size_t)d->ndevs * sizeof *st->taken);
@@ -77,6 +67,20 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 							       sizeof buf));
 	}
 	return 0;
+}
+
+void wdr_need_specs(const ws_snapshot *s, const ws_dra *d, bool *need)
+{
+	/* the claims of running pods are many and already allocated */
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wdr_podc *pc = &d->pods[pi];
+		if (!ws_pod_pending(&s->pods[pi]))
+			continue;
+		for (int k = 0; k < pc->n; k++)
+			if (pc->c[k].spec >= 0 &&
+			    !d->specs[pc->c[k].spec].allocated)
+				need[pc->c[k].spec] = true;
+	}
 }
 
 /* The common shape -- one own claim, one request, one way to meet it,

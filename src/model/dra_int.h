@@ -118,6 +118,9 @@ int wdr_ext_resources(dx *c);
  * warnings for fields not modelled. */
 int wdr_rules_build(dx *c);
 
+/* dra_alloc.c: need[spec] for the unallocated specs pending pods use. */
+void wdr_need_specs(const ws_snapshot *s, const ws_dra *d, bool *need);
+
 /* dra_match.c: class and selectors only (wdr_matches without taints). */
 bool wdr_matches_sel(const ws_dra *d, const wdr_sub *sub, int dev,
 		     wasp_error *cel_err);

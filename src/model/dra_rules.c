@@ -142,13 +142,15 @@ static int dec_cmap(dx *c, const wt_node *m, const char *path,
 	return 0;
 }
 
-int wdr_dec_shared(dx *c, const wt_node *l, const char *path,
-		   wdr_slice *sl)
+/* A list of counter sets (field: sharedCounters, set named by `key`
+ * "name"; or consumesCounters, by "counterSet"): every (set, counter,
+ * amount) into the parallel arrays, *n of them. */
+static int dec_sets(dx *c, const wt_node *l, const char *path,
+		    const char *field, const char *key, const char ***set,
+		    const char ***name, int64_t **milli, int *n)
 {
 	char p[PATHMAX];
-	if (!l)
-		return 0;
-	snprintf(p, sizeof p, "%s.sharedCounters", path);
+	snprintf(p, sizeof p, "%s.%s", path, field);
 	if (wdr_want(c, l, WT_SEQ, p))
 		return c->rc;
 	size_t tot = 0;
@@ -156,76 +158,61 @@ int wdr_dec_shared(dx *c, const wt_node *l, const char *path,
 		const wt_node *cm = wdr_mget(l->items[i], "counters");
 		tot += cm && cm->type == WT_MAP ? cm->n : 0;
 	}
-	sl->ctr_set = wa_calloc(c->a, tot + 1, sizeof *sl->ctr_set);
-	sl->ctr_name = wa_calloc(c->a, tot + 1, sizeof *sl->ctr_name);
-	sl->ctr_milli = wa_calloc(c->a, tot + 1, sizeof *sl->ctr_milli);
-	if (!sl->ctr_set || !sl->ctr_name || !sl->ctr_milli)
+	*set = wa_calloc(c->a, tot + 1, sizeof **set);
+	*name = wa_calloc(c->a, tot + 1, sizeof **name);
+	*milli = wa_calloc(c->a, tot + 1, sizeof **milli);
+	if (!*set || !*name || !*milli)
 		return wdr_nomem(c);
+	*n = 0;
 	for (size_t i = 0; i < l->n; i++) {
-		const char *set = NULL, **names;
-		int64_t *milli;
-		size_t n;
-		snprintf(p, sizeof p, "%s.sharedCounters[%zu]", path, i);
+		const char *sn = NULL, **names = NULL;
+		int64_t *ml = NULL;
+		size_t k = 0;
+		snprintf(p, sizeof p, "%s.%s[%zu]", path, field, i);
 		if (wdr_want(c, l->items[i], WT_MAP, p) ||
-		    wdr_sfield(c, l->items[i], "name", p, &set))
+		    wdr_sfield(c, l->items[i], key, p, &sn))
 			return c->rc;
-		if (!set)
-			return wdr_bad(c, l->items[i], p, "a counter set "
-				       "needs a name");
 		const wt_node *cm = wdr_mget(l->items[i], "counters");
-		if (!cm)
-			return wdr_bad(c, l->items[i], p, "a counter set "
-				       "needs counters");
-		snprintf(p, sizeof p, "%s.sharedCounters[%zu].counters", path,
-			 i);
-		if (dec_cmap(c, cm, p, &names, &milli, &n))
+		if (!sn || !cm)
+			return wdr_bad(c, l->items[i], p, "needs %s and "
+				       "counters", key);
+		snprintf(p, sizeof p, "%s.%s[%zu].counters", path, field, i);
+		if (dec_cmap(c, cm, p, &names, &ml, &k))
 			return c->rc;
-		for (size_t k = 0; k < n; k++) {
-			sl->ctr_set[sl->nctr] = set;
-			sl->ctr_name[sl->nctr] = names[k];
-			sl->ctr_milli[sl->nctr++] = milli[k];
+		for (size_t j = 0; j < k; j++) {
+			(*set)[*n] = sn;
+			(*name)[*n] = names[j];
+			(*milli)[(*n)++] = ml[j];
 		}
 	}
 	return 0;
 }
 
+int wdr_dec_shared(dx *c, const wt_node *l, const char *path,
+		   wdr_slice *sl)
+{
+	return l ? dec_sets(c, l, path, "sharedCounters", "name",
+			    &sl->ctr_set, &sl->ctr_name, &sl->ctr_milli,
+			    &sl->nctr) : 0;
+}
+
 int wdr_dec_consumes(dx *c, const wt_node *l, const char *path,
 		     wdr_device *d)
 {
-	char p[PATHMAX];
+	const char **set, **name;
+	int64_t *milli;
+	int n;
 	if (!l)
 		return 0;
-	snprintf(p, sizeof p, "%s.consumesCounters", path);
-	if (wdr_want(c, l, WT_SEQ, p))
+	if (dec_sets(c, l, path, "consumesCounters", "counterSet", &set,
+		     &name, &milli, &n))
 		return c->rc;
-	size_t tot = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		const wt_node *cm = wdr_mget(l->items[i], "counters");
-		tot += cm && cm->type == WT_MAP ? cm->n : 0;
-	}
-	d->uses = wa_calloc(c->a, tot + 1, sizeof *d->uses);
+	d->uses = wa_calloc(c->a, (size_t)n + 1, sizeof *d->uses);
 	if (!d->uses)
 		return wdr_nomem(c);
-	for (size_t i = 0; i < l->n; i++) {
-		const char *set = NULL, **names;
-		int64_t *milli;
-		size_t n;
-		snprintf(p, sizeof p, "%s.consumesCounters[%zu]", path, i);
-		if (wdr_want(c, l->items[i], WT_MAP, p) ||
-		    wdr_sfield(c, l->items[i], "counterSet", p, &set))
-			return c->rc;
-		const wt_node *cm = wdr_mget(l->items[i], "counters");
-		if (!set || !cm)
-			return wdr_bad(c, l->items[i], p, "needs counterSet "
-				       "and counters");
-		snprintf(p, sizeof p, "%s.consumesCounters[%zu].counters",
-			 path, i);
-		if (dec_cmap(c, cm, p, &names, &milli, &n))
-			return c->rc;
-		for (size_t k = 0; k < n; k++)
-			d->uses[d->nuses++] = (wdr_use){-1, milli[k], set,
-							names[k]};
-	}
+	for (int i = 0; i < n; i++)
+		d->uses[i] = (wdr_use){-1, milli[i], set[i], name[i]};
+	d->nuses = n;
 	return 0;
 }
 
@@ -432,15 +419,7 @@ static int build_match(dx *c, const char **spec_err)
 	d->match = wa_calloc(c->a, (size_t)d->nsubs + 1, sizeof *d->match);
 	if (!need || !reach || !d->match)
 		return wdr_nomem(c);
-	for (int pi = 0; pi < s->npods; pi++) {
-		const wdr_podc *pc = &d->pods[pi];
-		if (!ws_pod_pending(&s->pods[pi]))
-			continue;
-		for (int k = 0; k < pc->n; k++)
-			if (pc->c[k].spec >= 0 &&
-			    !d->specs[pc->c[k].spec].allocated)
-				need[pc->c[k].spec] = true;
-	}
+	wdr_need_specs(s, d, need);
 	for (int i = 0; i < d->nspecs; i++) {
 		if (!need[i])
 			continue;
