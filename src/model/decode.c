@@ -178,6 +178,8 @@ static int collect(dctx *c, const wt_node *o, int depth)
 		k = K_DRA;
 	else if (is_dra_kind(group, kind))
 		why = "not yet supported";
+	else if (!*group && !strcmp(ver, "v1") && !strcmp(kind, "Namespace"))
+		k = K_DRA; /* labels for DRA adminAccess (doc/dra.md) */
 
 	const wt_node *meta = wd_mget(o, "metadata"), *nn = NULL, *nsn = NULL;
 	if (meta && wd_want(c, meta, WT_MAP, "metadata"))
