@@ -154,6 +154,12 @@ static const char main_help[] =
 "      --max-moves N       at most N moves (default 0: no limit)\n"      \
 "      --protect SELECTOR  pods with these labels (k=v,k!=v,k,!k) never\n" \
 "                          move nor get evicted\n"                        \
+"      --preempt WHAT      lower (default): a pending group may evict\n"  \
+"                          running pods of strictly lower priority;\n"    \
+"                          never: no plan evicts (a nightly job's safe\n" \
+"                          choice, doc/preemption.md)\n"                 \
+"      --no-preempt        the same as --preempt never\n"                \
+"      --max-evictions N   at most N pods evicted (0: none)\n"           \
 "  -q, --quiet             no warnings on standard error\n"                \
 "  -h, --help              show this help\n"
 
@@ -320,7 +326,10 @@ enum {
 	OPT_DAT,
 	OPT_JSON,
 	OPT_DRA,
-	OPT_PREEMPTIBLE
+	OPT_PREEMPTIBLE,
+	OPT_PREEMPT,
+	OPT_NO_PREEMPT,
+	OPT_MAX_EVICTIONS
 };
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
@@ -380,6 +389,29 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	case OPT_PROTECT:
 		o->protect = arg;
 		break;
+	case OPT_PREEMPT:
+		if (!strcmp(arg, "lower"))
+			o->preempt = WASP_PREEMPT_LOWER;
+		else if (!strcmp(arg, "never"))
+			o->preempt = WASP_PREEMPT_NEVER;
+		else
+			rc = usage_error(cmd, "invalid --preempt '%s' "
+					 "(expected never or lower)", arg);
+		break;
+	case OPT_NO_PREEMPT:
+		o->preempt = WASP_PREEMPT_NEVER;
+		break;
+	case OPT_MAX_EVICTIONS: {
+		int n = 0;
+		rc = parse_int(cmd, "--max-evictions", arg, 0, 100000000, &n);
+		/* 0 evictions is preemption off; the library's 0 means no
+		 * limit */
+		if (!rc && n == 0)
+			o->preempt = WASP_PREEMPT_NEVER;
+		else if (!rc)
+			o->max_evictions = n;
+		break;
+	}
 	case 'q':
 		*quiet = 1;
 		break;
@@ -400,6 +432,9 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"node-model", no_argument, NULL, OPT_NODE_MODEL},                   \
 	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
 	{"protect", required_argument, NULL, OPT_PROTECT},                   \
+	{"preempt", required_argument, NULL, OPT_PREEMPT},                   \
+	{"no-preempt", no_argument, NULL, OPT_NO_PREEMPT},                   \
+	{"max-evictions", required_argument, NULL, OPT_MAX_EVICTIONS},       \
 	{"quiet", no_argument, NULL, 'q'},                                   \
 	{"help", no_argument, NULL, 'h'}
 #define PLAN_SHORT_OPTIONS "m:t:j:qh"

@@ -14,4 +14,8 @@ char *wr_render(const wasp_plan *p, int format, wasp_error *err);
 /* Parse a plan document (as rendered) into a new plan. */
 int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err);
 
+/* Text-report sections kept out of render.c (render_more.c): each
+ * returns malloc'd text, "" when it has nothing to say, NULL on NOMEM. */
+char *wr_text_buy(const wasp_plan *p);
+
 #endif
