@@ -123,6 +123,8 @@ static const char main_help[] =
 "  gen      generate a synthetic GPU cluster snapshot\n"
 "  export   write the integer program as LP, MPS or GMPL data\n"
 "  bench    run a benchmark suite (bench/README.md)\n"
+"  snapshot capture a snapshot from the cluster through kubectl\n"
+"  apply    carry out a plan through kubectl (a dry run without --yes)\n"
 "  help     show help for a command\n"
 "\n"
 "Options:\n"
@@ -555,6 +557,11 @@ static int write_output(const char *path, const char *data, size_t len)
 	return 0;
 }
 
+int cli_write_file(const char *path, const char *data, size_t len)
+{
+	return write_output(path, data, len);
+}
+
 /* Fail before a long solve, not after it, when -o cannot be written: the
  * directory must exist and be writable, and the target not a directory.
  * (write_output still handles every error; this is only early.) */
@@ -673,6 +680,8 @@ static int cmd_plan(int argc, char **argv)
 		return rc;
 	o.start_time = start_time;
 	o.cancel = &cancel_flag;
+	if (cli_progress_wanted(quiet))
+		o.progress = cli_progress;
 	install_cancel_handler();
 
 	wasp_snapshot *s;
@@ -683,6 +692,7 @@ static int cmd_plan(int argc, char **argv)
 	wasp_plan *p = NULL;
 	memset(&err, 0, sizeof err);
 	rc = wasp_solve(s, &o, &p, &err);
+	cli_progress_done();
 	if (rc != WASP_OK && !(rc == WASP_ECANCELED && p)) {
 		wasp_plan_free(p);
 		wasp_snapshot_free(s);
@@ -931,6 +941,8 @@ static const struct {
     {"gen", cmd_gen, gen_help},
     {"export", cmd_export, export_help},
     {"bench", cmd_bench, bench_help},
+    {"snapshot", cmd_snapshot, snapshot_help},
+    {"apply", cmd_apply, apply_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -410,6 +410,13 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 	pod->node = -1;
 	{
 		const wt_node *pm = wd_mget(o, "metadata"), *pl;
+		if (pm && (pl = wd_mget(pm, "resourceVersion"))) {
+			const char *rv = "";
+			if (wd_sval(c, pl, "metadata.resourceVersion", &rv))
+				return c->rc;
+			if (*rv && !(pod->rv = wa_strdup(c->a, rv)))
+				return wd_nomem(c);
+		}
 		if (pm && (pl = wd_mget(pm, "labels"))) {
 			if (wd_dec_labels(c, pl, "metadata.labels",
 					  &pod->labels, &pod->nlabels))

@@ -133,7 +133,16 @@ struct wasp_plan {
 	 * computed (no evictions, or preemption off). */
 	struct wpl_buy *buy;
 	int nbuy;
+	/* The captured resourceVersions of the pods the plan places, evicts
+	 * or moves, by ns/pod (doc/apply.md): `wasp apply` refuses the plan
+	 * when one changed. */
+	struct wpl_version *versions;
+	int nversions;
 };
+
+typedef struct wpl_version {
+	const char *ns, *pod, *rv;
+} wpl_version;
 
 /* What the evictions buy (doc/preemption.md): pods admitted at one
  * priority by this plan, and by the same run with preemption off. */
@@ -150,6 +159,9 @@ typedef struct wpl_frag {
 /* Build the plan from a solution (placements in class/pod order). */
 int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 		 wasp_error *err);
+/* Record the resourceVersions of the pods pl touches (pl->versions);
+ * -1 on NOMEM. */
+int wpl_record_versions(const ws_snapshot *s, wasp_plan *pl);
 /* An empty plan with its own arena. */
 wasp_plan *wpl_new(void);
 /* Append a copy of `text` to the plan's warnings; -1 on NOMEM. */

@@ -403,18 +403,8 @@ static cJSON *build_doc(const wasp_plan *p)
 	json_summary(&j, doc, p);
 	json_changes(&j, doc, p);
 	json_groups(&j, doc, p);
-	if (p->buy) { /* what the evictions buy (doc/output.md) */
-		cJSON *bu = cJSON_CreateArray();
-		jadd(&j, doc, "evictionsBuy", bu);
-		for (int i = 0; i < p->nbuy && j.ok; i++) {
-			cJSON *e = cJSON_CreateObject();
-			jadd(&j, e, "priority", jnum(p->buy[i].priority));
-			jadd(&j, e, "admittedPods", jnum(p->buy[i].with));
-			jadd(&j, e, "admittedPodsWithoutEvictions",
-			     jnum(p->buy[i].without));
-			jpush(&j, bu, e);
-		}
-	}
+	if (j.ok && wr_json_more(p, doc)) /* render_more.c */
+		j.ok = false;
 	if (!j.ok) {
 		cJSON_Delete(doc);
 		return NULL;
@@ -1418,25 +1408,6 @@ static void read_move(rd *r, const wt_node *seq)
 	}
 }
 
-static void read_buy(rd *r, const wt_node *seq)
-{
-	wasp_plan *pl = r->pl;
-	const char *w = "evictionsBuy[]";
-	pl->buy = new_rows(r, seq, sizeof *pl->buy);
-	for (size_t i = 0; i < seq->n && !r->rc; i++) {
-		const wt_node *e = row_map(r, seq, i, w);
-		if (!e)
-			return;
-		int prio = 0;
-		wpl_buy *x = &pl->buy[i];
-		get_int(r, e, "priority", w, &prio);
-		get_int(r, e, "admittedPods", w, &x->with);
-		get_int(r, e, "admittedPodsWithoutEvictions", w, &x->without);
-		x->priority = prio;
-		pl->nbuy = (int)i + 1;
-	}
-}
-
 static void read_warnings(rd *r, const wt_node *seq)
 {
 	for (size_t i = 0; i < seq->n && !r->rc; i++) {
@@ -1493,8 +1464,8 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 		read_evict(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "moves", "", WT_SEQ)))
 		read_move(&r, v);
-	if (!r.rc && (v = get_kind(&r, root, "evictionsBuy", "", WT_SEQ)))
-		read_buy(&r, v);
+	if (!r.rc)
+		r.rc = wr_read_more(root, pl, err); /* render_more.c */
 	if (r.rc) {
 		wpl_free(pl);
 		return r.rc;

@@ -17,5 +17,12 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err);
 /* Text-report sections kept out of render.c (render_more.c): each
  * returns malloc'd text, "" when it has nothing to say, NULL on NOMEM. */
 char *wr_text_buy(const wasp_plan *p);
+/* The plan's optional top-level parts kept out of render.c
+ * (render_more.c): evictionsBuy and snapshot.resourceVersions added to a
+ * JSON document (-1 on NOMEM), and read back from a plan tree
+ * (WASP_OK or an error with a position). */
+struct cJSON;
+int wr_json_more(const wasp_plan *p, struct cJSON *doc);
+int wr_read_more(const wt_node *root, wasp_plan *pl, wasp_error *err);
 
 #endif

@@ -8,8 +8,176 @@
 
 #include "plan/render.h"
 
+#include <cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/error.h"
+
+/* ------------------------------------------------------------ JSON */
+
+static int add(cJSON *obj, const char *key, cJSON *v)
+{
+	if (!v)
+		return -1;
+	cJSON_AddItemToObject(obj, key, v);
+	return 0;
+}
+
+/* {"namespace": ns, key: name}, with more fields added by the caller. */
+static cJSON *row(cJSON *arr)
+{
+	cJSON *e = cJSON_CreateObject();
+	if (e)
+		cJSON_AddItemToArray(arr, e);
+	return e;
+}
+
+int wr_json_more(const wasp_plan *p, cJSON *doc)
+{
+	int bad = 0;
+	if (p->buy) {
+		cJSON *bu = cJSON_CreateArray();
+		bad |= add(doc, "evictionsBuy", bu);
+		for (int i = 0; !bad && i < p->nbuy; i++) {
+			cJSON *e = row(bu);
+			bad |= !e ||
+			       add(e, "priority",
+				   cJSON_CreateNumber(p->buy[i].priority)) ||
+			       add(e, "admittedPods",
+				   cJSON_CreateNumber(p->buy[i].with)) ||
+			       add(e, "admittedPodsWithoutEvictions",
+				   cJSON_CreateNumber(p->buy[i].without));
+		}
+	}
+	if (p->versions && !bad) {
+		cJSON *sn = cJSON_CreateObject(), *rv = cJSON_CreateArray();
+		bad |= add(doc, "snapshot", sn);
+		bad |= bad || add(sn, "resourceVersions", rv);
+		for (int i = 0; !bad && i < p->nversions; i++) {
+			const wpl_version *v = &p->versions[i];
+			cJSON *e = row(rv);
+			bad |= !e ||
+			       add(e, "namespace", cJSON_CreateString(v->ns)) ||
+			       add(e, "pod", cJSON_CreateString(v->pod)) ||
+			       add(e, "resourceVersion",
+				   v->rv ? cJSON_CreateString(v->rv)
+					 : cJSON_CreateNull());
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static int bad_field(wasp_error *err, const wt_node *at, const char *what,
+		     const char *want)
+{
+	return werr_at(err, WASP_EINPUT, at->src, "%s: expected %s", what,
+		       want);
+}
+
+/* A required integer field of map m. */
+static int int_field(const wt_node *m, const char *key, const char *what,
+		     int *out, wasp_error *err)
+{
+	const wt_node *v = wt_get(m, key);
+	char *end = NULL;
+	if (!v)
+		return werr_at(err, WASP_EINPUT, m->src, "%s: missing \"%s\"",
+			       what, key);
+	double d = v->type == WT_NUM ? strtod(v->str, &end) : NAN;
+	if (!end || *end || d != floor(d) || d < -2147483648.0 ||
+	    d > 2147483647.0)
+		return bad_field(err, v, what, "an integer");
+	*out = (int)d;
+	return WASP_OK;
+}
+
+/* A string field (null allowed when !need). */
+static int str_field(wasp_plan *pl, const wt_node *m, const char *key,
+		     const char *what, bool need, const char **out,
+		     wasp_error *err)
+{
+	const wt_node *v = wt_get(m, key);
+	*out = NULL;
+	if (!v || v->type == WT_NULL) {
+		if (need)
+			return werr_at(err, WASP_EINPUT, m->src,
+				       "%s: missing \"%s\"", what, key);
+		return WASP_OK;
+	}
+	if (v->type != WT_STR && v->type != WT_NUM)
+		return bad_field(err, v, what, "a string");
+	if (!(*out = wa_strdup(pl->arena, v->str)))
+		return werr(err, WASP_ENOMEM, "out of memory reading a plan");
+	return WASP_OK;
+}
+
+static const wt_node *seq_of(const wt_node *m, const char *key,
+			     const char *what, int *rc, wasp_error *err)
+{
+	const wt_node *v = m && m->type == WT_MAP ? wt_get(m, key) : NULL;
+	if (!v || v->type == WT_NULL)
+		return NULL;
+	if (v->type != WT_SEQ) {
+		*rc = bad_field(err, v, what, "a list");
+		return NULL;
+	}
+	return v;
+}
+
+int wr_read_more(const wt_node *root, wasp_plan *pl, wasp_error *err)
+{
+	int rc = WASP_OK;
+	const wt_node *seq = seq_of(root, "evictionsBuy", "evictionsBuy", &rc,
+				    err);
+	const char *w = "evictionsBuy[]";
+	if (seq && !(pl->buy = wa_calloc(pl->arena, seq->n + 1,
+					 sizeof *pl->buy)))
+		return werr(err, WASP_ENOMEM, "out of memory reading a plan");
+	for (size_t i = 0; !rc && seq && i < seq->n; i++) {
+		const wt_node *e = seq->items[i];
+		wpl_buy *x = &pl->buy[i];
+		int prio = 0;
+		if (e->type != WT_MAP)
+			return bad_field(err, e, w, "a map");
+		if ((rc = int_field(e, "priority", w, &prio, err)) ||
+		    (rc = int_field(e, "admittedPods", w, &x->with, err)) ||
+		    (rc = int_field(e, "admittedPodsWithoutEvictions", w,
+				    &x->without, err)))
+			return rc;
+		x->priority = prio;
+		pl->nbuy = (int)i + 1;
+	}
+	const wt_node *sn = rc ? NULL : wt_get(root, "snapshot");
+	if (sn && sn->type != WT_MAP && sn->type != WT_NULL)
+		return bad_field(err, sn, "snapshot", "a map");
+	w = "snapshot.resourceVersions[]";
+	seq = rc || !sn ? NULL
+			: seq_of(sn, "resourceVersions", w, &rc, err);
+	if (seq && !(pl->versions = wa_calloc(pl->arena, seq->n + 1,
+					      sizeof *pl->versions)))
+		return werr(err, WASP_ENOMEM, "out of memory reading a plan");
+	for (size_t i = 0; !rc && seq && i < seq->n; i++) {
+		const wt_node *e = seq->items[i];
+		wpl_version *x = &pl->versions[i];
+		if (e->type != WT_MAP)
+			return bad_field(err, e, w, "a map");
+		if ((rc = str_field(pl, e, "namespace", w, true, &x->ns, err)) ||
+		    (rc = str_field(pl, e, "pod", w, true, &x->pod, err)) ||
+		    (rc = str_field(pl, e, "resourceVersion", w, false,
+				    &x->rv, err)))
+			return rc;
+		pl->nversions = (int)i + 1;
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ text */
 
 /* A memory stream for one section; NULL on NOMEM. */
 static FILE *section_open(char **buf, size_t *len)

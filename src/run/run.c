@@ -133,6 +133,24 @@ typedef struct run {
 	int nmine;
 } run;
 
+/* wasp_options.progress at the start of a phase (doc/library.md,
+ * "Progress"); the ILP reports its search itself (driver.c). */
+static void phase(const run *R, const char *name)
+{
+	const wasp_options *o = R->o;
+	if (!o->progress)
+		return;
+	double now = wb_now();
+	wasp_progress pr = {
+	    .phase = name,
+	    .elapsed_s = now - (o->start_time > 0 ? o->start_time : R->t0),
+	    .left_s = wdl_is_none(R->deadline) ? NAN
+						: wdl_left(R->deadline, 0),
+	    .incumbent = NAN,
+	    .bound = NAN};
+	o->progress(&pr, o->progress_ctx);
+}
+
 static int nomem(wasp_error *err)
 {
 	return werr(err, WASP_ENOMEM, "out of memory");
@@ -596,6 +614,10 @@ static int finish(run *R, wasp_plan **out, wasp_error *err)
 		wpl_free(pl);
 		return rc;
 	}
+	if (wpl_record_versions(R->s, pl)) { /* for wasp apply */
+		wpl_free(pl);
+		return nomem(err);
+	}
 	if (summarise(R, pl)) {
 		wpl_free(pl);
 		return nomem(err);
@@ -619,18 +641,23 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		return rc;
 	if (!(R.a = wa_new()))
 		return nomem(err);
+	phase(&R, "reduce");
 	if (!(rc = wsv_problem(s, o, R.a, &R.p, err))) {
 		R.t1 = wb_now();
+		phase(&R, "greedy");
 		rc = construct(&R, err);
 	}
 	if (!rc) {
 		R.t2 = wb_now();
 		decide(&R);
+		if (R.try_ilp)
+			phase(&R, "ilp");
 		rc = improve(&R, err);
 	}
 	if (!rc) {
 		prove_by_packing(&R);
 		R.t3 = wb_now();
+		phase(&R, "plan");
 		rc = finish(&R, out, err);
 	}
 	wa_destroy(R.a);

@@ -321,6 +321,7 @@ typedef struct wilp_run {
 	 * placement must meet, and the roots already placed this pass */
 	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
 	unsigned char *hroot; /* ncomps */
+	double prog_t;      /* last progress report (wasp_options.progress) */
 } wilp_run;
 
 /* A solve of all blocks, kept across the longjmp of a GLPK fault. */
