@@ -159,5 +159,27 @@ if "$bin" apply --kubectl "$stub" "$tmp/bad.json" >/dev/null 2>"$tmp/err"; then
 check "apply: a bad plan: exit 2 with a position" \
 	test "$rc" -eq 2 -a -n "$(grep "bad.json:1:" "$tmp/err")"
 
+# ---------------------------------------------------------------- deploy
+# the CronJob's script (deploy/nightly.sh) with wasp and the stub on PATH
+cp "$src/tests/fixtures/kubectl/live.json" "$tmp/fx/live.json"
+mkdir "$tmp/bin"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$bin" >"$tmp/bin/wasp"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$stub" >"$tmp/bin/kubectl"
+chmod +x "$tmp/bin/wasp" "$tmp/bin/kubectl"
+reset
+if PATH="$tmp/bin:$PATH" WASP_PLANS="$tmp/plans" WASP_APPLY=no \
+	WASP_PLAN_OPTIONS="-q --preempt never -t 20" \
+	sh "$src/deploy/nightly.sh" >"$tmp/out" 2>&1; then rc=0; else rc=$?; fi
+check "deploy/nightly.sh: exit 0" test "$rc" -eq 0
+run=$(ls -d "$tmp"/plans/*/ 2>/dev/null | head -1)
+check "deploy/nightly.sh: keeps snapshot and plan" \
+	test -s "${run}snapshot.json" -a -s "${run}plan.json"
+check "deploy/nightly.sh: the plan is checked" has "${run}check.txt" \
+	"plan is valid"
+check "deploy/nightly.sh: a dry run unless WASP_APPLY=yes" \
+	hasnt "$tmp/log" "^create\|^patch"
+check "deploy/nightly.sh: preemption off: nothing to evict" \
+	hasnt "${run}apply-dry-run.log" "would evict"
+
 echo "$fails failed"
 test "$fails" -eq 0
