@@ -44,7 +44,7 @@ check "snapshot: the Volcano PodGroup is among them" has "$tmp/err" \
 check "snapshot: the capture is one kind: List" has "$tmp/snap.json" \
 	'"kind":[[:space:]]*"List"'
 check "snapshot: no temporary file left" test \
-	"$(ls -A "$tmp" | grep -c '^\.snap')" -eq 0
+	-z "$(find "$tmp" -maxdepth 1 -name '.snap*')"
 
 reset
 "$bin" snapshot -q --kubectl "$stub" -n ml -o "$tmp/snap-ml.json"
@@ -171,7 +171,7 @@ if PATH="$tmp/bin:$PATH" WASP_PLANS="$tmp/plans" WASP_APPLY=no \
 	WASP_PLAN_OPTIONS="-q --preempt never -t 20" \
 	sh "$src/deploy/nightly.sh" >"$tmp/out" 2>&1; then rc=0; else rc=$?; fi
 check "deploy/nightly.sh: exit 0" test "$rc" -eq 0
-run=$(ls -d "$tmp"/plans/*/ 2>/dev/null | head -1)
+run=$(find "$tmp/plans" -mindepth 1 -maxdepth 1 -type d | head -1)/
 check "deploy/nightly.sh: keeps snapshot and plan" \
 	test -s "${run}snapshot.json" -a -s "${run}plan.json"
 check "deploy/nightly.sh: the plan is checked" has "${run}check.txt" \

@@ -479,6 +479,9 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 				  d.gname))
 			return c->rc;
 	}
+	/* a coscheduling or Volcano PodGroup by label or annotation */
+	if (wd_foreign_member(c, wd_mget(o, "metadata"), &d))
+		return c->rc;
 	if ((v = wd_mget(spec, "nodeName"))) {
 		const char *s = "";
 		if (wd_sval(c, v, "spec.nodeName", &s))
