@@ -684,8 +684,13 @@ static int cmd_plan(int argc, char **argv)
 		o.progress = cli_progress;
 	install_cancel_handler();
 
+	/* a text report on standard output lists the warnings itself:
+	 * each once */
+	bool report_warns = format == WASP_FORMAT_TEXT &&
+			    (!out || !strcmp(out, "-"));
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	if ((rc = load_snapshot(argv + optind, argc - optind,
+				quiet || report_warns, &s)))
 		return rc;
 
 	wasp_error err;

@@ -590,6 +590,10 @@ int wpl_record_versions(const ws_snapshot *s, wasp_plan *pl)
 
 int wpl_add_warning(wasp_plan *pl, const char *text)
 {
+	/* each warning once (the snapshot's and the run's may repeat) */
+	for (int i = 0; i < pl->nwarnings; i++)
+		if (!strcmp(pl->warnings[i], text))
+			return 0;
 	const char *w = wa_strdup(pl->arena, text);
 	if (!w || WA_PUSH(pl->arena, pl->warnings, pl->nwarnings,
 			  pl->warnings_cap, w))

@@ -686,14 +686,19 @@ static void text_head(sbuf *b, const wasp_plan *p)
 		      "%d waiting\n",
 		  WASP_PLAN_API_VERSION, s->placed_pods, s->admitted_groups,
 		  s->waiting_groups);
-	sb_printf(b, "  mode        %s", or_dash(s->mode));
+	/* the ILP ran but kept greedy's plan: the plan is greedy's */
+	bool kept = s->mode && s->status && !strcmp(s->mode, "ilp") &&
+		    !strcmp(s->status, "greedy");
+	sb_printf(b, "  mode        %s", kept ? "greedy (the ILP ran and "
+					      "kept greedy's plan)"
+					    : or_dash(s->mode));
 	if (s->mode_reason)
 		sb_printf(b, " (%s)", s->mode_reason);
 	sb_puts(b, "\n");
 	sb_printf(b, "  status      %s", or_dash(s->status));
 	if (isfinite(s->objective) || isfinite(s->bound)) {
-		fmt_num(s->objective, n1, sizeof n1);
-		fmt_num(s->bound, n2, sizeof n2);
+		wr_text_num(s->objective, n1, sizeof n1);
+		wr_text_num(s->bound, n2, sizeof n2);
 		sb_printf(b, "; objective %s, bound %s", n1, n2);
 		if (isfinite(s->gap))
 			sb_printf(b, ", gap %.3g%%", 100 * s->gap);
@@ -705,7 +710,7 @@ static void text_head(sbuf *b, const wasp_plan *p)
 	if (!s->tiers.nprio)
 		sb_puts(b, " nothing pending");
 	for (int i = 0; i < s->tiers.nprio && i < WP_MAX_TIERS; i++) {
-		fmt_num(s->tiers.work[i], n1, sizeof n1);
+		wr_text_num(s->tiers.work[i], n1, sizeof n1);
 		sb_printf(b, "%s priority %d: %s", i ? "," : "",
 			  (int)s->tiers.prio[i], n1);
 	}
@@ -955,6 +960,7 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 	text_waiting(&b, p);
 	text_evictions(&b, p);
 	text_sections(&b, p, wr_text_buy);
+	text_sections(&b, p, wr_text_lone);
 	text_moves(&b, p);
 	text_warnings(&b, p);
 	return sb_finish(&b, err);

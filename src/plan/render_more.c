@@ -228,3 +228,39 @@ char *wr_text_buy(const wasp_plan *p)
 	}
 	return section_close(f, &buf);
 }
+
+void wr_text_num(double v, char *buf, size_t size)
+{
+	double r = nearbyint(v);
+	if (!isfinite(v))
+		snprintf(buf, size, "-");
+	else if (fabs(v - r) <= 1e-9 * fmax(1.0, fabs(v)) && fabs(r) < 1e15)
+		snprintf(buf, size, "%.0f", r == 0 ? 0.0 : r);
+	else
+		snprintf(buf, size, "%.6g", v);
+}
+
+/* "Lone pods": placed pods without a group, which the admitted-groups
+ * table does not show (doc/output.md, "The text report"). */
+char *wr_text_lone(const wasp_plan *p)
+{
+	char *buf;
+	size_t len;
+	FILE *f = section_open(&buf, &len);
+	if (!f)
+		return NULL;
+	int n = 0;
+	for (int i = 0; i < p->nplace; i++)
+		n += !p->place[i].group;
+	if (n) {
+		fprintf(f, "\nLone pods placed (%d)\n", n);
+		for (int i = 0; i < p->nplace; i++)
+			if (!p->place[i].group)
+				fprintf(f, "  %s/%s -> %s\n",
+					p->place[i].ns ? p->place[i].ns : "-",
+					p->place[i].pod ? p->place[i].pod : "-",
+					p->place[i].node ? p->place[i].node
+							 : "-");
+	}
+	return section_close(f, &buf);
+}
