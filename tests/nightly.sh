@@ -181,5 +181,14 @@ check "deploy/nightly.sh: a dry run unless WASP_APPLY=yes" \
 check "deploy/nightly.sh: preemption off: nothing to evict" \
 	hasnt "${run}apply-dry-run.log" "would evict"
 
+# ---------------------------------------------------------------- docs
+# the example suite of bench/README.md is read by bench's suite reader
+sed -n '/^```yaml/,/^```$/p' "$src/bench/README.md" | sed '1d;$d' \
+	>"$tmp/suite.yaml"
+if "$bin" bench "$tmp/suite.yaml" -i no-such -o "$tmp/b" 2>"$tmp/err"; then
+	rc=0; else rc=$?; fi
+check "bench/README.md's example suite is read (only -i fails)" \
+	test "$rc" -eq 2 -a -n "$(grep "no instance 'no-such'" "$tmp/err")"
+
 echo "$fails failed"
 test "$fails" -eq 0

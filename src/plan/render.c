@@ -952,6 +952,7 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 	sbuf b = {0};
 	text_head(&b, p);
 	text_util(&b, p);
+	text_sections(&b, p, wr_text_domains);
 	if (text_admitted(&b, p, err)) {
 		free(b.p);
 		return NULL;

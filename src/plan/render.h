@@ -18,6 +18,7 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err);
  * returns malloc'd text, "" when it has nothing to say, NULL on NOMEM. */
 char *wr_text_buy(const wasp_plan *p);
 char *wr_text_lone(const wasp_plan *p);
+char *wr_text_domains(const wasp_plan *p);
 /* A number for people (render_more.c): integers and values within 1e-9
  * relative of one as integers, else 6 significant digits; "-" for NaN.
  * The JSON keeps every digit (fmt_num in render.c). */

@@ -264,3 +264,41 @@ char *wr_text_lone(const wasp_plan *p)
 	}
 	return section_close(f, &buf);
 }
+
+/* "Free RES per domain": each topology key with several nodes per
+ * domain, its domains with nodes, allocatable and free before and after
+ * the plan (domains.c). */
+char *wr_text_domains(const wasp_plan *p)
+{
+	char *buf;
+	size_t len;
+	FILE *f = section_open(&buf, &len);
+	if (!f)
+		return NULL;
+	if (p->ndomfree) {
+		int w = 6;
+		for (int i = 0; i < p->ndomfree; i++) {
+			const wpl_domfree *x = &p->domfree[i];
+			int l = (int)(strlen(x->key) +
+				      (x->domain ? strlen(x->domain) : 9) + 1);
+			if (l > w)
+				w = l;
+		}
+		fprintf(f, "\nFree %s per domain (before -> after the plan)\n",
+			p->domfree_res);
+		fprintf(f, "  %-*s  %5s  %11s  %11s  %11s\n", w, "DOMAIN",
+			"NODES", "ALLOCATABLE", "FREE BEFORE", "FREE AFTER");
+		for (int i = 0; i < p->ndomfree; i++) {
+			const wpl_domfree *x = &p->domfree[i];
+			char dom[512], a[40], b[40], c[40];
+			snprintf(dom, sizeof dom, "%s=%s", x->key,
+				 x->domain ? x->domain : "(the rest)");
+			wr_text_num(x->alloc, a, sizeof a);
+			wr_text_num(x->before, b, sizeof b);
+			wr_text_num(x->after, c, sizeof c);
+			fprintf(f, "  %-*s  %5d  %11s  %11s  %11s\n", w, dom,
+				x->nodes, a, b, c);
+		}
+	}
+	return section_close(f, &buf);
+}

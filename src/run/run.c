@@ -614,7 +614,8 @@ static int finish(run *R, wasp_plan **out, wasp_error *err)
 		wpl_free(pl);
 		return rc;
 	}
-	if (wpl_record_versions(R->s, pl)) { /* for wasp apply */
+	if (wpl_record_versions(R->s, pl) || /* for wasp apply */
+	    wpl_domain_free(R->s, R->p->topo, R->o->value_resource, pl)) {
 		wpl_free(pl);
 		return nomem(err);
 	}
