@@ -488,9 +488,7 @@ int cmd_apply(int argc, char **argv)
 	    {"yes", no_argument, NULL, 'y'},
 	    {"gate", required_argument, NULL, 'g'},
 	    {"hint", required_argument, NULL, 'H'},
-	    {"kubeconfig", required_argument, NULL, 'k'},
-	    {"context", required_argument, NULL, 'c'},
-	    {"kubectl", required_argument, NULL, 'K'},
+	    WKC_LONG_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -498,6 +496,8 @@ int cmd_apply(int argc, char **argv)
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "qh", longs, NULL)) != -1) {
+		if (wkc_option(&A.kc, c, optarg))
+			continue;
 		switch (c) {
 		case 'y': A.yes = true; break;
 		case 'g': A.gate = optarg; break;
@@ -510,9 +510,6 @@ int cmd_apply(int argc, char **argv)
 			}
 			A.hint_domain = !strcmp(optarg, "domain");
 			break;
-		case 'k': A.kc.kubeconfig = optarg; break;
-		case 'c': A.kc.context = optarg; break;
-		case 'K': A.kc.bin = optarg; break;
 		case 'q': A.quiet = true; break;
 		case 'h': fputs(apply_help, stdout); return CLI_OK;
 		default:

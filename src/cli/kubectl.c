@@ -146,6 +146,16 @@ int wkc_call(const wkc *k, const char *const *args, const char *input,
 	return 0;
 }
 
+bool wkc_option(wkc *k, int c, const char *arg)
+{
+	switch (c) {
+	case 'k': k->kubeconfig = arg; return true;
+	case 'c': k->context = arg; return true;
+	case 'K': k->bin = arg; return true;
+	default: return false;
+	}
+}
+
 void wkc_result_free(wkc_result *r)
 {
 	free(r->out);

@@ -6,6 +6,8 @@
 #ifndef WASP_CLI_KUBECTL_H
 #define WASP_CLI_KUBECTL_H
 
+#include <stdbool.h>
+
 /* The kubectl to run and its global flags (NULL: not given). */
 typedef struct wkc {
 	const char *bin;        /* "kubectl": found on PATH              */
@@ -17,6 +19,14 @@ typedef struct wkc {
 #define WKC_MAX_ARG 4096
 /* Most arguments in one call, global flags included. */
 #define WKC_MAX_ARGS 32
+
+/* The long options every kubectl-running command takes, and their
+ * handler: true when c was one of them (k updated). */
+#define WKC_LONG_OPTIONS                                                     \
+	{"kubeconfig", required_argument, NULL, 'k'},                        \
+	{"context", required_argument, NULL, 'c'},                           \
+	{"kubectl", required_argument, NULL, 'K'}
+bool wkc_option(wkc *k, int c, const char *arg);
 
 /* One finished call: kubectl's exit status (-1: it could not be run),
  * its standard output and error (malloc'd, NUL-terminated). */

@@ -136,10 +136,8 @@ int cmd_snapshot(int argc, char **argv)
 {
 	static const struct option longs[] = {
 	    {"output", required_argument, NULL, 'o'},
-	    {"kubeconfig", required_argument, NULL, 'k'},
-	    {"context", required_argument, NULL, 'c'},
 	    {"namespace", required_argument, NULL, 'n'},
-	    {"kubectl", required_argument, NULL, 'K'},
+	    WKC_LONG_OPTIONS,
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -149,12 +147,11 @@ int cmd_snapshot(int argc, char **argv)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:n:qh", longs, NULL)) != -1) {
+		if (wkc_option(&kc, c, optarg))
+			continue;
 		switch (c) {
 		case 'o': out = optarg; break;
-		case 'k': kc.kubeconfig = optarg; break;
-		case 'c': kc.context = optarg; break;
 		case 'n': ns = optarg; break;
-		case 'K': kc.bin = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'h': fputs(snapshot_help, stdout); return CLI_OK;
 		default:

@@ -64,20 +64,12 @@ int wd_dec_foreign_pg(dctx *c, const wt_node *o, const char *ns,
 {
 	bool volcano = !strcmp(api, WD_API_VOLCANO);
 	dgroup g = {0};
-	g.obj = o;
 	g.api = api;
-	g.ns = wa_strdup(c->a, ns);
-	g.name = wa_strdup(c->a, name);
-	if (!g.ns || !g.name)
-		return wd_nomem(c);
-	g.src = wd_src_of(c, o);
-	const wt_node *spec = wd_mget(o, "spec"), *v;
-	if (!spec)
-		return wd_bad(c, o, "", "PodGroup %s/%s (%s) has no spec", ns,
-			      name, api);
-	if (wd_want(c, spec, WT_MAP, "spec"))
+	if (wd_group_begin(c, o, ns, name, volcano ? "Volcano PodGroup"
+						    : "coscheduling PodGroup",
+			   &g))
 		return c->rc;
-	g.spec = spec;
+	const wt_node *spec = g.spec, *v;
 	g.sp.has_policy = true;
 	g.sp.policy = WS_POLICY_GANG;
 	g.sp.min_count = 1;

@@ -282,6 +282,9 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 int wd_dec_pc(dctx *c, const wt_node *o, const char *name);
 int wd_dec_podgroup(dctx *c, const wt_node *o, const char *ns,
 		    const char *name, bool composite);
+/* A group record's object, names, position and spec (a map). */
+int wd_group_begin(dctx *c, const wt_node *o, const char *ns,
+		   const char *name, const char *kind, dgroup *g);
 int wd_dec_workload(dctx *c, const wt_node *o, const char *ns,
 		    const char *name);
 

@@ -936,10 +936,9 @@ static void text_warnings(sbuf *b, const wasp_plan *p)
 }
 
 /* A section render_more.c writes (render.h), appended. */
-static void text_sections(sbuf *b, const wasp_plan *p,
-			  char *(*section)(const wasp_plan *))
+static void text_section(sbuf *b, const wasp_plan *p, int which)
 {
-	char *t = section(p);
+	char *t = wr_text_section(p, which);
 	if (t)
 		sb_puts(b, t);
 	else
@@ -952,7 +951,7 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 	sbuf b = {0};
 	text_head(&b, p);
 	text_util(&b, p);
-	text_sections(&b, p, wr_text_domains);
+	text_section(&b, p, WR_TEXT_DOMAINS);
 	if (text_admitted(&b, p, err)) {
 		free(b.p);
 		return NULL;
@@ -960,8 +959,8 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 	text_claims(&b, p);
 	text_waiting(&b, p);
 	text_evictions(&b, p);
-	text_sections(&b, p, wr_text_buy);
-	text_sections(&b, p, wr_text_lone);
+	text_section(&b, p, WR_TEXT_BUY);
+	text_section(&b, p, WR_TEXT_LONE);
 	text_moves(&b, p);
 	text_warnings(&b, p);
 	return sb_finish(&b, err);

@@ -179,36 +179,11 @@ int wr_read_more(const wt_node *root, wasp_plan *pl, wasp_error *err)
 
 /* ------------------------------------------------------------ text */
 
-/* A memory stream for one section; NULL on NOMEM. */
-static FILE *section_open(char **buf, size_t *len)
-{
-	*buf = NULL;
-	*len = 0;
-	return open_memstream(buf, len);
-}
-
-/* Close the stream and hand over its text (NULL on failure); *buf is
- * set by fclose, so it is read after. */
-static char *section_close(FILE *f, char **buf)
-{
-	bool bad = ferror(f) != 0;
-	if (fclose(f) || bad) {
-		free(*buf);
-		return NULL;
-	}
-	return *buf;
-}
-
 /* "Evictions buy": pods admitted per priority with the evictions and in
  * the same run's greedy solve with preemption off (doc/preemption.md,
  * "What the evictions buy"). */
-char *wr_text_buy(const wasp_plan *p)
+static void text_buy(FILE *f, const wasp_plan *p)
 {
-	char *buf;
-	size_t len;
-	FILE *f = section_open(&buf, &len);
-	if (!f)
-		return NULL;
 	if (p->buy && p->nbuy) {
 		fprintf(f, "\nWhat the evictions buy (pending pods admitted; "
 			   "without: greedy, preemption off)\n");
@@ -226,7 +201,6 @@ char *wr_text_buy(const wasp_plan *p)
 			"total", tw, to, tw - to, p->nevict,
 			p->nevict == 1 ? "" : "s");
 	}
-	return section_close(f, &buf);
 }
 
 void wr_text_num(double v, char *buf, size_t size)
@@ -242,13 +216,8 @@ void wr_text_num(double v, char *buf, size_t size)
 
 /* "Lone pods": placed pods without a group, which the admitted-groups
  * table does not show (doc/output.md, "The text report"). */
-char *wr_text_lone(const wasp_plan *p)
+static void text_lone(FILE *f, const wasp_plan *p)
 {
-	char *buf;
-	size_t len;
-	FILE *f = section_open(&buf, &len);
-	if (!f)
-		return NULL;
 	int n = 0;
 	for (int i = 0; i < p->nplace; i++)
 		n += !p->place[i].group;
@@ -262,19 +231,13 @@ char *wr_text_lone(const wasp_plan *p)
 					p->place[i].node ? p->place[i].node
 							 : "-");
 	}
-	return section_close(f, &buf);
 }
 
 /* "Free RES per domain": each topology key with several nodes per
  * domain, its domains with nodes, allocatable and free before and after
  * the plan (domains.c). */
-char *wr_text_domains(const wasp_plan *p)
+static void text_domains(FILE *f, const wasp_plan *p)
 {
-	char *buf;
-	size_t len;
-	FILE *f = section_open(&buf, &len);
-	if (!f)
-		return NULL;
 	if (p->ndomfree) {
 		int w = 6;
 		for (int i = 0; i < p->ndomfree; i++) {
@@ -300,5 +263,25 @@ char *wr_text_domains(const wasp_plan *p)
 				x->nodes, a, b, c);
 		}
 	}
-	return section_close(f, &buf);
+}
+
+char *wr_text_section(const wasp_plan *p, int which)
+{
+	static void (*const write[])(FILE *, const wasp_plan *) = {
+	    [WR_TEXT_DOMAINS] = text_domains,
+	    [WR_TEXT_BUY] = text_buy,
+	    [WR_TEXT_LONE] = text_lone};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	write[which](f, p);
+	/* buf is set by fclose, so it is read after */
+	bool bad = ferror(f) != 0;
+	if (fclose(f) || bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
