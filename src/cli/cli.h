@@ -14,6 +14,27 @@ int cmd_bench(int argc, char **argv);
 /* Its --help text (for `wasp help bench`). */
 extern const char bench_help[];
 
+/* `wasp report PLAN SNAPSHOT...` (report.c) and its --help text. */
+int cmd_report(int argc, char **argv);
+extern const char report_help[];
+
+/* Shared by the subcommand files (defined in wasp.c): an error as
+ * "file:line:col: message" returning its exit status; usage messages;
+ * getopt over a sub-vector; "-" read once; -o checked early and written
+ * atomically; a snapshot (and a plan) loaded, warnings printed. */
+int report(const wasp_error *e);
+int try_help(const char *cmd);
+int usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void getopt_reset(void);
+int check_stdin_once(const char *cmd, char **paths, int n, const char *also);
+int check_output_path(const char *path);
+int write_output(const char *path, const char *data, size_t len);
+int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s);
+/* The snapshot, then the plan; on failure nothing is left to free. */
+int load_plan_snapshot(const char *plan_path, char **paths, int n,
+		       int quiet, wasp_plan **p, wasp_snapshot **s);
+
 /* `wasp snapshot` (snapshot.c) and `wasp apply` (apply.c), as
  * cmd_bench. */
 int cmd_snapshot(int argc, char **argv);
@@ -23,11 +44,6 @@ extern const char apply_help[];
 
 /* Exit statuses of the subcommands (as wasp.c's, doc/wasp.1). */
 enum { CLI_OK = 0, CLI_FAILED = 1, CLI_INPUT = 2, CLI_INTERNAL = 3 };
-
-/* Write data to path atomically (wasp.c: a temporary file, fsync,
- * rename); "-" or NULL is standard output.  0, or an exit status after a
- * message on stderr. */
-int cli_write_file(const char *path, const char *data, size_t len);
 
 /* Progress on standard error (progress.c): wanted on a terminal without
  * -q; cli_progress is a wasp_options.progress; done clears the line. */

@@ -258,7 +258,7 @@ int cmd_snapshot(int argc, char **argv)
 	memcpy(file, text, tl);
 	memcpy(file + tl, "\n", 2);
 	free(text);
-	rc = cli_write_file(out, file, tl + 1);
+	rc = write_output(out, file, tl + 1);
 	if (!rc)
 		rc = check_capture(file, out ? out : "<stdout>", quiet);
 	free(file);

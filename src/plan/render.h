@@ -14,10 +14,11 @@ char *wr_render(const wasp_plan *p, int format, wasp_error *err);
 /* Parse a plan document (as rendered) into a new plan. */
 int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err);
 
-/* Text-report sections kept out of render.c (render_more.c): each
- * returns malloc'd text, "" when it has nothing to say, NULL on NOMEM. */
+/* Text-report sections kept out of render.c (render_more.c), appended
+ * to its buffer (nothing when a section has nothing to say). */
 enum { WR_TEXT_DOMAINS, WR_TEXT_BUY, WR_TEXT_LONE };
-char *wr_text_section(const wasp_plan *p, int which);
+struct sbuf;
+void wr_text_section(struct sbuf *b, const wasp_plan *p, int which);
 /* A number for people (render_more.c): integers and values within 1e-9
  * relative of one as integers, else 6 significant digits; "-" for NaN.
  * The JSON keeps every digit (fmt_num in render.c). */

@@ -4,9 +4,8 @@
  * section is written on its own memory stream and appended by
  * render.c's render_text.  doc/output.md, "Text report".
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "plan/render.h"
+#include "plan/sbuf.h"
 
 #include <cJSON.h>
 #include <math.h>
@@ -182,22 +181,22 @@ int wr_read_more(const wt_node *root, wasp_plan *pl, wasp_error *err)
 /* "Evictions buy": pods admitted per priority with the evictions and in
  * the same run's greedy solve with preemption off (doc/preemption.md,
  * "What the evictions buy"). */
-static void text_buy(FILE *f, const wasp_plan *p)
+static void text_buy(sbuf *f, const wasp_plan *p)
 {
 	if (p->buy && p->nbuy) {
-		fprintf(f, "\nWhat the evictions buy (pending pods admitted; "
+		sb_printf(f, "\nWhat the evictions buy (pending pods admitted; "
 			   "without: greedy, preemption off)\n");
-		fprintf(f, "  %10s %8s %8s %8s\n", "priority", "with",
+		sb_printf(f, "  %10s %8s %8s %8s\n", "priority", "with",
 			"without", "gained");
 		int tw = 0, to = 0;
 		for (int i = 0; i < p->nbuy; i++) {
 			const wpl_buy *x = &p->buy[i];
-			fprintf(f, "  %10d %8d %8d %+8d\n", (int)x->priority,
+			sb_printf(f, "  %10d %8d %8d %+8d\n", (int)x->priority,
 				x->with, x->without, x->with - x->without);
 			tw += x->with;
 			to += x->without;
 		}
-		fprintf(f, "  %10s %8d %8d %+8d   for %d evicted pod%s\n",
+		sb_printf(f, "  %10s %8d %8d %+8d   for %d evicted pod%s\n",
 			"total", tw, to, tw - to, p->nevict,
 			p->nevict == 1 ? "" : "s");
 	}
@@ -216,16 +215,16 @@ void wr_text_num(double v, char *buf, size_t size)
 
 /* "Lone pods": placed pods without a group, which the admitted-groups
  * table does not show (doc/output.md, "The text report"). */
-static void text_lone(FILE *f, const wasp_plan *p)
+static void text_lone(sbuf *f, const wasp_plan *p)
 {
 	int n = 0;
 	for (int i = 0; i < p->nplace; i++)
 		n += !p->place[i].group;
 	if (n) {
-		fprintf(f, "\nLone pods placed (%d)\n", n);
+		sb_printf(f, "\nLone pods placed (%d)\n", n);
 		for (int i = 0; i < p->nplace; i++)
 			if (!p->place[i].group)
-				fprintf(f, "  %s/%s -> %s\n",
+				sb_printf(f, "  %s/%s -> %s\n",
 					p->place[i].ns ? p->place[i].ns : "-",
 					p->place[i].pod ? p->place[i].pod : "-",
 					p->place[i].node ? p->place[i].node
@@ -236,7 +235,7 @@ static void text_lone(FILE *f, const wasp_plan *p)
 /* "Free RES per domain": each topology key with several nodes per
  * domain, its domains with nodes, allocatable and free before and after
  * the plan (domains.c). */
-static void text_domains(FILE *f, const wasp_plan *p)
+static void text_domains(sbuf *f, const wasp_plan *p)
 {
 	if (p->ndomfree) {
 		int w = 6;
@@ -247,9 +246,9 @@ static void text_domains(FILE *f, const wasp_plan *p)
 			if (l > w)
 				w = l;
 		}
-		fprintf(f, "\nFree %s per domain (before -> after the plan)\n",
+		sb_printf(f, "\nFree %s per domain (before -> after the plan)\n",
 			p->domfree_res);
-		fprintf(f, "  %-*s  %5s  %11s  %11s  %11s\n", w, "DOMAIN",
+		sb_printf(f, "  %-*s  %5s  %11s  %11s  %11s\n", w, "DOMAIN",
 			"NODES", "ALLOCATABLE", "FREE BEFORE", "FREE AFTER");
 		for (int i = 0; i < p->ndomfree; i++) {
 			const wpl_domfree *x = &p->domfree[i];
@@ -259,29 +258,17 @@ static void text_domains(FILE *f, const wasp_plan *p)
 			wr_text_num(x->alloc, a, sizeof a);
 			wr_text_num(x->before, b, sizeof b);
 			wr_text_num(x->after, c, sizeof c);
-			fprintf(f, "  %-*s  %5d  %11s  %11s  %11s\n", w, dom,
+			sb_printf(f, "  %-*s  %5d  %11s  %11s  %11s\n", w, dom,
 				x->nodes, a, b, c);
 		}
 	}
 }
 
-char *wr_text_section(const wasp_plan *p, int which)
+void wr_text_section(sbuf *b, const wasp_plan *p, int which)
 {
-	static void (*const write[])(FILE *, const wasp_plan *) = {
+	static void (*const write[])(sbuf *, const wasp_plan *) = {
 	    [WR_TEXT_DOMAINS] = text_domains,
 	    [WR_TEXT_BUY] = text_buy,
 	    [WR_TEXT_LONE] = text_lone};
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return NULL;
-	write[which](f, p);
-	/* buf is set by fclose, so it is read after */
-	bool bad = ferror(f) != 0;
-	if (fclose(f) || bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	write[which](b, p);
 }
