@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "cli/cli.h"
 #include "wasp.h"
 
@@ -43,7 +44,6 @@ enum {
 static volatile int cancel_flag;
 
 static double start_time; /* wasp_now() at program start */
-static mode_t file_mode;  /* 0666 & ~umask, for files we create */
 
 /* ------------------------------------------------------------ messages */
 
@@ -427,11 +427,9 @@ static int check_stdin_once(const char *cmd, char **paths, int n,
 
 /* ------------------------------------------------------------ output */
 
-/*
- * Write data to path atomically: a temporary file in the same directory,
- * fsync, rename over the target, fsync the directory.  On any failure the
- * temporary file is removed and the target is untouched.  "-" is stdout.
- */
+/* Write data to path the careful way (base/outfile.h: atomic for
+ * regular files, direct for devices and FIFOs, others refused); "-" is
+ * standard output. */
 static int write_output(const char *path, const char *data, size_t len)
 {
 	if (!path || !strcmp(path, "-")) {
@@ -442,110 +440,22 @@ static int write_output(const char *path, const char *data, size_t len)
 		}
 		return 0;
 	}
-
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dirlen = slash ? (int)(slash - path) : 0;
-	if (!*base) {
-		fprintf(stderr, "wasp: %s: is a directory\n", path);
-		return EXIT_INTERNAL;
-	}
-	size_t tsize = strlen(path) + 16;
-	char *tmp = malloc(tsize);
-	char *dir = malloc((size_t)dirlen + 2);
-	if (!tmp || !dir) {
-		free(tmp), free(dir);
-		fprintf(stderr, "wasp: out of memory\n");
-		return EXIT_INTERNAL;
-	}
-	if (slash) {
-		snprintf(tmp, tsize, "%.*s/.%s.XXXXXX", dirlen, path, base);
-		snprintf(dir, (size_t)dirlen + 2, "%.*s", dirlen ? dirlen : 1,
-			 dirlen ? path : "/");
-	} else {
-		snprintf(tmp, tsize, ".%s.XXXXXX", base);
-		snprintf(dir, 2, ".");
-	}
-
-	const char *what = "cannot create a temporary file";
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "wasp: %s: %s in %s: %s\n", path, what, dir,
-			strerror(errno));
-		free(tmp), free(dir);
-		return EXIT_INTERNAL;
-	}
-	int ok = fchmod(fd, file_mode) == 0;
-	what = "cannot set permissions";
-	for (size_t off = 0; ok && off < len;) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			ok = 0;
-			what = "cannot write";
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (ok && fsync(fd)) {
-		ok = 0;
-		what = "cannot sync";
-	}
-	int saved = errno;
-	if (close(fd) && ok) {
-		saved = errno;
-		ok = 0;
-		what = "cannot write";
-	}
-	if (ok && rename(tmp, path)) {
-		saved = errno;
-		ok = 0;
-		what = "cannot rename the temporary file over it";
-	}
-	if (!ok) {
-		unlink(tmp);
-		fprintf(stderr, "wasp: %s: %s: %s\n", path, what,
-			strerror(saved));
-		free(tmp), free(dir);
-		return EXIT_INTERNAL;
-	}
-	/* Make the rename itself durable; failure here loses nothing. */
-	int dfd = open(dir, O_RDONLY);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-	free(tmp), free(dir);
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	if (wo_write(path, data, len, &err))
+		return report(&err);
 	return 0;
 }
 
-/* Fail before a long solve, not after it, when -o cannot be written: the
- * directory must exist and be writable, and the target not a directory.
- * (write_output still handles every error; this is only early.) */
+/* Fail before a long solve, not after it, when -o cannot be written
+ * (write_output still handles every error; this is only early). */
 static int check_output_path(const char *path)
 {
+	wasp_error err;
 	if (!path || !strcmp(path, "-"))
 		return 0;
-	const char *slash = strrchr(path, '/');
-	char dir[4096];
-	struct stat st;
-	if (slash)
-		snprintf(dir, sizeof dir, "%.*s",
-			 slash == path ? 1 : (int)(slash - path), path);
-	else
-		snprintf(dir, sizeof dir, ".");
-	if ((slash && !slash[1]) ||
-	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-		fprintf(stderr, "wasp: %s: is a directory\n", path);
-		return EXIT_INTERNAL;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		fprintf(stderr, "wasp: %s: cannot write in %s: %s\n", path,
-			dir, strerror(errno));
-		return EXIT_INTERNAL;
-	}
-	return 0;
+	memset(&err, 0, sizeof err);
+	return wo_check(path, &err) ? report(&err) : 0;
 }
 
 /* ------------------------------------------------------------ signals */
@@ -910,9 +820,6 @@ static int find_command(const char *name)
 int main(int argc, char **argv)
 {
 	start_time = wasp_now();
-	mode_t mask = umask(0);
-	umask(mask);
-	file_mode = 0666 & ~mask;
 
 	if (argc < 2) {
 		fputs(main_help, stderr);
