@@ -460,21 +460,30 @@ static int check_output_path(const char *path)
 
 /* ------------------------------------------------------------ signals */
 
+/* The first SIGINT or SIGTERM asks the solver to stop and keep its
+ * best plan; the handler then restores the default action of both, so
+ * that a second signal of either kind ends the command at once. */
 static void on_signal(int sig)
 {
+	struct sigaction dfl;
 	(void)sig;
 	cancel_flag = 1;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, NULL);  /* async-signal-safe */
+	sigaction(SIGTERM, &dfl, NULL);
 }
 
-/* The first SIGINT/SIGTERM asks the solver to stop and keep its best
- * plan; SA_RESETHAND makes a second one kill us as usual. */
 static void install_cancel_handler(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }

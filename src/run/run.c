@@ -448,6 +448,9 @@ static int improve(run *R, wasp_error *err)
 			*err = ie;
 		return rc;
 	}
+	if (cancelled(o))
+		R->reason = also(a, R->reason, "cancelled during the ILP: the "
+			      "best plan found by then");
 	return adopt_ilp(R, isol, err);
 }
 

@@ -877,7 +877,7 @@ static int glpk_text(export_state *X, int format, char **text,
 		return wgl_fault(&r->env, err);
 	}
 	r->env.P = glp_create_prob();
-	wilp_load_prob(&X->m, r->env.P, -1);
+	wilp_load_prob(&X->m, r->env.P, -1, NULL);
 	int rc = format == WASP_EXPORT_LP
 		     ? glp_write_lp(r->env.P, NULL, name)
 		     : glp_write_mps(r->env.P, GLP_MPS_FILE, NULL, name);
@@ -923,7 +923,7 @@ int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	int rc = wm_build(&X->m, p, ar, WILP_MAX_COEF, false, true,
-			  wdl_none());
+			  wdl_none(), NULL);
 	if (rc) {
 		wa_destroy(ar);
 		return werr(err, rc, "out of memory building the ILP");
