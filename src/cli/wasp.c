@@ -62,6 +62,21 @@ static int exit_for(int code)
 	}
 }
 
+/* One line of text on f with every control byte as \xNN: a file name
+ * or a value quoted in a message cannot forge a second line or drive
+ * the terminal. */
+static void put_line(FILE *f, const char *prefix, const char *s)
+{
+	fputs(prefix, f);
+	for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
+		if (*q < 0x20 || *q == 0x7F)
+			fprintf(f, "\\x%02X", *q);
+		else
+			fputc(*q, f);
+	}
+	fputc('\n', f);
+}
+
 /* Print an error as "file:line:col: message" (positions from the
  * library), else "wasp: message"; return the exit status for it. */
 static int report(const wasp_error *e)
@@ -69,10 +84,10 @@ static int report(const wasp_error *e)
 	char buf[1024];
 
 	if (e->file[0])
-		fprintf(stderr, "%s\n", wasp_error_format(e, buf, sizeof buf));
+		put_line(stderr, "", wasp_error_format(e, buf, sizeof buf));
 	else
-		fprintf(stderr, "wasp: %s\n",
-			e->msg[0] ? e->msg : wasp_code_name(e->code));
+		put_line(stderr, "wasp: ",
+			 e->msg[0] ? e->msg : wasp_code_name(e->code));
 	return exit_for(e->code);
 }
 
@@ -89,11 +104,13 @@ static int usage_error(const char *cmd, const char *fmt, ...)
 static int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "wasp%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	char msg[1024], prefix[64];
+	snprintf(prefix, sizeof prefix, "wasp%s%s: ", cmd ? " " : "",
+		 cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	put_line(stderr, prefix, msg);
 	return try_help(cmd);
 }
 
@@ -104,7 +121,7 @@ static void print_warnings(const wasp_snapshot *s, int quiet)
 	if (quiet)
 		return;
 	for (size_t i = 0; (w = wasp_snapshot_warning(s, i)); i++)
-		fprintf(stderr, "wasp: warning: %s\n", w);
+		put_line(stderr, "wasp: warning: ", w);
 }
 
 /* ------------------------------------------------------------ help */

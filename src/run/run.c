@@ -425,15 +425,18 @@ static int improve(run *R, wasp_error *err)
 	if (!R->try_ilp)
 		return WASP_OK;
 	wp_sol *isol = wp_sol_new(R->p, a);
-	if (!isol)
-		return nomem(err);
+	if (!isol) {
+		R->reason = "ILP out of memory before it started; greedy only";
+		return WASP_OK;
+	}
 	wasp_error ie;
 	werr_clear(&ie);
 	int rc = solve_ilp(R, isol, &ie);
-	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
-		/* The greedy answer stands. */
-		const char *what = rc == WASP_ESOLVER ? "ILP unavailable"
-						      : "ILP cancelled";
+	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED || rc == WASP_ENOMEM) {
+		/* The greedy answer stands: nothing after it may lose it. */
+		const char *what = rc == WASP_ESOLVER	 ? "ILP unavailable"
+				   : rc == WASP_ENOMEM ? "ILP out of memory"
+						       : "ILP cancelled";
 		R->reason = wa_printf(a, "%s; %s (%s); greedy only",
 				      R->reason ? R->reason : "ilp", what,
 				      ie.msg);
