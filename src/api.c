@@ -79,10 +79,16 @@ int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 		return werr(err, WASP_EINVAL, "wasp_snapshot_load: %s",
 			    !out ? "out is NULL" : "no input paths");
 	*out = NULL;
-	for (size_t i = 0; i < npaths; i++)
+	size_t nstdin = 0;
+	for (size_t i = 0; i < npaths; i++) {
 		if (!paths[i])
 			return werr(err, WASP_EINVAL,
 				    "wasp_snapshot_load: path %zu is NULL", i);
+		nstdin += strcmp(paths[i], "-") == 0;
+	}
+	if (nstdin > 1)
+		return werr(err, WASP_EINVAL, "wasp_snapshot_load: standard "
+			    "input (\"-\") can be read only once");
 	double t0 = wasp_now();
 	wa_arena *a = wa_new();
 	wt_doc *docs = a ? wa_calloc(a, npaths, sizeof *docs) : NULL;
