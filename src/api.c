@@ -75,6 +75,14 @@ static int decode_docs(wasp_snapshot **out, const wt_doc *docs, size_t n,
 int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 		       size_t npaths, wasp_error *err)
 {
+	return wasp_snapshot_load_limited(out, paths, npaths, NULL, 0, err);
+}
+
+int wasp_snapshot_load_limited(wasp_snapshot **out,
+			       const char *const *paths, size_t npaths,
+			       const wasp_options *o, size_t max_bytes,
+			       wasp_error *err)
+{
 	if (!out || !paths || npaths == 0)
 		return werr(err, WASP_EINVAL, "wasp_snapshot_load: %s",
 			    !out ? "out is NULL" : "no input paths");
@@ -90,6 +98,12 @@ int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 		return werr(err, WASP_EINVAL, "wasp_snapshot_load: standard "
 			    "input (\"-\") can be read only once");
 	double t0 = wasp_now();
+	wl_limits lim = {wdl_none(), NULL, max_bytes};
+	if (o) {
+		lim.deadline = wdl_after(o->start_time > 0 ? o->start_time : t0,
+					 o->time_limit_s);
+		lim.cancel = o->cancel;
+	}
 	wa_arena *a = wa_new();
 	wt_doc *docs = a ? wa_calloc(a, npaths, sizeof *docs) : NULL;
 	if (!docs) {
@@ -97,8 +111,12 @@ int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	int rc = WASP_OK;
-	for (size_t i = 0; i < npaths && !rc; i++)
+	for (size_t i = 0; i < npaths && !rc; i++) {
+		docs[i].lim = &lim;
 		rc = wl_load_file(a, paths[i], &docs[i], err);
+	}
+	if (!rc)
+		rc = wl_stop(&lim, err, (wsrc){NULL, 0, 0});
 	if (!rc)
 		rc = decode_docs(out, docs, npaths, t0, err);
 	wa_destroy(a);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,6 +45,7 @@ enum {
 static volatile int cancel_flag;
 
 static double start_time; /* wasp_now() at program start */
+static size_t max_memory; /* --max-memory in bytes; 0: none */
 
 /* ------------------------------------------------------------ messages */
 
@@ -171,6 +173,9 @@ static const char main_help[] =
 "      --max-moves N       at most N moves (default 0: no limit)\n"      \
 "      --protect SELECTOR  pods with these labels (k=v,k!=v,k,!k) never\n" \
 "                          move nor get evicted\n"                        \
+"      --max-memory SIZE   stay within SIZE bytes (suffix K, M or G):\n"   \
+"                          input over SIZE/14 is refused unread; memory\n" \
+"                          running out after greedy keeps its plan\n"     \
 "  -q, --quiet             no warnings on standard error\n"                \
 "  -h, --help              show this help\n"
 
@@ -337,8 +342,26 @@ enum {
 	OPT_DAT,
 	OPT_JSON,
 	OPT_DRA,
-	OPT_PREEMPTIBLE
+	OPT_PREEMPTIBLE,
+	OPT_MAX_MEMORY
 };
+
+/* "512M", "2G", "1048576": bytes, binary suffixes; 0 on a bad value. */
+static size_t parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	double k = !*end			   ? 1
+		   : !strcmp(end, "K") || !strcmp(end, "k") ? 1024.0
+		   : !strcmp(end, "M") || !strcmp(end, "m") ? 1048576.0
+		   : !strcmp(end, "G") || !strcmp(end, "g") ? 1073741824.0
+							    : 0;
+	if (end == s || errno || !isfinite(v) || v <= 0 || k == 0 ||
+	    v * k < 1048576.0 || v * k > 1e15)
+		return 0;
+	return (size_t)(v * k);
+}
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
  * bad value. */
@@ -397,6 +420,12 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	case OPT_PROTECT:
 		o->protect = arg;
 		break;
+	case OPT_MAX_MEMORY:
+		if (!(max_memory = parse_size(arg)))
+			rc = usage_error(cmd, "invalid --max-memory '%s' "
+					 "(expected a size of at least 1M, "
+					 "e.g. 512M or 2G)", arg);
+		break;
 	case 'q':
 		*quiet = 1;
 		break;
@@ -417,6 +446,7 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"node-model", no_argument, NULL, OPT_NODE_MODEL},                   \
 	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
 	{"protect", required_argument, NULL, OPT_PROTECT},                   \
+	{"max-memory", required_argument, NULL, OPT_MAX_MEMORY},             \
 	{"quiet", no_argument, NULL, 'q'},                                   \
 	{"help", no_argument, NULL, 'h'}
 #define PLAN_SHORT_OPTIONS "m:t:j:qh"
@@ -507,12 +537,30 @@ static void install_cancel_handler(void)
 
 /* ------------------------------------------------------------ commands */
 
-static int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
+/* With --max-memory: input beyond its share is refused unread, and the
+ * data segment is capped (RLIMIT_DATA), so that an allocation fails
+ * cleanly rather than the kernel killing us; the library keeps greedy's
+ * plan when that happens after greedy (doc/library.md). */
+static void limit_memory(void)
+{
+	struct rlimit rl;
+	if (!max_memory || getrlimit(RLIMIT_DATA, &rl))
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > max_memory)
+		rl.rlim_cur = max_memory;
+	(void)setrlimit(RLIMIT_DATA, &rl);
+}
+
+/* o: the run's options (time limit, cancel) for the load, or NULL. */
+static int load_snapshot(char **paths, int n, int quiet,
+			 const wasp_options *o, wasp_snapshot **s)
 {
 	wasp_error err;
 	memset(&err, 0, sizeof err);
-	if (wasp_snapshot_load(s, (const char *const *)paths, (size_t)n,
-			       &err) != WASP_OK) {
+	if (wasp_snapshot_load_limited(s, (const char *const *)paths,
+				       (size_t)n, o,
+				       max_memory / WASP_MEMORY_PER_INPUT_BYTE,
+				       &err) != WASP_OK) {
 		*s = NULL;
 		return report(&err);
 	}
@@ -577,7 +625,8 @@ static int cmd_plan(int argc, char **argv)
 	install_cancel_handler();
 
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	limit_memory();
+	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &o, &s)))
 		return rc;
 
 	wasp_error err;
@@ -648,7 +697,8 @@ static int cmd_check(int argc, char **argv)
 		return rc;
 
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, NULL,
+				&s)))
 		return rc;
 	wasp_error err;
 	wasp_plan *p = NULL;
@@ -811,7 +861,8 @@ static int cmd_export(int argc, char **argv)
 	o.start_time = start_time;
 
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	limit_memory();
+	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &o, &s)))
 		return rc;
 	wasp_error err;
 	memset(&err, 0, sizeof err);

@@ -24,8 +24,14 @@ int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err);
 /* Reads `path` ("-" = stdin) fully, then wl_load_text. */
 int wl_load_file(wa_arena *a, const char *path, wt_doc *out, wasp_error *err);
+/* (out->lim, when set before the call, limits both steps.) */
 /* Reads a whole file into malloc'd memory (NUL-terminated); "-" = stdin. */
 int wl_read_file(const char *path, char **text, size_t *len, wasp_error *err);
+/* The same within lim (NULL: none): its byte cap refuses a larger file
+ * before reading it, and a pipe or device after at most cap + 1 bytes;
+ * its deadline and cancel are looked at between reads. */
+int wl_read_file_lim(const char *path, const wl_limits *lim, char **text,
+		     size_t *len, wasp_error *err);
 
 /* The two syntaxes, for tests and fuzzing. */
 int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,

@@ -777,8 +777,14 @@ int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 	}
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	for (;;) {
+	for (size_t nev = 1;; nev++) {
 		yaml_event_t ev;
+		if ((nev & WL_POLL_EVERY) == 0 &&
+		    (rc = wl_stop(out->lim, err,
+				  (wsrc){out->file,
+					 (int)p.mark.line + 1,
+					 (int)p.mark.column + 1})))
+			break;
 		if (!yaml_parser_parse(&p, &ev)) {
 			rc = parser_error(y, &p);
 			break;

@@ -162,8 +162,9 @@ static int bestfit_pass(run *R, wasp_error *err)
 		wp_evaluate(p, bsol, &vb);
 		if (wp_value_cmp(&vb, &vg) > 0) {
 			wp_sol_copy(p, R->gsol, bsol);
-			R->pass = "the BestFit-order pass beat the "
-				  "tightest-domain pass";
+			R->pass = also(R->a, R->pass,
+				       "the BestFit-order pass beat the "
+				       "tightest-domain pass");
 		}
 	}
 	return WASP_OK;
@@ -209,7 +210,14 @@ static int construct(run *R, wasp_error *err)
 			     : wgr_solve(p, o, R->gsol, err);
 	if (rc)
 		return rc;
-	bool more = !R->baseline && p->ngroups;
+	int late = R->baseline ? 0 : wgr_count_late(p, R->gsol);
+	if (late)
+		R->pass = wa_printf(R->a, "the time limit ran out in greedy: "
+					  "%d of %d groups were not "
+					  "considered and wait",
+				    late, p->ngroups);
+	bool more = !R->baseline && p->ngroups &&
+		    !wdl_passed(R->deadline, WDL_MARGIN_PHASE_S);
 	if (more && !cancelled(o) && wbl_models(p) &&
 	    (rc = bestfit_pass(R, err)))
 		return rc;
@@ -291,6 +299,8 @@ static void decide(run *R)
 				: "nothing pending; greedy only";
 	} else if (cancelled(o)) {
 		R->reason = "cancelled after greedy; greedy only";
+	} else if (wdl_passed(R->deadline, WDL_MARGIN_PHASE_S)) {
+		R->reason = "the time limit was reached in greedy; greedy only";
 	} else if (o->mode == WASP_MODE_GREEDY) {
 		R->reason = "greedy: requested";
 	} else if (o->mode == WASP_MODE_ILP) {
