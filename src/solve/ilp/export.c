@@ -878,15 +878,24 @@ static int glpk_text(export_state *X, int format, char **text,
 	}
 	r->env.P = glp_create_prob();
 	wilp_load_prob(&X->m, r->env.P, -1, NULL);
+	r->env.msglen = 0;
+	r->env.msg[0] = 0;
+	int old = glp_term_out(GLP_ON); /* its message, into env.msg */
 	int rc = format == WASP_EXPORT_LP
 		     ? glp_write_lp(r->env.P, NULL, name)
 		     : glp_write_mps(r->env.P, GLP_MPS_FILE, NULL, name);
+	glp_term_out(old);
 	wgl_end(&r->env);
 	struct stat st;
 	if (rc || fstat(fd, &st)) {
 		close(fd);
-		return werr(err, WASP_EIO, "GLPK could not write the model "
-			    "(%s)", rc ? "its writer failed" : strerror(errno));
+		char *m = r->env.msg, *nl;
+		while ((nl = strchr(m, '\n')) && nl[1])
+			m = nl + 1; /* GLPK's last line says why */
+		if ((nl = strchr(m, '\n')))
+			*nl = 0;
+		return werr(err, WASP_EIO, "GLPK could not write the model: "
+			    "%s", rc ? m : strerror(errno));
 	}
 	*len = (size_t)st.st_size;
 	*text = malloc(*len + 1);
