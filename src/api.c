@@ -112,8 +112,7 @@ int wasp_snapshot_load_limited(wasp_snapshot **out,
 	}
 	int rc = WASP_OK;
 	for (size_t i = 0; i < npaths && !rc; i++) {
-		docs[i].lim = &lim;
-		rc = wl_load_file(a, paths[i], &docs[i], err);
+		rc = wl_load_file_lim(a, paths[i], &lim, &docs[i], err);
 	}
 	if (!rc)
 		rc = wl_stop(&lim, err, (wsrc){NULL, 0, 0});

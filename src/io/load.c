@@ -128,6 +128,13 @@ out:
 int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
+	return wl_load_text_lim(a, text, len, name, NULL, out, err);
+}
+
+int wl_load_text_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err)
+{
 	if (!name)
 		name = "<input>";
 	if (len > (size_t)WASP_MAX_INPUT_BYTES)
@@ -138,19 +145,25 @@ int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 			   text[i] == '\r' || text[i] == '\n'))
 		i++;
 	if (i < len && (text[i] == '{' || text[i] == '['))
-		return wl_load_json(a, text, len, name, out, err);
-	return wl_load_yaml(a, text, len, name, out, err);
+		return wl_load_json_lim(a, text, len, name, lim, out, err);
+	return wl_load_yaml_lim(a, text, len, name, lim, out, err);
 }
 
 int wl_load_file(wa_arena *a, const char *path, wt_doc *out, wasp_error *err)
 {
+	return wl_load_file_lim(a, path, NULL, out, err);
+}
+
+int wl_load_file_lim(wa_arena *a, const char *path, const wl_limits *lim,
+		     wt_doc *out, wasp_error *err)
+{
 	char *text;
 	size_t len;
-	int rc = wl_read_file_lim(path, out->lim, &text, &len, err);
+	int rc = wl_read_file_lim(path, lim, &text, &len, err);
 	if (rc)
 		return rc;
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	rc = wl_load_text(a, text, len, name, out, err);
+	rc = wl_load_text_lim(a, text, len, name, lim, out, err);
 	free(text);
 	return rc;
 }

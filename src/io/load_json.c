@@ -623,6 +623,13 @@ static int parse_value(struct jp *j, int depth, wt_node **out)
 int wl_load_json(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
+	return wl_load_json_lim(a, text, len, name, NULL, out, err);
+}
+
+int wl_load_json_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err)
+{
 	int rc = wl_begin(a, len, &name, out, err);
 	if (rc)
 		return rc;
@@ -632,7 +639,7 @@ int wl_load_json(wa_arena *a, const char *text, size_t len, const char *name,
 		       .line = 1,
 		       .file = out->file,
 		       .err = err,
-		       .lim = out->lim};
+		       .lim = lim};
 	j.p += wl_bom(text, len);
 	j.ls = j.p;
 

@@ -750,6 +750,13 @@ static int on_event(struct yl *y, const yaml_event_t *ev)
 int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
+	return wl_load_yaml_lim(a, text, len, name, NULL, out, err);
+}
+
+int wl_load_yaml_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err)
+{
 	int rc = wl_begin(a, len, &name, out, err);
 	if (rc)
 		return rc;
@@ -780,7 +787,7 @@ int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 	for (size_t nev = 1;; nev++) {
 		yaml_event_t ev;
 		if ((nev & WL_POLL_EVERY) == 0 &&
-		    (rc = wl_stop(out->lim, err,
+		    (rc = wl_stop(lim, err,
 				  (wsrc){out->file,
 					 (int)p.mark.line + 1,
 					 (int)p.mark.column + 1})))

@@ -141,9 +141,7 @@ int wl_push(wt_node ***stk, size_t *n, size_t *cap, wt_node *v)
 int wl_begin(wa_arena *a, size_t len, const char **name, wt_doc *out,
 	     wasp_error *err)
 {
-	const wl_limits *lim = out->lim;
 	memset(out, 0, sizeof *out);
-	out->lim = lim;
 	if (!*name)
 		*name = "<input>";
 	out->file = wa_strdup(a, *name);

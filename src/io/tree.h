@@ -72,7 +72,6 @@ typedef struct wl_limits {
 int wl_stop(const wl_limits *lim, wasp_error *err, wsrc at);
 
 typedef struct wt_doc {
-	const wl_limits *lim; /* in: set before loading; NULL: no limits */
 	const char *file; /* arena copy */
 	wt_node **roots;
 	size_t nroots;

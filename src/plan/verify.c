@@ -169,7 +169,8 @@ static void check_waiting(vctx *v)
 /* ----------------------------------------------------------- admitted */
 
 /* Every admitted group exists, is listed once, and the plan places as
- * many of its pods as the entry says (at least one).  (A hand-written
+ * many of its pods as the entry says (a tree's member may be admitted
+ * with none placed now: its running pods count).  (A hand-written
  * plan may leave the admitted list out; its gangs are checked from the
  * placements, verify_gang.c.) */
 static void check_admitted(vctx *v)
@@ -194,7 +195,7 @@ static void check_admitted(vctx *v)
 				nz(x->group));
 			continue;
 		}
-		if (v->g_placed[g] != x->pods || x->pods < 1)
+		if (v->g_placed[g] != x->pods)
 			wv_viol(v, "group %s/%s: admitted with %d pods but "
 				"the plan places %d of its pods",
 				nz(x->ns), nz(x->group), x->pods,

@@ -217,7 +217,7 @@ static int construct(run *R, wasp_error *err)
 					  "considered and wait",
 				    late, p->ngroups);
 	bool more = !R->baseline && p->ngroups &&
-		    !wdl_passed(R->deadline, WDL_MARGIN_PHASE_S);
+		    !wdl_passed(R->deadline, 0);
 	if (more && !cancelled(o) && wbl_models(p) &&
 	    (rc = bestfit_pass(R, err)))
 		return rc;
@@ -299,7 +299,7 @@ static void decide(run *R)
 				: "nothing pending; greedy only";
 	} else if (cancelled(o)) {
 		R->reason = "cancelled after greedy; greedy only";
-	} else if (wdl_passed(R->deadline, WDL_MARGIN_PHASE_S)) {
+	} else if (wdl_passed(R->deadline, 0)) {
 		R->reason = "the time limit was reached in greedy; greedy only";
 	} else if (o->mode == WASP_MODE_GREEDY) {
 		R->reason = "greedy: requested";

@@ -49,15 +49,20 @@ static void err_hook(void *info)
 	longjmp(e->jb, 1);
 }
 
-void wgl_begin(wgl_env *e, int mem_limit_mb)
+int wgl_begin(wgl_env *e, int mem_limit_mb)
 {
 	e->polling = e->cancelled = false;
-	e->own_env = glp_init_env() == 0;
+	int rc = glp_init_env();
+	/* 2: no memory for it; GLPK would abort() at its next call */
+	if (rc != 0 && rc != 1)
+		return WASP_ENOMEM;
+	e->own_env = rc == 0;
 	glp_term_out(GLP_OFF);
 	glp_term_hook(term_hook, e);
 	glp_error_hook(err_hook, e);
 	if (mem_limit_mb > 0)
 		glp_mem_limit(mem_limit_mb);
+	return 0;
 }
 
 void wgl_end(wgl_env *e)

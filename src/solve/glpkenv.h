@@ -8,7 +8,8 @@
  * object lives and dies in the calling thread (c-stack.md).
  *
  *	wgl_env e = {0};
- *	wgl_begin(&e, 0);
+ *	if (wgl_begin(&e, 0))
+ *		return werr(err, WASP_ENOMEM, "out of memory");
  *	if (setjmp(e.jb))
  *		return wgl_fault(&e, err);
  *	e.P = glp_create_prob(); ...
@@ -38,8 +39,10 @@ typedef struct wgl_env {
 	double seen;        /* when the hook first saw it, 0: not yet     */
 } wgl_env;
 
-/* mem_limit_mb > 0: glp_mem_limit (tests provoke a fault with it). */
-void wgl_begin(wgl_env *e, int mem_limit_mb);
+/* mem_limit_mb > 0: glp_mem_limit (tests provoke a fault with it).
+ * WASP_ENOMEM when GLPK's environment cannot be made (then no GLPK call
+ * may follow: GLPK would abort), else 0. */
+int wgl_begin(wgl_env *e, int mem_limit_mb);
 void wgl_end(wgl_env *e);
 /* After a longjmp: free GLPK's state, return WASP_ESOLVER with its text. */
 int wgl_fault(wgl_env *e, wasp_error *err);

@@ -19,7 +19,7 @@
  * of them is placed; if some did not fit, reason[g] says why those wait
  * (plan.c gives it to each unplaced lone pod). */
 /* The run's time limit (o->time_limit_s from o->start_time, else from the
- * call) is checked before each group, WDL_MARGIN_PHASE_S early: a pass
+ * call) is checked before each group: a pass
  * cut short keeps the groups placed so far, and each group it did not
  * reach waits with reason wgr_reason_late (wgr_count_late counts them). */
 extern const char wgr_reason_late[];

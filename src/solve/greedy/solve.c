@@ -33,10 +33,9 @@ int wgr_count_late(const wp_problem *p, const wp_sol *sol)
 
 static int run(gs *G, const wasp_options *o)
 {
-	wb_deadline dl = wdl_sooner(
+	wb_deadline dl =
 	    wdl_after(o && o->start_time > 0 ? o->start_time : wb_now(),
-		      o ? o->time_limit_s : 0),
-	    WDL_MARGIN_PHASE_S);
+		      o ? o->time_limit_s : 0);
 	const wp_problem *p = G->p;
 	const wtp_topo *t = p->topo;
 	wp_sol *sol = G->sol;

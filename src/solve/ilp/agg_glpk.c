@@ -295,7 +295,8 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 int wag_guarded_part_solve(wag_run *r, double *best, bool *have_best,
 			   bool *opt, double *bound, wasp_error *err)
 {
-	wgl_begin(&r->env, 0);
+	if (wgl_begin(&r->env, 0))
+		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
 	r->env.cancel = r->w.cancel;
 	if (setjmp(r->env.jb)) {
 		if (!r->env.cancelled)

@@ -17,9 +17,11 @@ static void callback(glp_tree *T, void *info)
 	}
 }
 
-void wilp_glpk_begin(wilp_run *r)
+int wilp_glpk_begin(wilp_run *r, wasp_error *err)
 {
-	wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0);
+	if (wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0))
+		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
+	return WASP_OK;
 }
 
 void wilp_load_prob(const wm *m, glp_prob *P, int block, wgl_env *e)
@@ -265,7 +267,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 int wilp_guarded_run(solve_state *S, wasp_error *err)
 {
 	wilp_run *r = &S->run;
-	wilp_glpk_begin(r);
+	if (wilp_glpk_begin(r, err))
+		return WASP_ENOMEM;
 	r->env.cancel = r->w.cancel;
 	if (setjmp(r->env.jb)) {
 		if (!r->env.cancelled)

@@ -871,7 +871,10 @@ static int glpk_text(export_state *X, int format, char **text,
 			    "%s", strerror(errno));
 	char name[64];
 	snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
-	wilp_glpk_begin(r);
+	if (wilp_glpk_begin(r, err)) {
+		close(fd);
+		return WASP_ENOMEM;
+	}
 	if (setjmp(r->env.jb)) {
 		close(fd);
 		return wgl_fault(&r->env, err);

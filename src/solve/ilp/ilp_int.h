@@ -462,7 +462,7 @@ void wilp_heur_round(glp_tree *T, wilp_run *r, int passes);
 int wilp_heur_alloc(wilp_run *r, const wm *m);
 
 /* driver.c */
-void wilp_glpk_begin(wilp_run *r);
+int wilp_glpk_begin(wilp_run *r, wasp_error *err);
 /* e (NULL: none) is polled for a cancel while loading (wgl_poll). */
 void wilp_load_prob(const wm *m, glp_prob *P, int block, wgl_env *e);
 int wilp_guarded_run(solve_state *S, wasp_error *err);
