@@ -18,6 +18,7 @@
 #include "solve/ilp/ilp.h"
 #include "io/load.h"
 #include "plan/render.h"
+#include "plan/render_html.h"
 #include "run/run.h"
 #include "plan/verify.h"
 
@@ -198,12 +199,28 @@ char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err)
 		werr(err, WASP_EINVAL, "wasp_plan_render: plan is NULL");
 		return NULL;
 	}
+	if (format == WASP_FORMAT_HTML) {
+		werr(err, WASP_EINVAL, "wasp_plan_render: the HTML report "
+		     "needs the snapshot: use wasp_report_html");
+		return NULL;
+	}
 	if (format < WASP_FORMAT_JSON || format > WASP_FORMAT_TEXT) {
 		werr(err, WASP_EINVAL, "wasp_plan_render: unknown format %d",
 		     format);
 		return NULL;
 	}
 	return wr_render(p, format, err);
+}
+
+char *wasp_report_html(const wasp_snapshot *s, const wasp_plan *p,
+		       int detail_nodes, wasp_error *err)
+{
+	if (!s || !p) {
+		werr(err, WASP_EINVAL, "wasp_report_html: %s is NULL",
+		     !s ? "snapshot" : "plan");
+		return NULL;
+	}
+	return wr_html(s, p, detail_nodes, err);
 }
 
 /* One plan document from a loaded stream. */
