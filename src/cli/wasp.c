@@ -674,10 +674,12 @@ static int cmd_plan(int argc, char **argv)
 	if (!rc && !quiet && out && strcmp(out, "-")) {
 		wasp_plan_stats st;
 		wasp_plan_stats_get(p, &st);
-		fprintf(stderr, "wasp: wrote %s: %zu pods placed, %zu groups "
-			"admitted, %zu waiting (%s)\n", out, st.placed_pods,
-			st.admitted_groups, st.waiting_groups,
-			st.status ? st.status : "?");
+		char line[PATH_MAX + 160];
+		snprintf(line, sizeof line, "wrote %s: %zu pods placed, %zu "
+			 "groups admitted, %zu waiting (%s)", out,
+			 st.placed_pods, st.admitted_groups, st.waiting_groups,
+			 st.status ? st.status : "?");
+		put_line(stderr, "wasp: ", line);
 	}
 	if (!rc && cancel_flag && !quiet)
 		fprintf(stderr, "wasp: interrupted: wrote the best plan found "
