@@ -91,15 +91,35 @@ static int decode_docs(wasp_snapshot **out, wa_arena *a, const wt_doc *docs,
 int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 		       size_t npaths, wasp_error *err)
 {
+	return wasp_snapshot_load_limited(out, paths, npaths, NULL, 0, err);
+}
+
+int wasp_snapshot_load_limited(wasp_snapshot **out,
+			       const char *const *paths, size_t npaths,
+			       const wasp_options *o, size_t max_bytes,
+			       wasp_error *err)
+{
 	if (!out || !paths || npaths == 0)
 		return werr(err, WASP_EINVAL, "wasp_snapshot_load: %s",
 			    !out ? "out is NULL" : "no input paths");
 	*out = NULL;
-	for (size_t i = 0; i < npaths; i++)
+	size_t nstdin = 0;
+	for (size_t i = 0; i < npaths; i++) {
 		if (!paths[i])
 			return werr(err, WASP_EINVAL,
 				    "wasp_snapshot_load: path %zu is NULL", i);
+		nstdin += strcmp(paths[i], "-") == 0;
+	}
+	if (nstdin > 1)
+		return werr(err, WASP_EINVAL, "wasp_snapshot_load: standard "
+			    "input (\"-\") can be read only once");
 	double t0 = wasp_now();
+	wl_limits lim = {wdl_none(), NULL, max_bytes};
+	if (o) {
+		lim.deadline = wdl_after(o->start_time > 0 ? o->start_time : t0,
+					 o->time_limit_s);
+		lim.cancel = o->cancel;
+	}
 	wa_arena *a = wa_new();
 	wt_doc *docs = a ? wa_calloc(a, npaths, sizeof *docs) : NULL;
 	if (!docs) {
@@ -108,7 +128,9 @@ int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 	}
 	int rc = WASP_OK;
 	for (size_t i = 0; i < npaths && !rc; i++)
-		rc = wl_load_file(a, paths[i], &docs[i], err);
+		rc = wl_load_file_lim(a, paths[i], &lim, &docs[i], err);
+	if (!rc)
+		rc = wl_stop(&lim, err, (wsrc){NULL, 0, 0});
 	if (rc) {
 		wa_destroy(a);
 		return rc;

@@ -82,6 +82,20 @@ enum wasp_domain_mode {
  * or JSON, objects or `kind: List`. */
 int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 		       size_t npaths, wasp_error *err);
+/* The same within a run's budget (doc/library.md, "Time and memory"):
+ * o's time limit (from o->start_time) and o->cancel are checked while
+ * reading and parsing (WASP_ELIMIT or WASP_ECANCELED when they stop
+ * it; o may be NULL), and a file larger than max_bytes (0: only
+ * WASP_MAX_INPUT_BYTES) is refused with WASP_ELIMIT: a regular file
+ * before it is read, a pipe or device after max_bytes + 1 bytes. */
+typedef struct wasp_options wasp_options; /* below */
+int wasp_snapshot_load_limited(wasp_snapshot **out,
+			       const char *const *paths, size_t npaths,
+			       const wasp_options *o, size_t max_bytes,
+			       wasp_error *err);
+/* Memory a run takes per byte of input, about (doc/library.md, "Time
+ * and memory"): loading and greedy; the ILP takes more. */
+#define WASP_MEMORY_PER_INPUT_BYTE 14
 /* The same from memory; `name` is used in error positions. */
 int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
 			    size_t len, const char *name, wasp_error *err);

@@ -371,11 +371,19 @@ START_TEST(strict_types)
 	ck_assert_int_eq(e.col, 1);
 	ck_assert_str_eq(e.msg, "expected one plan document, found 0");
 
-	/* unknown fields are ignored */
+	/* unknown fields inside the summary are ignored; at the top they
+	 * are refused (a misspelt "placements" would read as none) */
 	wasp_plan *p = parse("{\"apiVersion\": \"wasp.dev/v1alpha1\", "
-			     "\"kind\": \"Plan\", \"extra\": [1, {}], "
+			     "\"kind\": \"Plan\", "
 			     "\"summary\": {\"future\": true}}");
 	wasp_plan_free(p);
+	e = parse_fail("{\"apiVersion\": \"wasp.dev/v1alpha1\", "
+		       "\"kind\": \"Plan\", \"placement\": []}");
+	ck_assert_int_eq(e.code, WASP_EINPUT);
+	ck_assert_int_eq(e.line, 1);
+	ck_assert_int_eq(e.col, 53);
+	ck_assert_msg(strstr(e.msg, "unknown field \"placement\"") != NULL,
+		      "%s", e.msg);
 }
 END_TEST
 

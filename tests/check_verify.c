@@ -363,8 +363,12 @@ START_TEST(solve_summary)
 	o.start_time = wasp_now();
 	p = tu_solve(s, &o);
 	ck_assert_str_eq(p->sum.mode, "greedy");
+	/* (on a machine too loaded to reach greedy within 0.2 s, greedy
+	 * itself stops at the limit, and says that instead) */
 	ck_assert_msg(strstr(p->sum.mode_reason, "left after greedy; greedy "
-						 "only"),
+						 "only") ||
+			  strstr(p->sum.mode_reason, "the time limit was "
+						     "reached in greedy"),
 		      "%s", p->sum.mode_reason);
 	wasp_plan_free(p);
 

@@ -281,9 +281,15 @@ static int read_root(sread *y, const char *path, const wt_node *root,
 		const wt_node *key = wt_key(root, i), *v = wt_val(root, i);
 		const char *k = key->str;
 		if (!strcmp(k, "suite") || !strcmp(k, "name")) {
-			if (!text_of(v))
+			/* it names the result files in the current
+			 * directory: a word, never a path */
+			const char *s = text_of(v);
+			if (!s || !s[0] || !strcmp(s, ".") ||
+			    !strcmp(s, "..") ||
+			    strcspn(s, "/ \t,\"") != strlen(s))
 				return serr(y, LINE(v), COL(v), "suite: "
-					    "expected a name");
+					    "expected a name (a word: no '/', "
+					    "spaces, commas or quotes)");
 			free(su->name);
 			su->name = xstrdup(v->str);
 		} else if (!strcmp(k, "description")) {

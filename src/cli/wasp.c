@@ -24,9 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "cli/cli.h"
 #include "wasp.h"
 
@@ -43,7 +45,7 @@ enum {
 static volatile int cancel_flag;
 
 static double start_time; /* wasp_now() at program start */
-static mode_t file_mode;  /* 0666 & ~umask, for files we create */
+static size_t max_memory; /* --max-memory in bytes; 0: none */
 
 /* ------------------------------------------------------------ messages */
 
@@ -62,6 +64,21 @@ static int exit_for(int code)
 	}
 }
 
+/* One line of text on f with every control byte as \xNN: a file name
+ * or a value quoted in a message cannot forge a second line or drive
+ * the terminal. */
+static void put_line(FILE *f, const char *prefix, const char *s)
+{
+	fputs(prefix, f);
+	for (const unsigned char *q = (const unsigned char *)s; *q; q++) {
+		if (*q < 0x20 || *q == 0x7F)
+			fprintf(f, "\\x%02X", *q);
+		else
+			fputc(*q, f);
+	}
+	fputc('\n', f);
+}
+
 /* Print an error as "file:line:col: message" (positions from the
  * library), else "wasp: message"; return the exit status for it. */
 int report(const wasp_error *e)
@@ -69,10 +86,10 @@ int report(const wasp_error *e)
 	char buf[1024];
 
 	if (e->file[0])
-		fprintf(stderr, "%s\n", wasp_error_format(e, buf, sizeof buf));
+		put_line(stderr, "", wasp_error_format(e, buf, sizeof buf));
 	else
-		fprintf(stderr, "wasp: %s\n",
-			e->msg[0] ? e->msg : wasp_code_name(e->code));
+		put_line(stderr, "wasp: ",
+			 e->msg[0] ? e->msg : wasp_code_name(e->code));
 	return exit_for(e->code);
 }
 
@@ -87,11 +104,13 @@ int try_help(const char *cmd)
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "wasp%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	char msg[1024], prefix[64];
+	snprintf(prefix, sizeof prefix, "wasp%s%s: ", cmd ? " " : "",
+		 cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	put_line(stderr, prefix, msg);
 	return try_help(cmd);
 }
 
@@ -102,7 +121,7 @@ static void print_warnings(const wasp_snapshot *s, int quiet)
 	if (quiet)
 		return;
 	for (size_t i = 0; (w = wasp_snapshot_warning(s, i)); i++)
-		fprintf(stderr, "wasp: warning: %s\n", w);
+		put_line(stderr, "wasp: warning: ", w);
 }
 
 /* ------------------------------------------------------------ help */
@@ -162,6 +181,9 @@ static const char main_help[] =
 "                          choice, doc/preemption.md)\n"                 \
 "      --no-preempt        the same as --preempt never\n"                \
 "      --max-evictions N   at most N pods evicted (0: none)\n"           \
+"      --max-memory SIZE   stay within SIZE bytes (suffix K, M or G):\n"   \
+"                          input over SIZE/14 is refused unread; memory\n" \
+"                          running out after greedy keeps its plan\n"     \
 "  -q, --quiet             no warnings on standard error\n"                \
 "  -h, --help              show this help\n"
 
@@ -332,8 +354,26 @@ enum {
 	OPT_PREEMPTIBLE,
 	OPT_PREEMPT,
 	OPT_NO_PREEMPT,
-	OPT_MAX_EVICTIONS
+	OPT_MAX_EVICTIONS,
+	OPT_MAX_MEMORY
 };
+
+/* "512M", "2G", "1048576": bytes, binary suffixes; 0 on a bad value. */
+static size_t parse_size(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	double k = !*end			   ? 1
+		   : !strcmp(end, "K") || !strcmp(end, "k") ? 1024.0
+		   : !strcmp(end, "M") || !strcmp(end, "m") ? 1048576.0
+		   : !strcmp(end, "G") || !strcmp(end, "g") ? 1073741824.0
+							    : 0;
+	if (end == s || errno || !isfinite(v) || v <= 0 || k == 0 ||
+	    v * k < 1048576.0 || v * k > 1e15)
+		return 0;
+	return (size_t)(v * k);
+}
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
  * bad value. */
@@ -416,6 +456,11 @@ static int plan_option(const char *cmd, int c, const char *arg,
 			o->max_evictions = n;
 		break;
 	}
+	case OPT_MAX_MEMORY:
+		if (!(max_memory = parse_size(arg)))
+			rc = usage_error(cmd, "invalid --max-memory '%s' "
+					 "(expected a size of at least 1M, "
+					 "e.g. 512M or 2G)", arg);
 	case 'q':
 		*quiet = 1;
 		break;
@@ -439,6 +484,7 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"preempt", required_argument, NULL, OPT_PREEMPT},                   \
 	{"no-preempt", no_argument, NULL, OPT_NO_PREEMPT},                   \
 	{"max-evictions", required_argument, NULL, OPT_MAX_EVICTIONS},       \
+	{"max-memory", required_argument, NULL, OPT_MAX_MEMORY},             \
 	{"quiet", no_argument, NULL, 'q'},                                   \
 	{"help", no_argument, NULL, 'h'}
 #define PLAN_SHORT_OPTIONS "m:t:j:qh"
@@ -466,11 +512,9 @@ int check_stdin_once(const char *cmd, char **paths, int n,
 
 /* ------------------------------------------------------------ output */
 
-/*
- * Write data to path atomically: a temporary file in the same directory,
- * fsync, rename over the target, fsync the directory.  On any failure the
- * temporary file is removed and the target is untouched.  "-" is stdout.
- */
+/* Write data to path the careful way (base/outfile.h: atomic for
+ * regular files, direct for devices and FIFOs, others refused); "-" is
+ * standard output. */
 int write_output(const char *path, const char *data, size_t len)
 {
 	if (!path || !strcmp(path, "-")) {
@@ -481,146 +525,90 @@ int write_output(const char *path, const char *data, size_t len)
 		}
 		return 0;
 	}
-
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dirlen = slash ? (int)(slash - path) : 0;
-	if (!*base) {
-		fprintf(stderr, "wasp: %s: is a directory\n", path);
-		return EXIT_INTERNAL;
-	}
-	size_t tsize = strlen(path) + 16;
-	char *tmp = malloc(tsize);
-	char *dir = malloc((size_t)dirlen + 2);
-	if (!tmp || !dir) {
-		free(tmp), free(dir);
-		fprintf(stderr, "wasp: out of memory\n");
-		return EXIT_INTERNAL;
-	}
-	if (slash) {
-		snprintf(tmp, tsize, "%.*s/.%s.XXXXXX", dirlen, path, base);
-		snprintf(dir, (size_t)dirlen + 2, "%.*s", dirlen ? dirlen : 1,
-			 dirlen ? path : "/");
-	} else {
-		snprintf(tmp, tsize, ".%s.XXXXXX", base);
-		snprintf(dir, 2, ".");
-	}
-
-	const char *what = "cannot create a temporary file";
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "wasp: %s: %s in %s: %s\n", path, what, dir,
-			strerror(errno));
-		free(tmp), free(dir);
-		return EXIT_INTERNAL;
-	}
-	int ok = fchmod(fd, file_mode) == 0;
-	what = "cannot set permissions";
-	for (size_t off = 0; ok && off < len;) {
-		ssize_t w = write(fd, data + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			ok = 0;
-			what = "cannot write";
-			break;
-		}
-		off += (size_t)w;
-	}
-	if (ok && fsync(fd)) {
-		ok = 0;
-		what = "cannot sync";
-	}
-	int saved = errno;
-	if (close(fd) && ok) {
-		saved = errno;
-		ok = 0;
-		what = "cannot write";
-	}
-	if (ok && rename(tmp, path)) {
-		saved = errno;
-		ok = 0;
-		what = "cannot rename the temporary file over it";
-	}
-	if (!ok) {
-		unlink(tmp);
-		fprintf(stderr, "wasp: %s: %s: %s\n", path, what,
-			strerror(saved));
-		free(tmp), free(dir);
-		return EXIT_INTERNAL;
-	}
-	/* Make the rename itself durable; failure here loses nothing. */
-	int dfd = open(dir, O_RDONLY);
-	if (dfd >= 0) {
-		(void)fsync(dfd);
-		close(dfd);
-	}
-	free(tmp), free(dir);
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	if (wo_write(path, data, len, &err))
+		return report(&err);
 	return 0;
 }
 
-/* Fail before a long solve, not after it, when -o cannot be written: the
- * directory must exist and be writable, and the target not a directory.
- * (write_output still handles every error; this is only early.) */
+/* Fail before a long solve, not after it, when -o cannot be written
+ * (write_output still handles every error; this is only early). */
 int check_output_path(const char *path)
 {
+	wasp_error err;
 	if (!path || !strcmp(path, "-"))
 		return 0;
-	const char *slash = strrchr(path, '/');
-	char dir[4096];
-	struct stat st;
-	if (slash)
-		snprintf(dir, sizeof dir, "%.*s",
-			 slash == path ? 1 : (int)(slash - path), path);
-	else
-		snprintf(dir, sizeof dir, ".");
-	if ((slash && !slash[1]) ||
-	    (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-		fprintf(stderr, "wasp: %s: is a directory\n", path);
-		return EXIT_INTERNAL;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		fprintf(stderr, "wasp: %s: cannot write in %s: %s\n", path,
-			dir, strerror(errno));
-		return EXIT_INTERNAL;
-	}
-	return 0;
+	memset(&err, 0, sizeof err);
+	return wo_check(path, &err) ? report(&err) : 0;
 }
 
 /* ------------------------------------------------------------ signals */
 
+/* The first SIGINT or SIGTERM asks the solver to stop and keep its
+ * best plan; the handler then restores the default action of both, so
+ * that a second signal of either kind ends the command at once. */
 static void on_signal(int sig)
 {
+	struct sigaction dfl;
 	(void)sig;
 	cancel_flag = 1;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, NULL);  /* async-signal-safe */
+	sigaction(SIGTERM, &dfl, NULL);
 }
 
-/* The first SIGINT/SIGTERM asks the solver to stop and keep its best
- * plan; SA_RESETHAND makes a second one kill us as usual. */
 static void install_cancel_handler(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESETHAND | SA_RESTART;
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
 
 /* ------------------------------------------------------------ commands */
 
-int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
+/* With --max-memory: input beyond its share is refused unread, and the
+ * data segment is capped (RLIMIT_DATA), so that an allocation fails
+ * cleanly rather than the kernel killing us; the library keeps greedy's
+ * plan when that happens after greedy (doc/library.md). */
+static void limit_memory(void)
+{
+	struct rlimit rl;
+	if (!max_memory || getrlimit(RLIMIT_DATA, &rl))
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > max_memory)
+		rl.rlim_cur = max_memory;
+	(void)setrlimit(RLIMIT_DATA, &rl);
+}
+
+/* o: the run's options (time limit, cancel) for the load, or NULL. */
+static int load_snapshot_within(char **paths, int n, int quiet,
+				const wasp_options *o, wasp_snapshot **s)
 {
 	wasp_error err;
 	memset(&err, 0, sizeof err);
-	if (wasp_snapshot_load(s, (const char *const *)paths, (size_t)n,
-			       &err) != WASP_OK) {
+	if (wasp_snapshot_load_limited(s, (const char *const *)paths,
+				       (size_t)n, o,
+				       max_memory / WASP_MEMORY_PER_INPUT_BYTE,
+				       &err) != WASP_OK) {
 		*s = NULL;
 		return report(&err);
 	}
 	print_warnings(*s, quiet);
 	return 0;
+}
+
+int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
+{
+	return load_snapshot_within(paths, n, quiet, NULL, s);
 }
 
 int load_plan_snapshot(const char *plan_path, char **paths, int n,
@@ -704,8 +692,9 @@ static int cmd_plan(int argc, char **argv)
 	bool report_warns = format == WASP_FORMAT_TEXT &&
 			    (!out || !strcmp(out, "-"));
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind,
-				quiet || report_warns, &s)))
+	limit_memory();
+	if ((rc = load_snapshot_within(argv + optind, argc - optind,
+					  quiet || report_warns, &o, &s)))
 		return rc;
 
 	wasp_error err;
@@ -730,10 +719,12 @@ static int cmd_plan(int argc, char **argv)
 	if (!rc && !quiet && out && strcmp(out, "-")) {
 		wasp_plan_stats st;
 		wasp_plan_stats_get(p, &st);
-		fprintf(stderr, "wasp: wrote %s: %zu pods placed, %zu groups "
-			"admitted, %zu waiting (%s)\n", out, st.placed_pods,
-			st.admitted_groups, st.waiting_groups,
-			st.status ? st.status : "?");
+		char line[PATH_MAX + 160];
+		snprintf(line, sizeof line, "wrote %s: %zu pods placed, %zu "
+			 "groups admitted, %zu waiting (%s)", out,
+			 st.placed_pods, st.admitted_groups, st.waiting_groups,
+			 st.status ? st.status : "?");
+		put_line(stderr, "wasp: ", line);
 	}
 	if (!rc && cancel_flag && !quiet)
 		fprintf(stderr, "wasp: interrupted: wrote the best plan found "
@@ -939,7 +930,9 @@ static int cmd_export(int argc, char **argv)
 	o.start_time = start_time;
 
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	limit_memory();
+	if ((rc = load_snapshot_within(argv + optind, argc - optind, quiet, &o,
+					  &s)))
 		return rc;
 	wasp_error err;
 	memset(&err, 0, sizeof err);
@@ -978,9 +971,6 @@ static int find_command(const char *name)
 int main(int argc, char **argv)
 {
 	start_time = wasp_now();
-	mode_t mask = umask(0);
-	umask(mask);
-	file_mode = 0666 & ~mask;
 
 	if (argc < 2) {
 		fputs(main_help, stderr);

@@ -308,6 +308,16 @@ char *wgen_generate(const wasp_gen_options *in, wasp_error *err)
 	}
 	g.nnodes = g.per_rack * g.nracks;
 	g.slots = o->gpus_per_node > 0 ? o->gpus_per_node : 8;
+	/* exactly N running pods, or an error: never silently fewer */
+	long long room = (long long)g.nnodes *
+			 (g.slots < RUN_PODS_PER_NODE ? g.slots
+						      : RUN_PODS_PER_NODE);
+	if (o->running_pods > room) {
+		werr(err, WASP_EINVAL, "--running-pods %d: the %d nodes have "
+		     "room for %lld one-GPU pods", o->running_pods, g.nnodes,
+		     room);
+		return NULL;
+	}
 	g.namew = 3;
 	for (int n = g.nnodes - 1; n >= 1000; n /= 10)
 		g.namew++;

@@ -26,6 +26,19 @@ static int io_error(wasp_error *err, const char *what, const char *path,
 int wl_read_file(const char *path, char **text, size_t *len,
 		 wasp_error *err)
 {
+	return wl_read_file_lim(path, NULL, text, len, err);
+}
+
+/* Reads are this large at most between two looks at the limits. */
+#define WL_READ_CHUNK (4u << 20)
+
+int wl_read_file_lim(const char *path, const wl_limits *lim, char **text,
+		     size_t *len, wasp_error *err)
+{
+	size_t max = lim && lim->max_bytes && lim->max_bytes <
+					       (size_t)WASP_MAX_INPUT_BYTES
+			 ? lim->max_bytes
+			 : (size_t)WASP_MAX_INPUT_BYTES;
 	*text = NULL;
 	*len = 0;
 	if (!path)
@@ -43,9 +56,8 @@ int wl_read_file(const char *path, char **text, size_t *len,
 		int bad = 0;
 		if (S_ISDIR(st.st_mode))
 			bad = io_error(err, "read", shown, EISDIR);
-		else if (S_ISREG(st.st_mode) &&
-			 st.st_size > WASP_MAX_INPUT_BYTES)
-			bad = wl_too_big(err, shown);
+		else if (S_ISREG(st.st_mode) && (size_t)st.st_size > max)
+			bad = wl_too_big_n(err, shown, max);
 		if (bad) {
 			if (!is_stdin)
 				fclose(f);
@@ -63,12 +75,16 @@ int wl_read_file(const char *path, char **text, size_t *len,
 		goto out;
 	}
 	for (;;) {
+		if ((rc = wl_stop(lim, err, (wsrc){NULL, 0, 0})))
+			goto out;
 		if (n + 1 >= cap) {
-			if (cap > (size_t)WASP_MAX_INPUT_BYTES + 1) {
-				rc = wl_too_big(err, shown);
+			/* a pipe or device: grow up to the cap and one byte
+			 * past it, never further (/dev/zero ends there) */
+			if (cap > max + 1) {
+				rc = wl_too_big_n(err, shown, max);
 				goto out;
 			}
-			size_t nc = cap * 2;
+			size_t nc = cap * 2 > max + 2 ? max + 2 : cap * 2;
 			char *nb = realloc(buf, nc);
 			if (!nb) {
 				rc = werr(err, WASP_ENOMEM,
@@ -78,10 +94,12 @@ int wl_read_file(const char *path, char **text, size_t *len,
 			buf = nb;
 			cap = nc;
 		}
-		size_t got = fread(buf + n, 1, cap - 1 - n, f);
+		size_t want = cap - 1 - n;
+		size_t got = fread(buf + n, 1,
+				   want > WL_READ_CHUNK ? WL_READ_CHUNK : want, f);
 		n += got;
-		if (n > (size_t)WASP_MAX_INPUT_BYTES) {
-			rc = wl_too_big(err, shown);
+		if (n > max) {
+			rc = wl_too_big_n(err, shown, max);
 			goto out;
 		}
 		if (got == 0) {
@@ -110,6 +128,13 @@ out:
 int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
+	return wl_load_text_lim(a, text, len, name, NULL, out, err);
+}
+
+int wl_load_text_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err)
+{
 	if (!name)
 		name = "<input>";
 	if (len > (size_t)WASP_MAX_INPUT_BYTES)
@@ -120,19 +145,25 @@ int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 			   text[i] == '\r' || text[i] == '\n'))
 		i++;
 	if (i < len && (text[i] == '{' || text[i] == '['))
-		return wl_load_json(a, text, len, name, out, err);
-	return wl_load_yaml(a, text, len, name, out, err);
+		return wl_load_json_lim(a, text, len, name, lim, out, err);
+	return wl_load_yaml_lim(a, text, len, name, lim, out, err);
 }
 
 int wl_load_file(wa_arena *a, const char *path, wt_doc *out, wasp_error *err)
 {
+	return wl_load_file_lim(a, path, NULL, out, err);
+}
+
+int wl_load_file_lim(wa_arena *a, const char *path, const wl_limits *lim,
+		     wt_doc *out, wasp_error *err)
+{
 	char *text;
 	size_t len;
-	int rc = wl_read_file(path, &text, &len, err);
+	int rc = wl_read_file_lim(path, lim, &text, &len, err);
 	if (rc)
 		return rc;
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-	rc = wl_load_text(a, text, len, name, out, err);
+	rc = wl_load_text_lim(a, text, len, name, lim, out, err);
 	free(text);
 	return rc;
 }

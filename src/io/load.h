@@ -24,13 +24,31 @@ int wl_load_text(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err);
 /* Reads `path` ("-" = stdin) fully, then wl_load_text. */
 int wl_load_file(wa_arena *a, const char *path, wt_doc *out, wasp_error *err);
+/* The same within lim (NULL: none; tree.h): reading and parsing stop at
+ * its deadline or cancel, and its byte cap holds. */
+int wl_load_file_lim(wa_arena *a, const char *path, const wl_limits *lim,
+		     wt_doc *out, wasp_error *err);
+int wl_load_text_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err);
 /* Reads a whole file into malloc'd memory (NUL-terminated); "-" = stdin. */
 int wl_read_file(const char *path, char **text, size_t *len, wasp_error *err);
+/* The same within lim (NULL: none): its byte cap refuses a larger file
+ * before reading it, and a pipe or device after at most cap + 1 bytes;
+ * its deadline and cancel are looked at between reads. */
+int wl_read_file_lim(const char *path, const wl_limits *lim, char **text,
+		     size_t *len, wasp_error *err);
 
 /* The two syntaxes, for tests and fuzzing. */
 int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err);
 int wl_load_json(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err);
+int wl_load_yaml_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err);
+int wl_load_json_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err);
 
 #endif

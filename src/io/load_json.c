@@ -30,6 +30,7 @@ struct jp {
 	wt_node **stk; /* children of the open containers */
 	size_t nstk, capstk;
 	size_t count;  /* values made so far */
+	const wl_limits *lim;
 };
 
 /* Bytes a string scan must stop at: '"', '\\', controls, non-ASCII. */
@@ -116,6 +117,10 @@ static int new_node(struct jp *j, wt_type t, const unsigned char *at,
 			       "more than %ld values in one file "
 			       "(WASP_MAX_TREE_NODES)",
 			       (long)WASP_MAX_TREE_NODES);
+	int rc;
+	if ((j->count & WL_POLL_EVERY) == 0 &&
+	    (rc = wl_stop(j->lim, j->err, pos(j, at))))
+		return rc;
 	wt_node *n = wa_alloc(j->a, sizeof *n);
 	if (!n)
 		return nomem(j);
@@ -618,6 +623,13 @@ static int parse_value(struct jp *j, int depth, wt_node **out)
 int wl_load_json(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
+	return wl_load_json_lim(a, text, len, name, NULL, out, err);
+}
+
+int wl_load_json_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err)
+{
 	int rc = wl_begin(a, len, &name, out, err);
 	if (rc)
 		return rc;
@@ -626,7 +638,8 @@ int wl_load_json(wa_arena *a, const char *text, size_t len, const char *name,
 		       .end = (const unsigned char *)text + len,
 		       .line = 1,
 		       .file = out->file,
-		       .err = err};
+		       .err = err,
+		       .lim = lim};
 	j.p += wl_bom(text, len);
 	j.ls = j.p;
 

@@ -750,6 +750,13 @@ static int on_event(struct yl *y, const yaml_event_t *ev)
 int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 		 wt_doc *out, wasp_error *err)
 {
+	return wl_load_yaml_lim(a, text, len, name, NULL, out, err);
+}
+
+int wl_load_yaml_lim(wa_arena *a, const char *text, size_t len,
+		     const char *name, const wl_limits *lim, wt_doc *out,
+		     wasp_error *err)
+{
 	int rc = wl_begin(a, len, &name, out, err);
 	if (rc)
 		return rc;
@@ -777,8 +784,14 @@ int wl_load_yaml(wa_arena *a, const char *text, size_t len, const char *name,
 	}
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	for (;;) {
+	for (size_t nev = 1;; nev++) {
 		yaml_event_t ev;
+		if ((nev & WL_POLL_EVERY) == 0 &&
+		    (rc = wl_stop(lim, err,
+				  (wsrc){out->file,
+					 (int)p.mark.line + 1,
+					 (int)p.mark.column + 1})))
+			break;
 		if (!yaml_parser_parse(&p, &ev)) {
 			rc = parser_error(y, &p);
 			break;

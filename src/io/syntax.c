@@ -153,6 +153,31 @@ int wl_begin(wa_arena *a, size_t len, const char **name, wt_doc *out,
 	return 0;
 }
 
+int wl_stop(const wl_limits *lim, wasp_error *err, wsrc at)
+{
+	if (!lim)
+		return 0;
+	int code = lim->cancel && *lim->cancel	? WASP_ECANCELED
+		   : wdl_passed(lim->deadline, 0) ? WASP_ELIMIT
+						  : 0;
+	const char *msg = code == WASP_ECANCELED
+			      ? "cancelled while reading"
+			      : "the time limit ran out while reading; no "
+				"plan (raise the time limit)";
+	if (!code)
+		return 0;
+	return at.file ? werr_at(err, code, at, "%s", msg)
+		       : werr(err, code, "%s", msg);
+}
+
+int wl_too_big_n(wasp_error *err, const char *path, size_t max)
+{
+	if (max >= (size_t)WASP_MAX_INPUT_BYTES)
+		return wl_too_big(err, path);
+	return werr(err, WASP_ELIMIT, "%s is larger than %zu bytes (the "
+		    "memory limit allows that much input)", path, max);
+}
+
 int wl_too_big(wasp_error *err, const char *path)
 {
 	return werr(err, WASP_ELIMIT,

@@ -52,5 +52,7 @@ static inline int wl_key_eq(const wt_node *a, const wt_node *b)
 }
 /* The error for an input over WASP_MAX_INPUT_BYTES. */
 int wl_too_big(wasp_error *err, const char *path);
+/* The same for a cap of max bytes (wl_limits.max_bytes). */
+int wl_too_big_n(wasp_error *err, const char *path, size_t max);
 
 #endif

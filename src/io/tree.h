@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "base/arena.h"
+#include "base/clock.h"
 #include "base/error.h"
 
 typedef enum wt_type {
@@ -57,6 +58,19 @@ const char *wt_type_phrase(wt_type t); /* "a map", "a list", "null" ... */
 
 /* A stream of documents: each top-level YAML document, or the one JSON
  * value, becomes one root. */
+/* What a load may spend (doc/library.md, "Time and memory"): the run's
+ * deadline and cancel flag, checked every WL_POLL_EVERY + 1 values and
+ * between reads, and a byte cap below WASP_MAX_INPUT_BYTES. */
+#define WL_POLL_EVERY 4095
+typedef struct wl_limits {
+	wb_deadline deadline;
+	volatile const int *cancel;
+	size_t max_bytes;           /* 0: WASP_MAX_INPUT_BYTES             */
+} wl_limits;
+
+/* 0, or the error of a load stopped by lim (NULL: never) at `at`. */
+int wl_stop(const wl_limits *lim, wasp_error *err, wsrc at);
+
 typedef struct wt_doc {
 	const char *file; /* arena copy */
 	wt_node **roots;

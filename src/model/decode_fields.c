@@ -119,6 +119,22 @@ int wd_sval(dctx *c, const wt_node *n, const char *path, const char **out)
 		return wd_bad(c, n, path, "expected a string, got %s",
 			      wt_type_phrase(n->type));
 	*out = n->str ? n->str : "";
+	/* "\u0000" in JSON, "\0" in YAML: C strings would end there */
+	if (n->str && strlen(n->str) != n->len)
+		return wd_bad(c, n, path, "contains a NUL character");
+	return 0;
+}
+
+/* Names, labels and selectors hold no control characters (as the API
+ * server's validation says: DNS names, label syntax); refusing them
+ * here also keeps every message that quotes them on one line. */
+int wd_no_ctl(dctx *c, const wt_node *n, const char *path, const char *s)
+{
+	for (const unsigned char *q = (const unsigned char *)s; *q; q++)
+		if (*q < 0x20 || *q == 0x7F)
+			return wd_bad(c, n, path, "contains a control "
+				      "character (byte 0x%02X at offset %zu)",
+				      *q, (size_t)(q - (const unsigned char *)s));
 	return 0;
 }
 
@@ -231,6 +247,8 @@ int wd_check_name(dctx *c, const wt_node *n, const char *path,
 {
 	if (!*s)
 		return wd_bad(c, n, path, "must not be empty");
+	if (wd_no_ctl(c, n, path, s))
+		return c->rc;
 	if (strlen(s) > WASP_MAX_NAME)
 		return wd_bad(c, n, path, "longer than %d characters",
 			      WASP_MAX_NAME);
@@ -352,9 +370,13 @@ int wd_dec_labels(dctx *c, const wt_node *m, const char *path,
 		return wd_nomem(c);
 	for (size_t i = 0; i < m->n; i++) {
 		const wt_node *v = wt_val(m, i);
-		const char *key = wt_key(m, i)->str, *s = "";
+		const wt_node *kn = wt_key(m, i);
+		const char *key = kn->str, *s = "";
+		if (wd_sval(c, kn, path, &key) || wd_no_ctl(c, kn, path, key))
+			return c->rc;
 		if (v->type != WT_NULL &&
-		    wd_sval(c, v, wd_pk(p, path, key), &s))
+		    (wd_sval(c, v, wd_pk(p, path, key), &s) ||
+		     wd_no_ctl(c, v, wd_pk(p, path, key), s)))
 			return c->rc;
 		kv[i].key = wa_strdup(c->a, key);
 		kv[i].val = wa_strdup(c->a, s);
@@ -448,6 +470,8 @@ int wd_dec_expr(dctx *c, const wt_node *x, const char *path, bool field,
 		return c->rc;
 	if (!e->key || !*e->key)
 		return wd_bad(c, x, path, "requirement has no key");
+	if (wd_no_ctl(c, wd_mget(x, "key"), wd_pk(p, path, "key"), e->key))
+		return c->rc;
 	e->field = field;
 	if (field && strcmp(e->key, "metadata.name"))
 		return wd_bad(c, wd_mget(x, "key"), wd_pk(p, path, "key"),
@@ -510,7 +534,8 @@ int wd_dec_expr(dctx *c, const wt_node *x, const char *path, bool field,
 			char vp[PATHMAX];
 			const char *s = "";
 			wd_pi(vp, wd_pk(p, path, "values"), i);
-			if (wd_sval(c, vals->items[i], vp, &s))
+			if (wd_sval(c, vals->items[i], vp, &s) ||
+			    wd_no_ctl(c, vals->items[i], vp, s))
 				return c->rc;
 			if (!(e->vals[i] = wa_strdup(c->a, s)))
 				return wd_nomem(c);

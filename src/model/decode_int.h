@@ -225,6 +225,8 @@ const wt_node *wd_mkey(const wt_node *m, const char *key);
 int wd_want(dctx *c, const wt_node *n, wt_type t, const char *path);
 bool wd_is_scalar(const wt_node *n);
 int wd_sval(dctx *c, const wt_node *n, const char *path, const char **out);
+/* Refuses control characters (names, labels, selectors). */
+int wd_no_ctl(dctx *c, const wt_node *n, const char *path, const char *s);
 int wd_sfield(dctx *c, const wt_node *m, const char *key,
 	      const char *base, const char **out, const wt_node **node);
 int wd_ival(dctx *c, const wt_node *n, const char *path, int64_t lo,

@@ -263,6 +263,8 @@ int wdr_prefer_earlier(wdr_state *st)
 	int moved = 0;
 	for (int i = 0; st->d && i < st->nallocs; i++) {
 		wdr_alloc *a = &st->allocs[i];
+		if (a->n == 0) /* no devices (a template without spec) */
+			continue;
 		const wdr_spec *sp = alloc_spec(st, a);
 		long old = rank_of(sp, st->res + a->first, a->n);
 		if (!old)

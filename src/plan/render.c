@@ -1306,6 +1306,24 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 		return werr(err, WASP_ENOMEM, "out of memory reading a plan");
 	rd r = {pl, err, WASP_OK};
 	const char *api = NULL, *kind = NULL;
+	/* a misspelt list would otherwise read as an empty one */
+	static const char *const known[] = {
+	    "apiVersion", "kind",    "summary",  "placements", "evictions",
+	    "moves",      "admitted", "claims",  "waiting",    "warnings"};
+	for (size_t i = 0; i < root->n && !r.rc; i++) {
+		const wt_node *k = wt_key(root, i);
+		size_t j = 0;
+		while (j < sizeof known / sizeof known[0] &&
+		       strcmp(k->str, known[j]))
+			j++;
+		if (j == sizeof known / sizeof known[0])
+			r.rc = werr_at(err, WASP_EINPUT, k->src,
+				       "unknown field \"%.64s\" in a plan "
+				       "(expected one of apiVersion, kind, "
+				       "summary, placements, evictions, moves, "
+				       "admitted, claims, waiting, warnings)",
+				       k->str);
+	}
 	get_str(&r, root, "apiVersion", "plan", &api, false, true);
 	get_str(&r, root, "kind", "plan", &kind, false, true);
 	if (!r.rc && api && strcmp(api, WASP_PLAN_API_VERSION))

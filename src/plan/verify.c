@@ -166,6 +166,59 @@ static void check_waiting(vctx *v)
 	}
 }
 
+/* ----------------------------------------------------------- admitted */
+
+/* Every admitted group exists, is listed once, and the plan places as
+ * many of its pods as the entry says (a tree's member may be admitted
+ * with none placed now: its running pods count).  (A hand-written
+ * plan may leave the admitted list out; its gangs are checked from the
+ * placements, verify_gang.c.) */
+static void check_admitted(vctx *v)
+{
+	const ws_snapshot *s = v->s;
+	const wasp_plan *p = v->p;
+	int *listed = wa_calloc(v->a, s->ngroups + 1, sizeof *listed);
+	if (!listed) {
+		v->nomem = true;
+		return;
+	}
+	for (int i = 0; i < p->nadmit; i++) {
+		const wpl_admit *x = &p->admit[i];
+		int g = wv_ht_get(&v->groups, x->ns, x->group);
+		if (g < 0) {
+			wv_viol(v, "admitted group %s/%s: no such PodGroup in "
+				"the snapshot", nz(x->ns), nz(x->group));
+			continue;
+		}
+		if (listed[g]++) {
+			wv_viol(v, "group %s/%s: admitted twice", nz(x->ns),
+				nz(x->group));
+			continue;
+		}
+		if (v->g_placed[g] != x->pods)
+			wv_viol(v, "group %s/%s: admitted with %d pods but "
+				"the plan places %d of its pods",
+				nz(x->ns), nz(x->group), x->pods,
+				v->g_placed[g]);
+	}
+}
+
+/* The summary's counts against the lists (summary.counts). */
+static void check_counts(vctx *v)
+{
+	const wasp_plan *p = v->p;
+	const wpl_summary *m = &p->sum;
+	static const char *const name[] = {"admittedGroups", "waitingGroups",
+					   "placedPods", "evictedPods"};
+	const int said[] = {m->admitted_groups, m->waiting_groups,
+			    m->placed_pods, m->evicted_pods};
+	const int has[] = {p->nadmit, p->nwait, p->nplace, p->nevict};
+	for (size_t k = 0; k < sizeof said / sizeof said[0]; k++)
+		if (said[k] != has[k])
+			wv_viol(v, "summary.counts.%s is %d but the plan lists "
+				"%d", name[k], said[k], has[k]);
+}
+
 /* -------------------------------------------------------------- driver */
 
 int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
@@ -217,6 +270,8 @@ int wv_check(const ws_snapshot *s, const wasp_plan *p, wa_arena *a,
 	wv_check_trees(&v);
 	wv_check_annotations(&v);
 	check_waiting(&v);
+	check_admitted(&v);
+	check_counts(&v);
 	wv_check_devices(&v);
 	if (v.nomem)
 		return werr(err, WASP_ENOMEM, "out of memory verifying a plan");

@@ -401,7 +401,19 @@ static int rb_free_domains(rb *R, const wtp_key *key,
 	int *from = wa_calloc(a, (size_t)s->npods + 1, sizeof(int));
 	if (!order || !from)
 		return RB_NOMEM(err);
+	/* the run's time limit holds here too: the moves so far stand */
+	wb_deadline dl = wdl_after(o && o->start_time > 0 ? o->start_time
+							  : wb_now(),
+				   o ? o->time_limit_s : 0);
 	for (int pass = 0; pass < nd; pass++) {
+		if (wdl_passed(dl, WDL_MARGIN_PHASE_S) ||
+		    (o && o->cancel && *o->cancel)) {
+			if (wpl_add_warning(pl, "rebalancing stopped early (time "
+						"limit or cancel): the moves "
+						"found by then are kept"))
+				return RB_NOMEM(err);
+			break;
+		}
 		int best = pick_domain(R, key, nd, moves, maxm);
 		if (best < 0)
 			break;

@@ -32,6 +32,10 @@
 /* Seeded greedy restarts (wgr_restarts) before the ILP get at most this
  * share of the time left. */
 #define WSV_RESTART_SHARE 0.4
+/* Time kept for what follows the run (wsv_solve): this much of the
+ * load's time, at most this share of the limit. */
+#define WSV_FINISH_PER_LOAD 0.25
+#define WSV_FINISH_MAX_SHARE 0.3
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -180,8 +184,9 @@ static int bestfit_pass(run *R, wasp_error *err)
 		wp_evaluate(p, bsol, &vb);
 		if (wp_value_cmp(&vb, &vg) > 0) {
 			wp_sol_copy(p, R->gsol, bsol);
-			R->pass = "the BestFit-order pass beat the "
-				  "tightest-domain pass";
+			R->pass = also(R->a, R->pass,
+				       "the BestFit-order pass beat the "
+				       "tightest-domain pass");
 		}
 	}
 	return WASP_OK;
@@ -236,7 +241,14 @@ static int construct(run *R, wasp_error *err)
 			     : wgr_solve(p, o, R->gsol, err);
 	if (rc)
 		return rc;
-	bool more = !R->baseline && p->ngroups;
+	int late = R->baseline ? 0 : wgr_count_late(p, R->gsol);
+	if (late)
+		R->pass = wa_printf(R->a, "the time limit ran out in greedy: "
+					  "%d of %d groups were not "
+					  "considered and wait",
+				    late, p->ngroups);
+	bool more = !R->baseline && p->ngroups &&
+		    !wdl_passed(R->deadline, 0);
 	if (more && !cancelled(o) && wbl_models(p) &&
 	    (rc = bestfit_pass(R, err)))
 		return rc;
@@ -318,6 +330,8 @@ static void decide(run *R)
 				: "nothing pending; greedy only";
 	} else if (cancelled(o)) {
 		R->reason = "cancelled after greedy; greedy only";
+	} else if (wdl_passed(R->deadline, 0)) {
+		R->reason = "the time limit was reached in greedy; greedy only";
 	} else if (o->mode == WASP_MODE_GREEDY) {
 		R->reason = "greedy: requested";
 	} else if (o->mode == WASP_MODE_ILP) {
@@ -456,15 +470,18 @@ static int improve(run *R, wasp_error *err)
 	if (!R->try_ilp)
 		return WASP_OK;
 	wp_sol *isol = wp_sol_new(R->p, a);
-	if (!isol)
-		return nomem(err);
+	if (!isol) {
+		R->reason = "ILP out of memory before it started; greedy only";
+		return WASP_OK;
+	}
 	wasp_error ie;
 	werr_clear(&ie);
 	int rc = solve_ilp(R, isol, &ie);
-	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
-		/* The greedy answer stands. */
-		const char *what = rc == WASP_ESOLVER ? "ILP unavailable"
-						      : "ILP cancelled";
+	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED || rc == WASP_ENOMEM) {
+		/* The greedy answer stands: nothing after it may lose it. */
+		const char *what = rc == WASP_ESOLVER	 ? "ILP unavailable"
+				   : rc == WASP_ENOMEM ? "ILP out of memory"
+						       : "ILP cancelled";
 		R->reason = wa_printf(a, "%s; %s (%s); greedy only",
 				      R->reason ? R->reason : "ilp", what,
 				      ie.msg);
@@ -479,6 +496,9 @@ static int improve(run *R, wasp_error *err)
 			*err = ie;
 		return rc;
 	}
+	if (cancelled(o))
+		R->reason = also(a, R->reason, "cancelled during the ILP: the "
+			      "best plan found by then");
 	return adopt_ilp(R, isol, err);
 }
 
@@ -646,8 +666,20 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	run R;
 	memset(&R, 0, sizeof R);
 	R.s = s;
-	R.o = o;
 	R.t0 = wb_now();
+	/* The plan, its text and writing it come after the solve and cost
+	 * about WSV_FINISH_PER_LOAD of reading the input (bench/README.md,
+	 * "Keeping the time limit"): every step of the run stops that much
+	 * before the limit, so that the whole command keeps it. */
+	wasp_options ro = *o;
+	double reserve = WSV_FINISH_PER_LOAD * s->t_load;
+	if (reserve > WSV_FINISH_MAX_SHARE * o->time_limit_s)
+		reserve = WSV_FINISH_MAX_SHARE * o->time_limit_s;
+	if (o->time_limit_s > 0 && reserve > 0) {
+		ro.time_limit_s = o->time_limit_s - reserve;
+		o = &ro;
+	}
+	R.o = o;
 	R.deadline = wdl_after(o->start_time > 0 ? o->start_time : R.t0,
 			       o->time_limit_s);
 	int rc = check_options(o, err);

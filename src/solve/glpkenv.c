@@ -6,6 +6,7 @@
 #include "solve/glpkenv.h"
 #include "base/clock.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "wasp.h"
@@ -23,7 +24,23 @@ static int term_hook(void *info, const char *s)
 	memcpy(e->msg + e->msglen, s, n);
 	e->msglen += n;
 	e->msg[e->msglen] = '\0';
+	if (e->polling && e->cancel && *e->cancel) {
+		double now = wb_now();
+		if (e->seen == 0)
+			e->seen = now;
+		if (now - e->seen >= e->grace)
+			wgl_poll(e); /* GLPK's state is dropped */
+	}
 	return 1; /* never print */
+}
+
+void wgl_poll(wgl_env *e)
+{
+	if (e && e->cancel && *e->cancel) {
+		e->cancelled = true;
+		e->polling = false;
+		longjmp(e->jb, 2);
+	}
 }
 
 static void err_hook(void *info)
@@ -32,14 +49,20 @@ static void err_hook(void *info)
 	longjmp(e->jb, 1);
 }
 
-void wgl_begin(wgl_env *e, int mem_limit_mb)
+int wgl_begin(wgl_env *e, int mem_limit_mb)
 {
-	e->own_env = glp_init_env() == 0;
+	e->polling = e->cancelled = false;
+	int rc = glp_init_env();
+	/* 2: no memory for it; GLPK would abort() at its next call */
+	if (rc != 0 && rc != 1)
+		return WASP_ENOMEM;
+	e->own_env = rc == 0;
 	glp_term_out(GLP_OFF);
 	glp_term_hook(term_hook, e);
 	glp_error_hook(err_hook, e);
 	if (mem_limit_mb > 0)
 		glp_mem_limit(mem_limit_mb);
+	return 0;
 }
 
 void wgl_end(wgl_env *e)
@@ -68,6 +91,51 @@ int wgl_fault(wgl_env *e, wasp_error *err)
 			*q = ';';
 	return werr(err, WASP_ESOLVER, "GLPK failed: %s",
 		    n ? s : "(no message)");
+}
+
+int wgl_simplex(wgl_env *e, glp_prob *P, const glp_smcp *sp,
+		wb_deadline dl)
+{
+	glp_smcp s = *sp;
+	double left = wdl_left(dl, 0);
+	if (left <= 0.0005)
+		return GLP_ETMLIM;
+	s.tm_lim = left * 1000 > INT_MAX / 2 ? INT_MAX / 2
+					     : (int)(left * 1000) + 1;
+	/* progress lines only feed term_hook's poll; never printed */
+	s.msg_lev = GLP_MSG_ON;
+	s.out_frq = WGL_POLL_MS;
+	s.out_dly = 0;
+	e->polling = true;
+	e->grace = 0;
+	int old = glp_term_out(GLP_ON); /* else the hook is never called */
+	int rc = glp_simplex(P, &s);
+	glp_term_out(old);
+	e->polling = false;
+	return rc;
+}
+
+int wgl_intopt(wgl_env *e, glp_prob *P, const glp_iocp *ip)
+{
+	glp_iocp s = *ip;
+	s.msg_lev = GLP_MSG_ON; /* node LPs report too: the hook polls */
+	s.out_frq = WGL_POLL_MS;
+	s.out_dly = 0;
+	e->polling = true;
+	e->grace = WGL_CANCEL_GRACE_S;
+	e->seen = 0;
+	int old = glp_term_out(GLP_ON);
+	int rc = glp_intopt(P, &s);
+	glp_term_out(old);
+	e->polling = false;
+	return rc;
+}
+
+void wgl_cancelled(wgl_env *e)
+{
+	e->polling = false;
+	glp_free_env();
+	e->P = NULL;
 }
 
 bool wgl_watch_step(glp_tree *T, wgl_watch *w)

@@ -8,7 +8,8 @@
  * object lives and dies in the calling thread (c-stack.md).
  *
  *	wgl_env e = {0};
- *	wgl_begin(&e, 0);
+ *	if (wgl_begin(&e, 0))
+ *		return werr(err, WASP_ENOMEM, "out of memory");
  *	if (setjmp(e.jb))
  *		return wgl_fault(&e, err);
  *	e.P = glp_create_prob(); ...
@@ -31,10 +32,17 @@ typedef struct wgl_env {
 	size_t msglen;
 	bool own_env;       /* wgl_begin created the thread's environment */
 	glp_prob *P;        /* deleted by wgl_end                         */
+	volatile const int *cancel; /* polled inside wgl_simplex          */
+	bool polling;       /* the hook acts on *cancel (in wgl_simplex)  */
+	bool cancelled;     /* the hook longjmped for *cancel             */
+	double grace;       /* seconds a seen cancel may wait (intopt)    */
+	double seen;        /* when the hook first saw it, 0: not yet     */
 } wgl_env;
 
-/* mem_limit_mb > 0: glp_mem_limit (tests provoke a fault with it). */
-void wgl_begin(wgl_env *e, int mem_limit_mb);
+/* mem_limit_mb > 0: glp_mem_limit (tests provoke a fault with it).
+ * WASP_ENOMEM when GLPK's environment cannot be made (then no GLPK call
+ * may follow: GLPK would abort), else 0. */
+int wgl_begin(wgl_env *e, int mem_limit_mb);
 void wgl_end(wgl_env *e);
 /* After a longjmp: free GLPK's state, return WASP_ESOLVER with its text. */
 int wgl_fault(wgl_env *e, wasp_error *err);
@@ -58,6 +66,31 @@ typedef struct wgl_watch {
 	double bound;
 	bool have_bound;
 } wgl_watch;
+
+/* glp_simplex under the deadline (its tm_lim, which GLPK checks every
+ * iteration) and *e->cancel: GLPK reports its progress to the terminal
+ * hook every WGL_POLL_MS, and the hook longjmps to e->jb with
+ * e->cancelled set once *e->cancel is (doc/library.md, "Cancelling").
+ * The caller's setjmp then calls wgl_cancelled, not wgl_fault.  Returns
+ * glp_simplex's code (GLP_ETMLIM at the deadline); sp's tm_lim and
+ * message settings are its own. */
+#define WGL_POLL_MS 10
+int wgl_simplex(wgl_env *e, glp_prob *P, const glp_smcp *sp,
+		wb_deadline dl);
+/* glp_intopt the same way: the search callback stops the search cleanly
+ * at its steps (wgl_watch_step); the hook's longjmp comes only when a
+ * cancel has waited WGL_CANCEL_GRACE_S inside one step (a node's LP, a
+ * cut round), and drops the block's incumbent. */
+#define WGL_CANCEL_GRACE_S 0.03
+int wgl_intopt(wgl_env *e, glp_prob *P, const glp_iocp *ip);
+
+/* Between GLPK calls of a long loop (every WGL_POLL_EVERY + 1 steps):
+ * the same longjmp as inside wgl_simplex once *e->cancel is set.  e may
+ * be NULL. */
+#define WGL_POLL_EVERY 1023
+void wgl_poll(wgl_env *e);
+/* After the longjmp of a cancel: free GLPK's state for this thread. */
+void wgl_cancelled(wgl_env *e);
 
 /* True when it terminated the search. */
 bool wgl_watch_step(glp_tree *T, wgl_watch *w);

@@ -18,6 +18,12 @@
  * waiting group.  Lone pods (a pseudo group, sg = -1) are admitted when any
  * of them is placed; if some did not fit, reason[g] says why those wait
  * (plan.c gives it to each unplaced lone pod). */
+/* The run's time limit (o->time_limit_s from o->start_time, else from the
+ * call) is checked before each group: a pass
+ * cut short keeps the groups placed so far, and each group it did not
+ * reach waits with reason wgr_reason_late (wgr_count_late counts them). */
+extern const char wgr_reason_late[];
+int wgr_count_late(const wp_problem *p, const wp_sol *sol);
 int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 	      wasp_error *err);
 /* The same; with preempt false no running unit is evicted (the ILP's

@@ -20,8 +20,22 @@
 /* One pass: the classes' data, the roll-up caches and the trees set up,
  * the groups ordered, then each group placed in that order.  -1 on
  * NOMEM. */
+const char wgr_reason_late[] = "the time limit ran out before this group "
+				"was considered";
+
+int wgr_count_late(const wp_problem *p, const wp_sol *sol)
+{
+	int n = 0;
+	for (int g = 0; g < p->ngroups; g++)
+		n += sol->reason[g] == wgr_reason_late;
+	return n;
+}
+
 static int run(gs *G, const wasp_options *o)
 {
+	wb_deadline dl =
+	    wdl_after(o && o->start_time > 0 ? o->start_time : wb_now(),
+		      o ? o->time_limit_s : 0);
 	const wp_problem *p = G->p;
 	const wtp_topo *t = p->topo;
 	wp_sol *sol = G->sol;
@@ -51,6 +65,10 @@ static int run(gs *G, const wasp_options *o)
 		if (o && o->cancel && *o->cancel) {
 			sol->reason[g] = "cancelled before this group was "
 					 "considered";
+			continue;
+		}
+		if (wdl_passed(dl, 0)) {
+			sol->reason[g] = wgr_reason_late;
 			continue;
 		}
 		/* capacity at this priority level (preemption): trees and

@@ -183,6 +183,8 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 		glp_add_rows(P, m->nrows);
 	glp_add_cols(P, m->ncols);
 	for (int i = 1; i <= m->nrows; i++) {
+		if ((i & WGL_POLL_EVERY) == 0)
+			wgl_poll(&r->env);
 		glp_set_row_bnds(P, i, m->rtype[i], m->rlo[i], m->rhi[i]);
 		glp_set_mat_row(P, i, m->rbeg[i + 1] - m->rbeg[i],
 				m->ja + m->rbeg[i] - 1, m->av + m->rbeg[i] - 1);
@@ -201,9 +203,8 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 	glp_smcp sp;
 	glp_init_smcp(&sp);
 	sp.msg_lev = GLP_MSG_OFF;
-	sp.tm_lim = left * 1000 > INT_MAX / 2 ? INT_MAX / 2 : (int)(left * 1000);
 	double tlp = wb_now();
-	int rc = glp_simplex(P, &sp);
+	int rc = wgl_simplex(&r->env, P, &sp, r->w.deadline);
 	tlp = wb_now() - tlp;
 	if (rc == GLP_ETMLIM)
 		return WASP_OK;
@@ -264,7 +265,7 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 	r->w.last = wb_now();
 	r->w.inject = *have_best ? best : NULL;
 	r->w.int_obj = true; /* X, U, V, Q weights are integers */
-	rc = glp_intopt(P, &ip);
+	rc = wgl_intopt(&r->env, P, &ip);
 	int st = glp_mip_status(P);
 	if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP && rc != GLP_ESTOP)
 		return werr(err, WASP_ESOLVER,
@@ -294,9 +295,17 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 int wag_guarded_part_solve(wag_run *r, double *best, bool *have_best,
 			   bool *opt, double *bound, wasp_error *err)
 {
-	wgl_begin(&r->env, 0);
-	if (setjmp(r->env.jb))
-		return wgl_fault(&r->env, err);
+	if (wgl_begin(&r->env, 0))
+		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
+	r->env.cancel = r->w.cancel;
+	if (setjmp(r->env.jb)) {
+		if (!r->env.cancelled)
+			return wgl_fault(&r->env, err);
+		/* a cancel inside the LP: *best stands, nothing proven */
+		wgl_cancelled(&r->env);
+		*opt = false;
+		return WASP_OK;
+	}
 	int rc = part_solve(r, best, have_best, opt, bound, err);
 	wgl_end(&r->env);
 	return rc;

@@ -258,7 +258,8 @@ static int split(const ag *m, wag_run *r, const double *v, const wp_sol *warm,
 int wag_guarded_split(const ag *m, wag_run *r, const double *v,
 		      const wp_sol *warm, wp_sol *out, wasp_error *err)
 {
-	wgl_begin(&r->env, 0);
+	if (wgl_begin(&r->env, 0))
+		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
 	if (setjmp(r->env.jb))
 		return wgl_fault(&r->env, err);
 	int rc = split(m, r, v, warm, out);

@@ -202,15 +202,17 @@ static void index_nodes(wm *m)
 
 static bool wm_late(wm *m)
 {
-	if (wdl_passed(m->deadline, 0))
+	if (wdl_passed(m->deadline, 0) || (m->cancel && *m->cancel))
 		m->late = true;
 	return m->late || m->nomem;
 }
 
 int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
-	     double max_coef, bool sym, bool names, wb_deadline deadline)
+	     double max_coef, bool sym, bool names, wb_deadline deadline,
+	     volatile const int *cancel)
 {
 	memset(m, 0, sizeof *m);
+	m->cancel = cancel;
 	m->dv_prio = INT32_MIN;
 	m->p = p;
 	m->ar = ar;

@@ -52,12 +52,14 @@ static void callback(glp_tree *T, void *info)
 	}
 }
 
-void wilp_glpk_begin(wilp_run *r)
+int wilp_glpk_begin(wilp_run *r, wasp_error *err)
 {
-	wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0);
+	if (wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0))
+		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
+	return WASP_OK;
 }
 
-void wilp_load_prob(const wm *m, glp_prob *P, int block)
+void wilp_load_prob(const wm *m, glp_prob *P, int block, wgl_env *e)
 {
 	glp_set_prob_name(P, "wasp");
 	glp_set_obj_name(P, "value");
@@ -67,6 +69,8 @@ void wilp_load_prob(const wm *m, glp_prob *P, int block)
 	if (m->ncols)
 		glp_add_cols(P, m->ncols);
 	for (int i = 1; i <= m->nrows; i++) {
+		if ((i & WGL_POLL_EVERY) == 0)
+			wgl_poll(e);
 		if (m->rname[i])
 			glp_set_row_name(P, i, m->rname[i]);
 		glp_set_row_bnds(P, i, m->rtype[i], m->rlo[i], m->rhi[i]);
@@ -75,6 +79,8 @@ void wilp_load_prob(const wm *m, glp_prob *P, int block)
 				m->av + m->rbeg[i] - 1);
 	}
 	for (int j = 1; j <= m->ncols; j++) {
+		if ((j & WGL_POLL_EVERY) == 0)
+			wgl_poll(e);
 		if (m->cname[j])
 			glp_set_col_name(P, j, m->cname[j]);
 		glp_set_col_kind(P, j, GLP_IV);
@@ -194,7 +200,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 	r->env.P = P = glp_create_prob();
 	if (tu && tu->fault)
 		glp_set_col_bnds(P, m->ncols + 7, GLP_FX, 0, 0);
-	wilp_load_prob(m, P, 0);
+	wilp_load_prob(m, P, 0, &r->env);
 	S->all_opt = true;
 	double *vbuf = wa_calloc(m->ar, m->ncols + 1, sizeof *vbuf);
 	if (!vbuf)
@@ -214,17 +220,14 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		}
 		int nb = m->nblock - b;
 		double share = nb == 1 ? left : left * 2 / (nb + 1);
-		int tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
-						    : (int)(share * 1000);
-		if (tm < 1)
-			tm = 1;
 		glp_smcp sp;
 		glp_init_smcp(&sp);
 		sp.msg_lev = GLP_MSG_OFF;
 		sp.presolve = GLP_OFF;
-		sp.tm_lim = tm;
+		/* the deadline (this block's share) and a cancel are seen
+		 * within WGL_POLL_MS even in a long LP */
 		double tlp = wb_now();
-		int rc = glp_simplex(P, &sp);
+		int rc = wgl_simplex(&r->env, P, &sp, wdl_at(tlp + share));
 		tlp = wb_now() - tlp;
 		if (rc == GLP_ETMLIM) {
 			S->all_opt = false;
@@ -251,7 +254,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			double c = wilp_coef_of(m, b, j);
 			r->w.int_obj = c == floor(c);
 		}
-		rc = glp_intopt(P, &ip);
+		rc = wgl_intopt(&r->env, P, &ip);
 		int st = glp_mip_status(P);
 		if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP &&
 		    rc != GLP_ESTOP)
@@ -294,13 +297,23 @@ static int run_glpk(solve_state *S, wasp_error *err)
 }
 
 /* run_glpk between the hooks; setjmp lives here, with no local state
- * to lose, and a fault frees GLPK's environment. */
+ * to lose, and a fault or a cancel inside an LP frees GLPK's
+ * environment. */
 int wilp_guarded_run(solve_state *S, wasp_error *err)
 {
 	wilp_run *r = &S->run;
-	wilp_glpk_begin(r);
-	if (setjmp(r->env.jb))
-		return wgl_fault(&r->env, err);
+	if (wilp_glpk_begin(r, err))
+		return WASP_ENOMEM;
+	r->env.cancel = r->w.cancel;
+	if (setjmp(r->env.jb)) {
+		if (!r->env.cancelled)
+			return wgl_fault(&r->env, err);
+		/* a cancel inside an LP: the best so far stands */
+		wgl_cancelled(&r->env);
+		S->all_opt = false;
+		r->w.stopped = true;
+		return WASP_OK;
+	}
 	int rc = run_glpk(S, err);
 	wgl_end(&r->env);
 	return rc;

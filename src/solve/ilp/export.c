@@ -3,7 +3,14 @@
  * data for models/wasp.mod, which the cross-checks of doc/formulation.md
  * §7 solve with other solvers.
  */
+#define _GNU_SOURCE /* memfd_create; open_memstream */
 #include "solve/ilp/ilp_int.h"
+#include "base/outfile.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A GMPL symbol: the name in single quotes, or a stand-in when too long
  * for MathProg (100 characters). */
@@ -808,12 +815,10 @@ static void dat_devices(FILE *f, const wm *m)
 	fprintf(f, ";\n");
 }
 
-static int write_dat(const wm *m, const char *path, wasp_error *err)
+/* The GMPL data into f; 0, or -1 when out of memory. */
+static int write_dat(const wm *m, FILE *f)
 {
 	const wp_problem *p = m->p;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return werr(err, WASP_EIO, "cannot write %s", path);
 	int64_t vg = wilp_value_gcd(p);
 	dat_header(f, m, vg);
 	/* Requests and free capacity per resource in units of the gcd of
@@ -821,10 +826,8 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	 * that no coefficient needs more digits than necessary; glpsol's
 	 * tolerances misjudge raw milli-byte coefficients. */
 	int64_t *unit = calloc((size_t)p->nres + 1, sizeof *unit);
-	if (!unit) {
-		fclose(f);
-		return werr(err, WASP_ENOMEM, "out of memory");
-	}
+	if (!unit)
+		return -1;
 	dat_units(f, m, unit);
 	dat_sets(f, m, unit, vg);
 	dat_topology(f, p);
@@ -837,8 +840,23 @@ static int write_dat(const wm *m, const char *path, wasp_error *err)
 	dat_pref(f, m);
 	fprintf(f, "\nend;\n");
 	free(unit);
-	if (ferror(f) | fclose(f))
-		return werr(err, WASP_EIO, "cannot write %s", path);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The GMPL data as text (malloc'd) in *text, *len. */
+static int dat_text(const wm *m, char **text, size_t *len, wasp_error *err)
+{
+	*text = NULL;
+	FILE *f = open_memstream(text, len);
+	if (!f)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	int bad = write_dat(m, f);
+	if (fclose(f) | bad) {
+		free(*text);
+		*text = NULL;
+		return werr(err, WASP_ENOMEM, "out of memory writing the "
+			    "GMPL data");
+	}
 	return WASP_OK;
 }
 
@@ -847,21 +865,67 @@ typedef struct export_state {
 	wilp_run run;
 } export_state;
 
-static int export_glpk(export_state *X, int format, const char *path,
-		       wasp_error *err)
+/* GLPK writes only to named files: it writes into an anonymous
+ * in-memory file (its name under /proc/self/fd), whose text is then
+ * written out by wo_write, so that a full disk or a device is seen
+ * there (GLPK does not check its last flush). */
+static int glpk_text(export_state *X, int format, char **text,
+		     size_t *len, wasp_error *err)
 {
 	wilp_run *r = &X->run;
-	wilp_glpk_begin(r);
-	if (setjmp(r->env.jb))
+	int fd = memfd_create("wasp-export", MFD_CLOEXEC);
+	if (fd < 0)
+		return werr(err, WASP_EIO, "cannot make an in-memory file: "
+			    "%s", strerror(errno));
+	char name[64];
+	snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+	if (wilp_glpk_begin(r, err)) {
+		close(fd);
+		return WASP_ENOMEM;
+	}
+	if (setjmp(r->env.jb)) {
+		close(fd);
 		return wgl_fault(&r->env, err);
+	}
 	r->env.P = glp_create_prob();
-	wilp_load_prob(&X->m, r->env.P, -1);
+	wilp_load_prob(&X->m, r->env.P, -1, NULL);
+	r->env.msglen = 0;
+	r->env.msg[0] = 0;
+	int old = glp_term_out(GLP_ON); /* its message, into env.msg */
 	int rc = format == WASP_EXPORT_LP
-		     ? glp_write_lp(r->env.P, NULL, path)
-		     : glp_write_mps(r->env.P, GLP_MPS_FILE, NULL, path);
+		     ? glp_write_lp(r->env.P, NULL, name)
+		     : glp_write_mps(r->env.P, GLP_MPS_FILE, NULL, name);
+	glp_term_out(old);
 	wgl_end(&r->env);
-	if (rc)
-		return werr(err, WASP_EIO, "cannot write %s", path);
+	struct stat st;
+	if (rc || fstat(fd, &st)) {
+		close(fd);
+		char *m = r->env.msg, *nl;
+		while ((nl = strchr(m, '\n')) && nl[1])
+			m = nl + 1; /* GLPK's last line says why */
+		if ((nl = strchr(m, '\n')))
+			*nl = 0;
+		return werr(err, WASP_EIO, "GLPK could not write the model: "
+			    "%s", rc ? m : strerror(errno));
+	}
+	*len = (size_t)st.st_size;
+	*text = malloc(*len + 1);
+	size_t got = 0;
+	while (*text && got < *len) {
+		ssize_t k = pread(fd, *text + got, *len - got, (off_t)got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	if (!*text || got < *len) {
+		int code = *text ? WASP_EIO : WASP_ENOMEM;
+		free(*text);
+		*text = NULL;
+		return werr(err, code, "cannot read the written model back");
+	}
 	return WASP_OK;
 }
 
@@ -879,18 +943,19 @@ int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	int rc = wm_build(&X->m, p, ar, WILP_MAX_COEF, false, true,
-			  wdl_none());
+			  wdl_none(), NULL);
 	if (rc) {
 		wa_destroy(ar);
 		return werr(err, rc, "out of memory building the ILP");
 	}
-	if (format == WASP_EXPORT_DAT) {
-		rc = write_dat(&X->m, path, err);
-		wa_destroy(ar);
-		return rc;
-	}
+	char *text = NULL;
+	size_t len = 0;
 	X->run.o = o;
-	rc = export_glpk(X, format, path, err);
+	rc = format == WASP_EXPORT_DAT ? dat_text(&X->m, &text, &len, err)
+				       : glpk_text(X, format, &text, &len, err);
 	wa_destroy(ar);
+	if (!rc)
+		rc = wo_write(path, text, len, err);
+	free(text);
 	return rc;
 }

@@ -287,7 +287,8 @@ void wilp_heur_round(glp_tree *T, wilp_run *r, int passes)
 	for (int k = 0; k < passes; k++) {
 		/* a pass costs a walk over every slot: on a large model
 		 * the passes alone can cross the deadline */
-		if (k && wdl_passed(r->w.deadline, WDL_MARGIN_PHASE_S))
+		if (k && (wdl_passed(r->w.deadline, WDL_MARGIN_PHASE_S) ||
+			  wilp_cancelled(r)))
 			break;
 		wilp_heur_pass(r, k ? 0.5 : 0, &rs);
 		if (wilp_sym_permute(m, r->hx))

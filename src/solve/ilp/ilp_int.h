@@ -153,6 +153,7 @@ typedef struct wm {
 	WMB_MEMBERS;
 	const wp_problem *p;
 	wb_deadline deadline; /* stop building after it (m->late)         */
+	volatile const int *cancel; /* wasp_options.cancel: late too      */
 	bool late;
 	/* maps from the problem */
 	int *xcol, *xub;    /* nx: column of a slot (0: fixed at 0), its bound */
@@ -351,7 +352,8 @@ const char *wilp_group_name(const wp_problem *p, int g, char *buf,
 			    size_t size);
 int wilp_x_bound(const wp_problem *p, int c, int n);
 int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
-	     double max_coef, bool sym, bool names, wb_deadline deadline);
+	     double max_coef, bool sym, bool names, wb_deadline deadline,
+	     volatile const int *cancel);
 int wm_check(const wmb *m, const double *v, double tol);
 void wilp_vec_from_x(const wm *m, const int *x, double *v);
 
@@ -463,8 +465,9 @@ void wilp_heur_round(glp_tree *T, wilp_run *r, int passes);
 int wilp_heur_alloc(wilp_run *r, const wm *m);
 
 /* driver.c */
-void wilp_glpk_begin(wilp_run *r);
-void wilp_load_prob(const wm *m, glp_prob *P, int block);
+int wilp_glpk_begin(wilp_run *r, wasp_error *err);
+/* e (NULL: none) is polled for a cancel while loading (wgl_poll). */
+void wilp_load_prob(const wm *m, glp_prob *P, int block, wgl_env *e);
 int wilp_guarded_run(solve_state *S, wasp_error *err);
 
 #endif

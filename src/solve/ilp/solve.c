@@ -250,7 +250,8 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 					       : WILP_MAX_COEF;
 	bool sym = !tune || tune->symmetry != 0;
 	int rc = wm_build(&S->m, p, ar, mc, sym, tune && tune->names,
-			  wdl_sooner(dl, WDL_MARGIN_PHASE_S));
+			  wdl_sooner(dl, WDL_MARGIN_PHASE_S),
+			  o ? o->cancel : NULL);
 	wm *m = &S->m;
 	if (rc) {
 		wa_destroy(ar);
@@ -363,7 +364,7 @@ int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
 	wm *m = &S->m;
 	wilp_run *r = &S->run;
 	if (wm_build(m, p, ar, WILP_MAX_COEF, false, false,
-		     wdl_sooner(dl, WDL_MARGIN_PHASE_S)) ||
+		     wdl_sooner(dl, WDL_MARGIN_PHASE_S), NULL) ||
 	    wilp_heur_alloc(r, m)) {
 		wa_destroy(ar);
 		return -1;
