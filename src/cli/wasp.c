@@ -461,6 +461,7 @@ static int plan_option(const char *cmd, int c, const char *arg,
 			rc = usage_error(cmd, "invalid --max-memory '%s' "
 					 "(expected a size of at least 1M, "
 					 "e.g. 512M or 2G)", arg);
+		break;
 	case 'q':
 		*quiet = 1;
 		break;
