@@ -148,7 +148,7 @@ check "apply again: nothing to do" hasnt "$tmp/log" "^create\|^patch"
 check "apply again: says so" has "$tmp/out" "done already: ml/train-0"
 
 # a plan without resourceVersions is refused
-sed 's/"snapshot"/"snapshotX"/' "$tmp/plan.json" >"$tmp/plan-old.json"
+sed 's/"resourceVersions"/"resourceVersionsX"/' "$tmp/plan.json" >"$tmp/plan-old.json"
 if "$bin" apply --kubectl "$stub" "$tmp/plan-old.json" >/dev/null \
 	2>"$tmp/err"; then rc=0; else rc=$?; fi
 check "apply: no recorded versions: refused" test "$rc" -eq 1

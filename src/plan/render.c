@@ -1309,7 +1309,8 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 	/* a misspelt list would otherwise read as an empty one */
 	static const char *const known[] = {
 	    "apiVersion", "kind",    "summary",  "placements", "evictions",
-	    "moves",      "admitted", "claims",  "waiting",    "warnings"};
+	    "moves",      "admitted", "claims",  "waiting",    "warnings",
+	    "evictionsBuy", "snapshot"};
 	for (size_t i = 0; i < root->n && !r.rc; i++) {
 		const wt_node *k = wt_key(root, i);
 		size_t j = 0;
@@ -1321,7 +1322,8 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 				       "unknown field \"%.64s\" in a plan "
 				       "(expected one of apiVersion, kind, "
 				       "summary, placements, evictions, moves, "
-				       "admitted, claims, waiting, warnings)",
+				       "admitted, claims, waiting, warnings, "
+				       "evictionsBuy, snapshot)",
 				       k->str);
 	}
 	get_str(&r, root, "apiVersion", "plan", &api, false, true);
