@@ -54,13 +54,18 @@ int wpe_units(wp_problem *p, wa_arena *a)
 		free(sizes);
 		goto out;
 	}
+	/* the units' pod lists, one after the other in one block */
+	size_t total = 0;
+	for (int u = 0; u < nu; u++)
+		total += (size_t)sizes[u];
+	int *block = wa_calloc(a, total + 1, sizeof(int));
+	if (!block) {
+		free(sizes);
+		goto out;
+	}
 	for (int u = 0; u < nu; u++) {
-		p->units[u].pods = wa_calloc(a, (size_t)sizes[u] + 1,
-					     sizeof(int));
-		if (!p->units[u].pods) {
-			free(sizes);
-			goto out;
-		}
+		p->units[u].pods = block;
+		block += sizes[u];
 	}
 	free(sizes);
 	for (int i = 0; i < s->npods; i++) {
