@@ -219,17 +219,19 @@ static int construct(run *R, wasp_error *err)
 	if (rc)
 		return rc;
 	bool more = !R->baseline && p->ngroups;
-	if (more && !cancelled(o) && wbl_models(p) &&
+	/* Every pod placed, nothing evicted, packing at its bound: the
+	 * plan is optimal with no model (doc/formulation.md §11).  Nothing
+	 * can beat it then, and the passes below replace it only with a
+	 * strictly better one: they are skipped, the plan is the same. */
+	bool proven = more && wp_packing_proven(p, R->gsol);
+	if (more && !proven && !cancelled(o) && wbl_models(p) &&
 	    (rc = bestfit_pass(R, err)))
 		return rc;
-	if (more && !cancelled(o) && o->mode != WASP_MODE_GREEDY &&
+	if (more && !proven && !cancelled(o) && o->mode != WASP_MODE_GREEDY &&
 	    (rc = restarts(R, err)))
 		return rc;
-	/* Every pod placed, nothing evicted, packing at its bound: the
-	 * plan is optimal with no model (doc/formulation.md §11). */
-	R->gproven = !R->baseline && p->ngroups &&
-		     o->mode != WASP_MODE_GREEDY &&
-		     wp_packing_proven(p, R->gsol);
+	R->gproven = more && o->mode != WASP_MODE_GREEDY &&
+		     (proven || wp_packing_proven(p, R->gsol));
 	R->best = R->gsol;
 	return WASP_OK;
 }
