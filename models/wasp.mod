@@ -48,6 +48,8 @@ param mayp{G} binary, default 1; /* the group may preempt               */
 set B default {};             /* PodDisruptionBudgets over the classes    */
 param allowed{B} integer >= 0; /* disruptions the budget allows          */
 param bsel{Q, B} integer >= 0, default 0; /* pods of one unit it selects */
+param qpods{Q} integer >= 0, default 1; /* pods of one unit             */
+param maxevict integer >= 0, default 0; /* --max-evictions, 0: no limit */
 
 /* Moves (--rebalance, doc/formulation.md 4c): move classes of running
  * pods on one home node that may move to the nodes MY lists (home
@@ -320,6 +322,10 @@ s.t. move_all{i in MC: mq[i] = ''}:
 	sum{(i, n) in MY} ym[i, n] = mcnt[i];
 s.t. max_moves{z in 1..1: maxmoves > 0}:
 	sum{(i, n) in MY: n != mhome[i]} ym[i, n] <= maxmoves;
+
+/* --max-evictions: at most maxevict pods evicted (evicted = qk - q). */
+s.t. max_evictions{z in 1..1: maxevict > 0}:
+	sum{vq in Q} qpods[vq] * (qk[vq] - q[vq]) <= maxevict;
 
 /* Violations of a budget: at least the evicted pods it selects beyond
  * what it allows (evicted = qk - q). */

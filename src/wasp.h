@@ -108,6 +108,8 @@ enum wasp_mode {
 	WASP_MODE_BESTFIT = 4  /* Kueue-style topology-aware BestFit, gangs */
 };
 
+struct wasp_progress; /* below */
+
 typedef struct wasp_options {
 	double time_limit_s;     /* whole run budget, seconds; default
 				    WASP_DEFAULT_TIME_LIMIT_S; <= 0: none  */
@@ -140,7 +142,33 @@ typedef struct wasp_options {
 				    the plan is the same on any machine;
 				    time_limit_s still caps the run and a
 				    plan it cut says so                     */
+	/* safety switches for unattended runs (doc/preemption.md): */
+	int preempt;             /* enum wasp_preempt                       */
+	int max_evictions;       /* > 0: at most this many pods evicted;
+				    0: no limit (WASP_PREEMPT_NEVER for none) */
+	/* progress of a long run (doc/library.md, "Progress"): called from
+	 * the calling thread between phases and from the ILP's search, at
+	 * most every WASP_PROGRESS_INTERVAL_S; NULL: none */
+	void (*progress)(const struct wasp_progress *pr, void *ctx);
+	void *progress_ctx;
 } wasp_options;
+
+/* What a run may evict (wasp_options.preempt). */
+enum wasp_preempt {
+	WASP_PREEMPT_LOWER = 0, /* strictly lower priorities (KEP-5710;
+				   the default)                              */
+	WASP_PREEMPT_NEVER = 1  /* nothing: no plan evicts                   */
+};
+
+/* One progress report: the phase ("reduce", "greedy", "ilp",
+ * "plan"), the best objective found and the bound
+ * (NAN when unknown; the ILP's), and the seconds left (NAN: no limit). */
+#define WASP_PROGRESS_INTERVAL_S 1.0
+typedef struct wasp_progress {
+	const char *phase;
+	double elapsed_s, left_s;
+	double incumbent, bound;
+} wasp_progress;
 
 void wasp_options_init(wasp_options *o);
 /* Monotonic seconds, for start_time. */

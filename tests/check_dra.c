@@ -617,8 +617,9 @@ START_TEST(shared_resourceclaim_and_cel_error)
 	p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nplace, 0);
 	const char *why = tu_wait_reason(p, "default", "p");
-	ck_assert_ptr_nonnull(strstr(why, "best has 0; a selector failed: "
-				     "test.yaml:"));
+	ck_assert_ptr_nonnull(strstr(why, "a CEL selector of request g of "
+				     "claim default/one failed on device "
+				     "gpu.example.com/n1/gpu-0: test.yaml:"));
 	ck_assert_ptr_nonnull(strstr(why, "CEL: no such key: 'nope' at "
 				     "offset 37"));
 	wasp_plan_free(p);
@@ -974,58 +975,9 @@ START_TEST(random_instances)
 }
 END_TEST
 
-/* Objective of cbc on the exported LP and of glpsol on models/wasp.mod
- * with the exported data; NAN when the tool is missing. */
-static double tool_value(const char *cmd, const char *key)
-{
-	FILE *f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	char line[512];
-	double got = NAN;
-	while (fgets(line, sizeof line, f)) {
-		const char *q = strstr(line, key);
-		if (q)
-			got = strtod(q + strlen(key), NULL);
-	}
-	pclose(f);
-	return got;
-}
-
-/* WASP_KEEP=1 keeps the exported files (and exact_random says on which
- * seeds the ILP beats greedy, i.e. its own allocation is the plan's). */
-static void cross_check(wasp_snapshot *s, double obj, int seed)
-{
-	if (system("cbc -quit >/dev/null 2>&1") != 0 ||
-	    system("glpsol --version >/dev/null 2>&1") != 0) {
-		fprintf(stderr, "check_dra: cbc or glpsol absent, "
-				"cross-check skipped\n");
-		return;
-	}
-	char dir[] = "/tmp/wasp-dra-XXXXXX", lp[64], dat[64], cmd[512];
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(lp, sizeof lp, "%s/m.lp", dir);
-	snprintf(dat, sizeof dat, "%s/m.dat", dir);
-	wasp_options o;
-	wasp_options_init(&o);
-	o.mode = WASP_MODE_ILP;
-	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL), WASP_OK);
-	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT, dat, NULL),
-			 WASP_OK);
-	snprintf(cmd, sizeof cmd, "cbc %s -solve 2>&1", lp);
-	double c = tool_value(cmd, "Objective value:");
-	snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
-		 tu_src_path("models/wasp.mod"), dat);
-	double g = tool_value(cmd, "wasp.mod: value = ");
-	if (!getenv("WASP_KEEP")) {
-		unlink(lp);
-		unlink(dat);
-		rmdir(dir);
-	}
-	ck_assert_msg(fabs(c - obj) < 0.5, "seed %d: cbc %.1f, wasp %.1f (%s)",
-		      seed, c, obj, dir);
-	ck_assert_msg(fabs(g - obj) < 0.5, "seed %d: glpsol on wasp.mod "
-		      "%.1f, wasp %.1f", seed, g, obj);
-}
+/* cbc on the exported LP and glpsol on models/wasp.mod reach wasp's
+ * optimum (testutil.c). */
+#define cross_check tu_ilp_cross_check
 
 static const char *const pref_h100_tpl =
     "---\napiVersion: resource.k8s.io/v1\n"

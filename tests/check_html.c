@@ -468,7 +468,12 @@ START_TEST(test_evictions_and_buy)
 	ck_assert_ptr_nonnull(strstr(o, "<title>" RACK "=r1: 2 nodes\n" GPU
 					": 8 allocatable, 8 in use before, 8 "
 					"after\n1 pod evicted"));
-	ck_assert_ptr_null(strstr(page, "What the evictions buy"));
+	/* the run says what the eviction buys: hi's pod, none without */
+	ck_assert_int_eq(p->nbuy, 1);
+	ck_assert_int_eq(p->buy[0].priority, 1000);
+	ck_assert_int_eq(p->buy[0].with, 1);
+	ck_assert_int_eq(p->buy[0].without, 0);
+	ck_assert_ptr_nonnull(strstr(page, "What the evictions buy"));
 	free(page);
 
 	p->nbuy = 2;

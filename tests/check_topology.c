@@ -9,6 +9,7 @@
 
 #include "testutil.h"
 #include "model/topology.h"
+#include "plan/plan.h"
 #include "fixtures/solve/hand.h"
 
 #define BLOCK "example.com/block"
@@ -81,7 +82,9 @@ START_TEST(value_domains)
 	ck_assert_str_eq(t->warnings[0],
 			 "labels example.com/rack and example.com/block do "
 			 "not nest: rack r1 spans blocks b1 and b2; reading "
-			 "each key on its own");
+			 "each key on its own, so a group that requires one "
+			 "rack r1 may be split across blocks; the Kueue "
+			 "Topology means paths: use --domain path");
 	wa_destroy(a);
 	ws_snapshot_free(s);
 }
@@ -243,6 +246,53 @@ START_TEST(non_nesting_warning)
 }
 END_TEST
 
+/* A Kueue Topology whose rack values recur under two blocks: in value
+ * mode the warning names the value and --domain path; a gang that
+ * requires a rack then stays within one block only in path mode. */
+START_TEST(kueue_value_recurs)
+{
+	tu_buf b = {0};
+	tu_printf(&b, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: Topology\n"
+		      "metadata: {name: t}\nspec:\n  levels:\n  - nodeLabel: "
+		      BLOCK "\n  - nodeLabel: " RACK "\n");
+	for (int n = 0; n < 4; n++)
+		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+			      "  name: n%d\n  labels: {" BLOCK ": b%d, " RACK
+			      ": r%d}\nstatus:\n  allocatable: {cpu: \"4\", "
+			      "pods: \"10\", nvidia.com/gpu: \"1\"}\n",
+			  n, n / 2, n % 2);
+	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: "
+		      "PodGroup\nmetadata: {name: g, namespace: ml}\nspec:\n"
+		      "  schedulingPolicy: {gang: {minCount: 2}}\n"
+		      "  schedulingConstraints: {topology: [{key: " RACK "}]}\n");
+	tu_pod_yaml(&b, "g-0", "g", NULL, 1, 0);
+	tu_pod_yaml(&b, "g-1", "g", NULL, 1, 0);
+	wasp_snapshot *s = tu_load_buf(&b);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_GREEDY;
+	wasp_plan *p = tu_solve(s, &o);
+	bool named = false;
+	for (int i = 0; i < p->nwarnings; i++)
+		named |= strstr(p->warnings[i], "one rack r0 may be split "
+				"across blocks") &&
+			 strstr(p->warnings[i], "--domain path");
+	ck_assert(named);
+	/* value mode: rack r0 = n0 (b0) and n2 (b1), one domain */
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "g"), 2);
+	wasp_plan_free(p);
+	/* path mode: b0/r0 has one node, one GPU: the gang cannot fit in
+	 * any rack path, and there is no warning about it */
+	o.domain_mode = WASP_DOMAIN_PATH;
+	p = tu_solve(s, &o);
+	ck_assert_int_eq(tu_placed_in_group(p, "ml", "g"), 0);
+	for (int i = 0; i < p->nwarnings; i++)
+		ck_assert(!strstr(p->warnings[i], "--domain path"));
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* A rack that is partly outside any block. */
 START_TEST(missing_coarser_label)
 {
@@ -261,7 +311,10 @@ START_TEST(missing_coarser_label)
 	ck_assert_str_eq(t->warnings[0],
 			 "labels example.com/rack and example.com/block do "
 			 "not nest: rack r1 spans block b1 and nodes without "
-			 "example.com/block; reading each key on its own");
+			 "example.com/block; reading each key on its own, so a "
+			 "group that requires one rack r1 may be split across "
+			 "blocks; the Kueue Topology means paths: use "
+			 "--domain path");
 	wa_destroy(a);
 	ws_snapshot_free(s);
 }
@@ -314,6 +367,7 @@ int main(void)
 	tcase_add_test(tc, topology_object_order);
 	tcase_add_test(tc, non_nesting_warning);
 	tcase_add_test(tc, missing_coarser_label);
+	tcase_add_test(tc, kueue_value_recurs);
 	tcase_add_test(tc, scale);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

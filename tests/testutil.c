@@ -4,13 +4,17 @@
  * tu_solve is the gate every test plan passes: solve, then wasp_check, and
  * fail the test with the verifier's report if a single violation shows.
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "testutil.h"
 #include "io/load.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *fmt_err(const wasp_error *e, char *buf, size_t n)
 {
@@ -255,3 +259,57 @@ char *tu_slurp(const char *path)
 		      "cannot read %s: %s", path, e.msg);
 	return text;
 }
+
+/* Objective of cbc on the exported LP and of glpsol on models/wasp.mod
+ * with the exported data; NAN when the tool is missing. */
+double tu_tool_value(const char *cmd, const char *key)
+{
+	FILE *f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	char line[512];
+	double got = NAN;
+	while (fgets(line, sizeof line, f)) {
+		const char *q = strstr(line, key);
+		if (q)
+			got = strtod(q + strlen(key), NULL);
+	}
+	pclose(f);
+	return got;
+}
+
+/* WASP_KEEP=1 keeps the exported files (and exact_random says on which
+ * seeds the ILP beats greedy, i.e. its own allocation is the plan's). */
+void tu_ilp_cross_check(const wasp_snapshot *s, double obj, int seed)
+{
+	if (system("cbc -quit >/dev/null 2>&1") != 0 ||
+	    system("glpsol --version >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "cbc or glpsol absent, "
+				"cross-check skipped\n");
+		return;
+	}
+	char dir[] = "/tmp/wasp-xchk-XXXXXX", lp[64], dat[64], cmd[512];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(lp, sizeof lp, "%s/m.lp", dir);
+	snprintf(dat, sizeof dat, "%s/m.dat", dir);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, lp, NULL), WASP_OK);
+	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_DAT, dat, NULL),
+			 WASP_OK);
+	snprintf(cmd, sizeof cmd, "cbc %s -solve 2>&1", lp);
+	double c = tu_tool_value(cmd, "Objective value:");
+	snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
+		 tu_src_path("models/wasp.mod"), dat);
+	double g = tu_tool_value(cmd, "wasp.mod: value = ");
+	if (!getenv("WASP_KEEP")) {
+		unlink(lp);
+		unlink(dat);
+		rmdir(dir);
+	}
+	ck_assert_msg(fabs(c - obj) < 0.5, "seed %d: cbc %.1f, wasp %.1f (%s)",
+		      seed, c, obj, dir);
+	ck_assert_msg(fabs(g - obj) < 0.5, "seed %d: glpsol on wasp.mod "
+		      "%.1f, wasp %.1f", seed, g, obj);
+}
+

@@ -68,6 +68,15 @@ wasp_snapshot *tu_load_buf(tu_buf *b);
 void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
 		 const char *node, int gpus, int prio);
 
+/* The value after `key` in the last line of cmd's output holding it;
+ * NAN when none does. */
+double tu_tool_value(const char *cmd, const char *key);
+/* Export s for the ILP (LP and GMPL data) and fail unless cbc on the LP
+ * and glpsol on models/wasp.mod with the data both reach obj (skipped
+ * with a note when either tool is missing; WASP_KEEP=1 keeps the files,
+ * seed labels the failures). */
+void tu_ilp_cross_check(const wasp_snapshot *s, double obj, int seed);
+
 /* Run a Check suite with CK_ENV verbosity; returns process exit code. */
 int tu_run(Suite *s);
 

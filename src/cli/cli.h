@@ -4,6 +4,7 @@
 #ifndef WASP_CLI_H
 #define WASP_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "wasp.h"
@@ -37,5 +38,21 @@ int load_plan_snapshot(const char *plan_path, char **paths, int n,
  * status. */
 int cmd_serve(int argc, char **argv);
 extern const char serve_help[];
+
+/* `wasp snapshot` (snapshot.c) and `wasp apply` (apply.c), as
+ * cmd_bench. */
+int cmd_snapshot(int argc, char **argv);
+extern const char snapshot_help[];
+int cmd_apply(int argc, char **argv);
+extern const char apply_help[];
+
+/* Exit statuses of the subcommands (as wasp.c's, doc/wasp.1). */
+enum { CLI_OK = 0, CLI_FAILED = 1, CLI_INPUT = 2, CLI_INTERNAL = 3 };
+
+/* Progress on standard error (progress.c): wanted on a terminal without
+ * -q; cli_progress is a wasp_options.progress; done clears the line. */
+bool cli_progress_wanted(int quiet);
+void cli_progress(const wasp_progress *pr, void *ctx);
+void cli_progress_done(void);
 
 #endif

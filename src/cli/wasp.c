@@ -123,6 +123,8 @@ static const char main_help[] =
 "  report   draw a plan over its snapshot as one HTML page\n"
 "  bench    run a benchmark suite (bench/README.md)\n"
 "  serve    hold a snapshot and answer requests on a socket (doc/serve.md)\n"
+"  snapshot capture a snapshot from the cluster through kubectl\n"
+"  apply    carry out a plan through kubectl (a dry run without --yes)\n"
 "  help     show help for a command\n"
 "\n"
 "Options:\n"
@@ -154,6 +156,12 @@ static const char main_help[] =
 "      --max-moves N       at most N moves (default 0: no limit)\n"      \
 "      --protect SELECTOR  pods with these labels (k=v,k!=v,k,!k) never\n" \
 "                          move nor get evicted\n"                        \
+"      --preempt WHAT      lower (default): a pending group may evict\n"  \
+"                          running pods of strictly lower priority;\n"    \
+"                          never: no plan evicts (a nightly job's safe\n" \
+"                          choice, doc/preemption.md)\n"                 \
+"      --no-preempt        the same as --preempt never\n"                \
+"      --max-evictions N   at most N pods evicted (0: none)\n"           \
 "  -q, --quiet             no warnings on standard error\n"                \
 "  -h, --help              show this help\n"
 
@@ -321,7 +329,10 @@ enum {
 	OPT_DAT,
 	OPT_JSON,
 	OPT_DRA,
-	OPT_PREEMPTIBLE
+	OPT_PREEMPTIBLE,
+	OPT_PREEMPT,
+	OPT_NO_PREEMPT,
+	OPT_MAX_EVICTIONS
 };
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
@@ -382,6 +393,29 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	case OPT_PROTECT:
 		o->protect = arg;
 		break;
+	case OPT_PREEMPT:
+		if (!strcmp(arg, "lower"))
+			o->preempt = WASP_PREEMPT_LOWER;
+		else if (!strcmp(arg, "never"))
+			o->preempt = WASP_PREEMPT_NEVER;
+		else
+			rc = usage_error(cmd, "invalid --preempt '%s' "
+					 "(expected never or lower)", arg);
+		break;
+	case OPT_NO_PREEMPT:
+		o->preempt = WASP_PREEMPT_NEVER;
+		break;
+	case OPT_MAX_EVICTIONS: {
+		int n = 0;
+		rc = parse_int(cmd, "--max-evictions", arg, 0, 100000000, &n);
+		/* 0 evictions is preemption off; the library's 0 means no
+		 * limit */
+		if (!rc && n == 0)
+			o->preempt = WASP_PREEMPT_NEVER;
+		else if (!rc)
+			o->max_evictions = n;
+		break;
+	}
 	case 'q':
 		*quiet = 1;
 		break;
@@ -402,6 +436,9 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"node-model", no_argument, NULL, OPT_NODE_MODEL},                   \
 	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
 	{"protect", required_argument, NULL, OPT_PROTECT},                   \
+	{"preempt", required_argument, NULL, OPT_PREEMPT},                   \
+	{"no-preempt", no_argument, NULL, OPT_NO_PREEMPT},                   \
+	{"max-evictions", required_argument, NULL, OPT_MAX_EVICTIONS},       \
 	{"quiet", no_argument, NULL, 'q'},                                   \
 	{"help", no_argument, NULL, 'h'}
 #define PLAN_SHORT_OPTIONS "m:t:j:qh"
@@ -658,16 +695,24 @@ static int cmd_plan(int argc, char **argv)
 		return rc;
 	o.start_time = start_time;
 	o.cancel = &cancel_flag;
+	if (cli_progress_wanted(quiet))
+		o.progress = cli_progress;
 	install_cancel_handler();
 
+	/* a text report on standard output lists the warnings itself:
+	 * each once */
+	bool report_warns = format == WASP_FORMAT_TEXT &&
+			    (!out || !strcmp(out, "-"));
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	if ((rc = load_snapshot(argv + optind, argc - optind,
+				quiet || report_warns, &s)))
 		return rc;
 
 	wasp_error err;
 	wasp_plan *p = NULL;
 	memset(&err, 0, sizeof err);
 	rc = wasp_solve(s, &o, &p, &err);
+	cli_progress_done();
 	if (rc != WASP_OK && !(rc == WASP_ECANCELED && p)) {
 		wasp_plan_free(p);
 		wasp_snapshot_free(s);
@@ -917,6 +962,8 @@ static const struct {
     {"bench", cmd_bench, bench_help},
     {"report", cmd_report, report_help},
     {"serve", cmd_serve, serve_help},
+    {"snapshot", cmd_snapshot, snapshot_help},
+    {"apply", cmd_apply, apply_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

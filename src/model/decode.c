@@ -30,7 +30,8 @@
 /* ------------------------------------------------------------- collect */
 
 enum kind {
-	K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_CPG, K_DRA, K_PDB, K_SKIP
+	K_NODE, K_POD, K_PC, K_PG, K_WL, K_TOPO, K_CPG, K_DRA, K_PDB,
+	K_FOREIGN, K_SKIP
 };
 
 static int skip_kind(dctx *c, const char *kind, const char *api,
@@ -172,12 +173,18 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	else if (!strcmp(group, "scheduling.k8s.io") &&
 		 !strcmp(kind, "CompositePodGroup"))
 		k = K_CPG;
+	else if (!strcmp(kind, "PodGroup") &&
+		 ((!strcmp(group, WD_API_COSCHED) && !strcmp(ver, "v1alpha1")) ||
+		  (!strcmp(group, WD_API_VOLCANO) && !strcmp(ver, "v1beta1"))))
+		k = K_FOREIGN;
 	else if (is_dra_kind(group, kind) &&
 		 (!strcmp(ver, "v1") || !strcmp(ver, "v1beta2") ||
 		  !strcmp(ver, "v1beta1") || !strcmp(ver, "v1alpha3")))
 		k = K_DRA;
 	else if (is_dra_kind(group, kind))
 		why = "not yet supported";
+	else if (!*group && !strcmp(ver, "v1") && !strcmp(kind, "Namespace"))
+		k = K_DRA; /* labels for DRA adminAccess (doc/dra.md) */
 
 	const wt_node *meta = wd_mget(o, "metadata"), *nn = NULL, *nsn = NULL;
 	if (meta && wd_want(c, meta, WT_MAP, "metadata"))
@@ -196,7 +203,7 @@ static int collect(dctx *c, const wt_node *o, int depth)
 		return c->rc;
 
 	bool namespaced = k == K_POD || k == K_PG || k == K_WL || k == K_CPG ||
-			  k == K_PDB ||
+			  k == K_PDB || k == K_FOREIGN ||
 			  (k == K_DRA && !strncmp(kind, "ResourceClaim", 13));
 	if (namespaced) {
 		ns = "default";
@@ -210,7 +217,13 @@ static int collect(dctx *c, const wt_node *o, int depth)
 				return c->rc;
 		}
 	}
-	if (wd_dup_check(c, kind, ns, name, nn))
+	/* PodGroups of other API groups are other kinds */
+	const char *dkind = k == K_FOREIGN ? wa_printf(c->t, "%s.%s", kind,
+						       group)
+					   : kind;
+	if (!dkind)
+		return wd_nomem(c);
+	if (wd_dup_check(c, dkind, ns, name, nn))
 		return c->rc;
 
 	switch (k) {
@@ -222,6 +235,11 @@ static int collect(dctx *c, const wt_node *o, int depth)
 	case K_WL: return wd_dec_workload(c, o, ns, name);
 	case K_TOPO: return wd_dec_topology(c, o, name);
 	case K_PDB: return wd_dec_pdb(c, o, ns, name);
+	case K_FOREIGN:
+		return wd_dec_foreign_pg(c, o, ns, name,
+					 !strcmp(group, WD_API_COSCHED)
+					     ? WD_API_COSCHED
+					     : WD_API_VOLCANO);
 	case K_DRA:
 		if (WA_PUSH(c->t, c->draobjs, c->ndraobjs, c->capdraobjs, o))
 			return wd_nomem(c);
@@ -246,8 +264,10 @@ static int link_pods(dctx *c)
 			continue;
 		int gi = -1;
 		if (d->gname) {
-			char key[2 * WASP_MAX_NAME + 8];
-			snprintf(key, sizeof key, "%s/%s", p->ns, d->gname);
+			const char *key = wd_group_key(c, p->ns, d->gname,
+						       d->gapi);
+			if (!key)
+				return wd_nomem(c);
 			gi = ws_map_get(c->gidx, key);
 			if (gi < 0) {
 				/* A placeholder: its pods wait. */
@@ -271,7 +291,11 @@ static int link_pods(dctx *c)
 		}
 		bool own = d->has_prio || d->pcname;
 		bool placeholder = gi >= (int)c->ngroups;
-		if (gi >= 0 && !own && !placeholder) {
+		/* coscheduling and Volcano groups without a class take
+		 * their pods' priority (decode_foreign.c) */
+		bool inherit = placeholder ||
+			       (gi >= 0 && c->groups[gi].prio_from_pods);
+		if (gi >= 0 && !own && !inherit) {
 			p->priority = groups[gi].priority;
 			p->preempt = d->has_preempt ? d->preempt
 						    : groups[gi].preempt;
@@ -285,12 +309,12 @@ static int link_pods(dctx *c)
 		if (gi >= 0) {
 			ws_group *g = &groups[gi];
 			gacc *ga = &c->acc[gi];
-			if (placeholder) {
+			if (inherit && ga->n == 0) {
 				/* it takes its first pod's priority */
-				if (ga->n == 0) {
-					g->priority = p->priority;
-					g->preempt = p->preempt;
-				}
+				g->priority = p->priority;
+				g->preempt = p->preempt;
+			} else if (placeholder) {
+				/* its pods wait anyway */
 			} else if (!g->invalid && p->priority != g->priority) {
 				g->invalid = wa_printf(
 				    c->a, "pods disagree with the PodGroup on "
@@ -498,7 +522,8 @@ static int name_maps(dctx *c)
 		return wd_nomem(c);
 	for (size_t i = 0; i < c->ngroups; i++) {
 		const ws_group *g = &c->out_groups[i];
-		const char *k = wa_printf(c->t, "%s/%s", g->ns, g->name);
+		const char *k = wd_group_key(c, g->ns, g->name,
+					     c->groups[i].api);
 		if (!k || ws_map_put(c->gidx, k, (int)i) == -2)
 			return wd_nomem(c);
 	}

@@ -410,6 +410,13 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 	pod->node = -1;
 	{
 		const wt_node *pm = wd_mget(o, "metadata"), *pl;
+		if (pm && (pl = wd_mget(pm, "resourceVersion"))) {
+			const char *rv = "";
+			if (wd_sval(c, pl, "metadata.resourceVersion", &rv))
+				return c->rc;
+			if (*rv && !(pod->rv = wa_strdup(c->a, rv)))
+				return wd_nomem(c);
+		}
 		if (pm && (pl = wd_mget(pm, "labels"))) {
 			if (wd_dec_labels(c, pl, "metadata.labels",
 					  &pod->labels, &pod->nlabels))
@@ -472,6 +479,9 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 				  d.gname))
 			return c->rc;
 	}
+	/* a coscheduling or Volcano PodGroup by label or annotation */
+	if (wd_foreign_member(c, wd_mget(o, "metadata"), &d))
+		return c->rc;
 	if ((v = wd_mget(spec, "nodeName"))) {
 		const char *s = "";
 		if (wd_sval(c, v, "spec.nodeName", &s))

@@ -99,6 +99,14 @@ typedef struct dgroup {
 	const wt_node *parent_node;
 	bool composite;
 	ws_tas *tas;
+	/* PodGroups of other schedulers (decode_foreign.c): their API group,
+	 * NULL for scheduling.k8s.io; priority taken from the pods when the
+	 * object names none; Volcano networkTopology (tier 0: none) */
+	const char *api;
+	bool prio_from_pods;
+	int vc_tier;
+	bool vc_hard;
+	const wt_node *vc_node;
 } dgroup;
 
 typedef struct dpod {
@@ -112,6 +120,8 @@ typedef struct dpod {
 	int preempt;
 	const char *gname;
 	const wt_node *gname_node;
+	const char *gapi;  /* API group of the PodGroup it joins by label or
+			      annotation (decode_foreign.c); NULL: native */
 	bool dra, workload_ref;
 	const wt_node *claims_node; /* spec.resourceClaims (DRA) */
 	/* status.resourceClaimStatuses (DRA, doc/dra.md) */
@@ -272,8 +282,25 @@ int wd_dec_pod(dctx *c, const wt_node *o, const char *ns,
 int wd_dec_pc(dctx *c, const wt_node *o, const char *name);
 int wd_dec_podgroup(dctx *c, const wt_node *o, const char *ns,
 		    const char *name, bool composite);
+/* A group record's object, names, position and spec (a map). */
+int wd_group_begin(dctx *c, const wt_node *o, const char *ns,
+		   const char *name, const char *kind, dgroup *g);
 int wd_dec_workload(dctx *c, const wt_node *o, const char *ns,
 		    const char *name);
+
+/* decode_foreign.c: coscheduling (scheduling.x-k8s.io) and Volcano
+ * (scheduling.volcano.sh) PodGroups as gangs; a pod's membership in
+ * one by label or annotation; the "ns/name[@api]" key of a group;
+ * Volcano's networkTopology tiers mapped onto a Kueue Topology's
+ * levels (doc/input.md, "PodGroups of other schedulers"). */
+#define WD_API_COSCHED "scheduling.x-k8s.io"
+#define WD_API_VOLCANO "scheduling.volcano.sh"
+int wd_dec_foreign_pg(dctx *c, const wt_node *o, const char *ns,
+		      const char *name, const char *api);
+int wd_foreign_member(dctx *c, const wt_node *meta, dpod *d);
+const char *wd_group_key(dctx *c, const char *ns, const char *name,
+			 const char *api);
+int wd_foreign_topology(dctx *c, dgroup *d);
 
 /* decode_misc.c */
 int wd_dec_topology(dctx *c, const wt_node *o, const char *name);

@@ -205,6 +205,8 @@ static int tree_composites(dctx *c, ws_composite *cs, ws_map *idx)
 					      d->tpl_name);
 			merge_spec(&d->sp, &t->sp);
 		}
+		if (wd_foreign_topology(c, d))
+			return c->rc;
 		const dspec *sp = &d->sp;
 		if (!sp->has_policy)
 			return wd_bad(c, d->spec, "spec", "CompositePodGroup "
@@ -463,6 +465,8 @@ int wd_resolve_groups(dctx *c, ws_group *out)
 					      d->ns, d->wl_name);
 			merge_spec(&d->sp, &t->sp);
 		}
+		if (wd_foreign_topology(c, d))
+			return c->rc;
 		const dspec *sp = &d->sp;
 		if (!sp->has_policy)
 			return wd_bad(c, d->spec, "spec", "PodGroup %s/%s has "

@@ -381,6 +381,24 @@ static int dec_tas(dctx *c, const wt_node *o, dgroup *g)
 }
 
 /* A PodGroup, or (composite) a v1alpha3 CompositePodGroup. */
+int wd_group_begin(dctx *c, const wt_node *o, const char *ns,
+		   const char *name, const char *kind, dgroup *g)
+{
+	g->obj = o;
+	g->ns = wa_strdup(c->a, ns);
+	g->name = wa_strdup(c->a, name);
+	if (!g->ns || !g->name)
+		return wd_nomem(c);
+	g->src = wd_src_of(c, o);
+	const wt_node *spec = wd_mget(o, "spec");
+	if (!spec)
+		return wd_bad(c, o, "", "%s %s/%s has no spec", kind, ns, name);
+	if (wd_want(c, spec, WT_MAP, "spec"))
+		return c->rc;
+	g->spec = spec;
+	return 0;
+}
+
 int wd_dec_podgroup(dctx *c, const wt_node *o, const char *ns,
 		    const char *name, bool composite)
 {
@@ -388,18 +406,9 @@ int wd_dec_podgroup(dctx *c, const wt_node *o, const char *ns,
 	dgroup g = {0};
 	g.composite = composite;
 	g.sp.composite = composite;
-	g.obj = o;
-	g.ns = wa_strdup(c->a, ns);
-	g.name = wa_strdup(c->a, name);
-	if (!g.ns || !g.name)
-		return wd_nomem(c);
-	g.src = wd_src_of(c, o);
-	const wt_node *spec = wd_mget(o, "spec"), *v;
-	if (!spec)
-		return wd_bad(c, o, "", "%s %s/%s has no spec", kind, ns, name);
-	if (wd_want(c, spec, WT_MAP, "spec"))
+	if (wd_group_begin(c, o, ns, name, kind, &g))
 		return c->rc;
-	g.spec = spec;
+	const wt_node *spec = g.spec, *v;
 	if ((v = wd_mkey(spec, "podGroupTemplateRef")))
 		return wd_bad(c, v, "spec.podGroupTemplateRef",
 			      "not a v1beta1 field: write spec.workloadRef: "

@@ -29,6 +29,7 @@
 
 #define WDR_MAX_STEPS   20000 /* search steps of one claim allocation   */
 #define WDR_MAX_RESULTS 1024  /* devices of one claim                   */
+#define WDR_MAX_JOINT   128   /* claims of one pod searched jointly     */
 
 /* Where a slice or device is available. */
 typedef struct wdr_reach {
@@ -38,12 +39,46 @@ typedef struct wdr_reach {
 	int nterms;
 } wdr_reach;
 
+/* A device taint (KEP-5055); effect NoSchedule or NoExecute keeps the
+ * device from requests that do not tolerate it. */
+typedef struct wdr_taint {
+	const char *key, *value; /* value "" when absent                */
+	const char *effect;
+} wdr_taint;
+
+/* A toleration of a request or subrequest (same rules as pod
+ * tolerations: operator Exists or Equal, empty key with Exists tolerates
+ * everything, empty effect tolerates every effect). */
+typedef struct wdr_tol {
+	const char *key, *value, *effect;
+	bool exists;       /* operator Exists (else Equal)              */
+} wdr_tol;
+
+/* What a device consumes from one counter (KEP-4815): index into
+ * ws_dra.ctrs and the amount (milli-units). */
+typedef struct wdr_use {
+	int ctr;
+	int64_t milli;
+	const char *set, *name; /* as written (counterSet, counter)      */
+} wdr_use;
+
+/* One counter of a shared counter set of a pool. */
+typedef struct wdr_ctr {
+	const char *set, *name; /* counter set and counter names          */
+	int64_t milli;          /* what the set offers                    */
+	int first, n;           /* consumers: ctr_dev/ctr_amt[first..+n)  */
+} wdr_ctr;
+
 typedef struct wdr_device {
 	const char *name;
 	int slice;
 	wcel_device cel;   /* driver, attributes, capacity              */
 	bool multi;        /* allowMultipleAllocations                   */
 	wdr_reach reach;
+	wdr_taint *taints;
+	int ntaints;
+	wdr_use *uses;     /* consumesCounters, resolved                 */
+	int nuses;
 } wdr_device;
 
 typedef struct wdr_slice {
@@ -51,12 +86,17 @@ typedef struct wdr_slice {
 	int64_t generation;
 	int count;         /* pool.resourceSliceCount                    */
 	wsrc src;
+	/* sharedCounters as decoded: ctr_set/ctr_name/ctr_milli[0..nctr) */
+	const char **ctr_set, **ctr_name;
+	int64_t *ctr_milli;
+	int nctr;
 } wdr_slice;
 
 typedef struct wdr_class {
 	const char *name;
 	wcel_prog **sel;
 	int nsel;
+	const char *ext_res; /* extendedResourceName (KEP-5004), or NULL  */
 } wdr_class;
 
 /* One way to meet a request: the request itself (exactly) or one
@@ -70,6 +110,10 @@ typedef struct wdr_sub {
 	bool all;          /* allocationMode All                          */
 	int count;         /* ExactCount                                  */
 	int id;            /* global index of this sub (match cache)      */
+	bool admin;        /* adminAccess: may use allocated devices and
+			      does not consume them                       */
+	wdr_tol *tols;     /* tolerations                                 */
+	int ntols;
 } wdr_sub;
 
 typedef struct wdr_req {
@@ -150,6 +194,16 @@ typedef struct ws_dra {
 	/* per snapshot pod, the allocated claims (spec indices) it holds:
 	 * held[held_beg[pi] .. held_beg[pi+1]) (doc/preemption.md) */
 	int *held_beg, *held;
+	/* shared counters (KEP-4815): a device in use (taken > 0) consumes
+	 * its uses; ctr_dev/ctr_amt list each counter's consumers */
+	wdr_ctr *ctrs;
+	int nctrs;
+	int *ctr_dev;
+	int64_t *ctr_amt;
+	/* the selector table of the subs pending pods need, computed once
+	 * at load (NULL rows: not needed); a CEL runtime error on a device
+	 * a node reaches makes the pods of that claim wait (pc->why) */
+	signed char **match;
 } ws_dra;
 
 /* Input gathered by decode.c. */
@@ -171,7 +225,8 @@ int wdr_decode(ws_snapshot *s, const wdr_input *in, wasp_error *err);
 
 bool wdr_reaches(const ws_snapshot *s, const wdr_device *d, int node);
 /* Device matches the sub's class and its selectors (a CEL error is no
- * match; *cel_err, if given, gets the first message). */
+ * match; *cel_err, if given, gets the first message) and the sub
+ * tolerates its NoSchedule/NoExecute taints. */
 bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
 		 wasp_error *cel_err);
 /* Value of the qualified attribute on a device, or NULL. */
@@ -181,6 +236,21 @@ bool wdr_attr_equal(const wcel_attr *a, const wcel_attr *b);
 /* Does constraint k apply to the request `name` ("gpu", or a result's
  * "gpu/alternative")?  A constraint naming no request applies to all. */
 bool wdr_cons_has(const wdr_cons *k, const char *name);
+/* Does sub sb tolerate every NoSchedule/NoExecute taint of device dv? */
+bool wdr_tolerates(const wdr_sub *sb, const wdr_device *dv);
+/* Would a device in use beyond `taken` (plus the devices of extra, each
+ * once) leave every counter it consumes within its set?  `taken` counts
+ * uses per device; a device already in use consumes nothing more. */
+bool wdr_counters_fit(const ws_dra *d, int dev, const uint16_t *taken,
+		      const int *extra, int nextra);
+/* The same with a second list of devices in use. */
+bool wdr_counters_fit2(const ws_dra *d, int dev, const uint16_t *taken,
+		       const int *extra, int nextra, const int *extra2,
+		       int nextra2);
+/* The first counter that the devices with used[dev] > 0 over-consume,
+ * as text in a; NULL when every counter holds. */
+const char *wdr_counter_excess(const ws_dra *d, const uint16_t *used,
+			       wa_arena *a);
 /* Does the claim list of pod pi use DRA at all? */
 static inline bool wdr_pod_has(const ws_dra *d, int pi)
 {
@@ -260,5 +330,15 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
 		   const uint16_t *taken, const int *extra, int nextra,
 		   wdr_result *out, int max);
+
+/* The same for several claim specs searched jointly (a pod's own
+ * claims: a later claim that cannot be met sends the search back into
+ * the earlier ones, as upstream's allocator does); devices are distinct
+ * across them.  counts[k] gets the results of sps[k], which come in
+ * order.  Returns the total, or -1. */
+int wdr_alloc_specs(const wdr_state *st, const wdr_spec *const *sps,
+		    int nsp, int node, const uint16_t *taken,
+		    const int *extra, int nextra, wdr_result *out, int max,
+		    int *counts);
 
 #endif

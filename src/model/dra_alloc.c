@@ -31,17 +31,7 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 	bool *need = wa_calloc(a, (size_t)d->nspecs + 1, sizeof *need);
 	if (!st->taken || !st->inst_alloc || !st->match || !zero || !need)
 		return -1;
-	/* Only the specs pending pods still need allocated (the claims of
-	 * running pods are many and already allocated). */
-	for (int pi = 0; pi < s->npods; pi++) {
-		const wdr_podc *pc = &d->pods[pi];
-		if (!ws_pod_pending(&s->pods[pi]))
-			continue;
-		for (int k = 0; k < pc->n; k++)
-			if (pc->c[k].spec >= 0 &&
-			    !d->specs[pc->c[k].spec].allocated)
-				need[pc->c[k].spec] = true;
-	}
+	wdr_need_specs(s, d, need);
 	for (int sb = 0; sb < d->nsubs; sb++)
 		st->match[sb] = zero;
 	memcpy(st->taken, d->taken0, (size_t)d->ndevs * sizeof *st->taken);
@@ -57,6 +47,11 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 		for (int r = 0; r < sp->nreqs; r++)
 			for (int k = 0; k < sp->reqs[r].nalts; k++) {
 				const wdr_sub *sb = &sp->reqs[r].alts[k];
+				if (d->match && d->match[sb->id]) {
+					/* computed at load (dra_rules.c) */
+					st->match[sb->id] = d->match[sb->id];
+					continue;
+				}
 				signed char *row =
 				    wa_alloc(a, (size_t)d->ndevs + 1);
 				if (!row)
@@ -72,6 +67,20 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a)
 							       sizeof buf));
 	}
 	return 0;
+}
+
+void wdr_need_specs(const ws_snapshot *s, const ws_dra *d, bool *need)
+{
+	/* the claims of running pods are many and already allocated */
+	for (int pi = 0; pi < s->npods; pi++) {
+		const wdr_podc *pc = &d->pods[pi];
+		if (!ws_pod_pending(&s->pods[pi]))
+			continue;
+		for (int k = 0; k < pc->n; k++)
+			if (pc->c[k].spec >= 0 &&
+			    !d->specs[pc->c[k].spec].allocated)
+				need[pc->c[k].spec] = true;
+	}
 }
 
 /* The common shape -- one own claim, one request, one way to meet it,
@@ -92,6 +101,8 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 	const wdr_sub *sb = &sp->reqs[0].alts[0];
 	if (sb->cls < 0)
 		return 0;
+	if (sb->admin)
+		return -2;
 	const wdr_cons *cn = sp->ncons ? &sp->cons[0] : NULL;
 	const signed char *m = st->match[sb->id];
 	int cand[WDR_MAX_CANDS];
@@ -102,8 +113,8 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 		int dev = cand[i];
 		if (!m[dev])
 			continue;
-		if (d->devs[dev].multi)
-			return -2; /* shareable devices: use the search */
+		if (d->devs[dev].multi || d->devs[dev].nuses)
+			return -2; /* shareable devices, counters: search */
 		if (st->taken[dev])
 			continue;
 		if (!cn) {
@@ -142,27 +153,46 @@ int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
 		return quick;
 	int extra[WDR_MAX_RESULTS];
 	wdr_result out[WDR_MAX_RESULTS];
-	int nextra = 0, fit = 0;
-	while (fit < cap) {
-		for (int k = 0; k < pc->n; k++) {
-			const wdr_pclaim *e = &pc->c[k];
-			if (e->inst >= 0)
-				continue;
-			int room = WDR_MAX_RESULTS - nextra;
-			int n = wdr_alloc_spec(st, &st->d->specs[e->spec], node,
-					       st->taken, extra, nextra, out,
-					       room);
-			if (n < 0)
-				return fit;
-			for (int i = 0; i < n; i++)
-				if (!st->d->devs[out[i].dev].multi)
-					extra[nextra++] = out[i].dev;
+	const wdr_spec *sps[WDR_MAX_JOINT];
+	int cnt[WDR_MAX_JOINT];
+	int nextra = 0, fit = 0, nsp = 0;
+	for (int k = 0; k < pc->n; k++)
+		if (pc->c[k].inst < 0) {
+			if (nsp == WDR_MAX_JOINT)
+				return 0;
+			sps[nsp++] = &st->d->specs[pc->c[k].spec];
 		}
+	if (!nsp)
+		return cap;
+	while (fit < cap) {
+		/* the pod's own claims jointly, after the pods counted */
+		int room = WDR_MAX_RESULTS - nextra;
+		int n = wdr_alloc_specs(st, sps, nsp, node, st->taken, extra,
+					nextra, out, room, cnt);
+		if (n < 0)
+			return fit;
+		for (int i = 0; i < n; i++)
+			if (!st->d->devs[out[i].dev].multi &&
+			    !st->d->subs[out[i].sub]->admin)
+				extra[nextra++] = out[i].dev;
 		fit++;
 		if (nextra == 0)
 			return cap; /* needs no exclusive device */
 	}
 	return fit;
+}
+
+/* Take (+1) or give back (-1) the device of result r; admin-access
+ * results take nothing. */
+static void take(wdr_state *st, const wdr_result *r, int sign)
+{
+	if (st->d->subs[r->sub]->admin)
+		return;
+	uint16_t *t = &st->taken[r->dev];
+	if (sign > 0 && *t < UINT16_MAX)
+		(*t)++;
+	else if (sign < 0 && *t > 0)
+		(*t)--;
 }
 
 static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
@@ -172,8 +202,7 @@ static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
 	for (int i = 0; i < n; i++) {
 		if (WA_PUSH(st->a, st->res, st->nres, st->capres, r[i]))
 			return -1;
-		if (st->taken[r[i].dev] < UINT16_MAX)
-			st->taken[r[i].dev]++;
+		take(st, &r[i], 1);
 	}
 	if (WA_PUSH(st->a, st->allocs, st->nallocs, st->capallocs, a))
 		return -1;
@@ -244,14 +273,14 @@ int wdr_prefer_earlier(wdr_state *st)
 		    !all_local(st, st->res + a->first, a->n, a->node))
 			continue;
 		for (int k = 0; k < a->n; k++)
-			st->taken[st->res[a->first + k].dev]--;
+			take(st, &st->res[a->first + k], -1);
 		int n = wdr_alloc_spec(st, sp, a->node, st->taken, NULL, 0, out,
 				       WDR_MAX_RESULTS);
 		bool better = n >= 0 && rank_of(sp, out, n) < old &&
 			      (a->inst < 0 || all_local(st, out, n, a->node));
 		if (!better) {
 			for (int k = 0; k < a->n; k++)
-				st->taken[st->res[a->first + k].dev]++;
+				take(st, &st->res[a->first + k], 1);
 			continue;
 		}
 		int first = st->nres;
@@ -259,7 +288,7 @@ int wdr_prefer_earlier(wdr_state *st)
 			if (WA_PUSH(st->a, st->res, st->nres, st->capres,
 				    out[k]))
 				return -1;
-			st->taken[out[k].dev]++;
+			take(st, &out[k], 1);
 		}
 		a = &st->allocs[i];
 		a->first = first;
@@ -301,7 +330,7 @@ void wdr_undo(wdr_state *st, int mark)
 	while (st->nallocs > mark) {
 		wdr_alloc *a = &st->allocs[--st->nallocs];
 		for (int i = 0; i < a->n; i++)
-			st->taken[st->res[a->first + i].dev]--;
+			take(st, &st->res[a->first + i], -1);
 		st->nres = a->first;
 		if (a->inst >= 0)
 			st->inst_alloc[a->inst] = -1;
@@ -338,27 +367,41 @@ bool wdr_place(wdr_state *st, int pi, int cls, int node)
 		return false;
 	int mark = st->nallocs;
 	wdr_result out[WDR_MAX_RESULTS];
+	const wdr_spec *sps[WDR_MAX_JOINT];
+	int ent[WDR_MAX_JOINT], cnt[WDR_MAX_JOINT], nsp = 0;
+	/* shared claims already allocated must reach the node; the rest
+	 * (own claims, shared ones this pod allocates first) are searched
+	 * jointly */
 	for (int k = 0; k < pc->n; k++) {
 		const wdr_pclaim *e = &pc->c[k];
 		const wdr_spec *sp = &d->specs[e->spec];
 		if (e->inst >= 0 && (sp->allocated ||
 				     st->inst_alloc[e->inst] >= 0)) {
 			if (!inst_reaches(st, e->inst, node))
-				goto fail;
+				return false;
 			continue;
 		}
-		int n = wdr_alloc_spec(st, sp, node, st->taken, NULL, 0, out,
-				       WDR_MAX_RESULTS);
-		if (n < 0)
-			goto fail;
-		if (push_alloc(st, e->inst >= 0 ? -1 : pi, k, e->inst,
-			       e->inst >= 0 ? -1 : cls, node, out, n))
-			goto fail;
+		if (nsp == WDR_MAX_JOINT)
+			return false;
+		ent[nsp] = k;
+		sps[nsp++] = sp;
+	}
+	if (!nsp)
+		return true;
+	int n = wdr_alloc_specs(st, sps, nsp, node, st->taken, NULL, 0, out,
+				WDR_MAX_RESULTS, cnt);
+	if (n < 0)
+		return false;
+	for (int j = 0, at = 0; j < nsp; at += cnt[j++]) {
+		const wdr_pclaim *e = &pc->c[ent[j]];
+		if (push_alloc(st, e->inst >= 0 ? -1 : pi, ent[j], e->inst,
+			       e->inst >= 0 ? -1 : cls, node, out + at,
+			       cnt[j])) {
+			wdr_undo(st, mark);
+			return false;
+		}
 	}
 	return true;
-fail:
-	wdr_undo(st, mark);
-	return false;
 }
 
 /* Most devices one node could give the first unmet request. */
@@ -400,14 +443,34 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		const signed char *m = st->match[sb->id];
 		int best = 0;
 		int cand[WDR_MAX_CANDS];
+		/* devices the rules hold back (doc/dra.md): taints not
+		 * tolerated, shared counters used up */
+		long tainted = 0, ctr = 0;
 		for (int i = 0; i < nnodes; i++) {
 			int nc = wdr_node_cands(st, nodes[i], cand,
 						WDR_MAX_CANDS);
+			for (int x = 0; x < nc; x++) {
+				int dev = cand[x];
+				const wdr_device *dv = &d->devs[dev];
+				if (!m[dev] && dv->ntaints &&
+				    !wdr_tolerates(sb, dv) &&
+				    wdr_matches_sel(d, sb, dev, NULL))
+					tainted++;
+				else if (m[dev] && dv->nuses &&
+					 !st->taken[dev] &&
+					 !wdr_counters_fit(d, dev, st->taken,
+							   NULL, 0))
+					ctr++;
+			}
 			/* per partition value when a matchAttribute applies */
 			for (int x = 0; x < nc; x++) {
 				int dev = cand[x];
 				if (!m[dev] ||
 				    (st->taken[dev] && !d->devs[dev].multi))
+					continue;
+				if (d->devs[dev].nuses &&
+				    !wdr_counters_fit(d, dev, st->taken, NULL,
+						      0))
 					continue;
 				const wcel_attr *av = cn ? wdr_attr(
 				    &d->devs[dev], cn->domain, cn->attr) : NULL;
@@ -449,26 +512,38 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 				    !sp->reqs[r].alts[0].all)
 					per += sp->reqs[r].alts[0].count;
 		}
+		char held[200] = "";
+		size_t hl = 0;
+		if (tainted)
+			hl += (size_t)snprintf(held + hl, sizeof held - hl,
+					       "; %ld matching device%s %s "
+					       "tainted (not tolerated)",
+					       tainted, tainted == 1 ? "" : "s",
+					       tainted == 1 ? "is" : "are");
+		if (ctr && hl < sizeof held)
+			snprintf(held + hl, sizeof held - hl, "; %ld free "
+				 "matching device%s held back by shared "
+				 "counters", ctr, ctr == 1 ? " is" : "s are");
 		const char *cel = st->cel_error ? "; a selector failed: " : "";
 		if (!sb->all && best >= per && fit < need)
 			return wa_printf(a, "free devices of class %s%s admit "
 					 "%lld of the %d pods needed (%d "
-					 "device%s per pod%s)%s%s",
+					 "device%s per pod%s)%s%s%s",
 					 sb->class_name,
 					 sb->nsel ? " matching the selectors"
 						  : "", fit, need, per,
-					 per == 1 ? "" : "s", share, cel,
+					 per == 1 ? "" : "s", share, held, cel,
 					 st->cel_error ? st->cel_error : "");
 		if (sb->all)
 			return wa_printf(a, "no node %s has all devices of "
-					 "class %s free%s%s%s", where,
-					 sb->class_name, share, cel,
+					 "class %s free%s%s%s%s", where,
+					 sb->class_name, share, held, cel,
 					 st->cel_error ? st->cel_error : "");
 		return wa_printf(a, "no node %s has %d free device%s of class "
-				 "%s%s%s; best has %d%s%s", where, per,
+				 "%s%s%s; best has %d%s%s%s", where, per,
 				 per == 1 ? "" : "s", sb->class_name,
 				 sb->nsel ? " matching the selectors" : "",
-				 share, best, cel,
+				 share, best, held, cel,
 				 st->cel_error ? st->cel_error : "");
 	}
 	return wa_printf(a, "a shared device claim cannot be reached from "

@@ -117,6 +117,19 @@ static int read_objects(dx *c, const wdr_input *in, dobjs *ob)
 			name = "";
 		if (!ns || !*ns)
 			ns = "default";
+		c->cur = wa_printf(c->t, "%s %s%s%s", kind,
+				   strcmp(kind, "ResourceSlice") &&
+				   strcmp(kind, "DeviceClass") ? ns : "",
+				   strcmp(kind, "ResourceSlice") &&
+				   strcmp(kind, "DeviceClass") ? "/" : "",
+				   name);
+		if (!c->cur)
+			return wdr_nomem(c);
+		if (!strcmp(kind, "Namespace")) {
+			if (wdr_dec_namespace(c, o, name))
+				return c->rc;
+			continue;
+		}
 		if (!strcmp(kind, "ResourceSlice")) {
 			dslice x = {0};
 			if (wdr_dec_slice(c, o, name, old, &x) ||
@@ -329,6 +342,9 @@ static int build_specs(dx *c, const dobjs *ob)
 			if (!drv || !pool || !dev)
 				return wdr_bad(c, r, p, "result needs driver, "
 					       "pool and device");
+			const wt_node *aa = wdr_mget(r, "adminAccess");
+			if (aa && aa->type == WT_BOOL && aa->boolean)
+				continue; /* admin access takes nothing */
 			const char *key = wa_printf(c->t, "%s/%s/%s", drv,
 						    pool, dev);
 			int di = key ? ws_map_get(dupdev, key) : -1;
@@ -502,14 +518,16 @@ static int build(dx *c, const wdr_input *in)
 	int rc;
 	if ((rc = read_objects(c, in, &ob)) || (rc = build_devices(c, &ob)) ||
 	    (rc = build_classes(c, &ob)) || (rc = build_specs(c, &ob)) ||
-	    (rc = build_pod_claims(c, in)))
+	    (rc = build_pod_claims(c, in)) || (rc = wdr_ext_resources(c)))
 		return rc;
 	/* Step 6.  A pending pod sharing an allocated ResourceClaim does not
 	 * take its devices from itself: those stay counted in taken0, and
 	 * wdr_place only checks their reach. */
 	if (claim_holders(c, ob.cl, ob.ncl, in))
 		return c->rc ? c->rc : wdr_nomem(c);
-	return build_reach(c);
+	if (build_reach(c))
+		return c->rc;
+	return wdr_rules_build(c);
 }
 
 /* Step 6 of build: who holds each allocated claim (running pods whose claim
@@ -637,7 +655,7 @@ int wdr_decode(ws_snapshot *s, const wdr_input *in, wasp_error *err)
 	if (!rc && (c->nwarns && add_warnings(c)))
 		rc = c->rc;
 	if (!rc)
-		s->dra = any ? c->d : NULL;
+		s->dra = any || c->ext_any ? c->d : NULL;
 	wa_destroy(c->t);
 	return rc;
 }

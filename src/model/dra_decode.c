@@ -415,6 +415,22 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 	}
 	const wt_node *m = wdr_mget(body, "allowMultipleAllocations");
 	d->multi = m && m->type == WT_BOOL && m->boolean;
+	if (wdr_dec_taints(c, wdr_mget(body, "taints"), path, d) ||
+	    wdr_dec_consumes(c, wdr_mget(body, "consumesCounters"), path, d))
+		return c->rc;
+	if (wdr_mget(body, "bindingConditions")) {
+		snprintf(p, sizeof p, "%s.bindingConditions", path);
+		if (wdr_unsupported(c, "devices[].bindingConditions", c->cur,
+				    p, "the device is used as if bound at "
+				    "once"))
+			return c->rc;
+	}
+	if (wdr_mget(body, "bindsToNode")) {
+		snprintf(p, sizeof p, "%s.bindsToNode", path);
+		if (wdr_unsupported(c, "devices[].bindsToNode", c->cur, p,
+				    "the device keeps its slice's reach"))
+			return c->rc;
+	}
 	if (per_device) {
 		if (dec_reach(c, body, path, &d->reach, NULL))
 			return c->rc;
@@ -466,6 +482,8 @@ int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
 		return wdr_bad(c, spec, "spec", "ResourceSlice needs nodeName, "
 			       "nodeSelector, allNodes or "
 			       "perDeviceNodeSelection");
+	if (wdr_dec_shared(c, wdr_mget(spec, "sharedCounters"), "spec", sl))
+		return c->rc;
 	const wt_node *devs = wdr_mget(spec, "devices");
 	if (devs && wdr_want(c, devs, WT_SEQ, "spec.devices"))
 		return c->rc;
@@ -524,6 +542,8 @@ int wdr_dec_class(dx *c, const wt_node *o, const char *name,
 	if (!cl->name)
 		return wdr_nomem(c);
 	const wt_node *spec = wdr_mget(o, "spec");
+	if (wdr_sfield(c, spec, "extendedResourceName", "spec", &cl->ext_res))
+		return c->rc;
 	return dec_selectors(c, wdr_mget(spec, "selectors"), "spec.selectors",
 			     &cl->sel, &cl->nsel);
 }
@@ -565,6 +585,15 @@ static int dec_sub(dx *c, const wt_node *m, const char *path, bool first,
 		sb->count = (int)n;
 	}
 	(void)first;
+	const wt_node *ad = wdr_mget(m, "adminAccess");
+	sb->admin = ad && ad->type == WT_BOOL && ad->boolean;
+	if (wdr_dec_tols(c, wdr_mget(m, "tolerations"), path, sb))
+		return c->rc;
+	snprintf(p, sizeof p, "%s.capacity", path);
+	if (wdr_mget(m, "capacity") &&
+	    wdr_unsupported(c, "requests[].capacity", c->cur, p,
+			    "consumable capacity: the device is taken whole"))
+		return c->rc;
 	return 0;
 }
 

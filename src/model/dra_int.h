@@ -45,7 +45,25 @@ typedef struct dx {
 	ws_map *cls_idx, *spec_idx, *pool_idx, *dev_idx;
 	const char **warns;
 	size_t nwarns, capwarns;
+	struct dunsup *unsup;   /* fields read but not modelled          */
+	size_t nunsup, capunsup;
+	struct dns *ns;         /* Namespace objects                     */
+	const char *cur;        /* "Kind ns/name" of the object decoded  */
+	bool ext_any;           /* a pod got an extended-resource claim  */
+	size_t nns, capns;
 } dx;
+
+/* A field wasp does not model, for one warning (dra_rules.c). */
+typedef struct dunsup {
+	const char *field, *obj, *path, *what;
+	int n;
+} dunsup;
+
+/* A Namespace of the input: name, labelled for adminAccess. */
+typedef struct dns {
+	const char *name;
+	bool admin;
+} dns;
 
 /* A decoded ResourceSlice: the slice and its devices. */
 typedef struct dslice {
@@ -78,6 +96,34 @@ int wdr_dec_class(dx *c, const wt_node *o, const char *name,
 		  wdr_class *cl);
 int wdr_dec_claimspec(dx *c, const wt_node *spec, const char *path,
 		      bool old, wdr_spec *sp);
+
+/* ---- dra_rules.c: taints, tolerations, counters, adminAccess, CEL
+ * runtime errors, fields not modelled ---- */
+int wdr_unsupported(dx *c, const char *field, const char *obj,
+		    const char *path, const char *what);
+int wdr_dec_taints(dx *c, const wt_node *l, const char *path,
+		   wdr_device *d);
+int wdr_dec_tols(dx *c, const wt_node *l, const char *path, wdr_sub *sb);
+int wdr_dec_shared(dx *c, const wt_node *l, const char *path,
+		   wdr_slice *sl);
+int wdr_dec_consumes(dx *c, const wt_node *l, const char *path,
+		     wdr_device *d);
+int wdr_dec_namespace(dx *c, const wt_node *o, const char *name);
+/* Extended resources backed by DRA (KEP-5004): a pod's request of a
+ * DeviceClass's extendedResourceName that no node advertises becomes a
+ * claim of the pod ("<pod>-extended-resources"); sets c->ext_any. */
+int wdr_ext_resources(dx *c);
+/* After the claim lists: counters resolved, the match table, pods whose
+ * claims cannot be allocated (CEL errors, adminAccess namespace), the
+ * warnings for fields not modelled. */
+int wdr_rules_build(dx *c);
+
+/* dra_alloc.c: need[spec] for the unallocated specs pending pods use. */
+void wdr_need_specs(const ws_snapshot *s, const ws_dra *d, bool *need);
+
+/* dra_match.c: class and selectors only (wdr_matches without taints). */
+bool wdr_matches_sel(const ws_dra *d, const wdr_sub *sub, int dev,
+		     wasp_error *cel_err);
 
 /* dra_match.c: the devices node `node` can reach (node-local ones,
  * then those of several nodes), at most cap, into buf; their number. */

@@ -35,6 +35,15 @@ bool wdr_reaches(const ws_snapshot *s, const wdr_device *d, int node)
 bool wdr_matches(const ws_dra *d, const wdr_sub *sub, int dev,
 		 wasp_error *cel_err)
 {
+	/* taints after the selectors, as upstream (a CEL error on a
+	 * tainted device still counts) */
+	return wdr_matches_sel(d, sub, dev, cel_err) &&
+	       (!d->devs[dev].ntaints || wdr_tolerates(sub, &d->devs[dev]));
+}
+
+bool wdr_matches_sel(const ws_dra *d, const wdr_sub *sub, int dev,
+		     wasp_error *cel_err)
+{
 	if (sub->cls < 0)
 		return false;
 	const wdr_device *dv = &d->devs[dev];
@@ -116,12 +125,33 @@ typedef struct srch {
 	wdr_result *out;
 	int max, n;
 	long steps;
-	int *alt;          /* chosen alternative per request         */
+	/* the claims searched jointly (a pod's own claims): sp is
+	 * sps[ci], whose results start at out[cfirst[ci]] */
+	const wdr_spec *const *sps;
+	int nsp, ci;
+	int cfirst[WDR_MAX_JOINT];
 } srch;
 
-static bool is_free(const srch *S, int dev)
+/* Counters of dev with the devices in use: taken, extra, and this
+ * claim's picks so far (admin-access picks consume nothing). */
+static bool counters_ok(const srch *S, int dev)
+{
+	int own[WDR_MAX_RESULTS];
+	int n = 0;
+	for (int i = 0; i < S->n; i++)
+		if (!S->st->d->subs[S->out[i].sub]->admin)
+			own[n++] = S->out[i].dev;
+	return wdr_counters_fit2(S->st->d, dev, S->taken, S->extra, S->nextra,
+				 own, n);
+}
+
+static bool is_free(const srch *S, const wdr_sub *sb, int dev)
 {
 	const wdr_device *dv = &S->st->d->devs[dev];
+	if (sb->admin)
+		return true; /* admin access: in use or not, takes nothing */
+	if (dv->nuses && !counters_ok(S, dev))
+		return false;
 	if (dv->multi)
 		return true;
 	if (S->taken[dev])
@@ -132,9 +162,13 @@ static bool is_free(const srch *S, int dev)
 	return true;
 }
 
-static bool picked(const srch *S, int dev)
+/* Is dev among the picks?  A shareable device, or one taken for admin
+ * access, may serve the pod's other claims: then only this claim's
+ * picks count. */
+static bool picked(const srch *S, const wdr_sub *sb, int dev)
 {
-	for (int i = 0; i < S->n; i++)
+	bool own = sb->admin || S->st->d->devs[dev].multi;
+	for (int i = own ? S->cfirst[S->ci] : 0; i < S->n; i++)
 		if (S->out[i].dev == dev)
 			return true;
 	return false;
@@ -153,7 +187,7 @@ static bool cons_ok(const srch *S, const wdr_req *rq, const wdr_sub *sb,
 					      c->attr);
 		if (!a)
 			return false;
-		for (int i = 0; i < S->n; i++) {
+		for (int i = S->cfirst[S->ci]; i < S->n; i++) {
 			const wdr_sub *os = d->subs[S->out[i].sub];
 			/* the request of a result: its name up to '/' */
 			if (!wdr_cons_has(c, os->name))
@@ -183,7 +217,7 @@ static bool pick(srch *S, int r, const wdr_sub *sb, int left, int from)
 		if (++S->steps > WDR_MAX_STEPS)
 			return false;
 		int dev = S->cand[i];
-		if (!m[dev] || !is_free(S, dev) || picked(S, dev) ||
+		if (!m[dev] || !is_free(S, sb, dev) || picked(S, sb, dev) ||
 		    !cons_ok(S, &S->sp->reqs[r], sb, dev))
 			continue;
 		if (S->n >= S->max)
@@ -198,8 +232,21 @@ static bool pick(srch *S, int r, const wdr_sub *sb, int left, int from)
 
 static bool search_req(srch *S, int r)
 {
-	if (r == S->sp->nreqs)
-		return true;
+	if (r == S->sp->nreqs) {
+		/* this claim is met: on to the pod's next claim, coming
+		 * back here to try this one's other allocations */
+		if (S->ci + 1 >= S->nsp)
+			return true;
+		const wdr_spec *here = S->sp;
+		S->ci++;
+		S->cfirst[S->ci] = S->n;
+		S->sp = S->sps[S->ci];
+		if (search_req(S, 0))
+			return true;
+		S->ci--;
+		S->sp = here;
+		return false;
+	}
 	const wdr_req *rq = &S->sp->reqs[r];
 	for (int k = 0; k < rq->nalts; k++) {
 		const wdr_sub *sb = &rq->alts[k];
@@ -220,7 +267,7 @@ static bool search_req(srch *S, int r)
 			int dev = S->cand[i];
 			if (!m[dev])
 				continue;
-			if (!is_free(S, dev) || picked(S, dev) ||
+			if (!is_free(S, sb, dev) || picked(S, sb, dev) ||
 			    !cons_ok(S, rq, sb, dev) || S->n >= S->max) {
 				ok = false;
 				break;
@@ -254,10 +301,24 @@ int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
 		   const uint16_t *taken, const int *extra, int nextra,
 		   wdr_result *out, int max)
 {
+	int cnt;
+	return wdr_alloc_specs(st, &sp, 1, node, taken, extra, nextra, out,
+			       max, &cnt);
+}
+
+int wdr_alloc_specs(const wdr_state *st, const wdr_spec *const *sps,
+		    int nsp, int node, const uint16_t *taken,
+		    const int *extra, int nextra, wdr_result *out, int max,
+		    int *counts)
+{
 	int cand[WDR_MAX_CANDS];
 	srch S = {0};
+	if (nsp < 1 || nsp > WDR_MAX_JOINT)
+		return -1;
 	S.st = st;
-	S.sp = sp;
+	S.sps = sps;
+	S.nsp = nsp;
+	S.sp = sps[0];
 	S.node = node;
 	S.taken = taken;
 	S.extra = extra;
@@ -266,5 +327,9 @@ int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
 	S.ncand = wdr_node_cands(st, node, cand, WDR_MAX_CANDS);
 	S.out = out;
 	S.max = max;
-	return search_req(&S, 0) ? S.n : -1;
+	if (!search_req(&S, 0))
+		return -1;
+	for (int k = 0; k < nsp; k++)
+		counts[k] = (k + 1 < nsp ? S.cfirst[k + 1] : S.n) - S.cfirst[k];
+	return S.n;
 }

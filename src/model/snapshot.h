@@ -112,6 +112,9 @@ typedef struct ws_pod {
 	/* addition (PodDisruptionBudgets): metadata.labels, sorted by key */
 	ws_kv *labels;
 	int nlabels;
+	/* metadata.resourceVersion, NULL if absent: the plan records it so
+	 * that `wasp apply` can refuse a stale plan (doc/apply.md) */
+	const char *rv;
 } ws_pod;
 
 /* A policy/v1 PodDisruptionBudget (addition, preemption).  The selector

@@ -438,9 +438,19 @@ static int link_parents(const ws_snapshot *s, int mode, wa_arena *a,
 		if (!ok && f->ndom > 0 && c->ndom > 0) {
 			const char *fs = short_name(f->label);
 			const char *cs = short_name(c->label);
+			/* a Kueue Topology names paths (Kueue's own
+			 * semantics): in value mode, say what that costs */
 			const char *tail = mode == WASP_DOMAIN_PATH
 			    ? "reading each domain within its coarser path"
+			    : f->from_topology && c->from_topology
+			    ? wa_printf(a, "reading each key on its own, so a "
+					"group that requires one %s %s may be "
+					"split across %ss; the Kueue Topology "
+					"means paths: use --domain path",
+					fs, f->names[wd], cs)
 			    : "reading each key on its own";
+			if (!tail)
+				return -1;
 			char *w;
 			if (w1 < 0)
 				w = wa_printf(a, "labels %s and %s do not "

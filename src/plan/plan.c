@@ -550,8 +550,50 @@ nomem:
 	return werr(err, WASP_ENOMEM, "out of memory building the plan");
 }
 
+static int cmp_version(const void *va, const void *vb)
+{
+	const wpl_version *a = va, *b = vb;
+	int c = strcmp(a->ns, b->ns);
+	return c ? c : strcmp(a->pod, b->pod);
+}
+
+int wpl_record_versions(const ws_snapshot *s, wasp_plan *pl)
+{
+	int n = pl->nplace + pl->nevict + pl->nmove;
+	wpl_version *v = wa_calloc(pl->arena, (size_t)n + 1, sizeof *v);
+	if (!v)
+		return -1;
+	int k = 0;
+	for (int i = 0; i < pl->nplace; i++)
+		v[k++] = (wpl_version){pl->place[i].ns, pl->place[i].pod, NULL};
+	for (int i = 0; i < pl->nevict; i++)
+		v[k++] = (wpl_version){pl->evict[i].ns, pl->evict[i].pod, NULL};
+	for (int i = 0; i < pl->nmove; i++)
+		v[k++] = (wpl_version){pl->move[i].ns, pl->move[i].pod, NULL};
+	if (k > 1)
+		qsort(v, (size_t)k, sizeof *v, cmp_version);
+	int m = 0;
+	for (int i = 0; i < k; i++) {
+		if (m && !cmp_version(&v[m - 1], &v[i]))
+			continue;
+		int pi = ws_pod_index(s, v[i].ns, v[i].pod);
+		const char *rv = pi >= 0 ? s->pods[pi].rv : NULL;
+		v[m] = v[i];
+		if (rv && !(v[m].rv = wa_strdup(pl->arena, rv)))
+			return -1;
+		m++;
+	}
+	pl->versions = v;
+	pl->nversions = m;
+	return 0;
+}
+
 int wpl_add_warning(wasp_plan *pl, const char *text)
 {
+	/* each warning once (the snapshot's and the run's may repeat) */
+	for (int i = 0; i < pl->nwarnings; i++)
+		if (!strcmp(pl->warnings[i], text))
+			return 0;
 	const char *w = wa_strdup(pl->arena, text);
 	if (!w || WA_PUSH(pl->arena, pl->warnings, pl->nwarnings,
 			  pl->warnings_cap, w))

@@ -137,7 +137,28 @@ struct wasp_plan {
 	 * key objects), NULL for a whole run: wasp_snapshot_assume records
 	 * it so wasp_snapshot_forget can name it. */
 	const char *target;
+	/* The captured resourceVersions of the pods the plan places, evicts
+	 * or moves, by ns/pod (doc/apply.md): `wasp apply` refuses the plan
+	 * when one changed. */
+	struct wpl_version *versions;
+	int nversions;
+	/* Free capacity per topology domain before and after the plan, in
+	 * one resource (domains.c; text report only), keys coarse first;
+	 * NULL: no topology key with several nodes per domain. */
+	struct wpl_domfree *domfree;
+	int ndomfree;
+	const char *domfree_res;
 };
+
+typedef struct wpl_domfree {
+	const char *key, *domain;
+	int nodes;
+	double alloc, before, after; /* units of domfree_res */
+} wpl_domfree;
+
+typedef struct wpl_version {
+	const char *ns, *pod, *rv;
+} wpl_version;
 
 /* What the evictions buy (doc/preemption.md): pods admitted at one
  * priority by this plan, and by the same run with preemption off. */
@@ -154,6 +175,13 @@ typedef struct wpl_frag {
 /* Build the plan from a solution (placements in class/pod order). */
 int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 		 wasp_error *err);
+/* Record the resourceVersions of the pods pl touches (pl->versions);
+ * -1 on NOMEM. */
+int wpl_record_versions(const ws_snapshot *s, wasp_plan *pl);
+/* Fill pl->domfree from the snapshot, the topology and the plan's
+ * placements, evictions and moves (domains.c); -1 on NOMEM. */
+int wpl_domain_free(const ws_snapshot *s, const wtp_topo *t,
+		    const char *value_res, wasp_plan *pl);
 /* An empty plan with its own arena. */
 wasp_plan *wpl_new(void);
 /* Append a copy of `text` to the plan's warnings; -1 on NOMEM. */

@@ -285,6 +285,8 @@ static cJSON *build_doc(const wasp_plan *p)
 	json_summary(&j, doc, p);
 	json_changes(&j, doc, p);
 	json_groups(&j, doc, p);
+	if (j.ok && wr_json_more(p, doc)) /* render_more.c */
+		j.ok = false;
 	if (!j.ok) {
 		cJSON_Delete(doc);
 		return NULL;
@@ -561,14 +563,19 @@ static void text_head(sbuf *b, const wasp_plan *p)
 		      "%d waiting\n",
 		  WASP_PLAN_API_VERSION, s->placed_pods, s->admitted_groups,
 		  s->waiting_groups);
-	sb_printf(b, "  mode        %s", or_dash(s->mode));
+	/* the ILP ran but kept greedy's plan: the plan is greedy's */
+	bool kept = s->mode && s->status && !strcmp(s->mode, "ilp") &&
+		    !strcmp(s->status, "greedy");
+	sb_printf(b, "  mode        %s", kept ? "greedy (the ILP ran and "
+					      "kept greedy's plan)"
+					    : or_dash(s->mode));
 	if (s->mode_reason)
 		sb_printf(b, " (%s)", s->mode_reason);
 	sb_puts(b, "\n");
 	sb_printf(b, "  status      %s", or_dash(s->status));
 	if (isfinite(s->objective) || isfinite(s->bound)) {
-		fmt_num(s->objective, n1, sizeof n1);
-		fmt_num(s->bound, n2, sizeof n2);
+		wr_text_num(s->objective, n1, sizeof n1);
+		wr_text_num(s->bound, n2, sizeof n2);
 		sb_printf(b, "; objective %s, bound %s", n1, n2);
 		if (isfinite(s->gap))
 			sb_printf(b, ", gap %.3g%%", 100 * s->gap);
@@ -580,7 +587,7 @@ static void text_head(sbuf *b, const wasp_plan *p)
 	if (!s->tiers.nprio)
 		sb_puts(b, " nothing pending");
 	for (int i = 0; i < s->tiers.nprio && i < WP_MAX_TIERS; i++) {
-		fmt_num(s->tiers.work[i], n1, sizeof n1);
+		wr_text_num(s->tiers.work[i], n1, sizeof n1);
 		sb_printf(b, "%s priority %d: %s", i ? "," : "",
 			  (int)s->tiers.prio[i], n1);
 	}
@@ -810,6 +817,7 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 	sbuf b = {0};
 	text_head(&b, p);
 	text_util(&b, p);
+	wr_text_section(&b, p, WR_TEXT_DOMAINS);
 	if (text_admitted(&b, p, err)) {
 		free(b.p);
 		return NULL;
@@ -817,6 +825,8 @@ static char *render_text(const wasp_plan *p, wasp_error *err)
 	text_claims(&b, p);
 	text_waiting(&b, p);
 	text_evictions(&b, p);
+	wr_text_section(&b, p, WR_TEXT_BUY);
+	wr_text_section(&b, p, WR_TEXT_LONE);
 	text_moves(&b, p);
 	text_warnings(&b, p);
 	return sb_finish(&b, err);
@@ -1326,6 +1336,8 @@ int wr_plan_from_tree(const wt_node *root, wasp_plan **out, wasp_error *err)
 		read_evict(&r, v);
 	if (!r.rc && (v = get_kind(&r, root, "moves", "", WT_SEQ)))
 		read_move(&r, v);
+	if (!r.rc)
+		r.rc = wr_read_more(root, pl, err); /* render_more.c */
 	if (r.rc) {
 		wpl_free(pl);
 		return r.rc;

@@ -68,6 +68,8 @@ static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
 			wv_viol(v, "claim %s/%s: device %s does not match "
 				"request %s", c->ns, c->name, key,
 				sub[i]->name);
+		if (sub[i]->admin)
+			continue; /* admin access: shares, takes nothing */
 		if (uses[dev[i]]++ && !dv->multi)
 			wv_viol(v, "claim %s/%s: device %s is already "
 				"allocated", c->ns, c->name, key);
@@ -125,8 +127,9 @@ static void check_claim(vctx *v, const wpl_claim *c, const wdr_spec *sp,
 				continue;
 			}
 			for (int j = i + 1; j < c->nresults; j++) {
-				if (dev[j] < 0 || !sub[j])
-					continue;
+				if (dev[j] < 0 || !sub[j] ||
+				    !wdr_cons_has(cn, sub[j]->name))
+					continue; /* outside the scope */
 				const wcel_attr *b = wdr_attr(
 				    &d->devs[dev[j]], cn->domain, cn->attr);
 				if (!b)
@@ -619,6 +622,10 @@ void wv_check_devices(vctx *v)
 		return;
 	shared_claims(v, &x);
 	pod_claims(v, &x);
+	/* shared counters over every device in use at the end */
+	const char *ex = wdr_counter_excess(d, x.uses, v->a);
+	if (ex)
+		wv_viol(v, "%s", ex);
 	if (preferences(v, &x))
 		return;
 	orphan_claims(v);

@@ -116,6 +116,11 @@ typedef struct wp_problem {
 	int nmcls;
 	int *unit_mc;      /* per unit: its move class, -1: does not move  */
 	int max_moves;     /* --max-moves, 0: no limit                     */
+	/* safety switches (doc/preemption.md, "Safety switches"): no group
+	 * may evict (wpe_may_preempt false for all), and at most this many
+	 * pods evicted, 0: no limit */
+	bool no_preempt;
+	int max_evictions;
 } wp_problem;
 
 /* A move class (--rebalance, doc/formulation.md §4c): `count` running

@@ -239,6 +239,11 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 	free(use);
 	if (!w && s->evict)
 		wpe_check_rows(p, s, &w);
+	if (!w && s->evict && p->max_evictions > 0 &&
+	    wpe_evicted_pods(p, s) > p->max_evictions)
+		w = "more evictions than --max-evictions allows";
+	if (!w && s->evict && p->no_preempt && wpe_evicted_pods(p, s) > 0)
+		w = "an eviction with preemption off";
 	if (!w)
 		w = tree_infeasible(p, s);
 	if (why)

@@ -274,7 +274,7 @@ bool wpe_may_preempt(const wp_problem *p, int g)
 {
 	const wp_group *wg = &p->groups[g];
 	const ws_snapshot *s = p->snap;
-	if (wg->invalid || wg->nclasses == 0)
+	if (wg->invalid || wg->nclasses == 0 || p->no_preempt)
 		return false;
 	if (wg->sg >= 0)
 		return s->groups[wg->sg].preempt != WS_PREEMPT_NEVER;

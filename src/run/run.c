@@ -133,6 +133,24 @@ typedef struct run {
 	int nmine;
 } run;
 
+/* wasp_options.progress at the start of a phase (doc/library.md,
+ * "Progress"); the ILP reports its search itself (driver.c). */
+static void phase(const run *R, const char *name)
+{
+	const wasp_options *o = R->o;
+	if (!o->progress)
+		return;
+	double now = wb_now();
+	wasp_progress pr = {
+	    .phase = name,
+	    .elapsed_s = now - (o->start_time > 0 ? o->start_time : R->t0),
+	    .left_s = wdl_is_none(R->deadline) ? NAN
+						: wdl_left(R->deadline, 0),
+	    .incumbent = NAN,
+	    .bound = NAN};
+	o->progress(&pr, o->progress_ctx);
+}
+
 static int nomem(wasp_error *err)
 {
 	return werr(err, WASP_ENOMEM, "out of memory");
@@ -536,6 +554,64 @@ static int summarise(run *R, wasp_plan *pl)
 	return 0;
 }
 
+/* Pending pods each solution places, per priority level: with[i] and
+ * without[i] for the distinct group priorities (groups are sorted
+ * highest first); returns the number of levels. */
+static int pods_by_level(const wp_problem *p, const wp_sol *a,
+			 const wp_sol *b, int32_t *prio, int *with,
+			 int *without)
+{
+	int nl = 0;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (nl == 0 || prio[nl - 1] != wg->priority) {
+			prio[nl] = wg->priority;
+			with[nl] = without[nl] = 0;
+			nl++;
+		}
+		for (int i = 0; i < wg->nclasses; i++) {
+			const wp_class *cl = &p->classes[wg->classes[i]];
+			for (int k = 0; k < cl->nelig; k++) {
+				with[nl - 1] += a->admit[g] ? a->x[cl->off + k]
+							    : 0;
+				without[nl - 1] +=
+				    b->admit[g] ? b->x[cl->off + k] : 0;
+			}
+		}
+	}
+	return nl;
+}
+
+/* What the evictions buy (doc/preemption.md, "What the evictions buy"):
+ * a second, greedy-only solve with preemption off, and the pending pods
+ * both place per priority, highest first, into pl->buy.  Only when the
+ * plan evicts. */
+static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
+{
+	wp_problem *p = R->p;
+	if (R->baseline || pl->nevict == 0 || p->no_preempt || !p->ngroups)
+		return WASP_OK;
+	wp_sol *off = wp_sol_new(p, R->a);
+	int32_t *prio = wa_calloc(R->a, (size_t)p->ngroups, sizeof *prio);
+	int *with = wa_calloc(R->a, (size_t)p->ngroups, sizeof *with);
+	int *without = wa_calloc(R->a, (size_t)p->ngroups, sizeof *without);
+	if (!off || !prio || !with || !without)
+		return nomem(err);
+	p->no_preempt = true;
+	int rc = wgr_solve(p, R->o, off, err);
+	p->no_preempt = false;
+	if (rc)
+		return rc;
+	int nl = pods_by_level(p, R->best, off, prio, with, without);
+	pl->buy = wa_calloc(pl->arena, (size_t)nl, sizeof *pl->buy);
+	if (!pl->buy)
+		return nomem(err);
+	for (int i = 0; i < nl; i++)
+		pl->buy[i] = (wpl_buy){prio[i], with[i], without[i]};
+	pl->nbuy = nl;
+	return WASP_OK;
+}
+
 /* Step 4: the plan in snapshot terms, the rebalancing post-pass, the
  * summary. */
 static int finish(run *R, wasp_plan **out, wasp_error *err)
@@ -548,6 +624,15 @@ static int finish(run *R, wasp_plan **out, wasp_error *err)
 	    (rc = wrb_rebalance(R->s, R->p->topo, R->o, pl, err))) {
 		wpl_free(pl);
 		return rc;
+	}
+	if ((rc = evictions_buy(R, pl, err))) {
+		wpl_free(pl);
+		return rc;
+	}
+	if (wpl_record_versions(R->s, pl) || /* for wasp apply */
+	    wpl_domain_free(R->s, R->p->topo, R->o->value_resource, pl)) {
+		wpl_free(pl);
+		return nomem(err);
 	}
 	if (summarise(R, pl)) {
 		wpl_free(pl);
@@ -572,18 +657,23 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		return rc;
 	if (!(R.a = wa_new()))
 		return nomem(err);
+	phase(&R, "reduce");
 	if (!(rc = wsv_problem(s, o, R.a, &R.p, err))) {
 		R.t1 = wb_now();
+		phase(&R, "greedy");
 		rc = construct(&R, err);
 	}
 	if (!rc) {
 		R.t2 = wb_now();
 		decide(&R);
+		if (R.try_ilp)
+			phase(&R, "ilp");
 		rc = improve(&R, err);
 	}
 	if (!rc) {
 		prove_by_packing(&R);
 		R.t3 = wb_now();
+		phase(&R, "plan");
 		rc = finish(&R, out, err);
 	}
 	wa_destroy(R.a);

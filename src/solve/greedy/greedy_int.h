@@ -153,6 +153,7 @@ typedef struct gs {
 	 * lowest priority of a unit that may still be evicted there */
 	int32_t *pe_nmin, **pe_dmin;
 	unsigned *pe_dver, pe_ever;
+	int pe_evicted;    /* pods evicted so far (--max-evictions)       */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 	/* moves (--rebalance; moves.c) */
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */

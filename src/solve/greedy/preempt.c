@@ -481,6 +481,12 @@ static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
  * still fits beside the placement (G->pe_rep[i]); *cost: what stays
  * evicted, budget violations first.  With commit the budgets are
  * charged. */
+static bool pe_over_cap(const gs *G, int pods)
+{
+	return G->p->max_evictions > 0 &&
+	       G->pe_evicted + pods > G->p->max_evictions;
+}
+
 static void pe_reprieve(gs *G, int m, bool commit, pecost *cost)
 {
 	const wp_problem *p = G->p;
@@ -504,6 +510,9 @@ static void pe_reprieve(gs *G, int m, bool commit, pecost *cost)
 				cost->pods += p->units[v[i]].npods;
 			}
 		}
+	/* over --max-evictions: the caller undoes it all, budgets too */
+	if (pe_over_cap(G, cost->pods))
+		commit = false;
 	/* budgets broken by what stays evicted */
 	for (int i = 0; i < m; i++) {
 		const wp_unit *un = &p->units[v[i]];
@@ -535,6 +544,8 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	const wp_problem *p = G->p;
 	const wp_group *wg = &p->groups[g];
 	int *v = G->pe_v;
+	if (pe_over_cap(G, 1))
+		return -1; /* --max-evictions used up */
 	int nv = pe_victims(G, wg, k, d, need);
 	if (nv < 0)
 		return -1;
@@ -543,7 +554,12 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	if (placed < 0)
 		return placed;
 	pe_reprieve(G, m, commit, cost);
-	if (commit) {
+	/* more evictions than --max-evictions leaves: not here */
+	bool over = pe_over_cap(G, cost->pods);
+	if (over)
+		placed = -1;
+	if (commit && !over) {
+		G->pe_evicted += cost->pods;
 		G->nlog = 0;
 		for (int i = 0; i < m; i++) {
 			if (G->pe_rep[i])

@@ -621,11 +621,32 @@ void wag_objective(ag *m)
 	}
 }
 
+/* --max-evictions (doc/preemption.md, "Safety switches"), as the node
+ * model's wilp_rows_max_evict: evicted pods in keep form. */
+static void rows_max_evict(ag *m)
+{
+	const wp_problem *p = m->p;
+	if (p->max_evictions <= 0 || m->nqc == 0)
+		return;
+	long all = 0;
+	wm_row_begin(&m->b);
+	for (int qc = 0; qc < m->nqc; qc++) {
+		int pods = p->units[m->qc_units[m->qc_beg[qc]]].npods;
+		wm_coef(&m->b, m->qcol[qc], pods);
+		all += (long)pods * wag_q_k(m, qc);
+	}
+	if (all > p->max_evictions)
+		wm_row_end(&m->b, GLP_LO, (double)(all - p->max_evictions), 0,
+			   NULL);
+	else
+		wm_row_drop(&m->b);
+}
+
 /* The steps in order; each returns early on m->nomem. */
 static void (*const build_steps[])(ag *) = {
     wag_make_parts, wag_make_qclasses, wag_cols_x,   cols_groups, cols_comps,
     cols_q,     cols_packing,  rows_groups, rows_tree, rows_cap,
-    wag_objective};
+    rows_max_evict, wag_objective};
 
 int wag_build(ag *m)
 {

@@ -303,6 +303,8 @@ int wm_build(wm *m, const wp_problem *p, wa_arena *ar,
 	if (!wm_late(m))
 		wilp_rows_budget(m);
 	if (!wm_late(m))
+		wilp_rows_max_evict(m);
+	if (!wm_late(m))
 		wilp_rows_move(m);
 	if (!wm_late(m))
 		wilp_cols_rows_fr(m);

@@ -546,6 +546,10 @@ void wilp_rows_dev(wm *m)
 		return;
 	}
 	m->dv_dbeg[0] = 0;
+	/* shared counters (KEP-4815) are not rows: x keeps wdr_fit's bound,
+	 * which honours them, and the answer is allocated claim by claim */
+	if (s->dra->nctrs)
+		m->dv_inexact = true;
 	dv_insts(m);
 	int cand[WDV_MAXC];
 	for (int n = 0; n < p->nnodes && !m->nomem; n++) {

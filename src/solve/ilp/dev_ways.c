@@ -142,6 +142,15 @@ static bool dv_way(wm *m, const wdr_podc *pc, const dvpt *pt, int npt,
 			got++;
 		}
 		int cnt = sb->all ? all : sb->count;
+		if (sb->admin) {
+			/* admin access takes no device: no demand, only
+			 * enough matching ones; the answer is then
+			 * allocated claim by claim (dv_inexact) */
+			if (cnt > all || cnt <= 0)
+				goto no;
+			m->dv_inexact = true;
+			continue;
+		}
 		if (cnt > got || cnt <= 0)
 			goto no;
 		int k = m->dv_ndem;

@@ -5,6 +5,31 @@
  */
 #include "solve/ilp/ilp_int.h"
 
+/* wasp_options.progress during the search: the incumbent and the best
+ * bound of the open nodes (the weighted objective, doc/formulation.md
+ * §4), at most every WASP_PROGRESS_INTERVAL_S. */
+static void report_progress(glp_tree *T, wilp_run *r)
+{
+	double now = wb_now();
+	if (!r->o || !r->o->progress ||
+	    now - r->prog_t < WASP_PROGRESS_INTERVAL_S)
+		return;
+	r->prog_t = now;
+	glp_prob *P = glp_ios_get_prob(T);
+	int best = glp_ios_best_node(T);
+	wasp_progress pr = {
+	    .phase = "ilp",
+	    .elapsed_s = r->o->start_time > 0 ? now - r->o->start_time : NAN,
+	    .left_s = wdl_is_none(r->w.deadline) ? NAN
+						  : wdl_left(r->w.deadline, 0),
+	    .incumbent = glp_mip_status(P) == GLP_FEAS ||
+				 glp_mip_status(P) == GLP_OPT
+			     ? glp_mip_obj_val(P)
+			     : NAN,
+	    .bound = best ? glp_ios_node_bound(T, best) : NAN};
+	r->o->progress(&pr, r->o->progress_ctx);
+}
+
 static void callback(glp_tree *T, void *info)
 {
 	wilp_run *r = info;
@@ -19,6 +44,7 @@ static void callback(glp_tree *T, void *info)
 		glp_ios_terminate(T);
 		return;
 	}
+	report_progress(T, r);
 	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp) {
 		wilp_heur_round(T, r, r->nheur ? WILP_HEUR_PASSES / 4
 					  : WILP_HEUR_PASSES);

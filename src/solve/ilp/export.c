@@ -705,6 +705,14 @@ static void dat_preempt(FILE *f, const wm *m, const int64_t *unit)
 					un->pdbn[i]);
 	}
 	fprintf(f, ";\n");
+	/* --max-evictions: pods per unit and the cap (written only when
+	 * set, so other models' data stay as they were) */
+	if (p->max_evictions > 0 && m->nqc > 0) {
+		fprintf(f, "param qpods :=");
+		for (int qc = 0; qc < m->nqc; qc++)
+			fprintf(f, "\n 'e%d' %d", qc, wilp_q_pods(m, qc));
+		fprintf(f, ";\nparam maxevict := %d;\n", p->max_evictions);
+	}
 }
 
 /* DRA (doc/formulation.md §3b): per-class device fit, the ways of slots

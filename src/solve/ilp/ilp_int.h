@@ -321,6 +321,7 @@ typedef struct wilp_run {
 	 * placement must meet, and the roots already placed this pass */
 	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
 	unsigned char *hroot; /* ncomps */
+	double prog_t;      /* last progress report (wasp_options.progress) */
 } wilp_run;
 
 /* A solve of all blocks, kept across the longjmp of a GLPK fault. */
@@ -402,6 +403,8 @@ void wilp_q_classes(wm *m);
 void wilp_cols_q(wm *m);
 void wilp_cols_w(wm *m);
 void wilp_rows_budget(wm *m);
+void wilp_rows_max_evict(wm *m);
+int wilp_q_pods(const wm *m, int qc);
 int wilp_x_bound_q(const wm *m, int c, int n);
 int32_t wilp_eff_prio(const wp_problem *p, int c);
 void wilp_rows_cap_q(wm *m, int n);

@@ -30,6 +30,12 @@ int64_t wilp_q_use(const wm *m, int qc, int n, int r)
 	return u;
 }
 
+/* Pods of one unit of class qc (all units of a class have as many). */
+int wilp_q_pods(const wm *m, int qc)
+{
+	return m->p->units[m->qc_units[m->qc_beg[qc]]].npods;
+}
+
 /* Tier-2 cost of evicting one unit of class qc. */
 double wilp_q_cost(const wm *m, int qc)
 {
@@ -233,6 +239,28 @@ void wilp_rows_budget(wm *m)
 		    wm_name(&m->b, "budget[%s/%s]", p->snap->pdbs[j].ns,
 			    p->snap->pdbs[j].name));
 	}
+}
+
+/* --max-evictions (doc/preemption.md, "Safety switches"): evicted pods
+ * sum_e pods[e] (k[e] - q[e]) <= N, in keep form
+ * sum_e pods[e] q[e] >= sum_e pods[e] k[e] - N; dropped when even
+ * evicting every class stays within N. */
+void wilp_rows_max_evict(wm *m)
+{
+	const wp_problem *p = m->p;
+	if (p->max_evictions <= 0 || m->nqc == 0 || m->nomem)
+		return;
+	long all = 0;
+	wm_row_begin(&m->b);
+	for (int qc = 0; qc < m->nqc; qc++) {
+		wm_coef(&m->b, m->qcol[qc], wilp_q_pods(m, qc));
+		all += (long)wilp_q_pods(m, qc) * wilp_q_ub(m, qc);
+	}
+	if (all > p->max_evictions)
+		wm_row_end(&m->b, GLP_LO, (double)(all - p->max_evictions), 0,
+			   wm_name(&m->b, "maxevict"));
+	else
+		wm_row_drop(&m->b);
 }
 
 /* Pods of class c that fit on node n alone, counting what evicting the
