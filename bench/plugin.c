@@ -8,7 +8,8 @@
  * wasp_place on the largest cluster, the flag set from another thread
  * after CANCEL_AFTER_MS.
  * Built on request: `make bench/plugin && bench/plugin [reps [sizes
- * [first]]]`; CANCEL=1 in the environment adds the cancel figures.
+ * [first]]]`; CANCEL=1 in the environment adds the cancel figures;
+ * DEADLINE_MS=N places with an N ms deadline instead of the default.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -136,6 +137,8 @@ static void one_size(int nodes, int reps, int cancel)
 	o.threads = 1;
 	int placed = 0;
 	double tstream = 0;
+	const char *dl = getenv("DEADLINE_MS");
+	unsigned deadline = dl ? (unsigned)strtoul(dl, NULL, 10) : 0;
 	wasp_snapshot *cur = s;
 	for (int k = 0; k < reps; k++) {
 		char *gt = gang_text(k);
@@ -151,8 +154,8 @@ static void one_size(int nodes, int reps, int cancel)
 		char name[64];
 		snprintf(name, sizeof name, "arrive-%d", k);
 		wasp_plan *p = NULL;
-		if (wasp_place(v, WASP_GROUP_PODGROUP, "bench", name, &o, 0,
-			       &p, &e))
+		if (wasp_place(v, WASP_GROUP_PODGROUP, "bench", name, &o,
+			       deadline, &p, &e))
 			die("place", &e);
 		double a2 = wasp_now();
 		wasp_snapshot *next = NULL;

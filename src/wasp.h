@@ -309,9 +309,12 @@ typedef struct wasp_delta wasp_delta;
 
 int wasp_delta_new(wasp_delta **out, wasp_error *err);
 /* Add or replace (by kind/namespace/name) the objects in `text`: YAML or
- * JSON, one or many, `kind: List` too.  Parsed and decoded now, so a bad
- * object is reported here with its position; `name` names the text in
- * positions.  On error the delta is unchanged. */
+ * JSON, one or many, `kind: List` too.  Parsed now: text that does not
+ * parse, or an object without a kind or a name, is reported here with
+ * its position.  Decoding waits for wasp_snapshot_apply (an object is
+ * read against the base's Nodes, PodGroups and PriorityClasses), which
+ * reports a bad object with its position in this text; `name` names the
+ * text in positions.  On error the delta is unchanged. */
 int wasp_delta_put(wasp_delta *d, const char *text, size_t len,
 		   const char *name, wasp_error *err);
 /* Delete an object by `kind` as written in manifests ("Pod", "Node",

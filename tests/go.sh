@@ -19,7 +19,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/wasp-go-XXXXXX")
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 HOME=$tmp
 GOPATH=$tmp/gopath
-GOCACHE=$build/.gocache
+# go does not track headers outside the package: a cache per wasp.h
+# keeps a changed struct from running against stale cgo objects
+GOCACHE=$build/.gocache/$(cksum <"$src/src/wasp.h" | cut -d' ' -f1)
 GOFLAGS=-mod=mod
 GOPROXY=off
 GOSUMDB=off

@@ -45,7 +45,8 @@ void wa_destroy(wa_arena *a)
 	free(a);
 }
 
-void *wa_alloc(wa_arena *a, size_t size)
+/* size bytes, zeroed when zero is set (the copy functions fill them). */
+static void *grab(wa_arena *a, size_t size, int zero)
 {
 	if (size == 0)
 		size = 1;
@@ -58,13 +59,14 @@ void *wa_alloc(wa_arena *a, size_t size)
 		/* Big blocks come from calloc: the kernel hands out zero
 		 * pages lazily, so a 200 MB solution vector costs nothing
 		 * until it is written. */
-		struct chunk *n = cs == size ? calloc(1, sizeof *n + cs)
-					     : malloc(sizeof *n + cs);
+		struct chunk *n = cs == size && zero
+				      ? calloc(1, sizeof *n + cs)
+				      : malloc(sizeof *n + cs);
 		if (!n)
 			return NULL;
 		n->size = cs;
 		n->used = 0;
-		n->fresh = cs == size;
+		n->fresh = cs == size && zero;
 		if (c && cs == size) {
 			/* keep filling the current chunk: link the big one
 			 * behind it */
@@ -81,9 +83,31 @@ void *wa_alloc(wa_arena *a, size_t size)
 	a->total += size;
 	if (c->fresh)
 		c->fresh = 0; /* the whole chunk was this one request */
-	else
+	else if (zero)
 		memset(p, 0, size);
 	return p;
+}
+
+void *wa_alloc(wa_arena *a, size_t size)
+{
+	return grab(a, size, 1);
+}
+
+void *wa_memdup(wa_arena *a, const void *src, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	/* one spare element, zeroed, as wa_calloc(n + 1) callers expect */
+	size_t len = n * size;
+	if (len > SIZE_MAX - size)
+		return NULL;
+	unsigned char *d = grab(a, len + size, 0);
+	if (d) {
+		if (len)
+			memcpy(d, src, len);
+		memset(d + len, 0, size);
+	}
+	return d;
 }
 
 void *wa_calloc(wa_arena *a, size_t n, size_t size)

@@ -17,6 +17,9 @@ wa_arena *wa_new(void);
 void wa_destroy(wa_arena *a);                 /* NULL is fine */
 void *wa_alloc(wa_arena *a, size_t size);     /* 16-byte aligned, zeroed */
 void *wa_calloc(wa_arena *a, size_t n, size_t size); /* overflow-checked */
+/* A copy of n elements of size bytes and one zeroed element after them,
+ * without zeroing what the copy fills. */
+void *wa_memdup(wa_arena *a, const void *src, size_t n, size_t size);
 char *wa_strndup(wa_arena *a, const char *s, size_t n);
 char *wa_strdup(wa_arena *a, const char *s);
 char *wa_printf(wa_arena *a, const char *fmt, ...)

@@ -16,6 +16,45 @@ static int cmp_i32(const void *va, const void *vb)
 
 static int unit_pdbs(wp_problem *p, wa_arena *a);
 
+/* Units of a cluster have few priority levels: collected in a small
+ * sorted table, found by bisection; more than this and they are sorted
+ * whole. */
+#define WPE_FEW_LEVELS 64
+
+/* The distinct values of v[0..n), ascending, into v; their count. */
+static int distinct_sorted(int32_t *v, int n)
+{
+	int32_t few[WPE_FEW_LEVELS];
+	int nd = 0;
+	for (int i = 0; i < n; i++) {
+		int lo = 0, hi = nd;
+		while (lo < hi) {
+			int mid = (lo + hi) / 2;
+			if (few[mid] < v[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < nd && few[lo] == v[i])
+			continue;
+		if (nd == WPE_FEW_LEVELS)
+			goto many;
+		memmove(few + lo + 1, few + lo, (size_t)(nd - lo) * sizeof *few);
+		few[lo] = v[i];
+		nd++;
+	}
+	if (nd)
+		memcpy(v, few, (size_t)nd * sizeof *v);
+	return nd;
+many:
+	qsort(v, (size_t)n, sizeof *v, cmp_i32);
+	nd = 0;
+	for (int i = 0; i < n; i++)
+		if (nd == 0 || v[nd - 1] != v[i])
+			v[nd++] = v[i];
+	return nd;
+}
+
 int wpe_units(wp_problem *p, wa_arena *a)
 {
 	const ws_snapshot *s = p->snap;
@@ -54,13 +93,18 @@ int wpe_units(wp_problem *p, wa_arena *a)
 		free(sizes);
 		goto out;
 	}
+	/* the units' pod lists, one after the other in one block */
+	size_t total = 0;
+	for (int u = 0; u < nu; u++)
+		total += (size_t)sizes[u];
+	int *block = wa_calloc(a, total + 1, sizeof(int));
+	if (!block) {
+		free(sizes);
+		goto out;
+	}
 	for (int u = 0; u < nu; u++) {
-		p->units[u].pods = wa_calloc(a, (size_t)sizes[u] + 1,
-					     sizeof(int));
-		if (!p->units[u].pods) {
-			free(sizes);
-			goto out;
-		}
+		p->units[u].pods = block;
+		block += sizes[u];
 	}
 	free(sizes);
 	for (int i = 0; i < s->npods; i++) {
@@ -84,11 +128,7 @@ int wpe_units(wp_problem *p, wa_arena *a)
 	/* weights: 1 + rank of the priority among distinct unit levels */
 	for (int u = 0; u < nu; u++)
 		prios[u] = p->units[u].priority;
-	qsort(prios, (size_t)nu, sizeof *prios, cmp_i32);
-	int nd = 0;
-	for (int u = 0; u < nu; u++)
-		if (nd == 0 || prios[nd - 1] != prios[u])
-			prios[nd++] = prios[u];
+	int nd = distinct_sorted(prios, nu);
 	for (int u = 0; u < nu; u++) {
 		int lo = 0, hi = nd - 1;
 		while (lo < hi) {

@@ -70,20 +70,20 @@ static int select_groups(const ws_snapshot *s, int kind, const char *ns,
 	return n;
 }
 
-/* The snapshot with only the selected groups' pods pending. */
+/* The snapshot with only the selected groups' pods pending.  A group
+ * that keeps all its pods shares the snapshot's list; one that keeps
+ * none keeps it with a count of 0. */
 static ws_snapshot *make_view(const ws_snapshot *s, const bool *sel,
 			      wa_arena *a)
 {
 	ws_snapshot *v = wa_alloc(a, sizeof *v);
-	ws_pod *pods = wa_calloc(a, (size_t)s->npods + 1, sizeof *pods);
-	ws_group *groups = wa_calloc(a, (size_t)s->ngroups + 1,
+	ws_pod *pods = wa_memdup(a, s->pods, (size_t)s->npods, sizeof *pods);
+	ws_group *groups = wa_memdup(a, s->groups, (size_t)s->ngroups,
 				     sizeof *groups);
 	if (!v || !pods || !groups)
 		return NULL;
 	*v = *s;
 	v->ver = NULL;
-	memcpy(pods, s->pods, (size_t)s->npods * sizeof *pods);
-	memcpy(groups, s->groups, (size_t)s->ngroups * sizeof *groups);
 	for (int i = 0; i < s->npods; i++) {
 		ws_pod *p = &pods[i];
 		if (ws_pod_pending(p) && (p->group < 0 || !sel[p->group])) {
@@ -95,9 +95,19 @@ static ws_snapshot *make_view(const ws_snapshot *s, const bool *sel,
 		ws_group *x = &groups[g];
 		if (sel[g] || !x->npods)
 			continue;
-		int *kept = wa_calloc(a, (size_t)x->npods, sizeof *kept), k = 0;
+		int k = 0;
+		for (int j = 0; j < x->npods; j++)
+			k += pods[x->pods[j]].group == g;
+		if (k == x->npods)
+			continue;
+		if (!k) {
+			x->npods = 0; /* the list stays, unread */
+			continue;
+		}
+		int *kept = wa_alloc(a, (size_t)k * sizeof *kept);
 		if (!kept)
 			return NULL;
+		k = 0;
 		for (int j = 0; j < x->npods; j++)
 			if (pods[x->pods[j]].group == g)
 				kept[k++] = x->pods[j];

@@ -247,19 +247,21 @@ static int construct(run *R, wasp_error *err)
 					  "%d of %d groups were not "
 					  "considered and wait",
 				    late, p->ngroups);
-	bool more = !R->baseline && p->ngroups &&
-		    !wdl_passed(R->deadline, 0);
-	if (more && !cancelled(o) && wbl_models(p) &&
+	bool some = !R->baseline && p->ngroups;
+	bool more = some && !wdl_passed(R->deadline, 0);
+	/* Every pod placed, nothing evicted, packing at its bound: the
+	 * plan is optimal with no model (doc/formulation.md §11).  Nothing
+	 * can beat it then, and the passes below replace it only with a
+	 * strictly better one: they are skipped, the plan is the same. */
+	bool proven = some && wp_packing_proven(p, R->gsol);
+	if (more && !proven && !cancelled(o) && wbl_models(p) &&
 	    (rc = bestfit_pass(R, err)))
 		return rc;
-	if (more && !cancelled(o) && o->mode != WASP_MODE_GREEDY &&
+	if (more && !proven && !cancelled(o) && o->mode != WASP_MODE_GREEDY &&
 	    (rc = restarts(R, err)))
 		return rc;
-	/* Every pod placed, nothing evicted, packing at its bound: the
-	 * plan is optimal with no model (doc/formulation.md §11). */
-	R->gproven = !R->baseline && p->ngroups &&
-		     o->mode != WASP_MODE_GREEDY &&
-		     wp_packing_proven(p, R->gsol);
+	R->gproven = some && o->mode != WASP_MODE_GREEDY &&
+		     (proven || wp_packing_proven(p, R->gsol));
 	R->best = R->gsol;
 	return WASP_OK;
 }
