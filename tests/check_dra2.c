@@ -331,6 +331,32 @@ START_TEST(admin_access)
 					     "namespace dev is not labelled "
 					     "resource.kubernetes.io/"
 					     "admin-access=true"));
+		/* the admin result is marked, in the plan and through
+		 * YAML and JSON and back; the plain one is not */
+		const wpl_claim *mc = claim_of(p, "mon-x");
+		ck_assert_ptr_nonnull(mc);
+		ck_assert_int_eq(mc->nresults, 1);
+		ck_assert(mc->results[0].admin);
+		ck_assert(!claim_of(p, "plain-x")->results[0].admin);
+		for (int f = 0; f < 2; f++) {
+			char *y = wasp_plan_render(p, f ? WASP_FORMAT_JSON
+						       : WASP_FORMAT_YAML,
+						   NULL);
+			ck_assert_ptr_nonnull(y);
+			ck_assert_ptr_nonnull(strstr(y, "adminAccess"));
+			wasp_plan *back = NULL;
+			wasp_error e = {0};
+			ck_assert_int_eq(wasp_plan_from_text(&back, y,
+			    strlen(y), f ? "p.json" : "p.yaml", &e), WASP_OK);
+			ck_assert(claim_of(back, "mon-x")->results[0].admin);
+			ck_assert(!claim_of(back, "plain-x")->results[0].admin);
+			size_t nv = 9;
+			ck_assert_int_eq(wasp_check(s, back, &nv, NULL, NULL),
+					 WASP_OK);
+			ck_assert_int_eq(nv, 0);
+			wasp_plan_free(back);
+			wasp_free(y);
+		}
 	}
 	/* hand-moved: plain on n1 with n1's allocated GPU */
 	wasp_plan *p = pl[0];
