@@ -292,6 +292,39 @@ START_TEST(shared_counters)
 }
 END_TEST
 
+/* 4b. One counter set shared by several pod types (whole GPU, halves,
+ * slices, a shared claim): each class alone fits, so only the ILP's rows
+ * over the counter set find the optimum (s1..s3 on one half plus two
+ * slices), proven optimal, equal to cbc's and glpsol's on the exported
+ * model, and at least greedy's (both verified). */
+START_TEST(shared_counters_mixed)
+{
+	wasp_snapshot *s =
+	    tu_load_file("tests/fixtures/dra/counters-mixed.yaml");
+	wasp_plan *pl[2];
+	both(s, &pl[0], &pl[1]);
+	wasp_plan *p = pl[1];
+	ck_assert_str_eq(p->sum.status, "optimal");
+	ck_assert_int_eq(p->nplace, 5);
+	ck_assert_ptr_nonnull(tu_node_of(p, "default", "s1"));
+	ck_assert_ptr_nonnull(tu_node_of(p, "default", "s3"));
+	ck_assert_ptr_null(tu_node_of(p, "default", "big"));
+	ck_assert_ptr_null(tu_node_of(p, "default", "m1"));
+	ck_assert_ptr_null(tu_node_of(p, "default", "m2"));
+	ck_assert_int_ge(p->nplace, pl[0]->nplace);
+	/* one half for the shared claim, two slices: 8Gi of 8Gi */
+	ck_assert_int_eq(strncmp(claim_of(p, "shared-h")->results[0].device,
+				 "half-", 5), 0);
+	int migs = 0;
+	for (int i = 0; i < p->nclaims; i++)
+		migs += !strncmp(p->claims[i].results[0].device, "mig-", 4);
+	ck_assert_int_eq(migs, 2);
+	wasp_plan_free(pl[0]);
+	wasp_plan_free(pl[1]);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* A device of an unknown counter set is an input error at its slice. */
 START_TEST(counter_set_unknown)
 {
@@ -511,6 +544,7 @@ int main(void)
 	tcase_add_test(t, shared_counters);
 	tcase_add_test(t, counter_set_unknown);
 	tcase_add_test(t, admin_access);
+	tcase_add_test(t, shared_counters_mixed);
 	tcase_add_test(t, claims_backtrack);
 	tcase_add_test(t, extended_resource);
 	tcase_add_test(t, unmodelled_fields_warn);
