@@ -1,6 +1,7 @@
 /*
  * dev_rows.c -- DRA device rows (doc/formulation.md §3b): shared-claim
- * instances (z, s, l columns) and the Hall rows per node.
+ * instances (z, s, l columns), the Hall rows per node and the rows
+ * over shared counters.
  */
 #include "solve/ilp/ilp_int.h"
 
