@@ -325,6 +325,49 @@ START_TEST(shared_counters_mixed)
 }
 END_TEST
 
+/* 9. Waiting reasons: a shared claim for two GPUs that no single node
+ * reaches (one GPU per node) says so, not the generic roll-up text. */
+START_TEST(shared_claim_unreachable_reason)
+{
+	static const char y[] =
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+	"status: {allocatable: {cpu: 8, pods: 110}}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	"metadata: {name: n1-gpus}\nspec:\n  driver: gpu.example.com\n"
+	"  nodeName: n1\n"
+	"  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	"  devices:\n  - name: gpu-0\n---\n"
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n"
+	"status: {allocatable: {cpu: 8, pods: 110}}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	"metadata: {name: n2-gpus}\nspec:\n  driver: gpu.example.com\n"
+	"  nodeName: n2\n"
+	"  pool: {name: n2, generation: 1, resourceSliceCount: 1}\n"
+	"  devices:\n  - name: gpu-0\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	"metadata: {name: gpu}\nspec: {}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	"metadata: {name: pair}\nspec:\n  devices:\n    requests:\n"
+	"    - name: g\n      exactly: {deviceClassName: gpu, count: 2}\n"
+	"---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+	"  containers:\n  - name: c\n    resources: {requests: {cpu: 1}}\n"
+	"  resourceClaims:\n  - {name: x, resourceClaimName: pair}\n";
+	wasp_snapshot *s = tu_load(y);
+	for (int k = 0; k < 2; k++) {
+		wasp_plan *p = tu_solve_mode(s, k ? WASP_MODE_ILP
+						  : WASP_MODE_GREEDY);
+		ck_assert_int_eq(p->nplace, 0);
+		const char *r = tu_wait_reason(p, "default", "p");
+		ck_assert_msg(strstr(r, "shared claim default/pair cannot be "
+				     "allocated from any one of the 2 "
+				     "eligible nodes tried") != NULL,
+			      "reason: %s", r);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* A device of an unknown counter set is an input error at its slice. */
 START_TEST(counter_set_unknown)
 {
@@ -545,6 +588,7 @@ int main(void)
 	tcase_add_test(t, counter_set_unknown);
 	tcase_add_test(t, admin_access);
 	tcase_add_test(t, shared_counters_mixed);
+	tcase_add_test(t, shared_claim_unreachable_reason);
 	tcase_add_test(t, claims_backtrack);
 	tcase_add_test(t, extended_resource);
 	tcase_add_test(t, unmodelled_fields_warn);
