@@ -368,6 +368,60 @@ START_TEST(shared_claim_unreachable_reason)
 }
 END_TEST
 
+/* 3b. A DeviceTaintRule taints n1's gpu-0 (selected by driver, pool and
+ * device): t (tolerant) gets it, one of a and b gets n2's, the other
+ * waits on the taint, in both solvers.  A plan giving the tainted device
+ * to an intolerant pod is rejected.  A rule selecting by deviceClassName
+ * is not applied, with a warning: two run, none waits on a taint. */
+START_TEST(taint_rule)
+{
+	const char *f = "tests/fixtures/dra/taint-rule.yaml";
+	wasp_snapshot *s = tu_load_file(f);
+	wasp_plan *pl[2];
+	both(s, &pl[0], &pl[1]);
+	for (int k = 0; k < 2; k++) {
+		wasp_plan *p = pl[k];
+		ck_assert_int_eq(p->nplace, 2);
+		ck_assert_str_eq(tu_node_of(p, "default", "t"), "n1");
+		ck_assert_int_eq(p->nwait, 1);
+		ck_assert_ptr_nonnull(strstr(p->wait[0].reason, "tainted"));
+	}
+	/* hand-made: the placed intolerant pod swapped with t */
+	wasp_plan *p = pl[0];
+	const char *ab = tu_node_of(p, "default", "a") ? "a" : "b";
+	for (int i = 0; i < p->nplace; i++)
+		p->place[i].node = strcmp(p->place[i].pod, "t") ? "n1" : "n2";
+	for (int i = 0; i < p->nclaims; i++) {
+		wpl_claim *c = &p->claims[i];
+		bool tc = !strcmp(c->name, "t-x");
+		c->node = c->results[0].pool = tc ? "n2" : "n1";
+	}
+	wa_arena *a = wa_new();
+	char *rep;
+	ck_assert_uint_ge(violations(s, p, a, &rep), 1);
+	ck_assert_ptr_nonnull(strstr(rep, ab));
+	wa_destroy(a);
+	char *t = variant(f, "{driver: gpu.example.com, pool: n1, device: "
+			  "gpu-0}", "{deviceClassName: gpu}");
+	wasp_snapshot *loose = tu_load(t);
+	bool said = false;
+	for (int i = 0; i < loose->nwarnings; i++)
+		said |= strstr(loose->warnings[i], "its taint is not "
+			       "applied") != NULL;
+	ck_assert(said);
+	wasp_plan *q = tu_solve(loose, NULL);
+	ck_assert_int_eq(q->nplace, 2); /* two devices, three pods */
+	ck_assert_ptr_null(strstr(q->nwait ? q->wait[0].reason : "",
+				  "tainted"));
+	wasp_plan_free(q);
+	wasp_snapshot_free(loose);
+	free(t);
+	wasp_plan_free(pl[0]);
+	wasp_plan_free(pl[1]);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* A device of an unknown counter set is an input error at its slice. */
 START_TEST(counter_set_unknown)
 {
@@ -589,6 +643,7 @@ int main(void)
 	tcase_add_test(t, admin_access);
 	tcase_add_test(t, shared_counters_mixed);
 	tcase_add_test(t, shared_claim_unreachable_reason);
+	tcase_add_test(t, taint_rule);
 	tcase_add_test(t, claims_backtrack);
 	tcase_add_test(t, extended_resource);
 	tcase_add_test(t, unmodelled_fields_warn);
