@@ -354,6 +354,7 @@ param drhs{DR} integer >= 0;
 param dcoef{DR, C} integer >= 0, default 0;
 param ycoef{DR, YW} integer >= 0, default 0;
 set DS dimen 2;        /* (row, device): a shared claim may take it */
+param dscoef{DS} integer >= 0, default 1; /* a counter row: its amount */
 /* Allocated claims whose devices evictions free: HC the
  * claims, HQ their holders' eviction classes (a holding unit is a class
  * of its own, qk = 1), hcoef the claim's devices in a row's union.  The
@@ -412,7 +413,7 @@ s.t. ways{(c, n) in E: exists{(c2, n2, wy) in YW} c2 = c and n2 = n}:
 s.t. devices{r in DR}:
 	sum{(c, n) in E: n = dnode[r]} dcoef[r, c] * x[c, n]
 	+ sum{(c, n, wy) in YW: n = dnode[r]} ycoef[r, c, n, wy] * y[c, n, wy]
-	+ sum{(r, d) in DS, (i, rq, d) in SW} sd[i, rq, d]
+	+ sum{(r, d) in DS, (i, rq, d) in SW} dscoef[r, d] * sd[i, rq, d]
 	- sum{h in HC} hcoef[r, h] * fr[h]
 	<= drhs[r];
 

@@ -292,6 +292,136 @@ START_TEST(shared_counters)
 }
 END_TEST
 
+/* 4b. One counter set shared by several pod types (whole GPU, halves,
+ * slices, a shared claim): each class alone fits, so only the ILP's rows
+ * over the counter set find the optimum (s1..s3 on one half plus two
+ * slices), proven optimal, equal to cbc's and glpsol's on the exported
+ * model, and at least greedy's (both verified). */
+START_TEST(shared_counters_mixed)
+{
+	wasp_snapshot *s =
+	    tu_load_file("tests/fixtures/dra/counters-mixed.yaml");
+	wasp_plan *pl[2];
+	both(s, &pl[0], &pl[1]);
+	wasp_plan *p = pl[1];
+	ck_assert_str_eq(p->sum.status, "optimal");
+	ck_assert_int_eq(p->nplace, 5);
+	ck_assert_ptr_nonnull(tu_node_of(p, "default", "s1"));
+	ck_assert_ptr_nonnull(tu_node_of(p, "default", "s3"));
+	ck_assert_ptr_null(tu_node_of(p, "default", "big"));
+	ck_assert_ptr_null(tu_node_of(p, "default", "m1"));
+	ck_assert_ptr_null(tu_node_of(p, "default", "m2"));
+	ck_assert_int_ge(p->nplace, pl[0]->nplace);
+	/* one half for the shared claim, two slices: 8Gi of 8Gi */
+	ck_assert_int_eq(strncmp(claim_of(p, "shared-h")->results[0].device,
+				 "half-", 5), 0);
+	int migs = 0;
+	for (int i = 0; i < p->nclaims; i++)
+		migs += !strncmp(p->claims[i].results[0].device, "mig-", 4);
+	ck_assert_int_eq(migs, 2);
+	wasp_plan_free(pl[0]);
+	wasp_plan_free(pl[1]);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* 9. Waiting reasons: a shared claim for two GPUs that no single node
+ * reaches (one GPU per node) says so, not the generic roll-up text. */
+START_TEST(shared_claim_unreachable_reason)
+{
+	static const char y[] =
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+	"status: {allocatable: {cpu: 8, pods: 110}}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	"metadata: {name: n1-gpus}\nspec:\n  driver: gpu.example.com\n"
+	"  nodeName: n1\n"
+	"  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+	"  devices:\n  - name: gpu-0\n---\n"
+	"apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n"
+	"status: {allocatable: {cpu: 8, pods: 110}}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\n"
+	"metadata: {name: n2-gpus}\nspec:\n  driver: gpu.example.com\n"
+	"  nodeName: n2\n"
+	"  pool: {name: n2, generation: 1, resourceSliceCount: 1}\n"
+	"  devices:\n  - name: gpu-0\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	"metadata: {name: gpu}\nspec: {}\n---\n"
+	"apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"
+	"metadata: {name: pair}\nspec:\n  devices:\n    requests:\n"
+	"    - name: g\n      exactly: {deviceClassName: gpu, count: 2}\n"
+	"---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+	"  containers:\n  - name: c\n    resources: {requests: {cpu: 1}}\n"
+	"  resourceClaims:\n  - {name: x, resourceClaimName: pair}\n";
+	wasp_snapshot *s = tu_load(y);
+	for (int k = 0; k < 2; k++) {
+		wasp_plan *p = tu_solve_mode(s, k ? WASP_MODE_ILP
+						  : WASP_MODE_GREEDY);
+		ck_assert_int_eq(p->nplace, 0);
+		const char *r = tu_wait_reason(p, "default", "p");
+		ck_assert_msg(strstr(r, "shared claim default/pair cannot be "
+				     "allocated from any one of the 2 "
+				     "eligible nodes tried") != NULL,
+			      "reason: %s", r);
+		wasp_plan_free(p);
+	}
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* 3b. A DeviceTaintRule taints n1's gpu-0 (selected by driver, pool and
+ * device): t (tolerant) gets it, one of a and b gets n2's, the other
+ * waits on the taint, in both solvers.  A plan giving the tainted device
+ * to an intolerant pod is rejected.  A rule selecting by deviceClassName
+ * is not applied, with a warning: two run, none waits on a taint. */
+START_TEST(taint_rule)
+{
+	const char *f = "tests/fixtures/dra/taint-rule.yaml";
+	wasp_snapshot *s = tu_load_file(f);
+	wasp_plan *pl[2];
+	both(s, &pl[0], &pl[1]);
+	for (int k = 0; k < 2; k++) {
+		wasp_plan *p = pl[k];
+		ck_assert_int_eq(p->nplace, 2);
+		ck_assert_str_eq(tu_node_of(p, "default", "t"), "n1");
+		ck_assert_int_eq(p->nwait, 1);
+		ck_assert_ptr_nonnull(strstr(p->wait[0].reason, "tainted"));
+	}
+	/* hand-made: the placed intolerant pod swapped with t */
+	wasp_plan *p = pl[0];
+	const char *ab = tu_node_of(p, "default", "a") ? "a" : "b";
+	for (int i = 0; i < p->nplace; i++)
+		p->place[i].node = strcmp(p->place[i].pod, "t") ? "n1" : "n2";
+	for (int i = 0; i < p->nclaims; i++) {
+		wpl_claim *c = &p->claims[i];
+		bool tc = !strcmp(c->name, "t-x");
+		c->node = c->results[0].pool = tc ? "n2" : "n1";
+	}
+	wa_arena *a = wa_new();
+	char *rep;
+	ck_assert_uint_ge(violations(s, p, a, &rep), 1);
+	ck_assert_ptr_nonnull(strstr(rep, ab));
+	wa_destroy(a);
+	char *t = variant(f, "{driver: gpu.example.com, pool: n1, device: "
+			  "gpu-0}", "{deviceClassName: gpu}");
+	wasp_snapshot *loose = tu_load(t);
+	bool said = false;
+	for (int i = 0; i < loose->nwarnings; i++)
+		said |= strstr(loose->warnings[i], "its taint is not "
+			       "applied") != NULL;
+	ck_assert(said);
+	wasp_plan *q = tu_solve(loose, NULL);
+	ck_assert_int_eq(q->nplace, 2); /* two devices, three pods */
+	ck_assert_ptr_null(strstr(q->nwait ? q->wait[0].reason : "",
+				  "tainted"));
+	wasp_plan_free(q);
+	wasp_snapshot_free(loose);
+	free(t);
+	wasp_plan_free(pl[0]);
+	wasp_plan_free(pl[1]);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* A device of an unknown counter set is an input error at its slice. */
 START_TEST(counter_set_unknown)
 {
@@ -331,6 +461,32 @@ START_TEST(admin_access)
 					     "namespace dev is not labelled "
 					     "resource.kubernetes.io/"
 					     "admin-access=true"));
+		/* the admin result is marked, in the plan and through
+		 * YAML and JSON and back; the plain one is not */
+		const wpl_claim *mc = claim_of(p, "mon-x");
+		ck_assert_ptr_nonnull(mc);
+		ck_assert_int_eq(mc->nresults, 1);
+		ck_assert(mc->results[0].admin);
+		ck_assert(!claim_of(p, "plain-x")->results[0].admin);
+		for (int f = 0; f < 2; f++) {
+			char *y = wasp_plan_render(p, f ? WASP_FORMAT_JSON
+						       : WASP_FORMAT_YAML,
+						   NULL);
+			ck_assert_ptr_nonnull(y);
+			ck_assert_ptr_nonnull(strstr(y, "adminAccess"));
+			wasp_plan *back = NULL;
+			wasp_error e = {0};
+			ck_assert_int_eq(wasp_plan_from_text(&back, y,
+			    strlen(y), f ? "p.json" : "p.yaml", &e), WASP_OK);
+			ck_assert(claim_of(back, "mon-x")->results[0].admin);
+			ck_assert(!claim_of(back, "plain-x")->results[0].admin);
+			size_t nv = 9;
+			ck_assert_int_eq(wasp_check(s, back, &nv, NULL, NULL),
+					 WASP_OK);
+			ck_assert_int_eq(nv, 0);
+			wasp_plan_free(back);
+			wasp_free(y);
+		}
 	}
 	/* hand-moved: plain on n1 with n1's allocated GPU */
 	wasp_plan *p = pl[0];
@@ -485,6 +641,9 @@ int main(void)
 	tcase_add_test(t, shared_counters);
 	tcase_add_test(t, counter_set_unknown);
 	tcase_add_test(t, admin_access);
+	tcase_add_test(t, shared_counters_mixed);
+	tcase_add_test(t, shared_claim_unreachable_reason);
+	tcase_add_test(t, taint_rule);
 	tcase_add_test(t, claims_backtrack);
 	tcase_add_test(t, extended_resource);
 	tcase_add_test(t, unmodelled_fields_warn);

@@ -90,7 +90,8 @@ static bool is_dra_kind(const char *group, const char *kind)
 	       (!strcmp(kind, "ResourceSlice") ||
 		!strcmp(kind, "DeviceClass") ||
 		!strcmp(kind, "ResourceClaim") ||
-		!strcmp(kind, "ResourceClaimTemplate"));
+		!strcmp(kind, "ResourceClaimTemplate") ||
+		!strcmp(kind, "DeviceTaintRule"));
 }
 
 static bool ends_with(const char *s, const char *t)

@@ -97,6 +97,8 @@ typedef struct dobjs {
 	size_t ncls, capcls;
 	dclaim *cl;
 	size_t ncl, capcl;
+	const wt_node **rules; /* DeviceTaintRule objects                 */
+	size_t nrules, caprules;
 } dobjs;
 
 /* Step 1 of build: decode every object (dra_decode.c), indexing classes
@@ -128,6 +130,12 @@ static int read_objects(dx *c, const wdr_input *in, dobjs *ob)
 		if (!strcmp(kind, "Namespace")) {
 			if (wdr_dec_namespace(c, o, name))
 				return c->rc;
+			continue;
+		}
+		if (!strcmp(kind, "DeviceTaintRule")) {
+			if (WA_PUSH(c->t, ob->rules, ob->nrules, ob->caprules,
+				    o))
+				return wdr_nomem(c);
 			continue;
 		}
 		if (!strcmp(kind, "ResourceSlice")) {
@@ -512,12 +520,85 @@ static int build_reach(dx *c)
 	return 0;
 }
 
+/* Step 2b: DeviceTaintRule objects (KEP-5055, doc/dra.md) add their
+ * taint to every device their deviceSelector picks by driver, pool and
+ * device name (each optional).  A selector naming a deviceClassName or
+ * CEL selectors is not applied (warned): picking by class is not
+ * modelled. */
+static int apply_taint_rules(dx *c, const dobjs *ob)
+{
+	ws_dra *d = c->d;
+	for (size_t i = 0; i < ob->nrules; i++) {
+		const wt_node *o = ob->rules[i];
+		const char *name = meta_str(o, "name");
+		c->cur = wa_printf(c->t, "DeviceTaintRule %s", name ? name : "");
+		if (!c->cur)
+			return wdr_nomem(c);
+		const wt_node *spec = wdr_mget(o, "spec");
+		const wt_node *sel = wdr_mget(spec, "deviceSelector");
+		const char *drv = NULL, *pool = NULL, *dev = NULL,
+			   *cls = NULL;
+		wdr_device one = {0};
+		const wt_node *tl = wdr_mget(spec, "taint");
+		if (!tl)
+			return wdr_bad(c, o, "spec", "a DeviceTaintRule needs "
+				       "spec.taint");
+		/* one taint, decoded as a list of one */
+		wt_node *seq = wa_calloc(c->t, 1, sizeof *seq);
+		const wt_node **it = wa_calloc(c->t, 1, sizeof *it);
+		if (!seq || !it)
+			return wdr_nomem(c);
+		*it = tl;
+		seq->type = WT_SEQ;
+		seq->src = tl->src;
+		seq->n = 1;
+		seq->items = (wt_node **)it;
+		if ((sel && (wdr_want(c, sel, WT_MAP, "spec.deviceSelector") ||
+			     wdr_sfield(c, sel, "driver",
+					"spec.deviceSelector", &drv) ||
+			     wdr_sfield(c, sel, "pool", "spec.deviceSelector",
+					&pool) ||
+			     wdr_sfield(c, sel, "device",
+					"spec.deviceSelector", &dev) ||
+			     wdr_sfield(c, sel, "deviceClassName",
+					"spec.deviceSelector", &cls))) ||
+		    wdr_dec_taints(c, seq, "spec.taint", &one))
+			return c->rc;
+		if (cls || wdr_mget(sel, "selectors")) {
+			if (wdr_warn(c, "DeviceTaintRule %s selects devices "
+				     "by deviceClassName or selectors, which "
+				     "wasp does not model: its taint is not "
+				     "applied", name ? name : ""))
+				return c->rc ? c->rc : wdr_nomem(c);
+			continue;
+		}
+		for (int k = 0; k < d->ndevs; k++) {
+			wdr_device *dv = &d->devs[k];
+			if ((drv && strcmp(drv, dv->cel.driver)) ||
+			    (pool && strcmp(pool, d->slices[dv->slice].pool)) ||
+			    (dev && strcmp(dev, dv->name)))
+				continue;
+			wdr_taint *t = wa_calloc(c->a, (size_t)dv->ntaints + 2,
+						 sizeof *t);
+			if (!t)
+				return wdr_nomem(c);
+			if (dv->ntaints)
+				memcpy(t, dv->taints,
+				       (size_t)dv->ntaints * sizeof *t);
+			t[dv->ntaints] = one.taints[0];
+			dv->taints = t;
+			dv->ntaints++;
+		}
+	}
+	return 0;
+}
+
 static int build(dx *c, const wdr_input *in)
 {
 	dobjs ob = {0};
 	int rc;
 	if ((rc = read_objects(c, in, &ob)) || (rc = build_devices(c, &ob)) ||
-	    (rc = build_classes(c, &ob)) || (rc = build_specs(c, &ob)) ||
+	    (rc = apply_taint_rules(c, &ob)) || (rc = build_classes(c, &ob)) || (rc = build_specs(c, &ob)) ||
 	    (rc = build_pod_claims(c, in)) || (rc = wdr_ext_resources(c)))
 		return rc;
 	/* Step 6.  A pending pod sharing an allocated ResourceClaim does not

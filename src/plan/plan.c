@@ -298,6 +298,7 @@ static int add_claim(build *b, const wdr_alloc *al, const char *ns,
 		x->driver = wa_strdup(a, dv->cel.driver);
 		x->pool = wa_strdup(a, d->slices[dv->slice].pool);
 		x->device = wa_strdup(a, dv->name);
+		x->admin = d->subs[r->sub]->admin;
 		if (!x->request || !x->driver || !x->pool || !x->device)
 			return -1;
 	}

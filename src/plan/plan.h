@@ -84,6 +84,7 @@ typedef struct wpl_summary {
  * shape of status.allocation.devices.results. */
 typedef struct wpl_result {
 	const char *request, *driver, *pool, *device;
+	bool admin;         /* adminAccess: the device is used, not taken */
 } wpl_result;
 
 typedef struct wpl_claim {

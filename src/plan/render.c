@@ -250,6 +250,9 @@ static void json_groups(jb *j, cJSON *doc, const wasp_plan *p)
 				jadd(j, o, "driver", jstr(r->driver));
 				jadd(j, o, "pool", jstr(r->pool));
 				jadd(j, o, "device", jstr(r->device));
+				if (r->admin)
+					jadd(j, o, "adminAccess",
+					     cJSON_CreateTrue());
 				jpush(j, rs, o);
 			}
 			jpush(j, cl, e);
@@ -728,6 +731,11 @@ static void text_claims(sbuf *b, const wasp_plan *p)
 					  or_dash(x->results[k].driver),
 					  or_dash(x->results[k].pool),
 					  or_dash(x->results[k].device));
+			for (int k = 0; k < x->nresults; k++)
+				if (x->results[k].admin) {
+					sb_puts(b, "  (adminAccess)");
+					break;
+				}
 			sb_puts(b, "\n");
 		}
 	}
@@ -1184,6 +1192,12 @@ static void read_claims(rd *r, const wt_node *seq)
 			get_str(r, o, "driver", wr, &y->driver, false, true);
 			get_str(r, o, "pool", wr, &y->pool, false, true);
 			get_str(r, o, "device", wr, &y->device, false, true);
+			const wt_node *ad = wt_get(o, "adminAccess");
+			if (ad && ad->type != WT_BOOL && !r->rc)
+				r->rc = werr_at(r->err, WASP_EINPUT, ad->src,
+						"%s: \"adminAccess\" must be "
+						"true or false", wr);
+			y->admin = ad && ad->type == WT_BOOL && ad->boolean;
 			x->nresults = (int)k + 1;
 		}
 		pl->nclaims = (int)i + 1;

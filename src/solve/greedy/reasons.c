@@ -150,6 +150,77 @@ const char *wgr_explain(gs *G, const wp_group *wg, const int *corder,
 			 k->dom_name[cd[best].d], (long long)bb);
 }
 
+/* Eligible nodes tried per shared claim for a waiting reason. */
+#define WGR_SHARED_NODES 4096
+
+/* The pods' own claims fit, yet the group waits: when a shared claim its
+ * pods use is what fails, say which and how (NULL otherwise). */
+static const char *shared_reason(gs *G, const wp_group *wg)
+{
+	const wp_problem *p = G->p;
+	const wdr_state *st = G->dra;
+	const ws_dra *d = st->d;
+	for (int i = 0; i < wg->nclasses; i++) {
+		int c = wg->classes[i];
+		const wdr_podc *pc = G->cpc[c];
+		const wp_class *cl = &p->classes[c];
+		for (int k = 0; pc && k < pc->n; k++) {
+			int in = pc->c[k].inst;
+			if (in < 0)
+				continue;
+			const wdr_inst *I = &d->insts[in];
+			int al = st->inst_alloc[in];
+			if (al >= 0) {
+				const wdr_alloc *A = &st->allocs[al];
+				int rch = 0;
+				for (int e = 0; e < cl->nelig; e++) {
+					bool all = true;
+					for (int r = 0; r < A->n && all; r++)
+						all = wdr_reaches(G->s,
+						    &d->devs[st->res[A->first
+								     + r].dev],
+						    cl->elig[e]);
+					rch += all;
+				}
+				if (rch == cl->nelig)
+					continue; /* not what binds */
+				return wa_printf(G->ra, "shared claim %s/%s "
+				    "has its devices already (allocated for "
+				    "node %s); they reach %d of the %d "
+				    "eligible nodes, which did not hold the "
+				    "pods", I->ns, I->name,
+				    G->s->nodes[A->node].name, rch,
+				    cl->nelig);
+			}
+			wdr_result *out = wa_calloc(G->tmp, WDR_MAX_RESULTS,
+						    sizeof *out);
+			if (!out)
+				return NULL;
+			int ok = 0, tried = 0;
+			for (int e = 0; e < cl->nelig &&
+			     tried < WGR_SHARED_NODES; e++, tried++)
+				ok += wdr_alloc_spec(st, &d->specs[I->spec],
+						     cl->elig[e], st->taken,
+						     NULL, 0, out,
+						     WDR_MAX_RESULTS) >= 0;
+			if (!ok)
+				return wa_printf(G->ra, "shared claim %s/%s "
+				    "cannot be allocated from any one of "
+				    "the %d eligible node%s tried: no node "
+				    "reaches enough free matching devices",
+				    I->ns, I->name, tried,
+				    wgr_plural(tried, "", "s"));
+			if (ok < tried)
+				return wa_printf(G->ra, "shared claim %s/%s "
+				    "can be allocated from only %d of the "
+				    "%d eligible nodes tried, and the pods "
+				    "that share it did not fit there",
+				    I->ns, I->name, ok, tried);
+		}
+	}
+	return NULL;
+}
+
 /* A group with device claims that could not be placed: when the devices
  * (not cpu or memory) are what is short, say so in device terms.  The
  * device fit over the nodes and the text are cached per (claim list, key,
@@ -190,7 +261,7 @@ const char *wgr_device_reason(gs *G, const wp_group *wg,
 		}
 	}
 	if (fit >= need && !pc->why && need > 0)
-		return NULL;
+		return shared_reason(G, wg);
 	if (cache && G->dr_text[slot])
 		return G->dr_text[slot];
 	const char *where = k ? wa_printf(G->tmp, "in any %s domain",

@@ -1,6 +1,7 @@
 /*
  * dev_rows.c -- DRA device rows (doc/formulation.md §3b): shared-claim
- * instances (z, s, l columns) and the Hall rows per node.
+ * instances (z, s, l columns), the Hall rows per node and the rows
+ * over shared counters.
  */
 #include "solve/ilp/ilp_int.h"
 
@@ -527,6 +528,159 @@ static void dv_insts(wm *m)
 	}
 }
 
+static int64_t dv_gcd(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Forget device row `row`, the last noted, and its terms. */
+static void dv_unnote(wm *m, int row)
+{
+	wdterms *l[] = {&m->dt, &m->dy, &m->ds, &m->dh};
+	for (size_t i = 0; i < sizeof l / sizeof *l; i++)
+		while (l[i]->n && l[i]->t[l[i]->n - 1].row == row)
+			l[i]->n--;
+	m->dr.n = row;
+}
+
+/* What device dev takes of counter c (0: none). */
+static int64_t dv_amt(const ws_dra *d, int c, int dev)
+{
+	const wdr_ctr *k = &d->ctrs[c];
+	for (int i = k->first; i < k->first + k->n; i++)
+		if (d->ctr_dev[i] == dev)
+			return d->ctr_amt[i];
+	return 0;
+}
+
+/* The node all consumers of counter c are local to; -1 when they are
+ * not all on one node (the counter is then only relaxed). */
+static int dv_ctr_node(const ws_dra *d, int c)
+{
+	const wdr_ctr *k = &d->ctrs[c];
+	int n = -1;
+	for (int i = k->first; i < k->first + k->n; i++) {
+		int at = d->devs[d->ctr_dev[i]].reach.node;
+		if (at < 0 || (n >= 0 && at != n))
+			return -1;
+		n = at;
+	}
+	return n;
+}
+
+/* One row per shared counter (KEP-4815, doc/formulation.md §3b): on the
+ * node its consumers are local to, the amounts the ways' demands take
+ * (a demand's kind consumes one amount per device, else the smallest is
+ * used and the model is relaxed), plus what shared claims' s columns
+ * take, stay within the set's capacity minus what devices in use hold;
+ * a claim that evictions free gives its devices' amounts back through
+ * its f column.  Coefficients are divided by their common divisor. */
+static void dv_ctr_row(wm *m, int c)
+{
+	const wp_problem *p = m->p;
+	const ws_dra *d = p->snap->dra;
+	const wdr_ctr *k = &d->ctrs[c];
+	int n = dv_ctr_node(d, c), cand[WDV_MAXC];
+	bool global;
+	int nc = n < 0 ? -1 : wilp_dv_cands(m, n, cand, &global);
+	if (nc < 0 || k->milli <= 0) {
+		m->dv_inexact = true;
+		return;
+	}
+	int64_t amt[WDV_MAXC], g = k->milli, rhs = k->milli;
+	for (int b = 0; b < nc; b++) {
+		amt[b] = dv_amt(d, c, cand[b]);
+		if (amt[b] > 0)
+			g = dv_gcd(amt[b], g);
+		if (amt[b] && m->dra->taken[cand[b]])
+			rhs -= amt[b];
+	}
+	if (rhs < 0) { /* over-consumed already (warned at load) */
+		m->dv_inexact = true;
+		return;
+	}
+	/* the way's coefficient, per way of the node's slots */
+	wilp_dr_note(m, n, 0);
+	int row = m->dr.n - 1;
+	wm_row_begin(&m->b);
+	bool any = false, ok = true;
+	for (int i = m->nxbeg[n]; i < m->nxbeg[n + 1] && ok; i++) {
+		int sl = m->nxslot[i];
+		for (int w = m->dv_wbeg[sl]; w < m->dv_wend[sl] && ok; w++) {
+			int64_t q = 0;
+			for (int e = m->dv_dbeg[w]; e < m->dv_dbeg[w + 1]; e++) {
+				int64_t lo = -1, hi = 0;
+				for (int b = 0; b < nc; b++) {
+					if (!(m->dv_dset[e] >> b & 1))
+						continue;
+					int64_t a = d->devs[cand[b]].multi
+						    ? 0 : amt[b];
+					lo = lo < 0 || a < lo ? a : lo;
+					hi = a > hi ? a : hi;
+				}
+				if (lo != hi)
+					m->dv_inexact = true;
+				q += lo > 0 ? lo / g * m->dv_dcnt[e] : 0;
+			}
+			if (!q)
+				continue;
+			ok = q <= INT32_MAX;
+			any = true;
+			if (m->dv_ycol[w]) {
+				wm_coef(&m->b, m->dv_ycol[w], (double)q);
+				wilp_dy_note(m, w, (int)q);
+			} else {
+				wm_coef(&m->b, m->xcol[sl], (double)q);
+				wilp_dt_note(m, wp_slot_class(p, sl), (int)q);
+			}
+		}
+	}
+	for (int b = 0; b < nc && ok; b++) {
+		if (!amt[b])
+			continue;
+		int64_t a = amt[b] / g;
+		for (int h = m->dv_shead[cand[b]]; h >= 0; h = m->dv_s[h].next)
+			wm_coef(&m->b, m->dv_s[h].col, (double)a);
+		if (m->dv_shead[cand[b]] >= 0) {
+			any = true;
+			wilp_dterm_add(m, &m->ds, cand[b], (int)a);
+		}
+		int f = m->nfr && m->dra->taken[cand[b]]
+			    ? m->dev_fr[cand[b]] : -1;
+		bool seen = false;
+		for (int b2 = 0; b2 < b && f >= 0 && !seen; b2++)
+			seen = amt[b2] && m->dra->taken[cand[b2]] &&
+			       m->dev_fr[cand[b2]] == f;
+		if (f < 0 || seen)
+			continue;
+		/* one coefficient per claim: its devices' amounts */
+		int64_t sum = 0;
+		for (int b2 = b; b2 < nc; b2++)
+			if (amt[b2] && m->dra->taken[cand[b2]] &&
+			    m->dev_fr[cand[b2]] == f)
+				sum += amt[b2] / g;
+		ok = sum <= INT32_MAX;
+		wm_coef(&m->b, m->fr_col[f], -(double)sum);
+		wilp_dterm_add(m, &m->dh, f, (int)sum);
+	}
+	if (!any || !ok || rhs / g > INT32_MAX) {
+		if (any)
+			m->dv_inexact = true;
+		wm_row_drop(&m->b);
+		dv_unnote(m, row);
+		return;
+	}
+	m->dr.t[row].coef = (int)(rhs / g);
+	wm_row_end(&m->b, GLP_UP, 0, (double)(rhs / g),
+	    wm_name(&m->b, "ctr[%s,%s,%s]", p->snap->nodes[n].name, k->set,
+		    k->name));
+}
+
 /* DRA rows (see the section comment): ways per slot, y columns and
  * ways[c,n] rows where a slot has several, Hall rows per node. */
 void wilp_rows_dev(wm *m)
@@ -546,10 +700,6 @@ void wilp_rows_dev(wm *m)
 		return;
 	}
 	m->dv_dbeg[0] = 0;
-	/* shared counters (KEP-4815) are not rows: x keeps wdr_fit's bound,
-	 * which honours them, and the answer is allocated claim by claim */
-	if (s->dra->nctrs)
-		m->dv_inexact = true;
 	dv_insts(m);
 	int cand[WDV_MAXC];
 	for (int n = 0; n < p->nnodes && !m->nomem; n++) {
@@ -658,4 +808,7 @@ void wilp_rows_dev(wm *m)
 			}
 		}
 	}
+	/* shared counters (KEP-4815) */
+	for (int c = 0; c < s->dra->nctrs && !m->nomem; c++)
+		dv_ctr_row(m, c);
 }

@@ -799,6 +799,11 @@ static void dat_devices(FILE *f, const wm *m)
 	fprintf(f, ";\nset DS :=");
 	for (int i = 0; i < m->ds.n; i++)
 		fprintf(f, "\n (%d, 'd%d')", m->ds.t[i].row + 1, m->ds.t[i].ref);
+	fprintf(f, ";\nparam dscoef :=");
+	for (int i = 0; i < m->ds.n; i++)
+		if (m->ds.t[i].coef > 1)
+			fprintf(f, "\n %d 'd%d' %d", m->ds.t[i].row + 1,
+				m->ds.t[i].ref, m->ds.t[i].coef);
 	/* claims whose devices evictions free (§3b, §4b): their holder
 	 * classes and their devices in each row's union */
 	fprintf(f, ";\nset HC :=");
