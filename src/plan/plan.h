@@ -131,7 +131,7 @@ struct wasp_plan {
 	int nclaims;
 	/* What the evictions buy, highest priority first; NULL when not
 	 * computed (no evictions, or preemption off). */
-	wpl_buy *buy;
+	struct wpl_buy *buy;
 	int nbuy;
 };
 
