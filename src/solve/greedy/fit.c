@@ -179,7 +179,8 @@ static int elig_pos(const wp_class *c, int n)
 	return -1;
 }
 
-/* Node n changed: its domains' cached roll-ups are stale. */
+/* Node n changed: its domains' cached roll-ups are stale, and the
+ * domain index (index.c) takes the change of its room. */
 void wgr_touch(gs *G, int n)
 {
 	const wtp_topo *t = G->p->topo;
@@ -190,6 +191,8 @@ void wgr_touch(gs *G, int n)
 	}
 	G->gver++;
 	G->nver[n]++;
+	if (G->ix)
+		wgr_ix_touch(G, n);
 }
 
 /* Place up to m pods of class c on the candidates G->nc[0..nc), best-fit

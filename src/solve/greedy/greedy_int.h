@@ -27,6 +27,8 @@
  *   preempt.c   all greedy preemption: victim search, reprieve, capacity
  *               by priority level (doc/preemption.md, "Greedy victim
  *               search"; doc/formulation.md §4b)
+ *   index.c     per-domain totals of free and evictable capacity, kept
+ *               up to date as pods are placed and units evicted
  *   reasons.c   why a group waits
  *   restarts.c  seeded passes in perturbed orders (doc/formulation.md §11)
  */
@@ -45,6 +47,8 @@
 #define WGR_MAX_TRIES 64
 /* Node visits below which a roll-up is not worth a parallel region. */
 #define WGR_PAR_MIN (1 << 17)
+/* Resources the domain index bounds with (more: no bound, no skip). */
+#define WGR_IX_MAX_RES 64
 /* Cached per-node fits (profiles x nodes) the greedy may hold: 64 MB. */
 #define WGR_FIT_CACHE ((size_t)1 << 23)
 /* Per-node fit cap: keeps sums far from overflow when requests are 0. */
@@ -89,6 +93,24 @@ typedef struct rcache {
 	int64_t *raw;
 	uint32_t *ver;
 } rcache;
+
+/* The domain index (index.c): per key slot (the keys, then the cluster
+ * as one domain) and domain, totals kept up to date incrementally. */
+typedef struct gix {
+	int nb;            /* priority bands: distinct unit priorities  */
+	int32_t *bprio;    /* nb, ascending                             */
+	int *uband;        /* per unit: its band                        */
+	int nk;            /* key slots: nkeys + 1                      */
+	int64_t **fsum;    /* per slot: ndom * nres, free room (>= 0)   */
+	int64_t **esum;    /* per slot: ndom * nb * nres, evictable pods'
+			      requests                                 */
+	int32_t **ecnt;    /* per slot: ndom * nb, evictable pods        */
+	int64_t *seen;     /* nn * nres: each node's room as added       */
+	unsigned char *dirty; /* per node: touched since the last sync   */
+	int *dlist, ndirty;
+	unsigned char *over; /* per node: over-committed (no victims)    */
+	int *pod_unit;     /* per snapshot pod: its unit (moves), or -1  */
+} gix;
 
 /* The state of one greedy pass (the contract above). */
 typedef struct gs {
@@ -149,10 +171,9 @@ typedef struct gs {
 	/* preemption bound: node -> running pods of units there (CSR) */
 	int *pe_pstart, *pe_pods, *pe_punit;
 	int64_t *pe_cap, *pe_acc; /* scratch: nres, nclasses             */
-	/* per node, and per domain of each key (computed when stale), the
-	 * lowest priority of a unit that may still be evicted there */
-	int32_t *pe_nmin, **pe_dmin;
-	unsigned *pe_dver, pe_ever;
+	/* per node, the lowest priority of a unit that may still be
+	 * evicted there (per domain: the domain index, wgr_ix_dmin) */
+	int32_t *pe_nmin;
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 	/* moves (--rebalance; moves.c) */
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
@@ -175,6 +196,8 @@ typedef struct gs {
 	 * version), for one eligibility, refreshed from the changed nodes
 	 * once a group was admitted (preempt.c, pd_domains). */
 	struct pdfit *pd;
+	gix *ix;           /* the domain index, NULL until preemption    */
+	int ix_bad;        /* wgr_solve_checked: index checks that failed */
 } gs;
 
 /* A candidate domain in the order it is tried (wgr_cmp_dsort). */
@@ -303,6 +326,18 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		      int need);
 int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
 		     int placed);
+
+/* index.c: the domain index (a key index ki, -1: the cluster) */
+int wgr_ix_setup(gs *G);
+void wgr_ix_touch(gs *G, int n);         /* node n's room changed       */
+void wgr_ix_sync(gs *G);                 /* the totals brought up to date */
+void wgr_ix_unit(gs *G, int u, int sign); /* unit u leaves (-1) the
+					     victims, or returns (+1)  */
+void wgr_ix_moved(gs *G, int pi, int sign); /* pod pi moved (+1) or back */
+int32_t wgr_ix_dmin(const gs *G, int ki, int d);
+int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
+		     int32_t below);
+bool wgr_ix_verify(gs *G);         /* totals equal a recount      */
 
 /* reasons.c */
 const char *wgr_short_name(const char *label);

@@ -121,13 +121,9 @@ int wgr_pe_setup(gs *G)
 	if (!G->pe_pstart || !G->pe_pods || !G->pe_punit || !G->pe_cap ||
 	    !G->pe_acc)
 		return -1;
-	int nk = p->topo ? p->topo->nkeys : 0;
 	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
-	G->pe_dmin = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(int32_t *));
-	G->pe_dver = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(unsigned));
-	if (!G->pe_nmin || !G->pe_dmin || !G->pe_dver)
+	if (!G->pe_nmin)
 		return -1;
-	G->pe_ever = 1;
 	if (G->dra && p->snap->dra) {
 		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
 				       sizeof(int));
@@ -159,7 +155,7 @@ int wgr_pe_setup(gs *G)
 		 &(unitctx){p, G->pe_pdbv});
 	for (int i = 0; i < p->nunits; i++)
 		G->pe_rank[G->pe_order[i]] = i;
-	return 0;
+	return wgr_ix_setup(G);
 }
 
 /* v[0..n) in cmp_unit_cost order: budget-breaking last, else the rank. */
@@ -190,28 +186,6 @@ static void pe_sort(const gs *G, int *v, int n)
 		memcpy(v, a, (size_t)n * sizeof *v);
 	for (int i = 0; i < n; i++)
 		v[i] = G->pe_order[v[i] >= nu ? v[i] - nu : v[i]];
-}
-
-/* Domains of key k whose lowest evictable priority is known, refreshed
- * after evictions; NULL on NOMEM. */
-static const int32_t *pe_dom_min(gs *G, const wtp_key *k)
-{
-	int ki = (int)(k - G->p->topo->keys);
-	if (G->pe_dver[ki] == G->pe_ever)
-		return G->pe_dmin[ki];
-	if (!G->pe_dmin[ki] &&
-	    !(G->pe_dmin[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
-					 sizeof(int32_t))))
-		return NULL;
-	int32_t *dm = G->pe_dmin[ki];
-	for (int d = 0; d < k->ndom; d++) {
-		dm[d] = INT32_MAX;
-		for (int j = 0; j < k->dom_nnodes[d]; j++)
-			if (G->pe_nmin[k->dom_nodes[d][j]] < dm[d])
-				dm[d] = G->pe_nmin[k->dom_nodes[d][j]];
-	}
-	G->pe_dver[ki] = G->pe_ever;
-	return dm;
 }
 
 /* Devices of allocated claim sp: give back (sign -1: free) or take again
@@ -551,6 +525,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 			int u = v[i];
 			G->sol->evict[u] = 1;
 			G->sol->evict_by[u] = g;
+			wgr_ix_unit(G, u, -1);
 			const wp_unit *un = &p->units[u];
 			for (int j = 0; j < un->npods; j++) {
 				int n = G->s->pods[un->pods[j]].node;
@@ -561,7 +536,6 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 				pe_node_min(G, n);
 			}
 		}
-		G->pe_ever++;
 		return placed;
 	}
 	wgr_rollback(G);
@@ -640,9 +614,8 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	int limit = wg->gang ? need : G->pe_rest > 0 ? G->pe_rest : wg->size;
 	int best = -1;
 	pecost bc = {0, 0, 0};
-	const int32_t *dmin = k ? pe_dom_min(G, k) : NULL;
-	if (k && !dmin)
-		return -2;
+	int ki = k ? (int)(k - G->p->topo->keys) : -1;
+	wgr_ix_sync(G);
 	/* DRA: when no running pod holds an allocated claim, evictions
 	 * free cpu and memory but no device, so the device-only fit of a
 	 * domain bounds what they can give (every class of the group with
@@ -663,8 +636,13 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		/* nothing of lower priority there: no victims (cheap skip) */
-		if (k && dmin[d] >= wg->priority)
+		/* nothing of lower priority there: no victims; or too
+		 * little room even with all of them gone (the domain
+		 * index, index.c: what pe_victims would find, without
+		 * visiting the nodes) */
+		int dx = k ? d : 0;
+		if (wgr_ix_dmin(G, ki, dx) >= wg->priority ||
+		    wgr_ix_bound(G, wg, ki, dx, wg->priority) < need)
 			continue;
 		if (dfit && dfit[k ? d : 0] < need)
 			continue; /* devices short, evictions cannot help */
