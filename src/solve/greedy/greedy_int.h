@@ -174,6 +174,7 @@ typedef struct gs {
 	/* per node, the lowest priority of a unit that may still be
 	 * evicted there (per domain: the domain index, wgr_ix_dmin) */
 	int32_t *pe_nmin;
+	int64_t *pe_nfit;      /* per node: a class's fit (pe_shortest_count) */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 	/* moves (--rebalance; moves.c) */
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */

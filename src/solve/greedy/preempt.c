@@ -122,7 +122,8 @@ int wgr_pe_setup(gs *G)
 	    !G->pe_acc)
 		return -1;
 	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
-	if (!G->pe_nmin)
+	G->pe_nfit = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int64_t));
+	if (!G->pe_nmin || !G->pe_nfit)
 		return -1;
 	if (G->dra && p->snap->dra) {
 		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
@@ -288,14 +289,45 @@ static bool pe_fits(gs *G, int u)
 	return true;
 }
 
+/* The pod slots of one class in one domain, kept while the victim
+ * prefix moves (pe_shortest_count): per node of the domain its fit, and
+ * their sum. */
+typedef struct peslots {
+	int c;
+	const wtp_key *k; /* NULL: the cluster */
+	int d;
+	int64_t sum;
+	int64_t *fit;     /* per node (G->pe_nfit), valid in the domain */
+} peslots;
+
+/* Node n changed: its fit in the sum. */
+static void ps_node(gs *G, peslots *ps, int n)
+{
+	if ((ps->k && ps->k->node_dom[n] != ps->d) ||
+	    !wgr_elig_bit(&G->ci[ps->c], n))
+		return;
+	int64_t f = wgr_node_fit(G, ps->c, n);
+	ps->sum += f - ps->fit[n];
+	ps->fit[n] = f;
+}
+
 /* Make exactly the first m of v[] evicted, *cur being evicted now (the
- * bisection moves the prefix instead of redoing it from scratch). */
+ * bisection moves the prefix instead of redoing it from scratch); ps
+ * (may be NULL) follows the nodes the evictions change. */
+static void pe_prefix_ps(gs *G, const int *v, int *cur, int m, peslots *ps)
+{
+	for (; *cur != m; *cur < m ? (*cur)++ : (*cur)--) {
+		int u = *cur < m ? v[*cur] : v[*cur - 1];
+		pe_apply(G, u, *cur < m ? 1 : -1);
+		const wp_unit *un = &G->p->units[u];
+		for (int i = 0; ps && i < un->npods; i++)
+			ps_node(G, ps, G->s->pods[un->pods[i]].node);
+	}
+}
+
 static void pe_prefix(gs *G, const int *v, int *cur, int m)
 {
-	for (; *cur < m; (*cur)++)
-		pe_apply(G, v[*cur], 1);
-	for (; *cur > m; (*cur)--)
-		pe_apply(G, v[*cur - 1], -1);
+	pe_prefix_ps(G, v, cur, m, NULL);
 }
 
 /* Does the group fit in d with the first m of v[] evicted?  Leaves the
@@ -451,6 +483,68 @@ static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
 	return placed;
 }
 
+/* Can the slots decide the test?  For one class without device claims,
+ * placing is taking min(fit, pods left) node after node, so the pods
+ * placed are min(pods, slots) exactly (wgr_place_cands). */
+static bool pe_countable(const gs *G, const wp_group *wg)
+{
+	return wg->nclasses == 1 && G->pe_nfit &&
+	       !(G->cpc && G->cpc[wg->classes[0]]);
+}
+
+/* pe_shortest for a countable group: the same bisection with the test
+ * "min(pods, slots) >= need" on slots kept as the prefix moves, then one
+ * placement with the shortest prefix evicted -- the same prefix and the
+ * same placement as pe_shortest, without a placement per probe. */
+static int pe_shortest_count(gs *G, const wp_group *wg, const int *corder,
+			     const wtp_key *k, int d, int need, int limit,
+			     int nv, int *mout)
+{
+	int *v = G->pe_v;
+	int c = wg->classes[0];
+	const wp_class *cl = &G->p->classes[c];
+	peslots ps = {c, k, d, 0, G->pe_nfit};
+	/* pods the class may place (as wgr_place_upto) */
+	int64_t m = cl->count;
+	if (G->pe_rest > 0)
+		for (int j = 0; j < cl->nelig; j++)
+			m -= G->sol->x[cl->off + j];
+	if (m > limit)
+		m = limit;
+	int n1 = k ? k->dom_nnodes[d] : cl->nelig;
+	for (int j = 0; j < n1; j++) {
+		int n = k ? k->dom_nodes[d][j] : cl->elig[j];
+		ps.fit[n] = 0;
+		if (!k || wgr_elig_bit(&G->ci[c], n))
+			ps.sum += (ps.fit[n] = wgr_node_fit(G, c, n));
+	}
+	int cur = 0;
+#define PS_FITS() ((ps.sum < m ? ps.sum : m) >= need)
+	pe_prefix_ps(G, v, &cur, nv, &ps);
+	if (!PS_FITS()) {
+		pe_prefix(G, v, &cur, 0);
+		return -1;
+	}
+	int lo = 1, hi = nv;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		pe_prefix_ps(G, v, &cur, mid, &ps);
+		if (PS_FITS())
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+#undef PS_FITS
+	pe_prefix(G, v, &cur, hi);
+	int placed = wgr_place_upto(G, wg, corder, k, d, need, limit);
+	if (placed < 0) {
+		pe_prefix(G, v, &cur, 0);
+		return placed == -2 ? -2 : -1;
+	}
+	*mout = hi;
+	return placed;
+}
+
 /* Reprieve, highest priority first, the victims v[0..m) whose return
  * still fits beside the placement (G->pe_rep[i]); *cost: what stays
  * evicted, budget violations first.  With commit the budgets are
@@ -513,7 +607,9 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	if (nv < 0)
 		return -1;
 	int m;
-	int placed = pe_shortest(G, wg, corder, k, d, need, limit, nv, &m);
+	int placed = pe_countable(G, wg)
+	    ? pe_shortest_count(G, wg, corder, k, d, need, limit, nv, &m)
+	    : pe_shortest(G, wg, corder, k, d, need, limit, nv, &m);
 	if (placed < 0)
 		return placed;
 	pe_reprieve(G, m, commit, cost);
