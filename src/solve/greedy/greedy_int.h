@@ -47,6 +47,8 @@
 #define WGR_MAX_TRIES 64
 /* Node visits below which a roll-up is not worth a parallel region. */
 #define WGR_PAR_MIN (1 << 17)
+/* Bytes the per-node load by pending band (gs.pl) may take. */
+#define WGR_LOAD_MAX ((size_t)256 << 20)
 /* Resources the domain index bounds with (more: no bound, no skip). */
 #define WGR_IX_MAX_RES 64
 /* Cached per-node fits (profiles x nodes) the greedy may hold: 64 MB. */
@@ -198,6 +200,14 @@ typedef struct gs {
 	 * once a group was admitted (preempt.c, pd_domains). */
 	struct pdfit *pd;
 	gix *ix;           /* the domain index, NULL until preemption    */
+	/* what is placed per node and pending band (wgr_setup_load): band
+	 * 0 holds groups that may not preempt, band b > 0 the may-preempt
+	 * groups of priority pl_prio[b]; NULL: over WGR_LOAD_MAX bytes,
+	 * the levels then scan the solution */
+	int64_t *pl;       /* nn * npl * nres                            */
+	int npl;
+	int32_t *pl_prio;  /* npl, ascending from 1                       */
+	int *pl_band;      /* per class                                   */
 	int ix_bad;        /* wgr_solve_checked: index checks that failed */
 } gs;
 
@@ -284,6 +294,7 @@ static inline int wgr_group_need(const wp_group *wg)
 
 /* fit.c: class data, best-fit placement, the placement log */
 int wgr_setup_classes(gs *G);
+int wgr_setup_load(gs *G);
 int64_t wgr_acc_bound(const wp_problem *p, const wp_group *wg,
 		      const int64_t *acc);
 double wgr_node_frac(gs *G, int n);

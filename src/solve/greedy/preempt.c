@@ -823,7 +823,14 @@ static int never_cap(gs *G)
 		memset(G->nv_used + (size_t)G->dlist[i] * nres, 0,
 		       sizeof *G->nv_used * nres);
 	const wp_problem *p = G->p;
-	for (int c = 0; c < p->nclasses; c++) {
+	for (int i = 0; G->pl && i < G->ndirty; i++) {
+		/* band 0 of the load: groups that may not preempt (only
+		 * admitted ones hold pods between groups) */
+		size_t n = (size_t)G->dlist[i];
+		memcpy(G->nv_used + n * nres, G->pl + n * G->npl * nres,
+		       sizeof *G->nv_used * nres);
+	}
+	for (int c = 0; !G->pl && c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		if (!G->sol->admit[cl->group] || wpe_may_preempt(p, cl->group))
 			continue;
@@ -935,7 +942,17 @@ static int level_enter(gs *G, int32_t q)
 						SL(i, l, r) += pod->req[r];
 		}
 	}
-	for (int c = 0; c < p->nclasses; c++) {
+	for (int i = 0; G->pl && i < G->ndirty; i++) {
+		/* the load by band (fit.c, wgr_setup_load): band 0 counts
+		 * at every level */
+		const int64_t *ld = G->pl + (size_t)G->dlist[i] * G->npl * nres;
+		for (int b = 0; b < G->npl; b++, ld += nres)
+			for (int l = 0; l < nl; l++)
+				if (b == 0 || G->pl_prio[b] <= lv[l])
+					for (int r = 0; r < nres; r++)
+						SL(i, l, r) -= ld[r];
+	}
+	for (int c = 0; !G->pl && c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		int32_t pr = p->groups[cl->group].priority;
 		/* pods of groups that may not preempt never use freed room:

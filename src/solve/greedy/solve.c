@@ -33,7 +33,8 @@ static int run(gs *G, const wasp_options *o)
 	dsort *ds = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *ds);
 	gord *ord = wa_calloc(G->tmp, (size_t)p->ngroups + 1, sizeof *ord);
 	G->nc = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof *G->nc);
-	if (!cd || !ds || !ord || !G->nc || wgr_setup_classes(G))
+	if (!cd || !ds || !ord || !G->nc || wgr_setup_classes(G) ||
+	    wgr_setup_load(G))
 		return -1;
 
 	if (wgr_setup_pairs(G) || wgr_tree_setup(G))
