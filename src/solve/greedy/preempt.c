@@ -289,26 +289,57 @@ static bool pe_fits(gs *G, int u)
 	return true;
 }
 
-/* The pod slots of one class in one domain, kept while the victim
- * prefix moves (pe_shortest_count): per node of the domain its fit, and
- * their sum. */
+/* The pod slots of a one-class group in one domain, kept while the
+ * victim prefix moves (pe_shortest): per node of the domain its fit as
+ * placing sees it (wgr_node_fit_c), and their sum.  Placing puts at most
+ * a node's fit on it, so min(pods, sum) bounds the pods a probe places;
+ * without device claims it is exactly what it places (wgr_place_cands
+ * takes min(fit, pods left) node after node). */
 typedef struct peslots {
 	int c;
 	const wtp_key *k; /* NULL: the cluster */
 	int d;
+	int64_t m;        /* pods the class may place (as wgr_place_upto) */
 	int64_t sum;
 	int64_t *fit;     /* per node (G->pe_nfit), valid in the domain */
+	bool exact;       /* the sum decides a probe: no claims          */
+	bool ok;          /* the sum is known: no eviction freed a device
+			     reachable from several nodes                */
 } peslots;
 
 /* Node n changed: its fit in the sum. */
 static void ps_node(gs *G, peslots *ps, int n)
 {
-	if ((ps->k && ps->k->node_dom[n] != ps->d) ||
+	if (n < 0 || (ps->k && ps->k->node_dom[n] != ps->d) ||
 	    !wgr_elig_bit(&G->ci[ps->c], n))
 		return;
-	int64_t f = wgr_node_fit(G, ps->c, n);
+	int64_t f = wgr_node_fit_c(G, ps->c, n);
 	ps->sum += f - ps->fit[n];
 	ps->fit[n] = f;
+}
+
+/* Unit u was evicted or restored: the nodes whose fit that changes --
+ * its pods' and, with claims, those of the devices its claims hold. */
+static void ps_unit(gs *G, peslots *ps, int u)
+{
+	const wp_unit *un = &G->p->units[u];
+	const ws_dra *d = G->s->dra;
+	bool held = d && d->held_beg;
+	for (int i = 0; i < un->npods; i++) {
+		int pi = un->pods[i];
+		ps_node(G, ps, G->s->pods[pi].node);
+		for (int h = held ? d->held_beg[pi] : 0;
+		     held && h < d->held_beg[pi + 1]; h++) {
+			const wdr_spec *sp = &d->specs[d->held[h]];
+			for (int j = 0; j < sp->nalloc; j++) {
+				int n = d->devs[sp->alloc_dev[j]].reach.node;
+				if (n < 0)
+					ps->ok = false;
+				else
+					ps_node(G, ps, n);
+			}
+		}
+	}
 }
 
 /* Make exactly the first m of v[] evicted, *cur being evicted now (the
@@ -319,9 +350,8 @@ static void pe_prefix_ps(gs *G, const int *v, int *cur, int m, peslots *ps)
 	for (; *cur != m; *cur < m ? (*cur)++ : (*cur)--) {
 		int u = *cur < m ? v[*cur] : v[*cur - 1];
 		pe_apply(G, u, *cur < m ? 1 : -1);
-		const wp_unit *un = &G->p->units[u];
-		for (int i = 0; ps && i < un->npods; i++)
-			ps_node(G, ps, G->s->pods[un->pods[i]].node);
+		if (ps)
+			ps_unit(G, ps, u);
 	}
 }
 
@@ -330,14 +360,52 @@ static void pe_prefix(gs *G, const int *v, int *cur, int m)
 	pe_prefix_ps(G, v, cur, m, NULL);
 }
 
+/* The slots of group wg in domain d of k, for pe_shortest: false when
+ * the group has several classes (no count). */
+static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
+		    const wtp_key *k, int d, int limit)
+{
+	if (wg->nclasses != 1 || !G->pe_nfit)
+		return false;
+	int c = wg->classes[0];
+	const wp_class *cl = &G->p->classes[c];
+	*ps = (peslots){c, k, d, cl->count, 0, G->pe_nfit,
+			!(G->cpc && G->cpc[c]), true};
+	if (G->pe_rest > 0)
+		for (int j = 0; j < cl->nelig; j++)
+			ps->m -= G->sol->x[cl->off + j];
+	if (ps->m > limit)
+		ps->m = limit;
+	int n1 = k ? k->dom_nnodes[d] : cl->nelig;
+	for (int j = 0; j < n1; j++) {
+		int n = k ? k->dom_nodes[d][j] : cl->elig[j];
+		ps->fit[n] = 0;
+		ps_node(G, ps, n);
+	}
+	return true;
+}
+
+/* The count says the probe fails (only when the count is known). */
+static bool ps_short(const peslots *ps, int need)
+{
+	return ps && ps->ok && (ps->sum < ps->m ? ps->sum : ps->m) < need;
+}
+
 /* Does the group fit in d with the first m of v[] evicted?  Leaves the
  * prefix evicted (*cur = m) and, when it fits, the placement (logged, for
- * rollback).  Pods placed, -1 no, -2 NOMEM. */
+ * rollback).  Pods placed, -1 no, -2 NOMEM.  With slots ps (may be
+ * NULL), a probe they show short is answered without placing; with
+ * exact slots, a probe they show fitting is answered 0 (it fits; nothing
+ * placed). */
 static int pe_test(gs *G, const wp_group *wg, const int *corder,
 		   const wtp_key *k, int d, int need, int limit,
-		   const int *v, int *cur, int m)
+		   const int *v, int *cur, int m, peslots *ps)
 {
-	pe_prefix(G, v, cur, m);
+	pe_prefix_ps(G, v, cur, m, ps);
+	if (ps_short(ps, need))
+		return -1;
+	if (ps && ps->exact)
+		return 0;
 	return wgr_place_upto(G, wg, corder, k, d, need, limit);
 }
 
@@ -432,26 +500,32 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 /* The shortest prefix of v[0..nv) whose eviction lets the group fit in
  * d, found by bisection; with it evicted, the group is placed (logged).
  * *mout: the prefix.  Pods placed; -1 (nothing evicted) when the group
- * does not fit even with all of them gone, -2 on NOMEM. */
+ * does not fit even with all of them gone, -2 on NOMEM.  A one-class
+ * group's probes count slots first (peslots): the same answers, so the
+ * same prefix and placement, with fewer placements. */
 static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
 		       const wtp_key *k, int d, int need, int limit, int nv,
 		       int *mout)
 {
 	int *v = G->pe_v;
 	int cur = 0;
-	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv);
+	peslots slots, *ps = ps_init(G, &slots, wg, k, d, limit) ? &slots
+								  : NULL;
+	bool exact = ps && ps->exact;
+	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv, ps);
 	if (t < 0) {
 		pe_prefix(G, v, &cur, 0);
 		return t;
 	}
-	/* a fitting probe's placement stays while it may be the last */
-	int lo = 1, hi = nv, live = t;
+	/* a fitting probe's placement stays while it may be the last (an
+	 * exact count places nothing: live stays -1) */
+	int lo = 1, hi = nv, live = exact ? -1 : t;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (live >= 0)
 			wgr_rollback(G);
-		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, mid);
-		live = t;
+		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, mid, ps);
+		live = exact ? -1 : t;
 		if (t == -2) {
 			pe_prefix(G, v, &cur, 0);
 			return -2;
@@ -480,68 +554,6 @@ static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
 		}
 	}
 	*mout = m;
-	return placed;
-}
-
-/* Can the slots decide the test?  For one class without device claims,
- * placing is taking min(fit, pods left) node after node, so the pods
- * placed are min(pods, slots) exactly (wgr_place_cands). */
-static bool pe_countable(const gs *G, const wp_group *wg)
-{
-	return wg->nclasses == 1 && G->pe_nfit &&
-	       !(G->cpc && G->cpc[wg->classes[0]]);
-}
-
-/* pe_shortest for a countable group: the same bisection with the test
- * "min(pods, slots) >= need" on slots kept as the prefix moves, then one
- * placement with the shortest prefix evicted -- the same prefix and the
- * same placement as pe_shortest, without a placement per probe. */
-static int pe_shortest_count(gs *G, const wp_group *wg, const int *corder,
-			     const wtp_key *k, int d, int need, int limit,
-			     int nv, int *mout)
-{
-	int *v = G->pe_v;
-	int c = wg->classes[0];
-	const wp_class *cl = &G->p->classes[c];
-	peslots ps = {c, k, d, 0, G->pe_nfit};
-	/* pods the class may place (as wgr_place_upto) */
-	int64_t m = cl->count;
-	if (G->pe_rest > 0)
-		for (int j = 0; j < cl->nelig; j++)
-			m -= G->sol->x[cl->off + j];
-	if (m > limit)
-		m = limit;
-	int n1 = k ? k->dom_nnodes[d] : cl->nelig;
-	for (int j = 0; j < n1; j++) {
-		int n = k ? k->dom_nodes[d][j] : cl->elig[j];
-		ps.fit[n] = 0;
-		if (!k || wgr_elig_bit(&G->ci[c], n))
-			ps.sum += (ps.fit[n] = wgr_node_fit(G, c, n));
-	}
-	int cur = 0;
-#define PS_FITS() ((ps.sum < m ? ps.sum : m) >= need)
-	pe_prefix_ps(G, v, &cur, nv, &ps);
-	if (!PS_FITS()) {
-		pe_prefix(G, v, &cur, 0);
-		return -1;
-	}
-	int lo = 1, hi = nv;
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-		pe_prefix_ps(G, v, &cur, mid, &ps);
-		if (PS_FITS())
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-#undef PS_FITS
-	pe_prefix(G, v, &cur, hi);
-	int placed = wgr_place_upto(G, wg, corder, k, d, need, limit);
-	if (placed < 0) {
-		pe_prefix(G, v, &cur, 0);
-		return placed == -2 ? -2 : -1;
-	}
-	*mout = hi;
 	return placed;
 }
 
@@ -607,9 +619,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	if (nv < 0)
 		return -1;
 	int m;
-	int placed = pe_countable(G, wg)
-	    ? pe_shortest_count(G, wg, corder, k, d, need, limit, nv, &m)
-	    : pe_shortest(G, wg, corder, k, d, need, limit, nv, &m);
+	int placed = pe_shortest(G, wg, corder, k, d, need, limit, nv, &m);
 	if (placed < 0)
 		return placed;
 	pe_reprieve(G, m, commit, cost);
