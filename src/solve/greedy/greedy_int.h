@@ -45,6 +45,9 @@
 
 /* Domains actually placed into per group, after the roll-up prefilter. */
 #define WGR_MAX_TRIES 64
+/* Candidate domains from which the victim search scores them by the
+ * domain index on OpenMP threads. */
+#define WGR_PAR_DOMS 256
 /* Node visits below which a roll-up is not worth a parallel region. */
 #define WGR_PAR_MIN (1 << 17)
 /* Bytes the per-node load by pending band (gs.pl) may take. */
@@ -176,7 +179,8 @@ typedef struct gs {
 	/* per node, the lowest priority of a unit that may still be
 	 * evicted there (per domain: the domain index, wgr_ix_dmin) */
 	int32_t *pe_nmin;
-	int64_t *pe_nfit;      /* per node: a class's fit (pe_shortest_count) */
+	int64_t *pe_nfit;      /* per node: a class's fit (pe_shortest)   */
+	unsigned char *pe_dlive; /* per candidate domain: worth a search */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 	/* moves (--rebalance; moves.c) */
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */

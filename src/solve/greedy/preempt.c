@@ -123,7 +123,12 @@ int wgr_pe_setup(gs *G)
 		return -1;
 	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
 	G->pe_nfit = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int64_t));
-	if (!G->pe_nmin || !G->pe_nfit)
+	int maxd = 1;
+	for (int k = 0; p->topo && k < p->topo->nkeys; k++)
+		if (p->topo->keys[k].ndom > maxd)
+			maxd = p->topo->keys[k].ndom;
+	G->pe_dlive = wa_calloc(G->tmp, (size_t)maxd + 1, 1);
+	if (!G->pe_nmin || !G->pe_nfit || !G->pe_dlive)
 		return -1;
 	if (G->dra && p->snap->dra) {
 		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
@@ -738,17 +743,25 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 			      G->ci[wg->classes[0]].bits;
 	if (one_sig)
 		dfit = pd_domains(G, wg->classes[0], k);
+	/* Score the domains by the domain index (index.c): a domain with
+	 * nothing of lower priority, or too little room even with all of
+	 * it gone, is what pe_victims would reject, without visiting its
+	 * nodes.  Many domains: on OpenMP threads, each domain writing
+	 * its own flag, so the thread count does not matter. */
+	unsigned char *live = G->pe_dlive;
+	bool par = ncd >= WGR_PAR_DOMS && G->threads > 1;
+#pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
+	for (int i = 0; i < ncd; i++) {
+		int d = !k ? 0 : wg->fixed_dom >= 0 ? wg->fixed_dom
+				 : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
+		live[i] = wgr_ix_dmin(G, ki, d) < wg->priority &&
+			  wgr_ix_bound(G, wg, ki, d, wg->priority) >= need;
+	}
 	for (int i = 0; i < ncd; i++) {
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		/* nothing of lower priority there: no victims; or too
-		 * little room even with all of them gone (the domain
-		 * index, index.c: what pe_victims would find, without
-		 * visiting the nodes) */
-		int dx = k ? d : 0;
-		if (wgr_ix_dmin(G, ki, dx) >= wg->priority ||
-		    wgr_ix_bound(G, wg, ki, dx, wg->priority) < need)
+		if (!live[i])
 			continue;
 		if (dfit && dfit[k ? d : 0] < need)
 			continue; /* devices short, evictions cannot help */
