@@ -212,7 +212,8 @@ typedef struct gs {
 	int npl;
 	int32_t *pl_prio;  /* npl, ascending from 1                       */
 	int *pl_band;      /* per class                                   */
-	int ix_bad;        /* wgr_solve_checked: index checks that failed */
+	bool ix_check;     /* wgr_solve_checked: recount after each group */
+	int ix_checks, ix_bad; /* recounts made, and those that differed */
 } gs;
 
 /* A candidate domain in the order it is tried (wgr_cmp_dsort). */
