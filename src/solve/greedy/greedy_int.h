@@ -54,6 +54,8 @@
 #define WGR_LOAD_MAX ((size_t)256 << 20)
 /* Resources the domain index bounds with (more: no bound, no skip). */
 #define WGR_IX_MAX_RES 64
+/* Priority bands the cost bound handles (more: no bound). */
+#define WGR_IX_MAX_BANDS 64
 /* Cached per-node fits (profiles x nodes) the greedy may hold: 64 MB. */
 #define WGR_FIT_CACHE ((size_t)1 << 23)
 /* Per-node fit cap: keeps sums far from overflow when requests are 0. */
@@ -110,6 +112,9 @@ typedef struct gix {
 	int64_t **esum;    /* per slot: ndom * nb * nres, evictable pods'
 			      requests                                 */
 	int32_t **ecnt;    /* per slot: ndom * nb, evictable pods        */
+	int64_t **emax;    /* per slot: ndom * nb * nres, the largest
+			      request of one such pod (from the start)   */
+	bool any_over;     /* some node is over-committed: no cost bound */
 	int64_t *seen;     /* nn * nres: each node's room as added       */
 	unsigned char *dirty; /* per node: touched since the last sync   */
 	int *dlist, ndirty;
@@ -180,7 +185,7 @@ typedef struct gs {
 	 * evicted there (per domain: the domain index, wgr_ix_dmin) */
 	int32_t *pe_nmin;
 	int64_t *pe_nfit;      /* per node: a class's fit (pe_shortest)   */
-	unsigned char *pe_dlive; /* per candidate domain: worth a search */
+	struct pebound *pe_lb; /* per candidate domain: its cost bound  */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 	/* moves (--rebalance; moves.c) */
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
@@ -354,6 +359,11 @@ void wgr_ix_moved(gs *G, int pi, int sign); /* pod pi moved (+1) or back */
 int32_t wgr_ix_dmin(const gs *G, int ki, int d);
 int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 		     int32_t below);
+/* false: the victims there cannot free the room the group needs; else
+ * *w, *pods: a lower bound on the victim search's cost there (0, 0:
+ * none known) */
+bool wgr_ix_cost_lb(const gs *G, const wp_group *wg, int ki, int d,
+		    int32_t below, int need, double *w, long *pods);
 bool wgr_ix_verify(gs *G);         /* totals equal a recount      */
 
 /* reasons.c */

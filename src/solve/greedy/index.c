@@ -25,11 +25,21 @@
  *                 max(0, a + b) <= max(0, a) + b for b >= 0, so the
  *                 bound is never below what the node-by-node bound of the
  *                 victim search finds; a domain it rejects, that search
- *                 would reject too, and the plan does not change.
+ *                 would reject too, and the plan does not change;
+ *   wgr_ix_cost_lb a lower bound on what the victim search's answer in
+ *                 the domain costs (evicted pods by weight, then pods):
+ *                 the room the group needs beyond the free room must be
+ *                 freed by pods of the bands below it, each freeing at
+ *                 most the largest request of its band there (kept from
+ *                 the start: it only over-states as pods leave), so the
+ *                 fractional knapsack over the bands bounds the cost.
+ *                 The search visits domains cheapest bound first and
+ *                 stops when no bound can beat the best answer.
  * The index is built when the pass first preempts (wgr_pe_setup).
  */
 #include "solve/greedy/greedy_int.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -94,7 +104,9 @@ int wgr_ix_setup(gs *G)
 	X->fsum = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->fsum);
 	X->esum = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->esum);
 	X->ecnt = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->ecnt);
-	if (!X->bprio || !X->uband || !X->over || !X->seen || !X->dirty ||
+	X->emax = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->emax);
+	if (!X->emax ||
+	    !X->bprio || !X->uband || !X->over || !X->seen || !X->dirty ||
 	    !X->dlist || !X->fsum ||
 	    !X->esum || !X->ecnt)
 		return -1;
@@ -130,7 +142,9 @@ int wgr_ix_setup(gs *G)
 				       sizeof(int64_t));
 		X->ecnt[s] = wa_calloc(G->tmp, (size_t)nd * nb + 1,
 				       sizeof(int32_t));
-		if (!X->fsum[s] || !X->esum[s] || !X->ecnt[s])
+		X->emax[s] = wa_calloc(G->tmp, (size_t)nd * nb * nres + 1,
+				       sizeof(int64_t));
+		if (!X->fsum[s] || !X->esum[s] || !X->ecnt[s] || !X->emax[s])
 			return -1;
 	}
 	G->ix = X;
@@ -138,15 +152,31 @@ int wgr_ix_setup(gs *G)
 	for (int n = 0; n < nn; n++)
 		for (int r = 0; r < nres; r++)
 			if (p->free[(size_t)n * nres + r] < 0)
-				X->over[n] = 1;
+				X->over[n] = X->any_over = 1;
 	/* the free totals: every node's clamped room added once */
 	for (int n = 0; n < nn; n++)
 		ix_free(G, n);
-	/* the evictable totals */
-	for (int u = 0; u < p->nunits; u++)
-		if (ix_live(G, u))
-			for (int i = 0; i < p->units[u].npods; i++)
-				ix_pod(G, p->units[u].pods[i], X->uband[u], 1);
+	/* the evictable totals, and the largest request of a pod per band
+	 * (never lowered: it stays an upper bound as pods leave) */
+	for (int u = 0; u < p->nunits; u++) {
+		if (!ix_live(G, u))
+			continue;
+		for (int i = 0; i < p->units[u].npods; i++) {
+			int pi = p->units[u].pods[i], n = G->s->pods[pi].node;
+			ix_pod(G, pi, X->uband[u], 1);
+			for (int s = 0; n >= 0 && !X->over[n] && s < X->nk; s++) {
+				int d = ix_dom(G, s, n);
+				if (d < 0)
+					continue;
+				int64_t *mx = X->emax[s] +
+					      ((size_t)d * X->nb + X->uband[u]) *
+						  nres;
+				for (int r = 0; r < nres; r++)
+					if (G->s->pods[pi].req[r] > mx[r])
+						mx[r] = G->s->pods[pi].req[r];
+			}
+		}
+	}
 	/* moves need the unit of a pod (single-pod units) */
 	if (p->unit_mc) {
 		X->pod_unit = wa_calloc(G->tmp, (size_t)p->snap->npods + 1,
@@ -263,6 +293,88 @@ int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 		ub += fit < cnt ? fit : cnt;
 	}
 	return ub;
+}
+
+/* The least cost, in one resource, of freeing `deficit` from the bands
+ * below `below` of one domain, by the fractional knapsack: a pod of band
+ * b frees at most emax of the resource, so freeing x of it takes at
+ * least x / emax pods, each costing per[b].  Bands in order of cost per
+ * unit freed.  < 0: the bands cannot free that much. */
+static double ix_frac(const gix *X, const int64_t *e, const int64_t *mx,
+		      int nres, int r, int64_t deficit, int32_t below,
+		      const double *per)
+{
+	int ord[WGR_IX_MAX_BANDS], no = 0;
+	for (int b = 0; b < X->nb && X->bprio[b] < below; b++) {
+		int64_t q = mx[(size_t)b * nres + r];
+		if (q <= 0 || e[(size_t)b * nres + r] <= 0)
+			continue;
+		int i = no++;
+		while (i > 0) {
+			int o = ord[i - 1];
+			double ro = per[o] / (double)mx[(size_t)o * nres + r];
+			if (ro <= per[b] / (double)q)
+				break;
+			ord[i] = o;
+			i--;
+		}
+		ord[i] = b;
+	}
+	double cost = 0;
+	int64_t left = deficit;
+	for (int i = 0; i < no && left > 0; i++) {
+		int b = ord[i];
+		int64_t take = e[(size_t)b * nres + r];
+		if (take > left)
+			take = left;
+		cost += per[b] * (double)take / (double)mx[(size_t)b * nres + r];
+		left -= take;
+	}
+	return left > 0 ? -1 : cost;
+}
+
+bool wgr_ix_cost_lb(const gs *G, const wp_group *wg, int ki, int d,
+		    int32_t below, int need, double *w, long *pods)
+{
+	const gix *X = G->ix;
+	int s = ix_slot(G, ki), nres = G->nres;
+	*w = 0;
+	*pods = 0;
+	if (X->any_over || X->nb > WGR_IX_MAX_BANDS || need <= 0 ||
+	    wg->nclasses == 0)
+		return true; /* no bound: 0 */
+	const int64_t *f = X->fsum[s] + (size_t)d * nres;
+	const int64_t *e = X->esum[s] + (size_t)d * X->nb * nres;
+	const int64_t *mx = X->emax[s] + (size_t)d * X->nb * nres;
+	double wper[WGR_IX_MAX_BANDS], pper[WGR_IX_MAX_BANDS];
+	for (int b = 0; b < X->nb; b++) {
+		wper[b] = b + 1; /* a unit's weight per pod (wp_unit) */
+		pper[b] = 1;
+	}
+	for (int r = 0; r < nres; r++) {
+		/* the group's pods need at least need x the least request */
+		int64_t q = INT64_MAX;
+		for (int i = 0; i < wg->nclasses; i++) {
+			int64_t rq = G->p->classes[wg->classes[i]].req[r];
+			if (rq < q)
+				q = rq;
+		}
+		if (q <= 0 || q > INT64_MAX / need || (int64_t)need * q <= f[r])
+			continue;
+		int64_t deficit = (int64_t)need * q - f[r];
+		double cw = ix_frac(X, e, mx, nres, r, deficit, below, wper);
+		double cp = ix_frac(X, e, mx, nres, r, deficit, below, pper);
+		if (cw < 0 || cp < 0)
+			return false; /* the victims cannot free enough */
+		/* costs are integers: round up what rounding error allows */
+		double wr = ceil(cw * (1 - 1e-9) - 1e-6);
+		double pr = ceil(cp * (1 - 1e-9) - 1e-6);
+		if (wr > *w)
+			*w = wr;
+		if (pr > *pods)
+			*pods = (long)pr;
+	}
+	return true;
 }
 
 bool wgr_ix_verify(gs *G)

@@ -29,6 +29,25 @@
  * (the minimum slack of the capacity-by-priority rows at and above it),
  * recomputed whenever the priority level changes. */
 
+/* A candidate domain of the victim search and the lower bound on its
+ * cost (wgr_ix_cost_lb; no budget violations assumed). */
+typedef struct pebound {
+	int i;      /* candidate index */
+	double w;
+	long pods;
+	bool live;  /* worth a search */
+} pebound;
+
+static int cmp_pebound(const void *va, const void *vb)
+{
+	const pebound *a = va, *b = vb;
+	if (a->w != b->w)
+		return a->w < b->w ? -1 : 1;
+	if (a->pods != b->pods)
+		return a->pods < b->pods ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
 /* Units cheapest first: those whose eviction breaks no budget, then
  * lowest priority, then fewest pods, then index. */
 typedef struct unitctx {
@@ -127,8 +146,8 @@ int wgr_pe_setup(gs *G)
 	for (int k = 0; p->topo && k < p->topo->nkeys; k++)
 		if (p->topo->keys[k].ndom > maxd)
 			maxd = p->topo->keys[k].ndom;
-	G->pe_dlive = wa_calloc(G->tmp, (size_t)maxd + 1, 1);
-	if (!G->pe_nmin || !G->pe_nfit || !G->pe_dlive)
+	G->pe_lb = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *G->pe_lb);
+	if (!G->pe_nmin || !G->pe_nfit || !G->pe_lb)
 		return -1;
 	if (G->dra && p->snap->dra) {
 		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
@@ -746,33 +765,52 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	/* Score the domains by the domain index (index.c): a domain with
 	 * nothing of lower priority, or too little room even with all of
 	 * it gone, is what pe_victims would reject, without visiting its
-	 * nodes.  Many domains: on OpenMP threads, each domain writing
-	 * its own flag, so the thread count does not matter. */
-	unsigned char *live = G->pe_dlive;
+	 * nodes; the others get a lower bound on their cost.  Many
+	 * domains: on OpenMP threads, each domain writing its own slot, so
+	 * the thread count does not matter. */
+	pebound *lb = G->pe_lb;
 	bool par = ncd >= WGR_PAR_DOMS && G->threads > 1;
 #pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
 	for (int i = 0; i < ncd; i++) {
 		int d = !k ? 0 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				 : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		live[i] = wgr_ix_dmin(G, ki, d) < wg->priority &&
-			  wgr_ix_bound(G, wg, ki, d, wg->priority) >= need;
+		lb[i] = (pebound){i, 0, 0, false};
+		if (wgr_ix_dmin(G, ki, d) >= wg->priority ||
+		    wgr_ix_bound(G, wg, ki, d, wg->priority) < need ||
+		    (dfit && dfit[d] < need) ||
+		    !wgr_ix_cost_lb(G, wg, ki, d, wg->priority, need,
+				    &lb[i].w, &lb[i].pods))
+			continue;
+		lb[i].live = true;
 	}
-	for (int i = 0; i < ncd; i++) {
+	int nl = 0;
+	for (int i = 0; i < ncd; i++)
+		if (lb[i].live)
+			lb[nl++] = lb[i];
+	/* Cheapest bound first; the answer is the domain of least cost,
+	 * the first in domain order among equals, as a search in domain
+	 * order finds it: a domain whose bound exceeds the best cost, or
+	 * equals it behind the best domain, cannot win. */
+	qsort(lb, (size_t)nl, sizeof *lb, cmp_pebound);
+	for (int j = 0; j < nl; j++) {
+		int i = lb[j].i;
+		if (best >= 0 && bc.viol == 0 &&
+		    (lb[j].w > bc.w ||
+		     (lb[j].w == bc.w && (lb[j].pods > bc.pods ||
+					  (lb[j].pods == bc.pods && i > best)))))
+			continue;
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		if (!live[i])
-			continue;
-		if (dfit && dfit[k ? d : 0] < need)
-			continue; /* devices short, evictions cannot help */
 		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
 		if (r == -2)
 			return -2;
 		if (r < 0)
 			continue;
-		if (best < 0 || c.viol < bc.viol ||
-		    (c.viol == bc.viol &&
-		     (c.w < bc.w || (c.w == bc.w && c.pods < bc.pods)))) {
+		int cmp = c.viol != bc.viol ? (c.viol < bc.viol ? -1 : 1)
+			: c.w != bc.w ? (c.w < bc.w ? -1 : 1)
+			: c.pods != bc.pods ? (c.pods < bc.pods ? -1 : 1) : 0;
+		if (best < 0 || cmp < 0 || (cmp == 0 && i < best)) {
 			best = i;
 			bc = c;
 		}
