@@ -312,10 +312,10 @@ START_TEST(threads_deterministic)
 }
 END_TEST
 
-/* Preemption over many rack domains: the victim search scores the
- * candidate domains on OpenMP threads (preempt.c, WGR_PAR_DOMS); the plan
- * must not depend on the thread count, and it must evict (or the path
- * under test did not run). */
+/* Preemption over 256 rack domains, through the public API: the plan
+ * must not depend on the thread count, and it must evict (or the
+ * victim search did not run).  index_matches_recount below forces the
+ * parallel scoring of domains and compares 1 and 2 threads too. */
 START_TEST(threads_deterministic_preempt)
 {
 	wasp_gen_options g;
@@ -340,7 +340,9 @@ END_TEST
  * greedy pass; after each group it must equal a recount from scratch.
  * Generated clusters of several kinds make the sequence: preemption of
  * single pods, of whole groups (--preemptible), with moves
- * (--rebalance), with device claims.  Every plan is verified. */
+ * (--rebalance), with device claims.  wgr_solve_checked scores the
+ * victim search's domains on OpenMP threads however few there are:
+ * 1 and 2 threads must give the same solution.  Every plan is verified. */
 START_TEST(index_matches_recount)
 {
 	static const struct {
@@ -378,10 +380,21 @@ START_TEST(index_matches_recount)
 		wp_problem *p;
 		ck_assert_int_eq(wtp_build(s, 0, a, &t, &e), WASP_OK);
 		ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
-		wp_sol *sol = wp_sol_new(p, a);
-		int checks = 0, bad = 0;
+		wp_sol *sol = wp_sol_new(p, a), *two = wp_sol_new(p, a);
+		int checks = 0, bad = 0, checks2 = 0, bad2 = 0;
 		ck_assert_int_eq(wgr_solve_checked(p, &o, sol, &checks, &bad,
 						   &e), WASP_OK);
+		o.threads = 2;
+		ck_assert_int_eq(wgr_solve_checked(p, &o, two, &checks2,
+						   &bad2, &e), WASP_OK);
+		ck_assert_msg(!memcmp(sol->x, two->x,
+				      (size_t)p->nx * sizeof *sol->x) &&
+			      !memcmp(sol->admit, two->admit,
+				      (size_t)p->ngroups) &&
+			      !memcmp(sol->evict, two->evict,
+				      (size_t)p->nunits),
+			      "case %zu: 1 and 2 threads differ", i);
+		ck_assert_int_eq(bad2, 0);
 		int evicted = 0;
 		for (int u = 0; u < p->nunits; u++)
 			evicted += sol->evict[u];
@@ -391,6 +404,7 @@ START_TEST(index_matches_recount)
 		ck_assert_msg(bad == 0, "case %zu: %d of %d recounts differ",
 			      i, bad, checks);
 		tu_sol_verified(s, p, sol, NULL, "index_matches_recount");
+		tu_sol_verified(s, p, two, NULL, "index_matches_recount -j 2");
 		wa_destroy(a);
 		wasp_snapshot_free(s);
 	}

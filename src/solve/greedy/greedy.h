@@ -33,7 +33,9 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 
 /* wgr_solve (with preemption) that also recounts the domain index
  * (index.c) from scratch after every group: *checks recounts made, *bad
- * those that differed from the incrementally kept totals.  For tests. */
+ * those that differed from the incrementally kept totals; and that
+ * scores the victim search's domains on o->threads threads however few
+ * there are.  For tests. */
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, int *checks, int *bad, wasp_error *err);
 

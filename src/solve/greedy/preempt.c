@@ -769,7 +769,7 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	 * domains: on OpenMP threads, each domain writing its own slot, so
 	 * the thread count does not matter. */
 	pebound *lb = G->pe_lb;
-	bool par = ncd >= WGR_PAR_DOMS && G->threads > 1;
+	bool par = ncd >= G->par_doms && G->threads > 1;
 #pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
 	for (int i = 0; i < ncd; i++) {
 		int d = !k ? 0 : wg->fixed_dom >= 0 ? wg->fixed_dom

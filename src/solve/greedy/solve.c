@@ -188,6 +188,7 @@ static int solve_pass(const wp_problem *p, const wasp_options *o,
 		sol->dra = G.dra;
 	}
 	G.ix_check = chk != NULL;
+	G.par_doms = chk ? 1 : WGR_PAR_DOMS;
 	int rc = run(&G, o);
 	if (chk) {
 		chk[0] = G.ix_checks;
