@@ -513,19 +513,20 @@ static void prof_add(bf *b, bf_prof *P, int n, int dv)
 	}
 }
 
-static bool elig_has(const wp_class *c, int n)
+/* The slot of node n in c->elig (ascending), -1: not eligible. */
+static int elig_pos(const wp_class *c, int n)
 {
 	int lo = 0, hi = c->nelig - 1;
 	while (lo <= hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (c->elig[mid] == n)
-			return true;
+			return mid;
 		if (c->elig[mid] < n)
 			lo = mid + 1;
 		else
 			hi = mid - 1;
 	}
-	return false;
+	return -1;
 }
 
 /* bf_rollup through class c's profile: the nodes changed since the
@@ -563,7 +564,7 @@ static long bf_cached(bf *b, const wp_class *c)
 	}
 	for (; P->seen < b->njr; P->seen++) {
 		int n = b->jr[P->seen];
-		if (!elig_has(pc, n))
+		if (elig_pos(pc, n) < 0)
 			continue;
 		int f = fit_count(p, b->fr, pc, n), dv = f - P->cnt[n];
 		if (!dv)
@@ -736,19 +737,7 @@ static int bf_descend(bf *b, wp_sol *sol, int ci, int dom, int need)
 		return 1;
 	for (int i = 0; i < m; i++) {
 		int n = b->next[i], q = b->cur[i];
-		/* the slot of node n in c->elig (ascending) */
-		int lo = 0, hi = c->nelig - 1, k = -1;
-		while (lo <= hi) {
-			int mid = lo + (hi - lo) / 2;
-			if (c->elig[mid] == n) {
-				k = mid;
-				break;
-			}
-			if (c->elig[mid] < n)
-				lo = mid + 1;
-			else
-				hi = mid - 1;
-		}
+		int k = elig_pos(c, n);
 		if (k < 0)
 			return 1; /* cannot happen: pool holds eligible nodes */
 		sol->x[c->off + k] += q;
