@@ -513,22 +513,6 @@ static void prof_add(bf *b, bf_prof *P, int n, int dv)
 	}
 }
 
-/* The slot of node n in c->elig (ascending), -1: not eligible. */
-static int elig_pos(const wp_class *c, int n)
-{
-	int lo = 0, hi = c->nelig - 1;
-	while (lo <= hi) {
-		int mid = lo + (hi - lo) / 2;
-		if (c->elig[mid] == n)
-			return mid;
-		if (c->elig[mid] < n)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return -1;
-}
-
 /* bf_rollup through class c's profile: the nodes changed since the
  * profile last looked are recounted and their change rolled up; b->cnt
  * and the chain's states point into the profile. */
@@ -564,7 +548,7 @@ static long bf_cached(bf *b, const wp_class *c)
 	}
 	for (; P->seen < b->njr; P->seen++) {
 		int n = b->jr[P->seen];
-		if (elig_pos(pc, n) < 0)
+		if (wp_slot(p, P->c, n) < 0)
 			continue;
 		int f = fit_count(p, b->fr, pc, n), dv = f - P->cnt[n];
 		if (!dv)
@@ -737,9 +721,10 @@ static int bf_descend(bf *b, wp_sol *sol, int ci, int dom, int need)
 		return 1;
 	for (int i = 0; i < m; i++) {
 		int n = b->next[i], q = b->cur[i];
-		int k = elig_pos(c, n);
+		int k = wp_slot(p, ci, n);
 		if (k < 0)
 			return 1; /* cannot happen: pool holds eligible nodes */
+		k -= c->off;
 		sol->x[c->off + k] += q;
 		take(p, b->fr, c, n, q);
 		if (b->cnt == b->cnt0)
