@@ -312,6 +312,105 @@ START_TEST(threads_deterministic)
 }
 END_TEST
 
+/* Preemption over 256 rack domains, through the public API: the plan
+ * must not depend on the thread count, and it must evict (or the
+ * victim search did not run).  index_matches_recount below forces the
+ * parallel scoring of domains and compares 1 and 2 threads too. */
+START_TEST(threads_deterministic_preempt)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.seed = 23;
+	g.nodes = 1024;
+	g.levels = 3;
+	g.fanout = 4;    /* racks of 4 nodes: 256 of them */
+	g.gangs = 300;
+	g.max_gang = 24;
+	g.busy = 0.5;
+	g.priorities = 4;
+	wasp_plan *p = tu_greedy_threads_same(&g);
+	ck_assert_int_gt(p->nplace, 0);
+	ck_assert_int_gt(p->nevict, 0);
+	wasp_plan_free(p);
+}
+END_TEST
+
+/* The domain index (index.c) is kept incrementally through every
+ * placement, rollback, trial eviction, committed eviction and move of a
+ * greedy pass; after each group it must equal a recount from scratch.
+ * Generated clusters of several kinds make the sequence: preemption of
+ * single pods, of whole groups (--preemptible), with moves
+ * (--rebalance), with device claims.  wgr_solve_checked scores the
+ * victim search's domains on OpenMP threads however few there are:
+ * 1 and 2 threads must give the same solution.  Every plan is verified. */
+START_TEST(index_matches_recount)
+{
+	static const struct {
+		int seed, nodes, gangs, dra, preemptible, rebalance, prios;
+	} cases[] = {
+		{31, 256, 90, 0, 0, 0, 4},
+		{32, 256, 60, 0, 1, 0, 3},
+		{33, 128, 40, 0, 0, 1, 3},
+		{34, 128, 40, 1, 0, 0, 3},
+		{35, 128, 40, 1, 1, 0, 3},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		wasp_gen_options g;
+		wasp_gen_options_init(&g);
+		g.seed = (uint64_t)cases[i].seed;
+		g.nodes = cases[i].nodes;
+		g.levels = 2;
+		g.gangs = cases[i].gangs;
+		g.max_gang = 16;
+		g.busy = 0.6;
+		g.priorities = cases[i].prios;
+		g.dra = cases[i].dra;
+		g.preemptible = cases[i].preemptible;
+		wasp_error e;
+		char *text = wasp_gen(&g, &e);
+		ck_assert_msg(text != NULL, "wasp_gen: %s", e.msg);
+		wasp_snapshot *s = tu_load(text);
+		wasp_free(text);
+		wasp_options o;
+		wasp_options_init(&o);
+		o.threads = 1;
+		o.rebalance = cases[i].rebalance;
+		wa_arena *a = wa_new();
+		wtp_topo *t;
+		wp_problem *p;
+		ck_assert_int_eq(wtp_build(s, 0, a, &t, &e), WASP_OK);
+		ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
+		wp_sol *sol = wp_sol_new(p, a), *two = wp_sol_new(p, a);
+		int checks = 0, bad = 0, checks2 = 0, bad2 = 0;
+		ck_assert_int_eq(wgr_solve_checked(p, &o, sol, &checks, &bad,
+						   &e), WASP_OK);
+		o.threads = 2;
+		ck_assert_int_eq(wgr_solve_checked(p, &o, two, &checks2,
+						   &bad2, &e), WASP_OK);
+		ck_assert_msg(!memcmp(sol->x, two->x,
+				      (size_t)p->nx * sizeof *sol->x) &&
+			      !memcmp(sol->admit, two->admit,
+				      (size_t)p->ngroups) &&
+			      !memcmp(sol->evict, two->evict,
+				      (size_t)p->nunits),
+			      "case %zu: 1 and 2 threads differ", i);
+		ck_assert_int_eq(bad2, 0);
+		int evicted = 0;
+		for (int u = 0; u < p->nunits; u++)
+			evicted += sol->evict[u];
+		ck_assert_msg(checks > 0 && evicted > 0,
+			      "case %zu: the pass did not preempt (%d checks, "
+			      "%d evictions)", i, checks, evicted);
+		ck_assert_msg(bad == 0, "case %zu: %d of %d recounts differ",
+			      i, bad, checks);
+		tu_sol_verified(s, p, sol, NULL, "index_matches_recount");
+		tu_sol_verified(s, p, two, NULL, "index_matches_recount -j 2");
+		wa_destroy(a);
+		wasp_snapshot_free(s);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------ hand-built units */
 
 typedef struct run {
@@ -422,6 +521,8 @@ int main(void)
 	tcase_add_test(tc, reason_numbers);
 	tcase_add_test(tc, reason_no_node);
 	tcase_add_test(tc, threads_deterministic);
+	tcase_add_test(tc, threads_deterministic_preempt);
+	tcase_add_test(tc, index_matches_recount);
 	suite_add_tcase(s, tc);
 	TCase *tu = tcase_create("units");
 	tcase_add_test(tu, best_fit_node);

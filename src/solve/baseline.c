@@ -265,7 +265,30 @@ typedef struct bf {
 	/* placements of the group being tried, for rollback */
 	int *log_slot, *log_node, *log_cls, *log_n;
 	size_t nlog, caplog;
+	/* phase 1 kept per profile (bf_cached): the nodes whose room
+	 * changed, in order, and per class its profile (-1: none) */
+	int *jr;
+	size_t njr, capjr;
+	struct bf_prof *prof;
+	int nprof;
+	int *cprof;
+	int *cnt0;        /* the uncached counts (b->cnt between uses)   */
+	int **state0;     /* the uncached states                         */
 } bf;
+
+/* Phase 1 of one profile (the classes with the same eligible nodes and
+ * requests), kept up to date from the journal of changed nodes instead
+ * of recounted per group: the counts per node and the states per key,
+ * rolled up as bf_rollup does. */
+typedef struct bf_prof {
+	int c;            /* a class of the profile */
+	int *cnt;         /* nnodes                 */
+	int **st;         /* per key: ndom          */
+	long total;
+	size_t seen;      /* journal entries applied */
+} bf_prof;
+/* Memory the profiles may take. */
+#define WBL_PROF_MEM ((size_t)64 << 20)
 
 static int bf_log(bf *b, int slot, int node, int cls, int n)
 {
@@ -297,6 +320,16 @@ static int bf_log(bf *b, int slot, int node, int cls, int n)
 	return 0;
 }
 
+static int bf_profiles(bf *b);
+
+/* Node n's room changed: note it for the profiles.  -1 on NOMEM. */
+static int bf_note(bf *b, int n)
+{
+	if (!b->prof || b->njr == (size_t)-1)
+		return 0;
+	return WA_PUSH(b->a, b->jr, b->njr, b->capjr, n);
+}
+
 static void bf_rollback(bf *b, wp_sol *sol, size_t to)
 {
 	while (b->nlog > to) {
@@ -305,6 +338,8 @@ static void bf_rollback(bf *b, wp_sol *sol, size_t to)
 		int k = b->log_n[b->nlog];
 		sol->x[b->log_slot[b->nlog]] -= k;
 		take(b->p, b->fr, c, b->log_node[b->nlog], -k);
+		if (bf_note(b, b->log_node[b->nlog]))
+			b->njr = (size_t)-1; /* NOMEM: caches off */
 	}
 }
 
@@ -385,6 +420,14 @@ static int bf_init(bf *b, const wp_problem *p, wa_arena *a, int64_t *fr)
 		b->kid_off[j] = off;
 		b->kids[j] = kid;
 	}
+	b->cnt0 = b->cnt;
+	b->state0 = wa_calloc(a, nk ? nk : 1, sizeof *b->state0);
+	if (!b->state0)
+		return -1;
+	for (int j = 0; j < nk; j++)
+		b->state0[j] = b->state[j];
+	if (bf_profiles(b))
+		return -1;
 	b->pool = wa_calloc(a, maxpool, sizeof *b->pool);
 	b->cur = wa_calloc(a, maxpool, sizeof *b->cur);
 	b->next = wa_calloc(a, maxpool, sizeof *b->next);
@@ -404,11 +447,18 @@ static void bf_chain(bf *b, int key)
 
 /* Phase 1 for class c: per-node counts, rolled up the chain.  Returns the
  * total over the eligible nodes (used when there is no key). */
+static long bf_cached(bf *b, const wp_class *c);
+
 static long bf_rollup(bf *b, const wp_class *c)
 {
 	const wp_problem *p = b->p;
 	const wtp_topo *t = p->topo;
 	long total = 0;
+	if (b->prof && b->njr != (size_t)-1 && b->cprof[c - p->classes] >= 0)
+		return bf_cached(b, c);
+	b->cnt = b->cnt0;
+	for (int i = 0; i < b->nchain; i++)
+		b->state[b->chain[i]] = b->state0[b->chain[i]];
 
 	for (int i = 0; i < b->nchain; i++)
 		memset(b->state[b->chain[i]], 0,
@@ -440,8 +490,133 @@ static long bf_rollup(bf *b, const wp_class *c)
 
 static void bf_clear_cnt(bf *b, const wp_class *c)
 {
+	if (b->cnt != b->cnt0)
+		return; /* a profile's: kept */
 	for (int k = 0; k < c->nelig; k++)
 		b->cnt[c->elig[k]] = 0;
+}
+
+/* Add dv to the count of node n in profile P's states, up each path of
+ * nested keys from its finest key (bf_rollup's sums, kept). */
+static void prof_add(bf *b, bf_prof *P, int n, int dv)
+{
+	const wtp_topo *t = b->p->topo;
+	for (int L = 0; t && L < t->nkeys; L++) {
+		if (b->finer[L] >= 0)
+			continue;
+		int e = t->keys[L].node_dom[n], cur = L;
+		if (e < 0)
+			continue;
+		P->st[L][e] += dv;
+		for (;;) {
+			int j = t->keys[cur].parent;
+			if (j < 0 || b->finer[j] != cur)
+				break;
+			e = t->keys[cur].dom_parent[e];
+			if (e < 0)
+				break;
+			P->st[j][e] += dv;
+			cur = j;
+		}
+	}
+}
+
+/* bf_rollup through class c's profile: the nodes changed since the
+ * profile last looked are recounted and their change rolled up; b->cnt
+ * and the chain's states point into the profile. */
+static long bf_cached(bf *b, const wp_class *c)
+{
+	const wp_problem *p = b->p;
+	bf_prof *P = &b->prof[b->cprof[c - p->classes]];
+	const wp_class *pc = &p->classes[P->c];
+	if (!P->cnt) {
+		/* first use: counted as bf_rollup does, for every key */
+		const wtp_topo *t = p->topo;
+		P->cnt = wa_calloc(b->a, (size_t)p->nnodes + 1, sizeof(int));
+		P->st = wa_calloc(b->a, (size_t)(t ? t->nkeys : 0) + 1,
+				  sizeof(int *));
+		if (!P->cnt || !P->st) {
+			b->njr = (size_t)-1;
+			return bf_rollup(b, c);
+		}
+		for (int j = 0; t && j < t->nkeys; j++)
+			if (!(P->st[j] = wa_calloc(b->a, (size_t)t->keys[j].ndom
+						   + 1, sizeof(int)))) {
+				b->njr = (size_t)-1;
+				return bf_rollup(b, c);
+			}
+		for (int k = 0; k < pc->nelig; k++) {
+			int n = pc->elig[k];
+			P->cnt[n] = fit_count(p, b->fr, pc, n);
+			P->total += P->cnt[n];
+			if (P->cnt[n])
+				prof_add(b, P, n, P->cnt[n]);
+		}
+		P->seen = b->njr;
+	}
+	for (; P->seen < b->njr; P->seen++) {
+		int n = b->jr[P->seen];
+		if (wp_slot(p, P->c, n) < 0)
+			continue;
+		int f = fit_count(p, b->fr, pc, n), dv = f - P->cnt[n];
+		if (!dv)
+			continue;
+		P->cnt[n] = f;
+		P->total += dv;
+		prof_add(b, P, n, dv);
+	}
+	b->cnt = P->cnt;
+	for (int i = 0; i < b->nchain; i++)
+		b->state[b->chain[i]] = P->st[b->chain[i]];
+	return P->total;
+}
+
+/* The profiles of the classes (bf_cached), within WBL_PROF_MEM.  -1 on
+ * NOMEM. */
+static int bf_profiles(bf *b)
+{
+	const wp_problem *p = b->p;
+	const wtp_topo *t = p->topo;
+	size_t per = (size_t)p->nnodes + 1;
+	for (int j = 0; t && j < t->nkeys; j++)
+		per += (size_t)t->keys[j].ndom + 1;
+	per *= sizeof(int);
+	b->cprof = wa_calloc(b->a, (size_t)p->nclasses + 1, sizeof(int));
+	b->prof = wa_calloc(b->a, (size_t)p->nclasses + 1, sizeof *b->prof);
+	if (!b->cprof || !b->prof)
+		return -1;
+	size_t cap = 16;
+	while (cap < 2 * (size_t)p->nclasses + 16)
+		cap *= 2;
+	int *tab = wa_calloc(b->a, cap, sizeof *tab);
+	if (!tab)
+		return -1;
+	size_t mem = 0;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		uint64_t h = (uint64_t)(uintptr_t)cl->elig * 0x9e3779b97f4a7c15ULL;
+		for (int r = 0; r < p->nres; r++)
+			h = (h ^ (uint64_t)cl->req[r]) * 0xff51afd7ed558ccdULL;
+		size_t j = (size_t)(h >> 17) & (cap - 1);
+		b->cprof[c] = -1;
+		while (tab[j]) {
+			const wp_class *o = &p->classes[b->prof[tab[j] - 1].c];
+			if (o->elig == cl->elig &&
+			    !memcmp(o->req, cl->req, (size_t)p->nres *
+				    sizeof *cl->req)) {
+				b->cprof[c] = tab[j] - 1;
+				break;
+			}
+			j = (j + 1) & (cap - 1);
+		}
+		if (b->cprof[c] >= 0 || mem + per > WBL_PROF_MEM)
+			continue;
+		mem += per;
+		b->prof[b->nprof] = (bf_prof){.c = c};
+		tab[j] = ++b->nprof;
+		b->cprof[c] = b->nprof - 1;
+	}
+	return 0;
 }
 
 /* Sort pool[0..n) most free first, name rank breaking ties, then take
@@ -554,24 +729,16 @@ static int bf_descend(bf *b, wp_sol *sol, int ci, int dom, int need)
 		return 1;
 	for (int i = 0; i < m; i++) {
 		int n = b->next[i], q = b->cur[i];
-		/* the slot of node n in c->elig (ascending) */
-		int lo = 0, hi = c->nelig - 1, k = -1;
-		while (lo <= hi) {
-			int mid = lo + (hi - lo) / 2;
-			if (c->elig[mid] == n) {
-				k = mid;
-				break;
-			}
-			if (c->elig[mid] < n)
-				lo = mid + 1;
-			else
-				hi = mid - 1;
-		}
+		int k = wp_slot(p, ci, n);
 		if (k < 0)
 			return 1; /* cannot happen: pool holds eligible nodes */
+		k -= c->off;
 		sol->x[c->off + k] += q;
 		take(p, b->fr, c, n, q);
-		b->cnt[n] -= q;
+		if (b->cnt == b->cnt0)
+			b->cnt[n] -= q;
+		else if (bf_note(b, n))
+			b->njr = (size_t)-1;
 		if (bf_log(b, c->off + k, n, ci, q))
 			return -1;
 	}

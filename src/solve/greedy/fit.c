@@ -10,6 +10,7 @@
  * failed try gives its devices back with the rest of the log.
  */
 #include "solve/greedy/greedy_int.h"
+#include "reduce/units.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -106,6 +107,52 @@ int wgr_setup_classes(gs *G)
 	return 0;
 }
 
+/* The load per node and pending band (gs.pl), so that the capacity of
+ * a priority level (preempt.c, level_enter, never_cap) reads the dirty
+ * nodes instead of every class's slots.  -1 on NOMEM. */
+int wgr_setup_load(gs *G)
+{
+	const wp_problem *p = G->p;
+	G->pl_band = wa_calloc(G->tmp, (size_t)p->nclasses + 1, sizeof(int));
+	G->pl_prio = wa_calloc(G->tmp, (size_t)p->ngroups + 2,
+			       sizeof(int32_t));
+	if (!G->pl_band || !G->pl_prio)
+		return -1;
+	G->npl = 1;
+	G->pl_prio[0] = INT32_MIN;
+	/* groups are sorted by priority, descending */
+	for (int g = p->ngroups - 1; g >= 0; g--) {
+		const wp_group *wg = &p->groups[g];
+		if (wg->nclasses == 0)
+			continue;
+		int b = 0;
+		if (wpe_may_preempt(p, g)) {
+			if (G->npl == 1 ||
+			    G->pl_prio[G->npl - 1] != wg->priority)
+				G->pl_prio[G->npl++] = wg->priority;
+			b = G->npl - 1;
+		}
+		for (int i = 0; i < wg->nclasses; i++)
+			G->pl_band[wg->classes[i]] = b;
+	}
+	size_t n = (size_t)G->nn * G->npl * G->nres;
+	if (n * sizeof(int64_t) > WGR_LOAD_MAX)
+		return 0;
+	G->pl = wa_calloc(G->tmp, n + 1, sizeof(int64_t));
+	return G->pl ? 0 : -1;
+}
+
+/* cnt pods of class c put on (taken off) node n: the load follows. */
+static void load_add(gs *G, int c, int n, int cnt)
+{
+	if (!G->pl)
+		return;
+	const int64_t *req = G->p->classes[c].req;
+	int64_t *l = G->pl + ((size_t)n * G->npl + G->pl_band[c]) * G->nres;
+	for (int r = 0; r < G->nres; r++)
+		l[r] += (int64_t)cnt * req[r];
+}
+
 /* Pods of group wg that could be placed when class ci fits acc[ci] of
  * its pods (capped at the class's count): a bound for a search. */
 int64_t wgr_acc_bound(const wp_problem *p, const wp_group *wg,
@@ -179,7 +226,8 @@ static int elig_pos(const wp_class *c, int n)
 	return -1;
 }
 
-/* Node n changed: its domains' cached roll-ups are stale. */
+/* Node n changed: its domains' cached roll-ups are stale, and the
+ * domain index (index.c) takes the change of its room. */
 void wgr_touch(gs *G, int n)
 {
 	const wtp_topo *t = G->p->topo;
@@ -190,6 +238,8 @@ void wgr_touch(gs *G, int n)
 	}
 	G->gver++;
 	G->nver[n]++;
+	if (G->ix)
+		wgr_ix_touch(G, n);
 }
 
 /* Place up to m pods of class c on the candidates G->nc[0..nc), best-fit
@@ -226,6 +276,7 @@ int wgr_place_cands(gs *G, int c, int nc, int m)
 		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
 			return -1;
 		G->sol->x[cl->off + pos] += cnt;
+		load_add(G, c, top.n, cnt);
 		int64_t *f = G->fr + (size_t)top.n * G->nres;
 		for (int r = 0; r < G->nres; r++)
 			f[r] -= (int64_t)cnt * cl->req[r];
@@ -272,6 +323,7 @@ static void undo_log(gs *G, int mark)
 		logent e = G->log[--G->nlog];
 		const wp_class *cl = &G->p->classes[e.c];
 		G->sol->x[cl->off + e.k] -= e.cnt;
+		load_add(G, e.c, cl->elig[e.k], -e.cnt);
 		int64_t *f = G->fr + (size_t)cl->elig[e.k] * G->nres;
 		for (int r = 0; r < G->nres; r++)
 			f[r] += (int64_t)e.cnt * cl->req[r];

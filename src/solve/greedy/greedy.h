@@ -37,6 +37,14 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 		     wp_sol *sol, uint64_t seed, wasp_error *err);
 
+/* wgr_solve (with preemption) that also recounts the domain index
+ * (index.c) from scratch after every group: *checks recounts made, *bad
+ * those that differed from the incrementally kept totals; and that
+ * scores the victim search's domains on o->threads threads however few
+ * there are.  For tests. */
+int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
+		      wp_sol *sol, int *checks, int *bad, wasp_error *err);
+
 /* Seeded passes 1..n (stopping once `until` passes, or on cancel),
  * several at once on o->threads threads: each feasible plan better than
  * best in the lexicographic objective replaces it, taken in seed order

@@ -27,6 +27,8 @@
  *   preempt.c   all greedy preemption: victim search, reprieve, capacity
  *               by priority level (doc/preemption.md, "Greedy victim
  *               search"; doc/formulation.md §4b)
+ *   index.c     per-domain totals of free and evictable capacity, kept
+ *               up to date as pods are placed and units evicted
  *   reasons.c   why a group waits
  *   restarts.c  seeded passes in perturbed orders (doc/formulation.md §11)
  */
@@ -43,8 +45,18 @@
 
 /* Domains actually placed into per group, after the roll-up prefilter. */
 #define WGR_MAX_TRIES 64
+/* Candidate domains from which the victim search scores them by the
+ * domain index on OpenMP threads (about 0.1 us each: fewer do not pay
+ * for a parallel region, least of all on a loaded machine). */
+#define WGR_PAR_DOMS 2048
 /* Node visits below which a roll-up is not worth a parallel region. */
 #define WGR_PAR_MIN (1 << 17)
+/* Bytes the per-node load by pending band (gs.pl) may take. */
+#define WGR_LOAD_MAX ((size_t)256 << 20)
+/* Resources the domain index bounds with (more: no bound, no skip). */
+#define WGR_IX_MAX_RES 64
+/* Priority bands the cost bound handles (more: no bound). */
+#define WGR_IX_MAX_BANDS 64
 /* Cached per-node fits (profiles x nodes) the greedy may hold: 64 MB. */
 #define WGR_FIT_CACHE ((size_t)1 << 23)
 /* Per-node fit cap: keeps sums far from overflow when requests are 0. */
@@ -89,6 +101,27 @@ typedef struct rcache {
 	int64_t *raw;
 	uint32_t *ver;
 } rcache;
+
+/* The domain index (index.c): per key slot (the keys, then the cluster
+ * as one domain) and domain, totals kept up to date incrementally. */
+typedef struct gix {
+	int nb;            /* priority bands: distinct unit priorities  */
+	int32_t *bprio;    /* nb, ascending                             */
+	int *uband;        /* per unit: its band                        */
+	int nk;            /* key slots: nkeys + 1                      */
+	int64_t **fsum;    /* per slot: ndom * nres, free room (>= 0)   */
+	int64_t **esum;    /* per slot: ndom * nb * nres, evictable pods'
+			      requests                                 */
+	int32_t **ecnt;    /* per slot: ndom * nb, evictable pods        */
+	int64_t **emax;    /* per slot: ndom * nb * nres, the largest
+			      request of one such pod (from the start)   */
+	bool any_over;     /* some node is over-committed: no cost bound */
+	int64_t *seen;     /* nn * nres: each node's room as added       */
+	unsigned char *dirty; /* per node: touched since the last sync   */
+	int *dlist, ndirty;
+	unsigned char *over; /* per node: over-committed (no victims)    */
+	int *pod_unit;     /* per snapshot pod: its unit (moves), or -1  */
+} gix;
 
 /* The state of one greedy pass (the contract above). */
 typedef struct gs {
@@ -149,11 +182,12 @@ typedef struct gs {
 	/* preemption bound: node -> running pods of units there (CSR) */
 	int *pe_pstart, *pe_pods, *pe_punit;
 	int64_t *pe_cap, *pe_acc; /* scratch: nres, nclasses             */
-	/* per node, and per domain of each key (computed when stale), the
-	 * lowest priority of a unit that may still be evicted there */
-	int32_t *pe_nmin, **pe_dmin;
-	unsigned *pe_dver, pe_ever;
-	int pe_evicted;    /* pods evicted so far (--max-evictions)       */
+	/* per node, the lowest priority of a unit that may still be
+	 * evicted there (per domain: the domain index, wgr_ix_dmin) */
+	int32_t *pe_nmin;
+	int64_t *pe_nfit;      /* per node: a class's fit (pe_shortest)   */
+	struct pebound *pe_lb; /* per candidate domain: its cost bound  */
+	int pe_evicted;        /* pods evicted so far (--max-evictions)  */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 	/* moves (--rebalance; moves.c) */
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
@@ -176,6 +210,18 @@ typedef struct gs {
 	 * version), for one eligibility, refreshed from the changed nodes
 	 * once a group was admitted (preempt.c, pd_domains). */
 	struct pdfit *pd;
+	gix *ix;           /* the domain index, NULL until preemption    */
+	/* what is placed per node and pending band (wgr_setup_load): band
+	 * 0 holds groups that may not preempt, band b > 0 the may-preempt
+	 * groups of priority pl_prio[b]; NULL: over WGR_LOAD_MAX bytes,
+	 * the levels then scan the solution */
+	int64_t *pl;       /* nn * npl * nres                            */
+	int npl;
+	int32_t *pl_prio;  /* npl, ascending from 1                       */
+	int *pl_band;      /* per class                                   */
+	bool ix_check;     /* wgr_solve_checked: recount after each group */
+	int par_doms;      /* WGR_PAR_DOMS; 1 in wgr_solve_checked       */
+	int ix_checks, ix_bad; /* recounts made, and those that differed */
 } gs;
 
 /* A candidate domain in the order it is tried (wgr_cmp_dsort). */
@@ -261,6 +307,7 @@ static inline int wgr_group_need(const wp_group *wg)
 
 /* fit.c: class data, best-fit placement, the placement log */
 int wgr_setup_classes(gs *G);
+int wgr_setup_load(gs *G);
 int64_t wgr_acc_bound(const wp_problem *p, const wp_group *wg,
 		      const int64_t *acc);
 double wgr_node_frac(gs *G, int n);
@@ -304,6 +351,23 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		      int need);
 int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
 		     int placed);
+
+/* index.c: the domain index (a key index ki, -1: the cluster) */
+int wgr_ix_setup(gs *G);
+void wgr_ix_touch(gs *G, int n);         /* node n's room changed       */
+void wgr_ix_sync(gs *G);                 /* the totals brought up to date */
+void wgr_ix_unit(gs *G, int u, int sign); /* unit u leaves (-1) the
+					     victims, or returns (+1)  */
+void wgr_ix_moved(gs *G, int pi, int sign); /* pod pi moved (+1) or back */
+int32_t wgr_ix_dmin(const gs *G, int ki, int d);
+int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
+		     int32_t below);
+/* false: the victims there cannot free the room the group needs; else
+ * *w, *pods: a lower bound on the victim search's cost there (0, 0:
+ * none known) */
+bool wgr_ix_cost_lb(const gs *G, const wp_group *wg, int ki, int d,
+		    int32_t below, int need, double *w, long *pods);
+bool wgr_ix_verify(gs *G);         /* totals equal a recount      */
 
 /* reasons.c */
 const char *wgr_short_name(const char *label);

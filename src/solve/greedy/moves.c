@@ -41,6 +41,7 @@ static void mv_apply(gs *G, int pi, int to, int sign)
 		G->mv_adj[(size_t)to * G->nres + r] -= q;
 	}
 	G->sol->move_to[pi] = sign > 0 ? to : -1;
+	wgr_ix_moved(G, pi, sign);
 	wgr_touch(G, from);
 	wgr_touch(G, to);
 }

@@ -29,6 +29,25 @@
  * (the minimum slack of the capacity-by-priority rows at and above it),
  * recomputed whenever the priority level changes. */
 
+/* A candidate domain of the victim search and the lower bound on its
+ * cost (wgr_ix_cost_lb; no budget violations assumed). */
+typedef struct pebound {
+	int i;      /* candidate index */
+	double w;
+	long pods;
+	bool live;  /* worth a search */
+} pebound;
+
+static int cmp_pebound(const void *va, const void *vb)
+{
+	const pebound *a = va, *b = vb;
+	if (a->w != b->w)
+		return a->w < b->w ? -1 : 1;
+	if (a->pods != b->pods)
+		return a->pods < b->pods ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
 /* Units cheapest first: those whose eviction breaks no budget, then
  * lowest priority, then fewest pods, then index. */
 typedef struct unitctx {
@@ -121,13 +140,15 @@ int wgr_pe_setup(gs *G)
 	if (!G->pe_pstart || !G->pe_pods || !G->pe_punit || !G->pe_cap ||
 	    !G->pe_acc)
 		return -1;
-	int nk = p->topo ? p->topo->nkeys : 0;
 	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
-	G->pe_dmin = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(int32_t *));
-	G->pe_dver = wa_calloc(G->tmp, (size_t)nk + 1, sizeof(unsigned));
-	if (!G->pe_nmin || !G->pe_dmin || !G->pe_dver)
+	G->pe_nfit = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int64_t));
+	int maxd = 1;
+	for (int k = 0; p->topo && k < p->topo->nkeys; k++)
+		if (p->topo->keys[k].ndom > maxd)
+			maxd = p->topo->keys[k].ndom;
+	G->pe_lb = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *G->pe_lb);
+	if (!G->pe_nmin || !G->pe_nfit || !G->pe_lb)
 		return -1;
-	G->pe_ever = 1;
 	if (G->dra && p->snap->dra) {
 		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
 				       sizeof(int));
@@ -159,7 +180,7 @@ int wgr_pe_setup(gs *G)
 		 &(unitctx){p, G->pe_pdbv});
 	for (int i = 0; i < p->nunits; i++)
 		G->pe_rank[G->pe_order[i]] = i;
-	return 0;
+	return wgr_ix_setup(G);
 }
 
 /* v[0..n) in cmp_unit_cost order: budget-breaking last, else the rank. */
@@ -190,28 +211,6 @@ static void pe_sort(const gs *G, int *v, int n)
 		memcpy(v, a, (size_t)n * sizeof *v);
 	for (int i = 0; i < n; i++)
 		v[i] = G->pe_order[v[i] >= nu ? v[i] - nu : v[i]];
-}
-
-/* Domains of key k whose lowest evictable priority is known, refreshed
- * after evictions; NULL on NOMEM. */
-static const int32_t *pe_dom_min(gs *G, const wtp_key *k)
-{
-	int ki = (int)(k - G->p->topo->keys);
-	if (G->pe_dver[ki] == G->pe_ever)
-		return G->pe_dmin[ki];
-	if (!G->pe_dmin[ki] &&
-	    !(G->pe_dmin[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
-					 sizeof(int32_t))))
-		return NULL;
-	int32_t *dm = G->pe_dmin[ki];
-	for (int d = 0; d < k->ndom; d++) {
-		dm[d] = INT32_MAX;
-		for (int j = 0; j < k->dom_nnodes[d]; j++)
-			if (G->pe_nmin[k->dom_nodes[d][j]] < dm[d])
-				dm[d] = G->pe_nmin[k->dom_nodes[d][j]];
-	}
-	G->pe_dver[ki] = G->pe_ever;
-	return dm;
 }
 
 /* Devices of allocated claim sp: give back (sign -1: free) or take again
@@ -314,24 +313,123 @@ static bool pe_fits(gs *G, int u)
 	return true;
 }
 
+/* The pod slots of a one-class group in one domain, kept while the
+ * victim prefix moves (pe_shortest): per node of the domain its fit as
+ * placing sees it (wgr_node_fit_c), and their sum.  Placing puts at most
+ * a node's fit on it, so min(pods, sum) bounds the pods a probe places;
+ * without device claims it is exactly what it places (wgr_place_cands
+ * takes min(fit, pods left) node after node). */
+typedef struct peslots {
+	int c;
+	const wtp_key *k; /* NULL: the cluster */
+	int d;
+	int64_t m;        /* pods the class may place (as wgr_place_upto) */
+	int64_t sum;
+	int64_t *fit;     /* per node (G->pe_nfit), valid in the domain */
+	bool exact;       /* the sum decides a probe: no claims          */
+	bool ok;          /* the sum is known: no eviction freed a device
+			     reachable from several nodes                */
+} peslots;
+
+/* Node n changed: its fit in the sum. */
+static void ps_node(gs *G, peslots *ps, int n)
+{
+	if (n < 0 || (ps->k && ps->k->node_dom[n] != ps->d) ||
+	    !wgr_elig_bit(&G->ci[ps->c], n))
+		return;
+	int64_t f = wgr_node_fit_c(G, ps->c, n);
+	ps->sum += f - ps->fit[n];
+	ps->fit[n] = f;
+}
+
+/* Unit u was evicted or restored: the nodes whose fit that changes --
+ * its pods' and, with claims, those of the devices its claims hold. */
+static void ps_unit(gs *G, peslots *ps, int u)
+{
+	const wp_unit *un = &G->p->units[u];
+	const ws_dra *d = G->s->dra;
+	bool held = d && d->held_beg;
+	for (int i = 0; i < un->npods; i++) {
+		int pi = un->pods[i];
+		ps_node(G, ps, G->s->pods[pi].node);
+		for (int h = held ? d->held_beg[pi] : 0;
+		     held && h < d->held_beg[pi + 1]; h++) {
+			const wdr_spec *sp = &d->specs[d->held[h]];
+			for (int j = 0; j < sp->nalloc; j++) {
+				int n = d->devs[sp->alloc_dev[j]].reach.node;
+				if (n < 0)
+					ps->ok = false;
+				else
+					ps_node(G, ps, n);
+			}
+		}
+	}
+}
+
 /* Make exactly the first m of v[] evicted, *cur being evicted now (the
- * bisection moves the prefix instead of redoing it from scratch). */
+ * bisection moves the prefix instead of redoing it from scratch); ps
+ * (may be NULL) follows the nodes the evictions change. */
+static void pe_prefix_ps(gs *G, const int *v, int *cur, int m, peslots *ps)
+{
+	for (; *cur != m; *cur < m ? (*cur)++ : (*cur)--) {
+		int u = *cur < m ? v[*cur] : v[*cur - 1];
+		pe_apply(G, u, *cur < m ? 1 : -1);
+		if (ps)
+			ps_unit(G, ps, u);
+	}
+}
+
 static void pe_prefix(gs *G, const int *v, int *cur, int m)
 {
-	for (; *cur < m; (*cur)++)
-		pe_apply(G, v[*cur], 1);
-	for (; *cur > m; (*cur)--)
-		pe_apply(G, v[*cur - 1], -1);
+	pe_prefix_ps(G, v, cur, m, NULL);
+}
+
+/* The slots of group wg in domain d of k, for pe_shortest: false when
+ * the group has several classes (no count). */
+static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
+		    const wtp_key *k, int d, int limit)
+{
+	if (wg->nclasses != 1 || !G->pe_nfit)
+		return false;
+	int c = wg->classes[0];
+	const wp_class *cl = &G->p->classes[c];
+	*ps = (peslots){c, k, d, cl->count, 0, G->pe_nfit,
+			!(G->cpc && G->cpc[c]), true};
+	if (G->pe_rest > 0)
+		for (int j = 0; j < cl->nelig; j++)
+			ps->m -= G->sol->x[cl->off + j];
+	if (ps->m > limit)
+		ps->m = limit;
+	int n1 = k ? k->dom_nnodes[d] : cl->nelig;
+	for (int j = 0; j < n1; j++) {
+		int n = k ? k->dom_nodes[d][j] : cl->elig[j];
+		ps->fit[n] = 0;
+		ps_node(G, ps, n);
+	}
+	return true;
+}
+
+/* The count says the probe fails (only when the count is known). */
+static bool ps_short(const peslots *ps, int need)
+{
+	return ps && ps->ok && (ps->sum < ps->m ? ps->sum : ps->m) < need;
 }
 
 /* Does the group fit in d with the first m of v[] evicted?  Leaves the
  * prefix evicted (*cur = m) and, when it fits, the placement (logged, for
- * rollback).  Pods placed, -1 no, -2 NOMEM. */
+ * rollback).  Pods placed, -1 no, -2 NOMEM.  With slots ps (may be
+ * NULL), a probe they show short is answered without placing; with
+ * exact slots, a probe they show fitting is answered 0 (it fits; nothing
+ * placed). */
 static int pe_test(gs *G, const wp_group *wg, const int *corder,
 		   const wtp_key *k, int d, int need, int limit,
-		   const int *v, int *cur, int m)
+		   const int *v, int *cur, int m, peslots *ps)
 {
-	pe_prefix(G, v, cur, m);
+	pe_prefix_ps(G, v, cur, m, ps);
+	if (ps_short(ps, need))
+		return -1;
+	if (ps && ps->exact)
+		return 0;
 	return wgr_place_upto(G, wg, corder, k, d, need, limit);
 }
 
@@ -426,26 +524,32 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 /* The shortest prefix of v[0..nv) whose eviction lets the group fit in
  * d, found by bisection; with it evicted, the group is placed (logged).
  * *mout: the prefix.  Pods placed; -1 (nothing evicted) when the group
- * does not fit even with all of them gone, -2 on NOMEM. */
+ * does not fit even with all of them gone, -2 on NOMEM.  A one-class
+ * group's probes count slots first (peslots): the same answers, so the
+ * same prefix and placement, with fewer placements. */
 static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
 		       const wtp_key *k, int d, int need, int limit, int nv,
 		       int *mout)
 {
 	int *v = G->pe_v;
 	int cur = 0;
-	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv);
+	peslots slots, *ps = ps_init(G, &slots, wg, k, d, limit) ? &slots
+								  : NULL;
+	bool exact = ps && ps->exact;
+	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv, ps);
 	if (t < 0) {
 		pe_prefix(G, v, &cur, 0);
 		return t;
 	}
-	/* a fitting probe's placement stays while it may be the last */
-	int lo = 1, hi = nv, live = t;
+	/* a fitting probe's placement stays while it may be the last (an
+	 * exact count places nothing: live stays -1) */
+	int lo = 1, hi = nv, live = exact ? -1 : t;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (live >= 0)
 			wgr_rollback(G);
-		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, mid);
-		live = t;
+		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, mid, ps);
+		live = exact ? -1 : t;
 		if (t == -2) {
 			pe_prefix(G, v, &cur, 0);
 			return -2;
@@ -567,6 +671,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 			int u = v[i];
 			G->sol->evict[u] = 1;
 			G->sol->evict_by[u] = g;
+			wgr_ix_unit(G, u, -1);
 			const wp_unit *un = &p->units[u];
 			for (int j = 0; j < un->npods; j++) {
 				int n = G->s->pods[un->pods[j]].node;
@@ -577,7 +682,6 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 				pe_node_min(G, n);
 			}
 		}
-		G->pe_ever++;
 		return placed;
 	}
 	wgr_rollback(G);
@@ -656,9 +760,8 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	int limit = wg->gang ? need : G->pe_rest > 0 ? G->pe_rest : wg->size;
 	int best = -1;
 	pecost bc = {0, 0, 0};
-	const int32_t *dmin = k ? pe_dom_min(G, k) : NULL;
-	if (k && !dmin)
-		return -2;
+	int ki = k ? (int)(k - G->p->topo->keys) : -1;
+	wgr_ix_sync(G);
 	/* DRA: when no running pod holds an allocated claim, evictions
 	 * free cpu and memory but no device, so the device-only fit of a
 	 * domain bounds what they can give (every class of the group with
@@ -675,23 +778,55 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 			      G->ci[wg->classes[0]].bits;
 	if (one_sig)
 		dfit = pd_domains(G, wg->classes[0], k);
+	/* Score the domains by the domain index (index.c): a domain with
+	 * nothing of lower priority, or too little room even with all of
+	 * it gone, is what pe_victims would reject, without visiting its
+	 * nodes; the others get a lower bound on their cost.  Many
+	 * domains: on OpenMP threads, each domain writing its own slot, so
+	 * the thread count does not matter. */
+	pebound *lb = G->pe_lb;
+	bool par = ncd >= G->par_doms && G->threads > 1;
+#pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
 	for (int i = 0; i < ncd; i++) {
+		int d = !k ? 0 : wg->fixed_dom >= 0 ? wg->fixed_dom
+				 : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
+		lb[i] = (pebound){i, 0, 0, false};
+		if (wgr_ix_dmin(G, ki, d) >= wg->priority ||
+		    wgr_ix_bound(G, wg, ki, d, wg->priority) < need ||
+		    (dfit && dfit[d] < need) ||
+		    !wgr_ix_cost_lb(G, wg, ki, d, wg->priority, need,
+				    &lb[i].w, &lb[i].pods))
+			continue;
+		lb[i].live = true;
+	}
+	int nl = 0;
+	for (int i = 0; i < ncd; i++)
+		if (lb[i].live)
+			lb[nl++] = lb[i];
+	/* Cheapest bound first; the answer is the domain of least cost,
+	 * the first in domain order among equals, as a search in domain
+	 * order finds it: a domain whose bound exceeds the best cost, or
+	 * equals it behind the best domain, cannot win. */
+	qsort(lb, (size_t)nl, sizeof *lb, cmp_pebound);
+	for (int j = 0; j < nl; j++) {
+		int i = lb[j].i;
+		if (best >= 0 && bc.viol == 0 &&
+		    (lb[j].w > bc.w ||
+		     (lb[j].w == bc.w && (lb[j].pods > bc.pods ||
+					  (lb[j].pods == bc.pods && i > best)))))
+			continue;
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		/* nothing of lower priority there: no victims (cheap skip) */
-		if (k && dmin[d] >= wg->priority)
-			continue;
-		if (dfit && dfit[k ? d : 0] < need)
-			continue; /* devices short, evictions cannot help */
 		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
 		if (r == -2)
 			return -2;
 		if (r < 0)
 			continue;
-		if (best < 0 || c.viol < bc.viol ||
-		    (c.viol == bc.viol &&
-		     (c.w < bc.w || (c.w == bc.w && c.pods < bc.pods)))) {
+		int cmp = c.viol != bc.viol ? (c.viol < bc.viol ? -1 : 1)
+			: c.w != bc.w ? (c.w < bc.w ? -1 : 1)
+			: c.pods != bc.pods ? (c.pods < bc.pods ? -1 : 1) : 0;
+		if (best < 0 || cmp < 0 || (cmp == 0 && i < best)) {
 			best = i;
 			bc = c;
 		}
@@ -765,7 +900,14 @@ static int never_cap(gs *G)
 		memset(G->nv_used + (size_t)G->dlist[i] * nres, 0,
 		       sizeof *G->nv_used * nres);
 	const wp_problem *p = G->p;
-	for (int c = 0; c < p->nclasses; c++) {
+	for (int i = 0; G->pl && i < G->ndirty; i++) {
+		/* band 0 of the load: groups that may not preempt (only
+		 * admitted ones hold pods between groups) */
+		size_t n = (size_t)G->dlist[i];
+		memcpy(G->nv_used + n * nres, G->pl + n * G->npl * nres,
+		       sizeof *G->nv_used * nres);
+	}
+	for (int c = 0; !G->pl && c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		if (!G->sol->admit[cl->group] || wpe_may_preempt(p, cl->group))
 			continue;
@@ -877,7 +1019,17 @@ static int level_enter(gs *G, int32_t q)
 						SL(i, l, r) += pod->req[r];
 		}
 	}
-	for (int c = 0; c < p->nclasses; c++) {
+	for (int i = 0; G->pl && i < G->ndirty; i++) {
+		/* the load by band (fit.c, wgr_setup_load): band 0 counts
+		 * at every level */
+		const int64_t *ld = G->pl + (size_t)G->dlist[i] * G->npl * nres;
+		for (int b = 0; b < G->npl; b++, ld += nres)
+			for (int l = 0; l < nl; l++)
+				if (b == 0 || G->pl_prio[b] <= lv[l])
+					for (int r = 0; r < nres; r++)
+						SL(i, l, r) -= ld[r];
+	}
+	for (int c = 0; !G->pl && c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		int32_t pr = p->groups[cl->group].priority;
 		/* pods of groups that may not preempt never use freed room:

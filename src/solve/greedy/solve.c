@@ -47,7 +47,8 @@ static int run(gs *G, const wasp_options *o)
 	dsort *ds = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *ds);
 	gord *ord = wa_calloc(G->tmp, (size_t)p->ngroups + 1, sizeof *ord);
 	G->nc = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof *G->nc);
-	if (!cd || !ds || !ord || !G->nc || wgr_setup_classes(G))
+	if (!cd || !ds || !ord || !G->nc || wgr_setup_classes(G) ||
+	    wgr_setup_load(G))
 		return -1;
 
 	if (wgr_setup_pairs(G) || wgr_tree_setup(G))
@@ -90,6 +91,10 @@ static int run(gs *G, const wasp_options *o)
 		}
 		if (wgr_place_group(G, g, corder, cd, ds))
 			return -1;
+		if (G->ix_check && G->ix) {
+			G->ix_checks++;
+			G->ix_bad += !wgr_ix_verify(G);
+		}
 	}
 	return 0;
 }
@@ -145,10 +150,11 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 }
 
 /* One pass (wgr_solve_ex, or seeded when seed > 0), the plan's texts
- * in ra (NULL: the problem's arena). */
-int wgr_solve_in(const wp_problem *p, const wasp_options *o,
-		 wp_sol *sol, bool preempt, uint64_t seed,
-		 wa_arena *ra, wasp_error *err)
+ * in ra (NULL: the problem's arena); chk (may be NULL): the domain
+ * index recounted after every group (wgr_solve_checked). */
+static int solve_pass(const wp_problem *p, const wasp_options *o,
+		      wp_sol *sol, bool preempt, uint64_t seed,
+		      wa_arena *ra, int *chk, wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
 		.nn = p->nnodes, .threads = 1, .preempt = preempt,
@@ -199,7 +205,13 @@ int wgr_solve_in(const wp_problem *p, const wasp_options *o,
 			G.dr_text = NULL; /* no cache: slower, same text */
 		sol->dra = G.dra;
 	}
+	G.ix_check = chk != NULL;
+	G.par_doms = chk ? 1 : WGR_PAR_DOMS;
 	int rc = run(&G, o);
+	if (chk) {
+		chk[0] = G.ix_checks;
+		chk[1] = G.ix_bad;
+	}
 	wa_destroy(G.tmp);
 	/* DRA: a claim placed while earlier alternatives were short may
 	 * use one now that failed gangs gave their devices back */
@@ -208,6 +220,23 @@ int wgr_solve_in(const wp_problem *p, const wasp_options *o,
 	if (rc)
 		return werr(err, WASP_ENOMEM, "out of memory in greedy");
 	return WASP_OK;
+}
+
+int wgr_solve_in(const wp_problem *p, const wasp_options *o,
+		 wp_sol *sol, bool preempt, uint64_t seed,
+		 wa_arena *ra, wasp_error *err)
+{
+	return solve_pass(p, o, sol, preempt, seed, ra, NULL, err);
+}
+
+int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
+		      wp_sol *sol, int *checks, int *bad, wasp_error *err)
+{
+	int chk[2] = {0, 0};
+	int rc = solve_pass(p, o, sol, true, 0, NULL, chk, err);
+	*checks = chk[0];
+	*bad = chk[1];
+	return rc;
 }
 
 int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
