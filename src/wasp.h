@@ -108,6 +108,13 @@ enum wasp_mode {
 	WASP_MODE_BESTFIT = 4  /* Kueue-style topology-aware BestFit, gangs */
 };
 
+/* Who solves the ILP: GLPK in process, or the cbc program on PATH as a
+ * child process on the exported node model (doc/formulation.md §7b). */
+enum wasp_solver {
+	WASP_SOLVER_GLPK = 0,
+	WASP_SOLVER_CBC = 1
+};
+
 typedef struct wasp_options {
 	double time_limit_s;     /* whole run budget, seconds; default
 				    WASP_DEFAULT_TIME_LIMIT_S; <= 0: none  */
@@ -133,6 +140,8 @@ typedef struct wasp_options {
 				    0 (default): over parts of nodes that
 				    nothing tells apart when it can
 				    (doc/formulation.md §10)                 */
+	/* the ILP's solver (doc/formulation.md §7b): */
+	int solver;              /* enum wasp_solver                         */
 } wasp_options;
 
 void wasp_options_init(wasp_options *o);

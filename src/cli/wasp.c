@@ -141,6 +141,8 @@ static const char main_help[] =
 "                          (default 0: prove optimality)\n"                \
 "      --node-model        the ILP works node by node even where nodes\n"  \
 "                          can be merged into parts (for comparisons)\n"   \
+"      --solver NAME       glpk (default) or cbc: the node model solved\n" \
+"                          by the cbc program on PATH (a child process)\n" \
 "  -j, --threads N         worker threads (default 0: the OpenMP default)\n" \
 "      --domain MODE       topology domains: value (default; nodes sharing\n" \
 "                          one label value) or path (Kueue: the values of\n" \
@@ -320,7 +322,8 @@ enum {
 	OPT_DAT,
 	OPT_JSON,
 	OPT_DRA,
-	OPT_PREEMPTIBLE
+	OPT_PREEMPTIBLE,
+	OPT_SOLVER
 };
 
 /* Returns 1 if handled, 0 if not a shared option, or -(exit status) on a
@@ -373,6 +376,15 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	case OPT_NODE_MODEL:
 		o->node_model = 1;
 		break;
+	case OPT_SOLVER:
+		if (!strcmp(arg, "glpk"))
+			o->solver = WASP_SOLVER_GLPK;
+		else if (!strcmp(arg, "cbc"))
+			o->solver = WASP_SOLVER_CBC;
+		else
+			rc = usage_error(cmd, "invalid --solver '%s' (expected "
+					 "glpk or cbc)", arg);
+		break;
 	case OPT_MAX_MOVES:
 		rc = parse_int(cmd, "--max-moves", arg, 0, 100000000,
 			       &o->max_moves);
@@ -398,6 +410,7 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"value", required_argument, NULL, OPT_VALUE},                       \
 	{"rebalance", no_argument, NULL, OPT_REBALANCE},                     \
 	{"node-model", no_argument, NULL, OPT_NODE_MODEL},                   \
+	{"solver", required_argument, NULL, OPT_SOLVER},                     \
 	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
 	{"protect", required_argument, NULL, OPT_PROTECT},                   \
 	{"quiet", no_argument, NULL, 'q'},                                   \

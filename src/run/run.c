@@ -60,6 +60,12 @@ static int check_options(const wasp_options *o, wasp_error *err)
 		return werr(err, WASP_EINVAL, "gap must be within 0..1");
 	if (isnan(o->time_limit_s))
 		return werr(err, WASP_EINVAL, "time limit is not a number");
+	if (o->solver != WASP_SOLVER_GLPK && o->solver != WASP_SOLVER_CBC)
+		return werr(err, WASP_EINVAL, "unknown solver %d", o->solver);
+	/* asked for by name: missing is an error, not a quiet greedy plan */
+	if (o->solver == WASP_SOLVER_CBC && !wilp_cbc_available())
+		return werr(err, WASP_ESOLVER, "cbc is not installed (no "
+					       "'cbc' on PATH)");
 	return WASP_OK;
 }
 
@@ -328,6 +334,13 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 		      wag_prefer(p, wdl_left(R->deadline, 0), NULL));
 	wag_info wi;
 	memset(&wi, 0, sizeof wi);
+	if (o->solver == WASP_SOLVER_CBC && !R->force_parts) {
+		/* the node model, by the external solver (§7b) */
+		R->reason = wa_printf(a, "%s; solved by cbc",
+				      R->reason ? R->reason : "ilp");
+		return wilp_solve_cbc(p, o, R->deadline, R->gsol, isol,
+				      &R->st, ie);
+	}
 	if (parts) {
 		rc = wag_solve(p, o, R->deadline, R->gsol, isol, &R->st, &wi,
 			       ie);

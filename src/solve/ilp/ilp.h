@@ -112,6 +112,19 @@ int wilp_work_tiers(const wp_problem *p, int32_t *tprio, double *tM,
 double wilp_tier_weights(const double *tM, const double *tmax, int s,
 			 int e, double *w);
 
+/* The node model solved by the external program CBC (doc/formulation.md
+ * §7b): written as CPLEX LP with the warm start as its MIP start into a
+ * private temporary folder, `cbc` from PATH run on it under the deadline
+ * (killed at the deadline or on a cancel), its solution read back by
+ * column name and checked row by row.  Same contract as wilp_solve;
+ * WASP_ESOLVER when cbc is not found or fails. */
+int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
+		   wb_deadline dl, const wp_sol *warm, wp_sol *out,
+		   wilp_stats *st, wasp_error *err);
+
+/* Is there a `cbc` on PATH? */
+bool wilp_cbc_available(void);
+
 /* Write the model (LP, MPS) or GMPL data for models/wasp.mod (DAT). */
 int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		const char *path, wasp_error *err);

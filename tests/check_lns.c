@@ -1,0 +1,268 @@
+/*
+ * check_lns.c -- the ILP at scale: the model solved by the cbc program
+ * (doc/formulation.md §7b), the neighbourhood search and the bound over
+ * node classes (§12).
+ *
+ * cbc: a plan made with --solver cbc passes the verifier and has the
+ * optimum that cbc finds on the exported LP by itself and that GLPK
+ * proves; a missing cbc is a clean error.  Every plan goes through the
+ * verifier (tu_solve, tu_sol_verified).
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "plan/plan.h"
+#include "run/run.h"
+#include "solve/greedy/greedy.h"
+#include "solve/ilp/ilp.h"
+
+typedef struct inst {
+	wasp_snapshot *snap;
+	wa_arena *a;
+	wp_problem *p;
+	wp_sol *greedy;
+	wasp_options o;
+} inst;
+
+static void inst_gen(inst *in, const wasp_gen_options *g)
+{
+	wasp_error e;
+	memset(in, 0, sizeof *in);
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(g, &e);
+	ck_assert_msg(text != NULL, "gen: %s", e.msg);
+	in->snap = tu_load(text);
+	wasp_free(text);
+	wasp_options_init(&in->o);
+	in->a = wa_new();
+	ck_assert_ptr_nonnull(in->a);
+	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
+	in->greedy = wp_sol_new(in->p, in->a);
+	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+static void inst_free(inst *in)
+{
+	wa_destroy(in->a);
+	wasp_snapshot_free(in->snap);
+}
+
+/* A small fragmented cluster: racks of 4 nodes, half the GPUs busy with
+ * lower-priority pods, a few gangs. */
+static void small_frag(wasp_gen_options *g, int seed, int nodes)
+{
+	wasp_gen_options_init(g);
+	g->seed = seed;
+	g->levels = 2;
+	g->fanout = 4;
+	g->nodes = nodes;
+	g->gangs = nodes / 4;
+	g->max_gang = 8;
+	g->busy = 0.5;
+}
+
+/* ------------------------------------------------------------- cbc */
+
+static int run_tool(char *const argv[], const char *out)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* cbc's optimum on the exported LP, run by hand; NAN when not proven. */
+static double cbc_by_hand(inst *in)
+{
+	char dir[64], lp[96], log[96];
+	snprintf(dir, sizeof dir, "/tmp/wasp-lns-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(lp, sizeof lp, "%s/m.lp", dir);
+	snprintf(log, sizeof log, "%s/cbc.log", dir);
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wilp_export(in->p, &in->o, WASP_EXPORT_LP, lp, &e),
+			 0);
+	char *argv[] = {"cbc", lp, "-solve", NULL};
+	ck_assert_int_eq(run_tool(argv, log), 0);
+	char *txt = tu_slurp(log);
+	double z = NAN;
+	const char *s = strstr(txt, "Objective value:");
+	if (strstr(txt, "Optimal solution found") && s)
+		z = strtod(s + strlen("Objective value:"), NULL);
+	free(txt);
+	unlink(lp);
+	unlink(log);
+	rmdir(dir);
+	return z;
+}
+
+/* --solver cbc: a verified plan with the optimum cbc finds on the
+ * exported model by itself, and the one GLPK proves. */
+START_TEST(cbc_plan_is_cbc_optimum)
+{
+	if (!wilp_cbc_available()) {
+		fprintf(stderr, "check_lns: no cbc; skipping\n");
+		return;
+	}
+	int nproved = 0;
+	for (int seed = 1; seed <= 3; seed++) {
+		wasp_gen_options g;
+		small_frag(&g, seed, 16);
+		inst in;
+		inst_gen(&in, &g);
+		wb_deadline dl = wdl_after(wb_now(), 30);
+		wp_sol *c = wp_sol_new(in.p, in.a), *l = wp_sol_new(in.p, in.a);
+		wilp_stats sc, sl;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_solve_cbc(in.p, &in.o, dl, in.greedy, c,
+						&sc, &e),
+				 0);
+		tu_sol_verified(in.snap, in.p, c, in.greedy, "cbc");
+		ck_assert_int_eq(wilp_solve(in.p, &in.o, dl, in.greedy, l, &sl,
+					    &e),
+				 0);
+		double z = cbc_by_hand(&in);
+		if (!strcmp(sc.status, "optimal") &&
+		    !strcmp(sl.status, "optimal") && !isnan(z)) {
+			nproved++;
+			ck_assert_msg(fabs(sc.objective - z) < 0.5,
+				      "seed %d: --solver cbc %.1f, cbc by hand "
+				      "%.1f",
+				      seed, sc.objective, z);
+			ck_assert_msg(fabs(sl.objective - z) < 0.5,
+				      "seed %d: GLPK %.1f, cbc %.1f", seed,
+				      sl.objective, z);
+			wp_value vc, vl;
+			wp_evaluate(in.p, c, &vc);
+			wp_evaluate(in.p, l, &vl);
+			ck_assert_int_eq(wp_value_cmp(&vc, &vl), 0);
+		}
+		inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 2);
+}
+END_TEST
+
+/* The whole run with --solver cbc: the plan says so and verifies. */
+START_TEST(cbc_run_plan)
+{
+	if (!wilp_cbc_available())
+		return;
+	wasp_gen_options g;
+	small_frag(&g, 4, 16);
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.solver = WASP_SOLVER_CBC;
+	o.time_limit_s = 30;
+	wasp_plan *pl = tu_solve(s, &o);
+	ck_assert_ptr_nonnull(strstr(pl->sum.mode_reason, "cbc"));
+	ck_assert_str_eq(pl->sum.mode, "ilp");
+	wpl_free(pl);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* A cancel before cbc starts: it is stopped at once, and the answer is
+ * at least the warm start, verified. */
+START_TEST(cbc_cancel_keeps_warm)
+{
+	if (!wilp_cbc_available())
+		return;
+	wasp_gen_options g;
+	small_frag(&g, 5, 32);
+	inst in;
+	inst_gen(&in, &g);
+	volatile int stop = 1;
+	in.o.cancel = &stop;
+	wp_sol *c = wp_sol_new(in.p, in.a);
+	wilp_stats st;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	int rc = wilp_solve_cbc(in.p, &in.o, wdl_after(wb_now(), 30),
+				in.greedy, c, &st, &e);
+	ck_assert_int_eq(rc, 0);
+	tu_sol_verified(in.snap, in.p, c, in.greedy, "cbc cancelled");
+	inst_free(&in);
+}
+END_TEST
+
+/* No cbc on PATH: --solver cbc is refused with a message, not a quiet
+ * greedy plan. */
+START_TEST(cbc_missing_is_an_error)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/tmp/wasp-nocbc-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const char *old = getenv("PATH");
+	char *save = old ? strdup(old) : NULL;
+	setenv("PATH", dir, 1);
+	ck_assert(!wilp_cbc_available());
+	wasp_snapshot *s = tu_load_file("models/examples/gpu16.yaml");
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.solver = WASP_SOLVER_CBC;
+	wasp_plan *pl = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	int rc = wasp_solve(s, &o, &pl, &e);
+	if (save) {
+		setenv("PATH", save, 1);
+		free(save);
+	}
+	rmdir(dir);
+	ck_assert_int_eq(rc, WASP_ESOLVER);
+	ck_assert_ptr_null(pl);
+	ck_assert_ptr_nonnull(strstr(e.msg, "cbc is not installed"));
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("lns");
+	TCase *c = tcase_create("cbc");
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, cbc_plan_is_cbc_optimum);
+	tcase_add_test(c, cbc_run_plan);
+	tcase_add_test(c, cbc_cancel_keeps_warm);
+	tcase_add_test(c, cbc_missing_is_an_error);
+	suite_add_tcase(s, c);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
