@@ -23,6 +23,7 @@
 #include "testutil.h"
 #include "plan/plan.h"
 #include "run/run.h"
+#include "solve/baseline.h"
 #include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
 
@@ -249,6 +250,91 @@ START_TEST(cbc_missing_is_an_error)
 }
 END_TEST
 
+/* ------------------------------------------------------------- bound */
+
+/* a's work vector is lexicographically at most the bound's. */
+static void within_bound(const wilp_cbound *b, const wp_value *v,
+			 const char *label)
+{
+	ck_assert_int_eq(b->ntier, v->nprio);
+	for (int t = 0; t < b->ntier; t++) {
+		ck_assert_int_eq(b->prio[t], v->prio[t]);
+		ck_assert_msg(v->work[t] <= b->total[t] + 1e-9, "%s: total",
+			      label);
+		if (v->work[t] < b->ub[t] - 1e-9)
+			return; /* below in this tier: below overall */
+		ck_assert_msg(v->work[t] <= b->ub[t] + 1e-9,
+			      "%s: tier %d work %.3f above its bound %.3f",
+			      label, t, v->work[t], b->ub[t]);
+	}
+	ck_assert_double_le(wilp_cbound_value(b, v), wilp_cbound_bound(b));
+}
+
+/* The bound over node classes is at least the proven optimum, greedy's
+ * plan and BestFit's, on instances of every family, with and without
+ * evictions and --value. */
+START_TEST(bound_above_every_plan)
+{
+	static const int fam[] = {0, 1, 2, 3}; /* gpu, nvlink, fragmented, mixed */
+	int nproved = 0, ntight = 0;
+	for (int i = 0; i < 8; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 10 + i, i % 4 == 1 ? 36 : 16);
+		g.family = fam[i % 4];
+		if (g.family == 1)
+			g.rack_nodes = 9;
+		inst in;
+		inst_gen(&in, &g);
+		if (i >= 4)
+			in.o.value_resource = "nvidia.com/gpu";
+		if (i >= 4) {
+			wasp_error e2;
+			memset(&e2, 0, sizeof e2);
+			wa_destroy(in.a);
+			in.a = wa_new();
+			ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a,
+						     &in.p, &e2),
+					 0);
+			in.greedy = wp_sol_new(in.p, in.a);
+			ck_assert_int_eq(wgr_solve(in.p, &in.o, in.greedy,
+						   &e2),
+					 0);
+		}
+		wilp_cbound b;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		ck_assert(b.ok);
+		wp_value v;
+		wp_evaluate(in.p, in.greedy, &v);
+		within_bound(&b, &v, "greedy");
+		wp_sol *bf = wp_sol_new(in.p, in.a);
+		if (wbl_solve(in.p, WASP_MODE_BESTFIT, &in.o, bf, &e) == 0) {
+			tu_sol_verified(in.snap, in.p, bf, NULL, "bestfit");
+			wp_evaluate(in.p, bf, &v);
+			within_bound(&b, &v, "bestfit");
+		}
+		wp_sol *opt = wp_sol_new(in.p, in.a);
+		wilp_stats st;
+		ck_assert_int_eq(wilp_solve(in.p, &in.o,
+					    wdl_after(wb_now(), 20), in.greedy,
+					    opt, &st, &e),
+				 0);
+		tu_sol_verified(in.snap, in.p, opt, in.greedy, "ilp");
+		wp_evaluate(in.p, opt, &v);
+		within_bound(&b, &v, "ilp");
+		if (!strcmp(st.status, "optimal")) {
+			nproved++;
+			ntight += v.work[0] == b.ub[0];
+		}
+		inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 4);
+	/* not vacuous: the top tier's bound is met on some instance */
+	ck_assert_int_ge(ntight, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("lns");
@@ -259,6 +345,10 @@ static Suite *suite(void)
 	tcase_add_test(c, cbc_cancel_keeps_warm);
 	tcase_add_test(c, cbc_missing_is_an_error);
 	suite_add_tcase(s, c);
+	TCase *b = tcase_create("bound");
+	tcase_set_timeout(b, 60);
+	tcase_add_test(b, bound_above_every_plan);
+	suite_add_tcase(s, b);
 	return s;
 }
 

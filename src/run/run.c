@@ -135,6 +135,9 @@ typedef struct run {
 	/* improve() */
 	wilp_stats st;
 	bool ilp_ran;
+	/* the bound over node classes (doc/formulation.md §12), when the
+	 * ILP left none */
+	wilp_cbound cb;
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
 } run;
@@ -486,6 +489,22 @@ static void prove_by_packing(run *R)
 	}
 }
 
+/* No bound from the ILP (it did not run, or solved tiers in blocks): the
+ * LP over node classes bounds the work tiers at every size
+ * (doc/formulation.md §12).  Its failure costs only the bound. */
+static void class_bound(run *R)
+{
+	R->cb.ok = false;
+	if (R->baseline || !R->p->ngroups || R->o->mode == WASP_MODE_GREEDY ||
+	    cancelled(R->o) || !strcmp(R->status, "optimal") ||
+	    (R->ilp_ran && (!isnan(R->st.bound) || !isnan(R->st.top_gap))))
+		return;
+	wasp_error e;
+	werr_clear(&e);
+	if (wilp_class_bound(R->p, R->deadline, &R->cb, &e))
+		R->cb.ok = false;
+}
+
 /* The summary of the plan: mode, status, reason, model and times. */
 static int summarise(run *R, wasp_plan *pl)
 {
@@ -521,6 +540,27 @@ static int summarise(run *R, wasp_plan *pl)
 		sum->gap = 0; /* proven by the packing bound, no model built */
 	}
 	wp_evaluate(p, R->best, &sum->tiers);
+	if (R->cb.ok) {
+		/* objective and bound over the work tiers (§12) */
+		sum->objective = wilp_cbound_value(&R->cb, &sum->tiers);
+		sum->bound = wilp_cbound_bound(&R->cb);
+		if (sum->bound < sum->objective)
+			sum->bound = sum->objective; /* cannot happen */
+		sum->gap = (sum->bound - sum->objective) /
+			   (sum->objective > 1e-9 ? sum->objective : 1e-9);
+		char ub[256];
+		size_t u = 0;
+		ub[0] = 0;
+		for (int t = 0; t < R->cb.ntier && u + 24 < sizeof ub; t++)
+			u += (size_t)snprintf(ub + u, sizeof ub - u, "%s%.10g",
+					      t ? "/" : "", R->cb.ub[t]);
+		if (!(sum->mode_reason = wa_printf(
+			  pa, "%s; bound: the LP over %d node classes, work "
+			      "per priority at most %s",
+			  sum->mode_reason ? sum->mode_reason : sum->mode,
+			  R->cb.node_classes, ub)))
+			return -1;
+	}
 	sum->tiers.moves = pl->nmove; /* the post-pass's too */
 	if (merge_warnings(pl, R->s, p->topo, R->mine, R->nmine))
 		return -1;
@@ -581,6 +621,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	}
 	if (!rc) {
 		prove_by_packing(&R);
+		class_bound(&R);
 		R.t3 = wb_now();
 		rc = finish(&R, out, err);
 	}

@@ -122,6 +122,28 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 		   wb_deadline dl, const wp_sol *warm, wp_sol *out,
 		   wilp_stats *st, wasp_error *err);
 
+/* An upper bound at every size (doc/formulation.md §12): the LP over
+ * node classes, its work tiers maximised in sequence.  Per tier of
+ * wp_evaluate (prio, highest first): ub, the most work any plan admits
+ * there given at least ub in every tier above (so ub bounds every plan's
+ * work vector lexicographically), and total, the pending work.  w are
+ * weights that make the tiers one number (w[last] = 1, w[t] = w[t+1]
+ * (1 + total[t+1])).  WASP_ESOLVER when the LP fails or would be too
+ * large (estimated before it is built), WASP_ECANCELED at the
+ * deadline. */
+typedef struct wilp_cbound {
+	bool ok;
+	int ntier;
+	int32_t prio[WP_MAX_TIERS];
+	double ub[WP_MAX_TIERS], total[WP_MAX_TIERS], w[WP_MAX_TIERS];
+	int rows, cols, node_classes;
+} wilp_cbound;
+int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
+		     wasp_error *err);
+/* A plan's work tiers in the bound's weights, and the bound itself. */
+double wilp_cbound_value(const wilp_cbound *b, const wp_value *v);
+double wilp_cbound_bound(const wilp_cbound *b);
+
 /* Is there a `cbc` on PATH? */
 bool wilp_cbc_available(void);
 
