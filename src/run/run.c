@@ -32,6 +32,11 @@
 /* Seeded greedy restarts (wgr_restarts) before the ILP get at most this
  * share of the time left. */
 #define WSV_RESTART_SHARE 0.4
+/* Auto mode: the model over parts is not even estimated above this many
+ * (class, node) slots (its estimate builds the parts: seconds at 10^7
+ * slots); the neighbourhood search takes over (doc/formulation.md
+ * §12). */
+#define WSV_AUTO_MAX_PART_SLOTS 4000000L
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -129,7 +134,7 @@ typedef struct run {
 	const char *pass;     /* what the extra passes did, or NULL     */
 	/* decide() */
 	const char *mode, *status, *reason;
-	bool try_ilp, force_parts;
+	bool try_ilp, force_parts, try_lns;
 	int rows, cols;
 	long nz;
 	/* improve() */
@@ -245,7 +250,9 @@ static void decide_auto(run *R)
 	double left = wdl_left(R->deadline, 0);
 	bool big = cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS;
 	bool proven = big && R->gproven;
-	int pcols = big && !proven && !R->o->node_model && wag_applies(p, NULL)
+	int pcols = big && !proven && !R->o->node_model &&
+			    p->nx <= WSV_AUTO_MAX_PART_SLOTS &&
+			    wag_applies(p, NULL)
 			? wag_estimate(p)
 			: -1;
 	if (proven)
@@ -260,6 +267,13 @@ static void decide_auto(run *R)
 					 "columns), the one over parts "
 					 "has about %d",
 				      cols, pcols);
+	} else if (big && left >= WSV_AUTO_MIN_SECONDS &&
+		   wilp_lns_applies(p, NULL)) {
+		R->try_lns = true;
+		R->reason = wa_printf(a, "auto: model too large for the "
+					 "budget (%d columns and %ld "
+					 "nonzeros); neighbourhood search",
+				      cols, nz);
 	} else if (big)
 		R->reason = wa_printf(a, "auto: model too large for the "
 					 "budget (%d columns and %ld "
@@ -353,11 +367,15 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 			rc = wilp_solve(p, o, R->deadline, R->gsol, isol,
 					&R->st, ie);
 		} else if (rc == WASP_OK && wi.declined) {
+			bool lns = wilp_lns_applies(p, NULL);
 			R->reason = wa_printf(a, "%s; the model over parts "
 						 "was declined (%d parts for "
 						 "%d nodes, or tiers too wide "
-						 "for one solve); greedy only",
-					      R->reason, wi.parts, p->nnodes);
+						 "for one solve); %s",
+					      R->reason, wi.parts, p->nnodes,
+					      lns ? "neighbourhood search"
+						  : "greedy only");
+			R->try_lns = lns;
 		}
 	}
 	if (parts) {
@@ -430,6 +448,43 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 	return WASP_OK;
 }
 
+/* The neighbourhood search from the constructive plan (§12): sub-ILPs
+ * over a few domains; never worse than its start. */
+static int improve_lns(run *R, wasp_error *err)
+{
+	wilp_lns_stats ls;
+	wasp_error le;
+	werr_clear(&le);
+	wp_sol *lsol = wp_sol_new(R->p, R->a);
+	if (!lsol)
+		return nomem(err);
+	wp_sol_copy(R->p, lsol, R->gsol);
+	int rc = wilp_lns(R->p, R->o, R->deadline, lsol, &ls, &le);
+	if (rc == WASP_ENOMEM)
+		return nomem(err);
+	if (rc) /* the constructive plan stands */
+		return WASP_OK;
+	wp_value gv, lv;
+	wp_evaluate(R->p, R->gsol, &gv);
+	wp_evaluate(R->p, lsol, &lv);
+	if (wp_value_cmp(&lv, &gv) > 0) {
+		R->best = lsol;
+		R->mode = "lns";
+		R->status = "feasible";
+	}
+	R->reason = wa_printf(R->a, "%s; %d of %d neighbourhoods of %s "
+				    "domains improved the plan in %d "
+				    "sweep(s), %.1f s%s%s",
+			      R->reason, ls.improved, ls.tried, ls.key,
+			      ls.rounds, ls.seconds,
+			      ls.cut ? wa_printf(R->a, ", %d sub-ILPs cut by "
+						       "their time limit",
+						 ls.cut)
+				     : "",
+			      ls.deadline ? ", stopped by the deadline" : "");
+	return WASP_OK;
+}
+
 /* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel
  * inside it leaves the constructive answer standing. */
 static int improve(run *R, wasp_error *err)
@@ -438,6 +493,8 @@ static int improve(run *R, wasp_error *err)
 	wa_arena *a = R->a;
 	memset(&R->st, 0, sizeof R->st);
 	R->st.objective = R->st.bound = R->st.gap = R->st.top_gap = NAN;
+	if (R->try_lns)
+		return improve_lns(R, err);
 	if (!R->try_ilp)
 		return WASP_OK;
 	wp_sol *isol = wp_sol_new(R->p, a);
@@ -446,6 +503,10 @@ static int improve(run *R, wasp_error *err)
 	wasp_error ie;
 	werr_clear(&ie);
 	int rc = solve_ilp(R, isol, &ie);
+	if (rc == WASP_OK && R->try_lns) {
+		R->try_ilp = false; /* nothing was solved: no ILP answer */
+		return improve_lns(R, err);
+	}
 	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED) {
 		/* The greedy answer stands. */
 		const char *what = rc == WASP_ESOLVER ? "ILP unavailable"
@@ -568,7 +629,8 @@ static int summarise(run *R, wasp_plan *pl)
 	sum->t_load = R->s->t_load;
 	sum->t_reduce = R->t1 - R->t0;
 	sum->t_greedy = R->t2 - R->t1;
-	sum->t_ilp = R->try_ilp ? R->t3 - R->t2 : 0;
+	/* decide, improve and the bound: every second is in a phase */
+	sum->t_ilp = R->t3 - R->t2;
 	sum->t_total = o->start_time > 0 ? t4 - o->start_time
 					 : R->s->t_load + (t4 - R->t0);
 	return 0;

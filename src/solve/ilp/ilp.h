@@ -144,6 +144,24 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 double wilp_cbound_value(const wilp_cbound *b, const wp_value *v);
 double wilp_cbound_bound(const wilp_cbound *b);
 
+/* Large neighbourhood search (doc/formulation.md §12, lns.c): sub-ILPs
+ * over a few topology domains with the rest of the plan fixed, from
+ * `sol` (feasible), which ends as the best plan found (never worse).
+ * It applies without device claims, moves, trees and annotations, and
+ * needs a topology key with small domains. */
+typedef struct wilp_lns_stats {
+	const char *key;    /* the key of the neighbourhoods' domains      */
+	int rounds;         /* sweeps over the domains                     */
+	int tried;          /* neighbourhoods with something to re-plan    */
+	int improved;       /* answers taken                               */
+	int cut;            /* sub-solves stopped by their time limit      */
+	bool deadline;      /* the run's deadline ended the search         */
+	double seconds;
+} wilp_lns_stats;
+bool wilp_lns_applies(const wp_problem *p, const char **why);
+int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
+	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err);
+
 /* Is there a `cbc` on PATH? */
 bool wilp_cbc_available(void);
 
