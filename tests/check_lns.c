@@ -335,6 +335,97 @@ START_TEST(bound_above_every_plan)
 }
 END_TEST
 
+/* --------------------------------------------------------------- lns */
+
+/* The neighbourhood search never ends worse than its start, its plan is
+ * feasible and clean in the verifier, it stays within the bound, and it
+ * improves some of these starts. */
+START_TEST(lns_never_worse)
+{
+	int better = 0, ran = 0;
+	for (int i = 0; i < 3; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 30 + i, 48);
+		g.family = i % 3 == 0 ? 0 : i % 3 == 1 ? 2 : 3;
+		g.max_gang = 12;
+		inst in;
+		inst_gen(&in, &g);
+		if (!wilp_lns_applies(in.p, NULL)) {
+			inst_free(&in);
+			continue;
+		}
+		ran++;
+		wp_sol *l = wp_sol_new(in.p, in.a);
+		wp_sol_copy(in.p, l, in.greedy);
+		wilp_lns_stats ls;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		in.o.threads = 2;
+		ck_assert_int_eq(wilp_lns_rounds(in.p, &in.o, wdl_none(), 2, l, &ls,
+					 &e),
+				 0);
+		ck_assert_int_gt(ls.tried, 0);
+		tu_sol_verified(in.snap, in.p, l, in.greedy, "lns");
+		wp_value vg, vl;
+		wp_evaluate(in.p, in.greedy, &vg);
+		wp_evaluate(in.p, l, &vl);
+		int c = wp_value_cmp(&vl, &vg);
+		ck_assert_int_ge(c, 0);
+		/* taken answers are strict improvements */
+		ck_assert(ls.improved == 0 || c > 0);
+		better += c > 0;
+		wilp_cbound b;
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		within_bound(&b, &vl, "lns");
+		inst_free(&in);
+	}
+	ck_assert_int_ge(ran, 2);
+	ck_assert_int_ge(better, 1);
+}
+END_TEST
+
+/* The same plan on 1 and on 2 threads when no sub-ILP was cut by its
+ * time limit (doc/formulation.md §12). */
+START_TEST(lns_threads_same)
+{
+	int compared = 0;
+	for (int i = 0; i < 2; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 40 + i, 48);
+		g.family = i == 1 ? 2 : 0;
+		g.max_gang = 12;
+		inst in;
+		inst_gen(&in, &g);
+		wp_sol *l[2];
+		wilp_lns_stats ls[2];
+		for (int t = 0; t < 2; t++) {
+			l[t] = wp_sol_new(in.p, in.a);
+			wp_sol_copy(in.p, l[t], in.greedy);
+			in.o.threads = t + 1;
+			wasp_error e;
+			memset(&e, 0, sizeof e);
+			ck_assert_int_eq(wilp_lns_rounds(in.p, &in.o, wdl_none(),
+							 2, l[t], &ls[t], &e),
+					 0);
+			tu_sol_verified(in.snap, in.p, l[t], in.greedy, "lns");
+		}
+		if (ls[0].cut || ls[1].cut) {
+			inst_free(&in);
+			continue;
+		}
+		compared++;
+		ck_assert_int_eq(ls[0].improved, ls[1].improved);
+		ck_assert_int_eq(ls[0].rounds, ls[1].rounds);
+		for (int s = 0; s < in.p->nx; s++)
+			ck_assert_int_eq(l[0]->x[s], l[1]->x[s]);
+		for (int u = 0; u < in.p->nunits; u++)
+			ck_assert_int_eq(l[0]->evict[u], l[1]->evict[u]);
+		inst_free(&in);
+	}
+	ck_assert_int_ge(compared, 1);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("lns");
@@ -349,6 +440,11 @@ static Suite *suite(void)
 	tcase_set_timeout(b, 60);
 	tcase_add_test(b, bound_above_every_plan);
 	suite_add_tcase(s, b);
+	TCase *l = tcase_create("lns");
+	tcase_set_timeout(l, 60);
+	tcase_add_test(l, lns_never_worse);
+	tcase_add_test(l, lns_threads_same);
+	suite_add_tcase(s, l);
 	return s;
 }
 

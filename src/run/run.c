@@ -37,6 +37,11 @@
  * slots); the neighbourhood search takes over (doc/formulation.md
  * §12). */
 #define WSV_AUTO_MAX_PART_SLOTS 4000000L
+/* The neighbourhood search stops this long before the deadline: making
+ * the plan from its answer takes time that grows with the slots (3 s at
+ * 5 * 10^7 slots under load). */
+#define WSV_LNS_FINISH_S 0.3
+#define WSV_LNS_FINISH_S_PER_SLOT 5e-8
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -459,7 +464,10 @@ static int improve_lns(run *R, wasp_error *err)
 	if (!lsol)
 		return nomem(err);
 	wp_sol_copy(R->p, lsol, R->gsol);
-	int rc = wilp_lns(R->p, R->o, R->deadline, lsol, &ls, &le);
+	/* room left for the plan to be made from the answer */
+	double fin = WSV_LNS_FINISH_S + WSV_LNS_FINISH_S_PER_SLOT * R->p->nx;
+	int rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol,
+			  &ls, &le);
 	if (rc == WASP_ENOMEM)
 		return nomem(err);
 	if (rc) /* the constructive plan stands */
@@ -555,9 +563,10 @@ static void prove_by_packing(run *R)
  * (doc/formulation.md §12).  Its failure costs only the bound. */
 static void class_bound(run *R)
 {
-	R->cb.ok = false;
+	if (R->cb.ok)
+		return;
 	if (R->baseline || !R->p->ngroups || R->o->mode == WASP_MODE_GREEDY ||
-	    cancelled(R->o) || !strcmp(R->status, "optimal") ||
+	    cancelled(R->o) || R->gproven || !strcmp(R->status, "optimal") ||
 	    (R->ilp_ran && (!isnan(R->st.bound) || !isnan(R->st.top_gap))))
 		return;
 	wasp_error e;
@@ -679,6 +688,10 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	if (!rc) {
 		R.t2 = wb_now();
 		decide(&R);
+		/* no ILP bound will come: the bound first, so that the
+		 * search's deadline cannot leave the plan without one */
+		if (!R.try_ilp)
+			class_bound(&R);
 		rc = improve(&R, err);
 	}
 	if (!rc) {

@@ -161,6 +161,10 @@ typedef struct wilp_lns_stats {
 bool wilp_lns_applies(const wp_problem *p, const char **why);
 int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err);
+/* The same with at most `rounds` sweeps (wilp_lns: 8; tests: fewer). */
+int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
+		    wb_deadline dl, int rounds, wp_sol *sol,
+		    wilp_lns_stats *st, wasp_error *err);
 
 /* Is there a `cbc` on PATH? */
 bool wilp_cbc_available(void);

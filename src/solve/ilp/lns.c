@@ -197,11 +197,44 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 		H[i].nnodes = n;
 		qsort(H[i].nodes, (size_t)n, sizeof *H[i].nodes, cmp_int);
 	}
+	/* per group its pods placed in each neighbourhood and in all, in
+	 * one pass over the plan */
+	int ng = p->ngroups;
+	long *gcnt = calloc((size_t)(nb + 1) * ng + 1, sizeof *gcnt);
+	int *hof = malloc(sizeof *hof * ((size_t)p->nnodes + 1));
+	if (!gcnt || !hof) {
+		free(gcnt);
+		free(hof);
+		return -1;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		hof[n] = -1;
+	for (int i = 0; i < nb; i++)
+		for (int k = 0; k < H[i].nnodes; k++)
+			hof[H[i].nodes[k]] = i;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		for (int k = 0; k < cl->nelig; k++) {
+			int x = sol->x[cl->off + k];
+			if (!x)
+				continue;
+			int i = hof[cl->elig[k]];
+			gcnt[(size_t)nb * ng + cl->group] += x;
+			if (i >= 0)
+				gcnt[(size_t)i * ng + cl->group] += x;
+		}
+	}
+	for (int i = 0; i < nb; i++) {
+		H[i].gin = gcnt + (size_t)i * ng;
+		H[i].gtot = gcnt + (size_t)nb * ng;
+	}
+	free(hof);
 	/* the sub-problems are read from sol before any merge */
 	int bad = 0;
 	for (int i = 0; i < nb; i++)
 		if (wlns_sub_build(p, sol, &H[i]) < 0)
 			bad = 1;
+	free(gcnt); /* read by the builds only */
 	if (bad) {
 		for (int i = 0; i < nb; i++)
 			wlns_sub_free(&H[i]);
@@ -253,6 +286,13 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err)
 {
+	return wilp_lns_rounds(p, o, dl, WLNS_MAX_ROUNDS, sol, st, err);
+}
+
+int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
+		    wb_deadline dl, int rounds, wp_sol *sol,
+		    wilp_lns_stats *st, wasp_error *err)
+{
 	double t0 = wb_now();
 	memset(st, 0, sizeof *st);
 	if (!wilp_lns_applies(p, NULL))
@@ -271,7 +311,7 @@ int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
 	int rc = WASP_OK;
-	for (int round = 0; round < WLNS_MAX_ROUNDS; round++) {
+	for (int round = 0; round < rounds; round++) {
 		/* slack from the problem, not the plan: the order is
 		 * the same whatever the earlier rounds did */
 		domain_slack(p, key, ev, slack);

@@ -31,6 +31,8 @@
 typedef struct lns_hood {
 	int *nodes;          /* ascending                                 */
 	int nnodes;
+	const long *gin;     /* per group: its pods placed here            */
+	const long *gtot;    /* per group: its pods placed anywhere        */
 	wa_arena *a;         /* everything below                          */
 	wp_problem *sub;     /* NULL: nothing to re-plan here              */
 	int *gmap;           /* sub group -> problem group                */

@@ -55,26 +55,6 @@ static bool in_list(const int *v, int len, int n)
 	return false;
 }
 
-/* Pods of group g placed inside and outside the neighbourhood. */
-static void placed(const wp_problem *p, const wp_sol *s, const lns_hood *h,
-		   int g, long *in, long *out)
-{
-	const wp_group *wg = &p->groups[g];
-	*in = *out = 0;
-	for (int i = 0; i < wg->nclasses; i++) {
-		const wp_class *c = &p->classes[wg->classes[i]];
-		for (int k = 0; k < c->nelig; k++) {
-			int x = s->x[c->off + k];
-			if (!x)
-				continue;
-			if (in_hood(h, c->elig[k]))
-				*in += x;
-			else
-				*out += x;
-		}
-	}
-}
-
 /* Does a waiting group's smallest demand fit the room? */
 static bool may_fit(const wp_problem *p, int g, const int64_t *room,
 		    const lns_hood *h)
@@ -155,8 +135,7 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 	}
 	int nwait = 0;
 	for (int g = 0; g < p->ngroups; g++) {
-		long in, out;
-		placed(p, s, h, g, &in, &out);
+		long in = h->gin[g], out = h->gtot[g] - in;
 		gs[g] = G_FIXED;
 		if (in > 0 && out == 0)
 			gs[g] = G_FREE;
@@ -259,16 +238,19 @@ static int sub_units(const wp_problem *p, const wp_sol *s, lns_hood *h,
 	for (int g = 0; g < p->ngroups; g++) {
 		if (gs[g] != G_FIXED)
 			continue;
+		if (!h->gin[g])
+			continue; /* nothing of it here */
 		const wp_group *wg = &p->groups[g];
 		for (int i = 0; i < wg->nclasses; i++) {
-			const wp_class *c = &p->classes[wg->classes[i]];
-			for (int k = 0; k < c->nelig; k++) {
-				int x = s->x[c->off + k];
-				if (!x || !in_hood(h, c->elig[k]))
-					continue;
-				for (int r = 0; r < nr; r++)
-					free[(size_t)c->elig[k] * nr + r] -=
-					    (int64_t)x * c->req[r];
+			int c = wg->classes[i];
+			const wp_class *cl = &p->classes[c];
+			for (int k = 0; k < h->nnodes; k++) {
+				int n = h->nodes[k];
+				int slot = wp_slot(p, c, n);
+				int x = slot >= 0 ? s->x[slot] : 0;
+				for (int r = 0; x && r < nr; r++)
+					free[(size_t)n * nr + r] -=
+					    (int64_t)x * cl->req[r];
 			}
 		}
 	}
