@@ -32,6 +32,7 @@
 /* Seeded greedy restarts (wgr_restarts) before the ILP get at most this
  * share of the time left. */
 #define WSV_RESTART_SHARE 0.4
+#define WSV_RESTART_SHARE_LNS 0.1
 /* Auto mode: the model over parts is not even estimated above this many
  * (class, node) slots (its estimate builds the parts: seconds at 10^7
  * slots); the neighbourhood search takes over (doc/formulation.md
@@ -194,10 +195,16 @@ static int bestfit_pass(run *R, wasp_error *err)
 static int restarts(run *R, wasp_error *err)
 {
 	double now = wb_now();
+	/* where auto will hand the rest to the neighbourhood search (no
+	 * model fits), that search makes better use of the time */
+	bool lns = R->o->mode == WASP_MODE_AUTO &&
+		   R->p->nx > WSV_AUTO_MAX_PART_SLOTS &&
+		   wilp_lns_applies(R->p, NULL);
+	double share = lns ? WSV_RESTART_SHARE_LNS : WSV_RESTART_SHARE;
 	wb_deadline until =
 	    wdl_is_none(R->deadline)
 		? R->deadline
-		: wdl_at(now + WSV_RESTART_SHARE * (R->deadline.at - now));
+		: wdl_at(now + share * (R->deadline.at - now));
 	int ran, better;
 	int rc = wgr_restarts(R->p, R->o, WGR_RESTARTS, until, R->gsol, &ran,
 			      &better, err);
