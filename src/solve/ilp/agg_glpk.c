@@ -204,6 +204,18 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 	sp.tm_lim = left * 1000 > INT_MAX / 2 ? INT_MAX / 2 : (int)(left * 1000);
 	double tlp = wb_now();
 	int rc = glp_simplex(P, &sp);
+	if (rc == GLP_EFAIL || rc == GLP_ESING || rc == GLP_ECOND) {
+		/* numerical trouble: once more, scaled, from a fresh basis,
+		 * by the dual simplex (driver.c does the same) */
+		glp_scale_prob(P, GLP_SF_AUTO);
+		glp_adv_basis(P, 0);
+		sp.meth = GLP_DUALP;
+		left = wdl_left(r->w.deadline, 0);
+		sp.tm_lim = left * 1000 > INT_MAX / 2 ? INT_MAX / 2
+			    : left > 0.001	  ? (int)(left * 1000)
+						  : 1;
+		rc = glp_simplex(P, &sp);
+	}
 	tlp = wb_now() - tlp;
 	if (rc == GLP_ETMLIM)
 		return WASP_OK;
