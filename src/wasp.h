@@ -142,6 +142,13 @@ typedef struct wasp_options {
 				    (doc/formulation.md §10)                 */
 	/* the ILP's solver (doc/formulation.md §7b): */
 	int solver;              /* enum wasp_solver                         */
+	/* determinism (doc/library.md, "Determinism"): */
+	long work_limit;         /* > 0: a work budget instead of the clock:
+				    greedy restart passes and branch-and-
+				    bound nodes are counted, not timed, so
+				    the plan is the same on any machine;
+				    time_limit_s still caps the run and a
+				    plan it cut says so                     */
 } wasp_options;
 
 void wasp_options_init(wasp_options *o);
@@ -246,6 +253,136 @@ char *wasp_gen(const wasp_gen_options *g, wasp_error *err);
  * option and its accepted values, for an unknown name or a bad value. */
 int wasp_gen_option_set(wasp_gen_options *g, const char *name,
 			const char *value, wasp_error *err);
+
+/* ---------------------------------------------- incremental snapshots */
+/*
+ * For a scheduler plugin (doc/library.md, "Scheduler plugins"): snapshots
+ * are versions.  Applying a delta to a snapshot gives a NEW handle that
+ * shares unchanged data with its base; the base stays valid and unchanged
+ * for readers on other threads.  Every handle is freed on its own with
+ * wasp_snapshot_free, in any order.  Cost grows with what changed.
+ */
+typedef struct wasp_delta wasp_delta;
+
+int wasp_delta_new(wasp_delta **out, wasp_error *err);
+/* Add or replace (by kind/namespace/name) the objects in `text`: YAML or
+ * JSON, one or many, `kind: List` too.  Parsed and decoded now, so a bad
+ * object is reported here with its position; `name` names the text in
+ * positions.  On error the delta is unchanged. */
+int wasp_delta_put(wasp_delta *d, const char *text, size_t len,
+		   const char *name, wasp_error *err);
+/* Delete an object by `kind` as written in manifests ("Pod", "Node",
+ * "PodGroup", "ResourceSlice", ...), namespace (NULL or "" for
+ * cluster-scoped kinds) and name. */
+int wasp_delta_delete(wasp_delta *d, const char *kind, const char *ns,
+		      const char *name, wasp_error *err);
+void wasp_delta_free(wasp_delta *d);
+
+/* `base` with the delta's changes applied in order.  On error *out is
+ * NULL, `base` is untouched, and the error points at the bad object (or
+ * names the missing one for a delete: WASP_ENOTFOUND). */
+int wasp_snapshot_apply(const wasp_snapshot *base, const wasp_delta *d,
+			wasp_snapshot **out, wasp_error *err);
+
+/* ------------------------------------------------------ one group at a time */
+
+/* What to place: a PodGroup, all PodGroups of a Workload, or a
+ * CompositePodGroup tree. */
+enum wasp_group_kind {
+	WASP_GROUP_PODGROUP = 0,
+	WASP_GROUP_WORKLOAD = 1,
+	WASP_GROUP_COMPOSITE = 2
+};
+
+/* Place one group on the snapshot as it is: running (and assumed) pods
+ * stay, other pending groups are not placed.  The result is an ordinary
+ * plan (use the accessors below): the group's placements and device
+ * allocations, the evictions it needs when the options allow preemption,
+ * or one waiting entry whose reason uses the same words as wasp_solve's.
+ * `deadline_ms` bounds the call (0: WASP_DEFAULT_PLACE_DEADLINE_MS);
+ * `o` may be NULL for the defaults.  WASP_ENOTFOUND if no such group. */
+#define WASP_DEFAULT_PLACE_DEADLINE_MS 100
+int wasp_place(const wasp_snapshot *s, int kind, const char *ns,
+	       const char *name, const wasp_options *o,
+	       unsigned deadline_ms, wasp_plan **out, wasp_error *err);
+
+/* Assume a placement, as the scheduler cache does: a new snapshot in which
+ * the plan's placements (and device allocations) count as bound for every
+ * later call, until forgotten, or confirmed by a delta that binds the pod,
+ * or dropped with the pod by a delta that deletes it. */
+int wasp_snapshot_assume(const wasp_snapshot *base, const wasp_plan *p,
+			 wasp_snapshot **out, wasp_error *err);
+/* A new snapshot without the assumptions made for this group
+ * (WASP_ENOTFOUND if it has none). */
+int wasp_snapshot_forget(const wasp_snapshot *base, int kind,
+			 const char *ns, const char *name,
+			 wasp_snapshot **out, wasp_error *err);
+
+/* ----------------------------------------------------------- accessors */
+/*
+ * Read a plan without rendering it: for each kind of entry a count and a
+ * getter that fills a struct of strings owned by the plan (valid until
+ * wasp_plan_free).  Getters return WASP_EINVAL past the end.
+ */
+typedef struct wasp_placement {
+	const char *ns, *pod, *node;
+	const char *group; /* PodGroup, NULL for a lone pod */
+} wasp_placement;
+size_t wasp_plan_placement_count(const wasp_plan *p);
+int wasp_plan_placement_get(const wasp_plan *p, size_t i, wasp_placement *out);
+
+/* One allocated device: a claim's result (a claim with n results gives n
+ * entries, in order). */
+typedef struct wasp_device_alloc {
+	const char *ns, *claim;
+	const char *pod;    /* the pod whose own claim this is, or NULL    */
+	const char *group;  /* the PodGroup whose claim this is, or NULL   */
+	const char *node;
+	const char *request, *driver, *pool, *device;
+} wasp_device_alloc;
+size_t wasp_plan_device_count(const wasp_plan *p);
+int wasp_plan_device_get(const wasp_plan *p, size_t i, wasp_device_alloc *out);
+
+typedef struct wasp_eviction {
+	const char *ns, *pod, *node;
+	const char *unit;    /* PodGroup evicted whole (disruptionMode all)  */
+	int32_t priority;
+	const char *by_kind, *by_ns, *by; /* what the eviction makes room for */
+	int pdb_violation;
+} wasp_eviction;
+size_t wasp_plan_eviction_count(const wasp_plan *p);
+int wasp_plan_eviction_get(const wasp_plan *p, size_t i, wasp_eviction *out);
+
+typedef struct wasp_move {
+	const char *ns, *pod, *from, *to;
+	const char *group;
+} wasp_move;
+size_t wasp_plan_move_count(const wasp_plan *p);
+int wasp_plan_move_get(const wasp_plan *p, size_t i, wasp_move *out);
+
+typedef struct wasp_group_result {
+	const char *ns, *name;
+	const char *kind;    /* "PodGroup", or "Pod" for a waiting lone pod  */
+	int admitted;        /* 1: placed (pods placed); 0: waits (reason)   */
+	int pods;
+	int32_t priority;
+	const char *key, *domain; /* admitted with a topology key: its domain */
+	const char *reason;  /* waiting: why, as in the rendered plan        */
+} wasp_group_result;
+size_t wasp_plan_group_count(const wasp_plan *p); /* admitted, then waiting */
+int wasp_plan_group_get(const wasp_plan *p, size_t i, wasp_group_result *out);
+
+/* The plan's warnings; NULL past the end. */
+const char *wasp_plan_warning(const wasp_plan *p, size_t i);
+
+/* ------------------------------------------------------------ options */
+
+/* Upper bound on wasp_options.threads. */
+#define WASP_MAX_THREADS 256
+/* Check options before a run: WASP_EINVAL with a message naming the
+ * field and its accepted range (wasp_solve, wasp_place and wasp_export
+ * call it too). */
+int wasp_options_check(const wasp_options *o, wasp_error *err);
 
 /* ---------------------------------------------------------------- misc */
 

@@ -129,7 +129,18 @@ struct wasp_plan {
 	/* Added (DRA): device claims allocated by the plan, by ns/name. */
 	wpl_claim *claims;
 	int nclaims;
+	/* What the evictions buy, highest priority first; NULL when not
+	 * computed (no evictions, or preemption off). */
+	struct wpl_buy *buy;
+	int nbuy;
 };
+
+/* What the evictions buy (doc/preemption.md): pods admitted at one
+ * priority by this plan, and by the same run with preemption off. */
+typedef struct wpl_buy {
+	int32_t priority;
+	int with, without;
+} wpl_buy;
 
 typedef struct wpl_frag {
 	const char *key;
