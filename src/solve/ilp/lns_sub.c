@@ -24,21 +24,6 @@ static const char *const WAIT_LNS =
 
 enum { G_FIXED = 0, G_FREE = 1, G_WAIT = 2 };
 
-static bool in_hood(const lns_hood *h, int n)
-{
-	int lo = 0, hi = h->nnodes - 1;
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		if (h->nodes[mid] == n)
-			return true;
-		if (h->nodes[mid] < n)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return false;
-}
-
 /* Is node n in the ascending array v[0..len)? */
 static bool in_list(const int *v, int len, int n)
 {
@@ -53,6 +38,11 @@ static bool in_list(const int *v, int len, int n)
 			hi = mid - 1;
 	}
 	return false;
+}
+
+static bool in_hood(const lns_hood *h, int n)
+{
+	return in_list(h->nodes, h->nnodes, n);
 }
 
 /* Does a waiting group's smallest demand fit the room? */
