@@ -138,6 +138,7 @@ typedef struct run {
 	const wp_sol *best;   /* the answer the plan is made of         */
 	bool gproven;         /* gsol meets the packing bound           */
 	const char *pass;     /* what the extra passes did, or NULL     */
+	double tgreedy;       /* seconds of the first greedy pass        */
 	/* decide() */
 	const char *mode, *status, *reason;
 	bool try_ilp, force_parts, try_lns;
@@ -205,6 +206,10 @@ static int restarts(run *R, wasp_error *err)
 	    wdl_is_none(R->deadline)
 		? R->deadline
 		: wdl_at(now + share * (R->deadline.at - now));
+	/* a pass costs about what the first greedy did and cannot be cut:
+	 * none is started that would not end in time */
+	if (!wdl_is_none(until) && until.at - now < R->tgreedy)
+		return WASP_OK;
 	int ran, better;
 	int rc = wgr_restarts(R->p, R->o, WGR_RESTARTS, until, R->gsol, &ran,
 			      &better, err);
@@ -231,8 +236,10 @@ static int construct(run *R, wasp_error *err)
 	/* The benchmark baselines stand in for greedy and end there. */
 	R->baseline = o->mode == WASP_MODE_PODWISE ||
 		      o->mode == WASP_MODE_BESTFIT;
+	double tg = wb_now();
 	int rc = R->baseline ? wbl_solve(p, o->mode, o, R->gsol, err)
 			     : wgr_solve(p, o, R->gsol, err);
+	R->tgreedy = wb_now() - tg;
 	if (rc)
 		return rc;
 	bool more = !R->baseline && p->ngroups;
