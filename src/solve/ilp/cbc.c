@@ -9,8 +9,9 @@
  * is found on PATH and started with posix_spawnp, its terminal output
  * going to a file in that folder (the library never prints).  It gets the
  * time left as its own limit; this side watches the wall clock and the
- * cancel flag, asks it to stop with SIGINT (it then still writes its
- * best solution) and kills it WILP_CBC_GRACE_S later.  The solution is
+ * cancel flag, asks it to stop with SIGINT WILP_CBC_STOP_S before the
+ * deadline (it then still writes its best solution) and kills it
+ * WILP_CBC_GRACE_S later.  The solution is
  * read by column name, rounded, and checked row by row (wm_check) before
  * it becomes a plan; the folder is removed on every path.
  */
@@ -30,13 +31,18 @@
 
 extern char **environ;
 
-/* Seconds CBC gets to write its solution after SIGINT before SIGKILL. */
-#define WILP_CBC_GRACE_S 2.0
+/* CBC is asked to stop (SIGINT) this long before the deadline, and
+ * killed WILP_CBC_GRACE_S later if it has not written its solution and
+ * ended: the run's budget holds. */
+#define WILP_CBC_STOP_S 1.0
+#define WILP_CBC_GRACE_S 0.8
 /* CBC's own limit is the time left less this (it counts CPU time and
  * does not look at the clock while preprocessing). */
 #define WILP_CBC_MARGIN_S 0.5
 /* The wait loop's poll interval. */
 #define WILP_CBC_POLL_NS 10000000L
+/* Half a unit of the last digit of CBC's printed gap ("Gap: 0.12"). */
+#define WILP_CBC_GAP_ROUND 0.005
 /* Values within this of an integer are that integer. */
 #define WILP_CBC_INT_TOL 1e-6
 
@@ -147,8 +153,8 @@ static int run_cbc(const cbc_files *f, const wasp_options *o, wb_deadline dl,
 	char sec[32], gap[32];
 	snprintf(sec, sizeof sec, "%.3f",
 		 wdl_is_none(dl) ? 1e9
-				 : (left - WILP_CBC_MARGIN_S > 0.05
-					? left - WILP_CBC_MARGIN_S
+				 : (left - WILP_CBC_STOP_S - WILP_CBC_MARGIN_S > 0.05
+					? left - WILP_CBC_STOP_S - WILP_CBC_MARGIN_S
 					: 0.05));
 	snprintf(gap, sizeof gap, "%.6g", o ? o->gap : 0.0);
 	char *argv[16];
@@ -194,7 +200,8 @@ static int run_cbc(const cbc_files *f, const wasp_options *o, wb_deadline dl,
 			break;
 		}
 		double t = now_s();
-		if (!stopped && (cancelled(o) || wdl_passed(dl, 0))) {
+		if (!stopped &&
+		    (cancelled(o) || wdl_passed(dl, WILP_CBC_STOP_S))) {
 			kill(pid, SIGINT);
 			stopped = true;
 			killed_at = t;
@@ -375,7 +382,12 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 	if (mip_ok && optimal) {
 		st->bound = st->objective;
 		st->gap = 0;
-	} else if (!isnan(st->gap) && st->gap >= 0) {
+	} else if (!isnan(st->gap) && st->gap > 0) {
+		/* CBC prints its gap with two decimals: 0.00 when stopped
+		 * is no proof, so no bound then; otherwise half a unit of
+		 * the last digit more, so that the rounding cannot make the
+		 * bound too small */
+		st->gap += WILP_CBC_GAP_ROUND;
 		st->bound = st->objective * (1 + st->gap);
 	} else {
 		st->gap = NAN;
