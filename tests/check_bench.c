@@ -472,15 +472,40 @@ static int have_bench(const char *dir)
 
 /* CSV row fields (no quoted commas in the columns read here). */
 #define MAXF 64
+/* Split one CSV record in place (RFC 4180: a quoted field may hold
+ * commas, "" is a quote); returns the field count. */
 static int split_csv(char *line, char **f)
 {
 	int n = 0;
-	f[n++] = line;
-	for (char *p = line; *p && n < MAXF; p++)
-		if (*p == ',') {
-			*p = 0;
-			f[n++] = p + 1;
+	char *p = line;
+	while (n < MAXF) {
+		char *w = p;
+		f[n++] = w;
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (!*p)
+					break;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
 		}
+		while (*p && *p != ',')
+			*w++ = *p++;
+		if (!*p) {
+			*w = 0;
+			break;
+		}
+		*w = 0;
+		p++;
+	}
 	return n;
 }
 
