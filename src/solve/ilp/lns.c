@@ -178,8 +178,8 @@ static int cmp_int(const void *x, const void *y)
 /* One batch: solve the neighbourhoods [h0, h1) from sol on threads, then
  * merge their answers in order.  Returns how many were taken, -1 NOMEM. */
 static int run_batch(const wp_problem *p, const wasp_options *o,
-		     wb_deadline dl, int **hood, int h0, int h1, wp_sol *sol,
-		     wilp_lns_stats *st)
+		     wb_deadline dl, double sub_s, int **hood, int h0, int h1,
+		     wp_sol *sol, wilp_lns_stats *st)
 {
 	int nb = h1 - h0;
 	lns_hood H[WLNS_BATCH];
@@ -245,7 +245,7 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 		if (!H[i].sub || wdl_passed(dl, WDL_MARGIN_PHASE_S))
 			continue;
 		wb_deadline sdl = wdl_sooner(dl, WDL_MARGIN_PHASE_S);
-		double cap = wb_now() + WLNS_SUB_S;
+		double cap = wb_now() + sub_s;
 		if (wdl_is_none(sdl) || sdl.at > cap)
 			sdl = wdl_at(cap);
 		wasp_options so = *o;
@@ -286,13 +286,15 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err)
 {
-	return wilp_lns_rounds(p, o, dl, WLNS_MAX_ROUNDS, sol, st, err);
+	return wilp_lns_rounds(p, o, dl, WLNS_MAX_ROUNDS, 0, sol, st, err);
 }
 
 int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
-		    wb_deadline dl, int rounds, wp_sol *sol,
+		    wb_deadline dl, int rounds, double sub_s, wp_sol *sol,
 		    wilp_lns_stats *st, wasp_error *err)
 {
+	if (sub_s <= 0)
+		sub_s = WLNS_SUB_S;
 	double t0 = wb_now();
 	memset(st, 0, sizeof *st);
 	if (!wilp_lns_applies(p, NULL))
@@ -332,7 +334,8 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 				break;
 			}
 			int e = h + WLNS_BATCH < nh ? h + WLNS_BATCH : nh;
-			int t = run_batch(p, o, dl, hood, h, e, sol, st);
+			int t = run_batch(p, o, dl, sub_s, hood, h, e, sol,
+					  st);
 			if (t < 0) {
 				rc = werr(err, WASP_ENOMEM, "out of memory");
 				break;
