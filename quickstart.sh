@@ -12,7 +12,8 @@
 set -euo pipefail
 
 PACKAGES=(build-essential autoconf automake libtool pkg-config
-	  libglpk-dev glpk-utils coinor-cbc libyaml-dev libcjson-dev check)
+	  libglpk-dev glpk-utils coinor-cbc libyaml-dev libcjson-dev check
+	  chromium zlib1g-dev golang-go)
 
 say() { printf '\n==> %s\n' "$*"; }
 die() { printf 'quickstart.sh: error: %s\n' "$*" >&2; exit 1; }

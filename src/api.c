@@ -14,10 +14,12 @@
 #include "base/clock.h"
 #include "base/options.h"
 #include "model/decode.h"
+#include "model/version.h"
 #include "gen/gen.h"
 #include "solve/ilp/ilp.h"
 #include "io/load.h"
 #include "plan/render.h"
+#include "plan/render_html.h"
 #include "run/run.h"
 #include "plan/verify.h"
 
@@ -42,6 +44,11 @@ void wasp_options_init(wasp_options *o)
 		wopt_init(o);
 }
 
+int wasp_options_check(const wasp_options *o, wasp_error *err)
+{
+	return wopt_check(o, err);
+}
+
 /* ------------------------------------------------------------ snapshot */
 
 /* Decode the documents of one temporary tree arena into a snapshot. */
@@ -60,13 +67,22 @@ static int load_one(wa_arena **a, wt_doc *doc, const char *path,
 	return wl_load_text(*a, text ? text : "", len, name, doc, err);
 }
 
-static int decode_docs(wasp_snapshot **out, const wt_doc *docs, size_t n,
-		       double t0, wasp_error *err)
+/* The snapshot keeps the trees (arena a, which it takes over, also on
+ * failure) for the deltas of later versions (model/version.h). */
+static int decode_docs(wasp_snapshot **out, wa_arena *a, const wt_doc *docs,
+		       size_t n, double t0, wasp_error *err)
 {
 	ws_snapshot *s = NULL;
 	int rc = wd_decode(docs, n, &s, err);
-	if (rc)
+	ws_trees *t = rc ? NULL : ws_trees_new(a);
+	if (rc) {
+		wa_destroy(a);
 		return rc;
+	}
+	if (!t || (rc = ws_version_attach(s, t, docs, n, err))) {
+		ws_snapshot_free(s);
+		return t ? rc : werr(err, WASP_ENOMEM, "out of memory");
+	}
 	s->t_load = wasp_now() - t0;
 	*out = s;
 	return WASP_OK;
@@ -93,10 +109,11 @@ int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 	int rc = WASP_OK;
 	for (size_t i = 0; i < npaths && !rc; i++)
 		rc = wl_load_file(a, paths[i], &docs[i], err);
-	if (!rc)
-		rc = decode_docs(out, docs, npaths, t0, err);
-	wa_destroy(a);
-	return rc;
+	if (rc) {
+		wa_destroy(a);
+		return rc;
+	}
+	return decode_docs(out, a, docs, npaths, t0, err);
 }
 
 int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
@@ -111,10 +128,11 @@ int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
 	wt_doc doc;
 	int rc = load_one(&a, &doc, NULL, text, len, name ? name : "<text>",
 			  err);
-	if (!rc)
-		rc = decode_docs(out, &doc, 1, t0, err);
-	wa_destroy(a);
-	return rc;
+	if (rc) {
+		wa_destroy(a);
+		return rc;
+	}
+	return decode_docs(out, a, &doc, 1, t0, err);
 }
 
 void wasp_snapshot_free(wasp_snapshot *s)
@@ -166,7 +184,8 @@ int wasp_solve(const wasp_snapshot *s, const wasp_options *o,
 		wasp_options_init(&def);
 		o = &def;
 	}
-	return wsv_solve(s, o, out, err);
+	int rc = wopt_check(o, err);
+	return rc ? rc : wsv_solve(s, o, out, err);
 }
 
 char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err)
@@ -175,12 +194,28 @@ char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err)
 		werr(err, WASP_EINVAL, "wasp_plan_render: plan is NULL");
 		return NULL;
 	}
+	if (format == WASP_FORMAT_HTML) {
+		werr(err, WASP_EINVAL, "wasp_plan_render: the HTML report "
+		     "needs the snapshot: use wasp_report_html");
+		return NULL;
+	}
 	if (format < WASP_FORMAT_JSON || format > WASP_FORMAT_TEXT) {
 		werr(err, WASP_EINVAL, "wasp_plan_render: unknown format %d",
 		     format);
 		return NULL;
 	}
 	return wr_render(p, format, err);
+}
+
+char *wasp_report_html(const wasp_snapshot *s, const wasp_plan *p,
+		       int detail_nodes, wasp_error *err)
+{
+	if (!s || !p) {
+		werr(err, WASP_EINVAL, "wasp_report_html: %s is NULL",
+		     !s ? "snapshot" : "plan");
+		return NULL;
+	}
+	return wr_html(s, p, detail_nodes, err);
 }
 
 /* One plan document from a loaded stream. */
@@ -291,11 +326,14 @@ int wasp_export(const wasp_snapshot *s, const wasp_options *o, int format,
 		wasp_options_init(&def);
 		o = &def;
 	}
+	int rc = wopt_check(o, err);
+	if (rc)
+		return rc;
 	wa_arena *a = wa_new();
 	if (!a)
 		return werr(err, WASP_ENOMEM, "out of memory");
 	wp_problem *p = NULL;
-	int rc = wsv_problem(s, o, a, &p, err);
+	rc = wsv_problem(s, o, a, &p, err);
 	if (!rc)
 		rc = wilp_export(p, o, format, path, err);
 	wa_destroy(a);

@@ -166,7 +166,8 @@ int wasp_solve(const wasp_snapshot *s, const wasp_options *o,
 enum wasp_format {
 	WASP_FORMAT_JSON = 0,
 	WASP_FORMAT_YAML = 1,
-	WASP_FORMAT_TEXT = 2
+	WASP_FORMAT_TEXT = 2,
+	WASP_FORMAT_HTML = 3  /* needs the snapshot: wasp_report_html   */
 };
 /* Render a plan; the caller frees the string with wasp_free. */
 char *wasp_plan_render(const wasp_plan *p, int format, wasp_error *err);
@@ -184,6 +185,15 @@ typedef struct wasp_plan_stats {
 			       "empty" */
 } wasp_plan_stats;
 void wasp_plan_stats_get(const wasp_plan *p, wasp_plan_stats *st);
+
+/* The plan as one self-contained HTML page over the snapshot it was made
+ * for (doc/output.md, "The HTML report"): the topology before and after,
+ * the check, the summary and the tables.  Clusters of more than
+ * detail_nodes nodes (<= 0: 512) are drawn one cell per finest domain,
+ * with a drill-down section per domain one level up.  Free with
+ * wasp_free. */
+char *wasp_report_html(const wasp_snapshot *s, const wasp_plan *p,
+		       int detail_nodes, wasp_error *err);
 
 /* --------------------------------------------------------------- verify */
 

@@ -9,5 +9,8 @@
 
 /* Every field at its documented default (wasp.h). */
 void wopt_init(wasp_options *o);
+/* WASP_OK, or WASP_EINVAL naming the first field out of its range
+ * (wasp_options_check). */
+int wopt_check(const wasp_options *o, wasp_error *err);
 
 #endif

@@ -64,7 +64,7 @@ static int exit_for(int code)
 
 /* Print an error as "file:line:col: message" (positions from the
  * library), else "wasp: message"; return the exit status for it. */
-static int report(const wasp_error *e)
+int report(const wasp_error *e)
 {
 	char buf[1024];
 
@@ -76,7 +76,7 @@ static int report(const wasp_error *e)
 	return exit_for(e->code);
 }
 
-static int try_help(const char *cmd)
+int try_help(const char *cmd)
 {
 	fprintf(stderr, "Try 'wasp %s%s--help' for more information.\n",
 		cmd ? cmd : "", cmd ? " " : "");
@@ -84,9 +84,7 @@ static int try_help(const char *cmd)
 }
 
 /* "wasp plan: message" and a hint; returns the usage exit status. */
-static int usage_error(const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static int usage_error(const char *cmd, const char *fmt, ...)
+int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	fprintf(stderr, "wasp%s%s: ", cmd ? " " : "", cmd ? cmd : "");
@@ -122,7 +120,9 @@ static const char main_help[] =
 "  check    verify a plan against a snapshot\n"
 "  gen      generate a synthetic GPU cluster snapshot\n"
 "  export   write the integer program as LP, MPS or GMPL data\n"
+"  report   draw a plan over its snapshot as one HTML page\n"
 "  bench    run a benchmark suite (bench/README.md)\n"
+"  serve    hold a snapshot and answer requests on a socket (doc/serve.md)\n"
 "  help     show help for a command\n"
 "\n"
 "Options:\n"
@@ -168,7 +168,8 @@ static const char plan_help[] =
 "\"-\" reads standard input.  Several files form one snapshot.\n"
 "\n"
 "Options:\n"
-"  -f, --format FORMAT     json (default), yaml or text (a report)\n"
+"  -f, --format FORMAT     json (default), yaml, text (a report) or html\n"
+"                          (one self-contained page; see 'wasp report')\n"
 "  -o, --output FILE       write the plan to FILE atomically (default:\n"
 "                          standard output); on error no file is written\n"
 PLAN_OPTIONS_HELP
@@ -353,7 +354,8 @@ static int plan_option(const char *cmd, int c, const char *arg,
 		rc = parse_double(cmd, "--gap", arg, 0, 1, &o->gap);
 		break;
 	case 'j':
-		rc = parse_int(cmd, "--threads", arg, 0, 4096, &o->threads);
+		rc = parse_int(cmd, "--threads", arg, 0, WASP_MAX_THREADS,
+			       &o->threads);
 		break;
 	case OPT_DOMAIN:
 		if (!strcmp(arg, "value"))
@@ -419,14 +421,14 @@ static int plan_option(const char *cmd, int c, const char *arg,
 
 /* getopt_long over argv[0..argc) where argv[0] is the command name; the
  * messages getopt prints then read "wasp plan: unrecognized option". */
-static void getopt_reset(void)
+void getopt_reset(void)
 {
 	optind = 1;
 	opterr = 1;
 }
 
 /* "-" may name standard input once. */
-static int check_stdin_once(const char *cmd, char **paths, int n,
+int check_stdin_once(const char *cmd, char **paths, int n,
 			    const char *also)
 {
 	int k = also && !strcmp(also, "-");
@@ -445,7 +447,7 @@ static int check_stdin_once(const char *cmd, char **paths, int n,
  * fsync, rename over the target, fsync the directory.  On any failure the
  * temporary file is removed and the target is untouched.  "-" is stdout.
  */
-static int write_output(const char *path, const char *data, size_t len)
+int write_output(const char *path, const char *data, size_t len)
 {
 	if (!path || !strcmp(path, "-")) {
 		if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
@@ -536,7 +538,7 @@ static int write_output(const char *path, const char *data, size_t len)
 /* Fail before a long solve, not after it, when -o cannot be written: the
  * directory must exist and be writable, and the target not a directory.
  * (write_output still handles every error; this is only early.) */
-static int check_output_path(const char *path)
+int check_output_path(const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return 0;
@@ -584,7 +586,7 @@ static void install_cancel_handler(void)
 
 /* ------------------------------------------------------------ commands */
 
-static int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
+int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
 {
 	wasp_error err;
 	memset(&err, 0, sizeof err);
@@ -594,6 +596,22 @@ static int load_snapshot(char **paths, int n, int quiet, wasp_snapshot **s)
 		return report(&err);
 	}
 	print_warnings(*s, quiet);
+	return 0;
+}
+
+int load_plan_snapshot(const char *plan_path, char **paths, int n,
+		       int quiet, wasp_plan **p, wasp_snapshot **s)
+{
+	int rc = load_snapshot(paths, n, quiet, s);
+	if (rc)
+		return rc;
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	if (wasp_plan_load(p, plan_path, &err) != WASP_OK) {
+		wasp_snapshot_free(*s);
+		*s = NULL;
+		return report(&err);
+	}
 	return 0;
 }
 
@@ -621,10 +639,12 @@ static int cmd_plan(int argc, char **argv)
 				format = WASP_FORMAT_YAML;
 			else if (!strcmp(optarg, "text"))
 				format = WASP_FORMAT_TEXT;
+			else if (!strcmp(optarg, "html"))
+				format = WASP_FORMAT_HTML;
 			else
 				return usage_error(cmd, "invalid --format '%s' "
-						   "(expected json, yaml or "
-						   "text)", optarg);
+						   "(expected json, yaml, text "
+						   "or html)", optarg);
 			continue;
 		case 'o':
 			out = optarg;
@@ -666,7 +686,9 @@ static int cmd_plan(int argc, char **argv)
 		wasp_snapshot_free(s);
 		return report(&err);
 	}
-	char *text = wasp_plan_render(p, format, &err);
+	char *text = format == WASP_FORMAT_HTML
+			 ? wasp_report_html(s, p, 0, &err)
+			 : wasp_plan_render(p, format, &err);
 	if (!text) {
 		wasp_plan_free(p);
 		wasp_snapshot_free(s);
@@ -725,15 +747,12 @@ static int cmd_check(int argc, char **argv)
 		return rc;
 
 	wasp_snapshot *s;
-	if ((rc = load_snapshot(argv + optind, argc - optind, quiet, &s)))
+	wasp_plan *p;
+	if ((rc = load_plan_snapshot(plan_path, argv + optind, argc - optind,
+				     quiet, &p, &s)))
 		return rc;
 	wasp_error err;
-	wasp_plan *p = NULL;
 	memset(&err, 0, sizeof err);
-	if (wasp_plan_load(&p, plan_path, &err) != WASP_OK) {
-		wasp_snapshot_free(s);
-		return report(&err);
-	}
 	size_t nviol = 0;
 	char *rep = NULL;
 	if (wasp_check(s, p, &nviol, &rep, &err) != WASP_OK) {
@@ -909,6 +928,8 @@ static const struct {
     {"gen", cmd_gen, gen_help},
     {"export", cmd_export, export_help},
     {"bench", cmd_bench, bench_help},
+    {"report", cmd_report, report_help},
+    {"serve", cmd_serve, serve_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

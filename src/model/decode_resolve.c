@@ -477,6 +477,7 @@ int wd_resolve_groups(dctx *c, ws_group *out)
 		g->ns = d->ns;
 		g->name = d->name;
 		g->src = d->src;
+		g->workload = d->wl_name;
 		g->policy = sp->policy;
 		g->min_count = sp->policy == WS_POLICY_GANG ? sp->min_count
 							    : 1;

@@ -8,6 +8,8 @@
  * afterwards; nothing here mutates on lookup.
  */
 #include "model/snapshot.h"
+#include "model/version.h"
+#include "base/sort.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -107,6 +109,31 @@ static const char *ns_key(char *buf, size_t size, const char *ns,
 	return n >= 0 && (size_t)n < size ? buf : NULL;
 }
 
+static int name_order(const void *ctx, int a, int b)
+{
+	const ws_snapshot *s = ctx;
+	int c = strcmp(s->nodes[a].name, s->nodes[b].name);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* s->node_rank: each node's position in name order. */
+static int node_ranks(ws_snapshot *s)
+{
+	int n = s->nnodes;
+	int *rank = wa_calloc(s->arena, (size_t)n + 1, sizeof *rank);
+	int *v = wa_calloc(s->arena, (size_t)n + 1, sizeof *v);
+	int *tmp = wa_calloc(s->arena, (size_t)n + 1, sizeof *tmp);
+	if (!rank || !v || !tmp)
+		return WASP_ENOMEM;
+	for (int i = 0; i < n; i++)
+		v[i] = i;
+	wis_sort(v, tmp, n, name_order, s);
+	for (int i = 0; i < n; i++)
+		rank[v[i]] = i;
+	s->node_rank = rank;
+	return WASP_OK;
+}
+
 int ws_snapshot_index(ws_snapshot *s)
 {
 	wa_arena *a = s->arena;
@@ -131,7 +158,7 @@ int ws_snapshot_index(ws_snapshot *s)
 	s->node_idx = nm;
 	s->pod_idx = pm;
 	s->group_idx = gm;
-	return WASP_OK;
+	return node_ranks(s);
 }
 
 /* ------------------------------------------------------------- lookups */
@@ -180,7 +207,10 @@ int ws_group_index(const ws_snapshot *s, const char *ns, const char *name)
 	if (s->group_idx) {
 		char buf[2 * WASP_MAX_NAME + 8];
 		const char *k = ns_key(buf, sizeof buf, ns, name);
-		return k ? ws_map_get(s->group_idx, k) : -1;
+		int i = k ? ws_map_get(s->group_idx, k) : -1;
+		return i < 0 && k && s->group_idx_more
+			   ? ws_map_get(s->group_idx_more, k)
+			   : i;
 	}
 	for (int i = 0; i < s->ngroups; i++)
 		if (!strcmp(s->groups[i].name, name) &&
@@ -197,7 +227,10 @@ int ws_pod_index(const ws_snapshot *s, const char *ns, const char *name)
 	if (s->pod_idx) {
 		char buf[2 * WASP_MAX_NAME + 8];
 		const char *k = ns_key(buf, sizeof buf, ns, name);
-		return k ? ws_map_get(s->pod_idx, k) : -1;
+		int i = k ? ws_map_get(s->pod_idx, k) : -1;
+		return i < 0 && k && s->pod_idx_more
+			   ? ws_map_get(s->pod_idx_more, k)
+			   : i;
 	}
 	for (int i = 0; i < s->npods; i++)
 		if (!strcmp(s->pods[i].name, name) &&
@@ -354,6 +387,8 @@ bool ws_pod_fits_node_static(const ws_pod *p, const ws_node *n,
 
 void ws_snapshot_free(ws_snapshot *s)
 {
-	if (s)
+	if (s && s->ver)
+		ws_version_free(s);
+	else if (s)
 		wa_destroy(s->arena);
 }

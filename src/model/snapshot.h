@@ -155,6 +155,9 @@ typedef struct ws_group {
 	 * group is a root), and the Kueue/JobSet annotations. */
 	int pcomp;
 	struct ws_tas *tas; /* NULL: no annotations */
+	/* spec.workloadRef.workloadName, NULL without one (the scheduler
+	 * plugin API places a Workload's groups together) */
+	const char *workload;
 } ws_group;
 
 /* Topology annotations (Kueue / JobSet names) on a PodGroup or a
@@ -239,6 +242,21 @@ struct wasp_snapshot {
 	/* addition (DRA, dra.h): devices, classes and claims; NULL when no
 	 * pod or group has resourceClaims. */
 	struct ws_dra *dra;
+	/* Versions (model/version.h): the source objects, the assumed
+	 * placements and the shared storage of a snapshot made by
+	 * wasp_snapshot_load, _apply, _assume or _forget; NULL for one
+	 * built otherwise (ws_snapshot_free then frees the arena only). */
+	struct ws_version *ver;
+	/* Objects added by incremental deltas since the last full decode
+	 * (model/version.h), keyed as pod_idx / group_idx; the lookups try
+	 * them when the main index misses.  NULL: none. */
+	struct ws_map *pod_idx_more, *group_idx_more;
+	/* Each node's position in name order (ws_snapshot_index), so that
+	 * the runs on one snapshot do not sort the names again. */
+	int *node_rank;
+	/* What runs on this version compute once (model/topology.h); NULL
+	 * for a snapshot built otherwise than through wasp.h. */
+	struct ws_cache *cache;
 };
 
 /* Pending: to be placed by the solvers. */

@@ -532,3 +532,71 @@ int wtp_key_index(const wtp_topo *t, const char *label)
 			return i;
 	return -1;
 }
+
+/* ------------------------------------------------------------- cache */
+
+static void built_release(wtp_built *b)
+{
+	if (b && atomic_fetch_sub_explicit(&b->refs, 1,
+					   memory_order_acq_rel) == 1) {
+		wa_destroy(b->a);
+		free(b);
+	}
+}
+
+int wtp_get(const ws_snapshot *s, int mode, wa_arena *a, wtp_topo **out,
+	    wasp_error *err)
+{
+	struct ws_cache *c = s->cache;
+	if (!c || (mode != WASP_DOMAIN_VALUE && mode != WASP_DOMAIN_PATH))
+		return wtp_build(s, mode, a, out, err);
+	wtp_built *b = atomic_load_explicit(&c->topo[mode],
+					    memory_order_acquire);
+	if (!b) {
+		wtp_built *mine = calloc(1, sizeof *mine);
+		wa_arena *ta = mine ? wa_new() : NULL;
+		int rc = ta ? wtp_build(s, mode, ta, &mine->t, err)
+			    : werr(err, WASP_ENOMEM, "out of memory");
+		if (rc) {
+			wa_destroy(ta);
+			free(mine);
+			return rc;
+		}
+		atomic_init(&mine->refs, 1);
+		mine->a = ta;
+		/* another thread may have built it meanwhile: keep one */
+		if (atomic_compare_exchange_strong_explicit(
+			&c->topo[mode], &b, mine, memory_order_acq_rel,
+			memory_order_acquire))
+			b = mine;
+		else
+			built_release(mine);
+	}
+	*out = b->t;
+	return WASP_OK;
+}
+
+void wtp_cache_release(struct ws_cache *c)
+{
+	for (int m = 0; c && m < 2; m++)
+		built_release(atomic_load(&c->topo[m]));
+}
+
+void wtp_cache_inherit(struct ws_cache *dst, struct ws_cache *src,
+		       const ws_snapshot *s, int first_new)
+{
+	for (int m = 0; src && m < 2; m++) {
+		wtp_built *b = atomic_load(&src->topo[m]);
+		bool same = b != NULL;
+		for (int g = first_new; same && g < s->ngroups; g++)
+			same = !s->groups[g].tas &&
+			       (!s->groups[g].topo_key ||
+				!s->groups[g].topo_key[0] ||
+				wtp_key_index(b->t, s->groups[g].topo_key) >= 0);
+		if (same) {
+			atomic_fetch_add_explicit(&b->refs, 1,
+						  memory_order_relaxed);
+			atomic_store(&dst->topo[m], b);
+		}
+	}
+}

@@ -16,6 +16,8 @@
 #ifndef WASP_TOPOLOGY_H
 #define WASP_TOPOLOGY_H
 
+#include <stdatomic.h>
+
 #include "model/snapshot.h"
 
 typedef struct wtp_key {
@@ -40,6 +42,31 @@ typedef struct wtp_topo {
 
 int wtp_build(const ws_snapshot *s, int mode, wa_arena *a, wtp_topo **out,
 	      wasp_error *err);
+
+/* A topology built once for a snapshot version and shared by the runs on
+ * it (doc/library.md, "Scheduler plugins"): in its own arena, counted. */
+typedef struct wtp_built {
+	atomic_int refs;
+	wa_arena *a;
+	wtp_topo *t;
+} wtp_built;
+/* The cache of a versioned snapshot (ws_snapshot.cache), one slot per
+ * domain mode, filled on first use by compare-and-swap. */
+struct ws_cache {
+	_Atomic(wtp_built *) topo[2];
+};
+/* s's topology: the cached one when s has a cache (built into it on
+ * first use), else built into a.  Never to be changed by the caller. */
+int wtp_get(const ws_snapshot *s, int mode, wa_arena *a, wtp_topo **out,
+	    wasp_error *err);
+/* Drop the cache's references (the cache itself lives in an arena). */
+void wtp_cache_release(struct ws_cache *c);
+/* dst (the cache of s) shares src's topologies where the groups of s
+ * from first_new on add no topology key nor annotation: for a version
+ * whose nodes, Topology objects, composites and older groups are those
+ * src was built from. */
+void wtp_cache_inherit(struct ws_cache *dst, struct ws_cache *src,
+		       const ws_snapshot *s, int first_new);
 int wtp_key_index(const wtp_topo *t, const char *label); /* -1: not a key */
 
 #endif

@@ -133,6 +133,10 @@ struct wasp_plan {
 	 * computed (no evictions, or preemption off). */
 	struct wpl_buy *buy;
 	int nbuy;
+	/* What wasp_place placed ("Kind/ns/name", as the snapshot versions
+	 * key objects), NULL for a whole run: wasp_snapshot_assume records
+	 * it so wasp_snapshot_forget can name it. */
+	const char *target;
 };
 
 /* What the evictions buy (doc/preemption.md): pods admitted at one
@@ -154,6 +158,8 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 wasp_plan *wpl_new(void);
 /* Append a copy of `text` to the plan's warnings; -1 on NOMEM. */
 int wpl_add_warning(wasp_plan *pl, const char *text);
+/* What wasp_place placed, "Kind/ns/name"; NULL otherwise (access.c). */
+const char *wpl_target(const wasp_plan *p);
 /* Free a plan and everything in it (NULL is fine). */
 void wpl_free(wasp_plan *pl);
 

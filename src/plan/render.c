@@ -28,125 +28,7 @@
 #include <string.h>
 
 #include "model/quantity.h"
-
-/* ------------------------------------------------------------ strbuf */
-
-typedef struct sbuf {
-	char *p;
-	size_t n, cap;
-	bool fail;
-} sbuf;
-
-static void sb_put(sbuf *b, const char *s, size_t n)
-{
-	if (b->fail)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t nc = b->cap ? b->cap : 4096;
-		while (nc < b->n + n + 1) {
-			if (nc > SIZE_MAX / 2) {
-				b->fail = true;
-				return;
-			}
-			nc *= 2;
-		}
-		char *np = realloc(b->p, nc);
-		if (!np) {
-			b->fail = true;
-			return;
-		}
-		b->p = np;
-		b->cap = nc;
-	}
-	memcpy(b->p + b->n, s, n);
-	b->n += n;
-	b->p[b->n] = 0;
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-	sb_put(b, s, strlen(s));
-}
-
-static void sb_pad(sbuf *b, int n)
-{
-	static const char sp[] = "                                ";
-	while (n > 0) {
-		int k = n < 32 ? n : 32;
-		sb_put(b, sp, k);
-		n -= k;
-	}
-}
-
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-	char small[256];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->fail = true;
-		return;
-	}
-	if ((size_t)n < sizeof small) {
-		sb_put(b, small, n);
-		return;
-	}
-	char *big = malloc((size_t)n + 1);
-	if (!big) {
-		b->fail = true;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb_put(b, big, n);
-	free(big);
-}
-
-/* Take the text out of the buffer (or NULL with err set). */
-static char *sb_finish(sbuf *b, wasp_error *err)
-{
-	if (!b->fail && !b->p)
-		sb_put(b, "", 0);
-	if (b->fail) {
-		free(b->p);
-		werr(err, WASP_ENOMEM, "out of memory rendering the plan");
-		return NULL;
-	}
-	return b->p;
-}
-
-/* ------------------------------------------------------------ numbers */
-
-/* Integers exactly; otherwise the shortest of %.15g/%.16g/%.17g that
- * reads back to the same double; NaN and infinities as null.  The decimal
- * point is forced to '.' whatever the locale. */
-static void fmt_num(double v, char *buf, size_t size)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, size, "null");
-		return;
-	}
-	if (v == 0) {
-		snprintf(buf, size, "0");
-		return;
-	}
-	if (v == floor(v) && fabs(v) < 1e15) {
-		snprintf(buf, size, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, size, "%.*g", prec, v);
-		for (char *c = buf; *c; c++)
-			if (*c == ',')
-				*c = '.';
-		if (strtod(buf, NULL) == v || prec == 17)
-			break;
-	}
-}
+#include "plan/sbuf.h"
 
 /* ------------------------------------------------------- document tree */
 
@@ -606,12 +488,7 @@ static const char *or_dash(const char *s)
 static void text_qty(sbuf *b, const char *res, double units, int width)
 {
 	char buf[64];
-	double milli = units * 1000;
-	if (isfinite(milli) && fabs(milli) < 9e18 && milli == floor(milli))
-		wq_format((int64_t)milli, wq_is_bytes_resource(res), buf,
-			  sizeof buf);
-	else
-		fmt_num(units, buf, sizeof buf);
+	fmt_units(res, units, buf, sizeof buf);
 	sb_printf(b, "%*s", width, buf);
 }
 

@@ -48,7 +48,7 @@ int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
 {
 	wtp_topo *t = NULL;
-	int rc = wtp_build(s, o->domain_mode, a, &t, err);
+	int rc = wtp_get(s, o->domain_mode, a, &t, err);
 	if (rc)
 		return rc;
 	return wp_reduce(s, t, o, a, out, err);
@@ -202,19 +202,29 @@ static int restarts(run *R, wasp_error *err)
 		   R->p->nx > WSV_AUTO_MAX_PART_SLOTS &&
 		   wilp_lns_applies(R->p, NULL);
 	double share = lns ? WSV_RESTART_SHARE_LNS : WSV_RESTART_SHARE;
+	/* a work budget counts passes; the clock only caps the whole run
+	 * (doc/library.md, "Determinism") */
+	long work = R->o->work_limit;
+	int npass = work > 0 && work < WGR_RESTARTS ? (int)work : WGR_RESTARTS;
 	wb_deadline until =
-	    wdl_is_none(R->deadline)
+	    wdl_is_none(R->deadline) || work > 0
 		? R->deadline
 		: wdl_at(now + share * (R->deadline.at - now));
 	/* a pass costs about what the first greedy did and cannot be cut:
-	 * none is started that would not end in time */
-	if (!wdl_is_none(until) && until.at - now < R->tgreedy)
+	 * none is started that would not end in time (a work budget
+	 * counts passes instead: no clock there) */
+	if (work <= 0 && !wdl_is_none(until) && until.at - now < R->tgreedy)
 		return WASP_OK;
 	int ran, better;
-	int rc = wgr_restarts(R->p, R->o, WGR_RESTARTS, until, R->gsol, &ran,
+	int rc = wgr_restarts(R->p, R->o, npass, until, R->gsol, &ran,
 			      &better, err);
 	if (rc)
 		return rc;
+	if (work > 0 && wdl_passed(R->deadline, 0) &&
+	    R->nmine < (int)(sizeof R->mine / sizeof *R->mine))
+		R->mine[R->nmine++] = "the time limit cut the seeded greedy "
+				      "passes before the work limit: the plan "
+				      "may differ from run to run";
 	if (better)
 		R->pass = also(R->a, R->pass,
 			       wa_printf(R->a, "%d of %d seeded greedy passes "
@@ -298,7 +308,7 @@ static void decide_auto(run *R)
 					 "budget (%d columns and %ld "
 					 "nonzeros); greedy only",
 				      cols, nz);
-	else if (left < WSV_AUTO_MIN_SECONDS)
+	else if (left < WSV_AUTO_MIN_SECONDS && R->o->work_limit <= 0)
 		R->reason = wa_printf(a, "auto: %.2f s left after "
 					 "greedy; greedy only",
 				      left > 0 ? left : 0.0);
@@ -365,9 +375,13 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 	int rc = WASP_OK;
 	/* over parts when the node model's LP alone would take most of
 	 * the time (agg.h) */
+	/* a work budget: judged on the whole budget, not on the time the
+	 * earlier steps happened to leave (doc/library.md, "Determinism") */
+	double left = o->work_limit > 0 && o->time_limit_s > 0
+			  ? o->time_limit_s
+			  : wdl_left(R->deadline, 0);
 	bool parts = R->force_parts ||
-		     (!o->node_model &&
-		      wag_prefer(p, wdl_left(R->deadline, 0), NULL));
+		     (!o->node_model && wag_prefer(p, left, NULL));
 	wag_info wi;
 	memset(&wi, 0, sizeof wi);
 	if (o->solver == WASP_SOLVER_CBC && !R->force_parts) {

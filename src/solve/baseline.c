@@ -78,7 +78,12 @@ static int *name_ranks(wa_arena *a, bl_name *v, int n)
 	int *rank = wa_calloc(a, n ? n : 1, sizeof *rank);
 	if (!rank)
 		return NULL;
-	qsort(v, n, sizeof *v, name_cmp);
+	/* domains come in name order already (topology.c): no sort then */
+	bool sorted = true;
+	for (int i = 1; i < n && sorted; i++)
+		sorted = name_cmp(&v[i - 1], &v[i]) < 0;
+	if (!sorted)
+		qsort(v, n, sizeof *v, name_cmp);
 	for (int i = 0; i < n; i++)
 		rank[v[i].idx] = i;
 	return rank;
@@ -330,7 +335,10 @@ static int bf_init(bf *b, const wp_problem *p, wa_arena *a, int64_t *fr)
 		names[i].name = p->snap->nodes[i].name;
 		names[i].idx = i;
 	}
-	b->node_rank = name_ranks(a, names, p->nnodes);
+	/* the snapshot's own name order when it has one (ws_snapshot_index) */
+	b->node_rank = p->snap->node_rank && p->nnodes == p->snap->nnodes
+			   ? p->snap->node_rank
+			   : name_ranks(a, names, p->nnodes);
 	if (!b->cnt || !b->state || !b->kid_off || !b->kids || !b->finer ||
 	    !b->dom_rank || !b->node_rank)
 		return -1;

@@ -10,6 +10,15 @@ static void callback(glp_tree *T, void *info)
 	wilp_run *r = info;
 	if (wgl_watch_step(T, &r->w))
 		return;
+	/* a work budget counts branch-and-bound nodes, not seconds
+	 * (doc/library.md, "Determinism") */
+	int nodes = 0;
+	if (r->o && r->o->work_limit > 0 &&
+	    (glp_ios_tree_size(T, NULL, NULL, &nodes), nodes) >
+		r->o->work_limit) {
+		glp_ios_terminate(T);
+		return;
+	}
 	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp) {
 		wilp_heur_round(T, r, r->nheur ? WILP_HEUR_PASSES / 4
 					  : WILP_HEUR_PASSES);

@@ -1,0 +1,3 @@
+module wasp.dev/wasp
+
+go 1.19
