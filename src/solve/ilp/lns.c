@@ -246,7 +246,11 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 			continue;
 		wb_deadline sdl = wdl_sooner(dl, WDL_MARGIN_PHASE_S);
 		double cap = wb_now() + sub_s;
-		if (wdl_is_none(sdl) || sdl.at > cap)
+		/* a work budget stops each sub-ILP by its node count, so
+		 * that the plan is the same on any machine (doc/library.md,
+		 * "Determinism"); only the run's deadline caps it then */
+		if ((!o || o->work_limit <= 0) &&
+		    (wdl_is_none(sdl) || sdl.at > cap))
 			sdl = wdl_at(cap);
 		wasp_options so = *o;
 		so.threads = 1;
