@@ -123,6 +123,12 @@ enum wasp_mode {
 };
 
 struct wasp_progress; /* below */
+/* Who solves the ILP: GLPK in process, or the cbc program on PATH as a
+ * child process on the exported node model (doc/formulation.md §7b). */
+enum wasp_solver {
+	WASP_SOLVER_GLPK = 0,
+	WASP_SOLVER_CBC = 1
+};
 
 typedef struct wasp_options {
 	double time_limit_s;     /* whole run budget, seconds; default
@@ -149,6 +155,8 @@ typedef struct wasp_options {
 				    0 (default): over parts of nodes that
 				    nothing tells apart when it can
 				    (doc/formulation.md §10)                 */
+	/* the ILP's solver (doc/formulation.md §7b): */
+	int solver;              /* enum wasp_solver                         */
 	/* determinism (doc/library.md, "Determinism"): */
 	long work_limit;         /* > 0: a work budget instead of the clock:
 				    greedy restart passes and branch-and-

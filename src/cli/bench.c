@@ -66,7 +66,6 @@ static int run_instance(const suite *su, int i, row *rows, int *nr,
 		row *r = &rows[(*nr)++];
 		r->inst = i;
 		r->solver = in->solvers[s];
-		r->cbc_obj = r->cbc_gap = NAN;
 		if (bad) {
 			snprintf(r->state, sizeof r->state, "error");
 			snprintf(r->msg, sizeof r->msg, "%s", msg);

@@ -129,9 +129,6 @@ typedef struct row {
 	long peak_kb;
 	char plan[512];          /* plan file (empty: none)               */
 	pmetrics m;
-	/* cbc */
-	double cbc_obj, cbc_gap;
-	char cbc_status[32];
 } row;
 
 /* ------------------------------------------------------------ running */

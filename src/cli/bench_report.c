@@ -67,8 +67,6 @@ static void fmt_prio(char *buf, size_t n, const row *r, const ifacts *f,
 
 static double row_gap_pct(const row *r)
 {
-	if (r->solver == S_CBC)
-		return isnan(r->cbc_gap) ? NAN : 100 * r->cbc_gap;
 	return !r->m.ok || isnan(r->m.gap) ? NAN : 100 * r->m.gap;
 }
 
@@ -76,8 +74,6 @@ static const char *row_status(const row *r)
 {
 	if (strcmp(r->state, "ok"))
 		return r->state;
-	if (r->solver == S_CBC)
-		return r->cbc_status;
 	return r->m.ok ? r->m.status : "no-metrics";
 }
 
@@ -95,7 +91,7 @@ void bench_print_row(FILE *f, const suite *su, const row *r,
 	char ap[24], ag[24], pr[64], pp[64], st[24], sp[24], fn[24], frr[24],
 	    ev[24], gp[24], vi[24], tm[24], mb[24];
 	const pmetrics *m = &r->m;
-	int has = !strcmp(r->state, "ok") && r->solver != S_CBC && m->ok;
+	int has = !strcmp(r->state, "ok") && m->ok;
 	fmt_long(ap, sizeof ap, has ? m->adm_pods : -1);
 	fmt_long(ag, sizeof ag, has ? m->adm_gpus : -1);
 	if (has) {
@@ -163,7 +159,7 @@ static void row_values(const suite *su, const row *r, const ifacts *fa,
 	const instance *in = &su->in[r->inst];
 	const pmetrics *m = &r->m;
 	int ok = !strcmp(r->state, "ok");
-	int has = ok && r->solver != S_CBC && m->ok;
+	int has = ok && m->ok;
 	int q = has && fa->manifests;
 	int i = 0;
 #define PUT(...) snprintf(vals[i++], CELL, __VA_ARGS__)
@@ -176,7 +172,7 @@ static void row_values(const suite *su, const row *r, const ifacts *fa,
 	PUT("%s", bench_solver_name[r->solver]);
 	PUT("%s", r->state);
 	PUT("%s", ok ? row_status(r) : "");
-	PUT("%s", has ? m->mode : r->solver == S_CBC ? "cbc" : "");
+	PUT("%s", has ? m->mode : "");
 	PUTL(fa->manifests, fa->nodes);
 	PUTL(fa->manifests, fa->racks);
 	PUTL(fa->manifests, fa->gpus);
@@ -210,18 +206,12 @@ static void row_values(const suite *su, const row *r, const ifacts *fa,
 	PUTL(fa->manifests, fa->free_racks);
 	PUTL(q, m->free_racks);
 	PUTL(has, m->evicted);
-	if (r->solver == S_CBC) {
-		PUTD(ok, r->cbc_obj);
-		PUT("%s", "");
-		PUTD(ok, r->cbc_gap);
-	} else {
-		PUTD(has, m->objective);
-		PUTD(has, m->bound);
-		PUTD(has, m->gap);
-	}
+	PUTD(has, m->objective);
+	PUTD(has, m->bound);
+	PUTD(has, m->gap);
 	PUTL(has, m->violations);
 	PUTD(ok, r->t_total);
-	PUTD(ok && r->solver != S_CBC, r->t_load);
+	PUTD(ok, r->t_load);
 	PUTD(ok, r->t_solve);
 	PUTD(r->peak_kb > 0, r->peak_kb / 1024.0);
 	PUT("%s", has ? m->mode_reason : "");

@@ -6,7 +6,7 @@
  * ru_maxrss, a watchdog kills it after the instance's timeout, and a crash
  * costs that one row.  The solve child loads the snapshot, solves and
  * renders the plan to a file, and reports its load and solve times on a
- * pipe; for cbc a child exports the LP model and cbc runs on it.
+ * pipe; for cbc the same, with the ILP solved by the cbc program.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -185,6 +185,7 @@ typedef struct solve_arg {
 	int mode;
 	double time;
 	int node_model;
+	int solver;
 } solve_arg;
 
 static int solve_child(void *arg, int fd)
@@ -202,6 +203,7 @@ static int solve_child(void *arg, int fd)
 		return 2;
 	double t1 = wasp_now();
 	o.start_time = t0;
+	o.solver = a->solver;
 	int rc = 3;
 	if (wasp_solve(s, &o, &p, &err)) {
 		fd_error(fd, "solve", &err);
@@ -226,81 +228,6 @@ out:
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
 	return rc;
-}
-
-/* The export child for cbc: write the CPLEX LP model (GLPK's MPS writer
- * drops the objective sense; the LP format keeps "Maximize"). */
-typedef struct export_arg {
-	const char *snap, *lp;
-	double time;
-} export_arg;
-
-static int export_child(void *arg, int fd)
-{
-	const export_arg *a = arg;
-	wasp_error err;
-	wasp_options o;
-
-	memset(&err, 0, sizeof err);
-	double t0 = wasp_now();
-	wasp_snapshot *s = child_load(fd, a->snap, WASP_MODE_ILP, 1, a->time,
-				      &o);
-	if (!s)
-		return 2;
-	int rc = wasp_export(s, &o, WASP_EXPORT_LP, a->lp, &err);
-	if (rc)
-		fd_error(fd, "export", &err);
-	else
-		fd_printf(fd, "ok %.6f\n", wasp_now() - t0);
-	wasp_snapshot_free(s);
-	return rc ? 3 : 0;
-}
-
-/* cbc on the exported model, as a reference solver. */
-typedef struct cbc_arg {
-	const char *lp;
-	double time;
-} cbc_arg;
-
-static int cbc_child(void *arg, int fd)
-{
-	const cbc_arg *a = arg;
-	char sec[32];
-	snprintf(sec, sizeof sec, "%g", a->time);
-	dup2(fd, 1);
-	execlp("cbc", "cbc", a->lp, "-sec", sec, "-solve", "-quit",
-	       (char *)NULL);
-	fd_printf(fd, "error cannot run cbc: %s\n", strerror(errno));
-	return 127;
-}
-
-static int have_program(const char *name)
-{
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		char buf[4096];
-		if (n && n + strlen(name) + 2 < sizeof buf) {
-			memcpy(buf, path, n);
-			buf[n] = '/';
-			strcpy(buf + n + 1, name);
-			if (access(buf, X_OK) == 0)
-				return 1;
-		}
-		path += n + (path[n] == ':');
-	}
-	return 0;
-}
-
-/* Numbers after a label in cbc's output, or NAN. */
-static double after_label(const char *out, const char *label)
-{
-	const char *p = strstr(out, label);
-	if (!p)
-		return NAN;
-	return strtod(p + strlen(label), NULL);
 }
 
 int bench_write_all(const char *path, const char *text, size_t len)
@@ -406,73 +333,29 @@ void bench_run_solver(row *r, const instance *in, const char *snap,
 
 	snprintf(name, sizeof name, "%s.%s", in->name,
 		 bench_solver_name[r->solver]);
-	if (r->solver != S_CBC) {
-		solve_arg a = {snap, tmp_path(t, name, ".plan.json"),
-			       solver_mode[r->solver], in->time,
-			       r->solver == S_ILPNODE};
-		if (bench_run_child(solve_child, &a, in->timeout, out,
-				    sizeof out, &rss, &status, &timed_out)) {
-			snprintf(r->state, sizeof r->state, "error");
-			snprintf(r->msg, sizeof r->msg, "fork: %s",
-				 strerror(errno));
-			return;
-		}
-		r->peak_kb = rss;
-		if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) ||
-		    sscanf(out, "ok %lf %lf %lf", &r->t_load, &r->t_solve,
-			   &r->t_total) != 3) {
-			child_failed(r, timed_out, status, out, in->timeout);
-			return;
-		}
-		snprintf(r->plan, sizeof r->plan, "%s", a.plan);
-		snprintf(r->state, sizeof r->state, "ok");
+	/* cbc: the node model solved by the cbc program (--solver cbc),
+	 * its plan measured like any other; skipped without cbc */
+	solve_arg a = {snap, tmp_path(t, name, ".plan.json"),
+		       solver_mode[r->solver], in->time,
+		       r->solver == S_ILPNODE || r->solver == S_CBC,
+		       r->solver == S_CBC ? WASP_SOLVER_CBC
+					  : WASP_SOLVER_GLPK};
+	if (bench_run_child(solve_child, &a, in->timeout, out, sizeof out,
+			    &rss, &status, &timed_out)) {
+		snprintf(r->state, sizeof r->state, "error");
+		snprintf(r->msg, sizeof r->msg, "fork: %s", strerror(errno));
 		return;
 	}
-	/* cbc: the same model, exported, solved by the reference solver */
-	if (!have_program("cbc")) {
-		snprintf(r->state, sizeof r->state, "skipped");
-		snprintf(r->msg, sizeof r->msg, "cbc is not installed");
-		return;
-	}
-	export_arg e = {snap, tmp_path(t, name, ".lp"), in->time};
-	if (bench_run_child(export_child, &e, in->timeout, out, sizeof out,
-			    &rss, &status, &timed_out) || timed_out ||
-	    !WIFEXITED(status) || WEXITSTATUS(status)) {
-		child_failed(r, timed_out, status, out, in->timeout);
-		return;
-	}
-	cbc_arg c = {e.lp, in->time};
-	double t0 = now_s();
-	if (bench_run_child(cbc_child, &c, in->timeout, out, sizeof out, &rss,
-			    &status, &timed_out) || timed_out ||
-	    !WIFEXITED(status) || WEXITSTATUS(status)) {
-		child_failed(r, timed_out, status, out, in->timeout);
-		return;
-	}
-	r->t_total = r->t_solve = now_s() - t0;
-	r->t_load = NAN;
 	r->peak_kb = rss;
-	r->cbc_obj = after_label(out, "Objective value:");
-	r->cbc_gap = after_label(out, "Gap:");
-	const char *res = strstr(out, "Result - ");
-	if (res) {
-		res += 9;
-		if (!strncmp(res, "Optimal", 7)) {
-			snprintf(r->cbc_status, sizeof r->cbc_status,
-				 "optimal");
-			r->cbc_gap = 0;
-		} else if (!strncmp(res, "Stopped on time", 15)) {
-			snprintf(r->cbc_status, sizeof r->cbc_status,
-				 isnan(r->cbc_obj) ? "no-sol" : "feasible");
-		} else if (strstr(res, "infeasible")) {
-			snprintf(r->cbc_status, sizeof r->cbc_status,
-				 "infeasible");
-		} else {
-			snprintf(r->cbc_status, sizeof r->cbc_status, "other");
-		}
-	} else {
-		snprintf(r->cbc_status, sizeof r->cbc_status, "?");
+	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) ||
+	    sscanf(out, "ok %lf %lf %lf", &r->t_load, &r->t_solve,
+		   &r->t_total) != 3) {
+		child_failed(r, timed_out, status, out, in->timeout);
+		if (r->solver == S_CBC && strstr(out, "cbc is not installed"))
+			snprintf(r->state, sizeof r->state, "skipped");
+		return;
 	}
+	snprintf(r->plan, sizeof r->plan, "%s", a.plan);
 	snprintf(r->state, sizeof r->state, "ok");
 }
 

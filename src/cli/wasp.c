@@ -162,6 +162,8 @@ static const char main_help[] =
 "                          (default 0: prove optimality)\n"                \
 "      --node-model        the ILP works node by node even where nodes\n"  \
 "                          can be merged into parts (for comparisons)\n"   \
+"      --solver NAME       glpk (default) or cbc: the node model solved\n" \
+"                          by the cbc program on PATH (a child process)\n" \
 "  -j, --threads N         worker threads (default 0: the OpenMP default)\n" \
 "      --domain MODE       topology domains: value (default; nodes sharing\n" \
 "                          one label value) or path (Kueue: the values of\n" \
@@ -355,7 +357,8 @@ enum {
 	OPT_PREEMPT,
 	OPT_NO_PREEMPT,
 	OPT_MAX_EVICTIONS,
-	OPT_MAX_MEMORY
+	OPT_MAX_MEMORY,
+	OPT_SOLVER
 };
 
 /* "512M", "2G", "1048576": bytes, binary suffixes; 0 on a bad value. */
@@ -426,6 +429,15 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	case OPT_NODE_MODEL:
 		o->node_model = 1;
 		break;
+	case OPT_SOLVER:
+		if (!strcmp(arg, "glpk"))
+			o->solver = WASP_SOLVER_GLPK;
+		else if (!strcmp(arg, "cbc"))
+			o->solver = WASP_SOLVER_CBC;
+		else
+			rc = usage_error(cmd, "invalid --solver '%s' (expected "
+					 "glpk or cbc)", arg);
+		break;
 	case OPT_MAX_MOVES:
 		rc = parse_int(cmd, "--max-moves", arg, 0, 100000000,
 			       &o->max_moves);
@@ -480,6 +492,7 @@ static int plan_option(const char *cmd, int c, const char *arg,
 	{"value", required_argument, NULL, OPT_VALUE},                       \
 	{"rebalance", no_argument, NULL, OPT_REBALANCE},                     \
 	{"node-model", no_argument, NULL, OPT_NODE_MODEL},                   \
+	{"solver", required_argument, NULL, OPT_SOLVER},                     \
 	{"max-moves", required_argument, NULL, OPT_MAX_MOVES},               \
 	{"protect", required_argument, NULL, OPT_PROTECT},                   \
 	{"preempt", required_argument, NULL, OPT_PREEMPT},                   \

@@ -36,6 +36,17 @@
  * load's time, at most this share of the limit. */
 #define WSV_FINISH_PER_LOAD 0.25
 #define WSV_FINISH_MAX_SHARE 0.3
+#define WSV_RESTART_SHARE_LNS 0.1
+/* Auto mode: the model over parts is not even estimated above this many
+ * (class, node) slots (its estimate builds the parts: seconds at 10^7
+ * slots); the neighbourhood search takes over (doc/formulation.md
+ * §12). */
+#define WSV_AUTO_MAX_PART_SLOTS 4000000L
+/* The neighbourhood search stops this long before the deadline: making
+ * the plan from its answer takes time that grows with the slots (3 s at
+ * 5 * 10^7 slots under load). */
+#define WSV_LNS_FINISH_S 0.3
+#define WSV_LNS_FINISH_S_PER_SLOT 5e-8
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -64,6 +75,12 @@ static int check_options(const wasp_options *o, wasp_error *err)
 		return werr(err, WASP_EINVAL, "gap must be within 0..1");
 	if (isnan(o->time_limit_s))
 		return werr(err, WASP_EINVAL, "time limit is not a number");
+	if (o->solver != WASP_SOLVER_GLPK && o->solver != WASP_SOLVER_CBC)
+		return werr(err, WASP_EINVAL, "unknown solver %d", o->solver);
+	/* asked for by name: missing is an error, not a quiet greedy plan */
+	if (o->solver == WASP_SOLVER_CBC && !wilp_cbc_available())
+		return werr(err, WASP_ESOLVER, "cbc is not installed (no "
+					       "'cbc' on PATH)");
 	return WASP_OK;
 }
 
@@ -125,14 +142,18 @@ typedef struct run {
 	const wp_sol *best;   /* the answer the plan is made of         */
 	bool gproven;         /* gsol meets the packing bound           */
 	const char *pass;     /* what the extra passes did, or NULL     */
+	double tgreedy;       /* seconds of the first greedy pass        */
 	/* decide() */
 	const char *mode, *status, *reason;
-	bool try_ilp, force_parts;
+	bool try_ilp, force_parts, try_lns;
 	int rows, cols;
 	long nz;
 	/* improve() */
 	wilp_stats st;
 	bool ilp_ran;
+	/* the bound over node classes (doc/formulation.md §12), when the
+	 * ILP left none */
+	wilp_cbound cb;
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
 } run;
@@ -198,6 +219,12 @@ static int bestfit_pass(run *R, wasp_error *err)
 static int restarts(run *R, wasp_error *err)
 {
 	double now = wb_now();
+	/* where auto will hand the rest to the neighbourhood search (no
+	 * model fits), that search makes better use of the time */
+	bool lns = R->o->mode == WASP_MODE_AUTO &&
+		   R->p->nx > WSV_AUTO_MAX_PART_SLOTS &&
+		   wilp_lns_applies(R->p, NULL);
+	double share = lns ? WSV_RESTART_SHARE_LNS : WSV_RESTART_SHARE;
 	/* a work budget counts passes; the clock only caps the whole run
 	 * (doc/library.md, "Determinism") */
 	long work = R->o->work_limit;
@@ -205,7 +232,12 @@ static int restarts(run *R, wasp_error *err)
 	wb_deadline until =
 	    wdl_is_none(R->deadline) || work > 0
 		? R->deadline
-		: wdl_at(now + WSV_RESTART_SHARE * (R->deadline.at - now));
+		: wdl_at(now + share * (R->deadline.at - now));
+	/* a pass costs about what the first greedy did and cannot be cut:
+	 * none is started that would not end in time (a work budget
+	 * counts passes instead: no clock there) */
+	if (work <= 0 && !wdl_is_none(until) && until.at - now < R->tgreedy)
+		return WASP_OK;
 	int ran, better;
 	int rc = wgr_restarts(R->p, R->o, npass, until, R->gsol, &ran,
 			      &better, err);
@@ -237,8 +269,10 @@ static int construct(run *R, wasp_error *err)
 	/* The benchmark baselines stand in for greedy and end there. */
 	R->baseline = o->mode == WASP_MODE_PODWISE ||
 		      o->mode == WASP_MODE_BESTFIT;
+	double tg = wb_now();
 	int rc = R->baseline ? wbl_solve(p, o->mode, o, R->gsol, err)
 			     : wgr_solve(p, o, R->gsol, err);
+	R->tgreedy = wb_now() - tg;
 	if (rc)
 		return rc;
 	int late = R->baseline ? 0 : wgr_count_late(p, R->gsol);
@@ -277,7 +311,9 @@ static void decide_auto(run *R)
 	double left = wdl_left(R->deadline, 0);
 	bool big = cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS;
 	bool proven = big && R->gproven;
-	int pcols = big && !proven && !R->o->node_model && wag_applies(p, NULL)
+	int pcols = big && !proven && !R->o->node_model &&
+			    p->nx <= WSV_AUTO_MAX_PART_SLOTS &&
+			    wag_applies(p, NULL)
 			? wag_estimate(p)
 			: -1;
 	if (proven)
@@ -292,6 +328,13 @@ static void decide_auto(run *R)
 					 "columns), the one over parts "
 					 "has about %d",
 				      cols, pcols);
+	} else if (big && left >= WSV_AUTO_MIN_SECONDS &&
+		   wilp_lns_applies(p, NULL)) {
+		R->try_lns = true;
+		R->reason = wa_printf(a, "auto: model too large for the "
+					 "budget (%d columns and %ld "
+					 "nonzeros); neighbourhood search",
+				      cols, nz);
 	} else if (big)
 		R->reason = wa_printf(a, "auto: model too large for the "
 					 "budget (%d columns and %ld "
@@ -375,6 +418,13 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 		     (!o->node_model && wag_prefer(p, left, NULL));
 	wag_info wi;
 	memset(&wi, 0, sizeof wi);
+	if (o->solver == WASP_SOLVER_CBC && !R->force_parts) {
+		/* the node model, by the external solver (§7b) */
+		R->reason = wa_printf(a, "%s; solved by cbc",
+				      R->reason ? R->reason : "ilp");
+		return wilp_solve_cbc(p, o, R->deadline, R->gsol, isol,
+				      &R->st, ie);
+	}
 	if (parts) {
 		rc = wag_solve(p, o, R->deadline, R->gsol, isol, &R->st, &wi,
 			       ie);
@@ -384,11 +434,15 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 			rc = wilp_solve(p, o, R->deadline, R->gsol, isol,
 					&R->st, ie);
 		} else if (rc == WASP_OK && wi.declined) {
+			bool lns = wilp_lns_applies(p, NULL);
 			R->reason = wa_printf(a, "%s; the model over parts "
 						 "was declined (%d parts for "
 						 "%d nodes, or tiers too wide "
-						 "for one solve); greedy only",
-					      R->reason, wi.parts, p->nnodes);
+						 "for one solve); %s",
+					      R->reason, wi.parts, p->nnodes,
+					      lns ? "neighbourhood search"
+						  : "greedy only");
+			R->try_lns = lns;
 		}
 	}
 	if (parts) {
@@ -461,6 +515,46 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 	return WASP_OK;
 }
 
+/* The neighbourhood search from the constructive plan (§12): sub-ILPs
+ * over a few domains; never worse than its start. */
+static int improve_lns(run *R, wasp_error *err)
+{
+	wilp_lns_stats ls;
+	wasp_error le;
+	werr_clear(&le);
+	wp_sol *lsol = wp_sol_new(R->p, R->a);
+	if (!lsol)
+		return nomem(err);
+	wp_sol_copy(R->p, lsol, R->gsol);
+	/* room left for the plan to be made from the answer */
+	double fin = WSV_LNS_FINISH_S + WSV_LNS_FINISH_S_PER_SLOT * R->p->nx;
+	int rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol,
+			  &ls, &le);
+	if (rc == WASP_ENOMEM)
+		return nomem(err);
+	if (rc) /* the constructive plan stands */
+		return WASP_OK;
+	wp_value gv, lv;
+	wp_evaluate(R->p, R->gsol, &gv);
+	wp_evaluate(R->p, lsol, &lv);
+	if (wp_value_cmp(&lv, &gv) > 0) {
+		R->best = lsol;
+		R->mode = "lns";
+		R->status = "feasible";
+	}
+	R->reason = wa_printf(R->a, "%s; %d of %d neighbourhoods of %s "
+				    "domains improved the plan in %d "
+				    "sweep(s), %.1f s%s%s",
+			      R->reason, ls.improved, ls.tried, ls.key,
+			      ls.rounds, ls.seconds,
+			      ls.cut ? wa_printf(R->a, ", %d sub-ILPs cut by "
+						       "their time limit",
+						 ls.cut)
+				     : "",
+			      ls.deadline ? ", stopped by the deadline" : "");
+	return WASP_OK;
+}
+
 /* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel
  * inside it leaves the constructive answer standing. */
 static int improve(run *R, wasp_error *err)
@@ -469,6 +563,8 @@ static int improve(run *R, wasp_error *err)
 	wa_arena *a = R->a;
 	memset(&R->st, 0, sizeof R->st);
 	R->st.objective = R->st.bound = R->st.gap = R->st.top_gap = NAN;
+	if (R->try_lns)
+		return improve_lns(R, err);
 	if (!R->try_ilp)
 		return WASP_OK;
 	wp_sol *isol = wp_sol_new(R->p, a);
@@ -479,6 +575,10 @@ static int improve(run *R, wasp_error *err)
 	wasp_error ie;
 	werr_clear(&ie);
 	int rc = solve_ilp(R, isol, &ie);
+	if (rc == WASP_OK && R->try_lns) {
+		R->try_ilp = false; /* nothing was solved: no ILP answer */
+		return improve_lns(R, err);
+	}
 	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED || rc == WASP_ENOMEM) {
 		/* The greedy answer stands: nothing after it may lose it. */
 		const char *what = rc == WASP_ESOLVER	 ? "ILP unavailable"
@@ -526,6 +626,23 @@ static void prove_by_packing(run *R)
 	}
 }
 
+/* No bound from the ILP (it did not run, or solved tiers in blocks): the
+ * LP over node classes bounds the work tiers at every size
+ * (doc/formulation.md §12).  Its failure costs only the bound. */
+static void class_bound(run *R)
+{
+	if (R->cb.ok)
+		return;
+	if (R->baseline || !R->p->ngroups || R->o->mode == WASP_MODE_GREEDY ||
+	    cancelled(R->o) || R->gproven || !strcmp(R->status, "optimal") ||
+	    (R->ilp_ran && (!isnan(R->st.bound) || !isnan(R->st.top_gap))))
+		return;
+	wasp_error e;
+	werr_clear(&e);
+	if (wilp_class_bound(R->p, R->deadline, &R->cb, &e))
+		R->cb.ok = false;
+}
+
 /* The summary of the plan: mode, status, reason, model and times. */
 static int summarise(run *R, wasp_plan *pl)
 {
@@ -561,6 +678,27 @@ static int summarise(run *R, wasp_plan *pl)
 		sum->gap = 0; /* proven by the packing bound, no model built */
 	}
 	wp_evaluate(p, R->best, &sum->tiers);
+	if (R->cb.ok) {
+		/* objective and bound over the work tiers (§12) */
+		sum->objective = wilp_cbound_value(&R->cb, &sum->tiers);
+		sum->bound = wilp_cbound_bound(&R->cb);
+		if (sum->bound < sum->objective)
+			sum->bound = sum->objective; /* cannot happen */
+		sum->gap = (sum->bound - sum->objective) /
+			   (sum->objective > 1e-9 ? sum->objective : 1e-9);
+		char ub[256];
+		size_t u = 0;
+		ub[0] = 0;
+		for (int t = 0; t < R->cb.ntier && u + 24 < sizeof ub; t++)
+			u += (size_t)snprintf(ub + u, sizeof ub - u, "%s%.10g",
+					      t ? "/" : "", R->cb.ub[t]);
+		if (!(sum->mode_reason = wa_printf(
+			  pa, "%s; bound: the LP over %d node classes, work "
+			      "per priority at most %s",
+			  sum->mode_reason ? sum->mode_reason : sum->mode,
+			  R->cb.node_classes, ub)))
+			return -1;
+	}
 	sum->tiers.moves = pl->nmove; /* the post-pass's too */
 	if (merge_warnings(pl, R->s, p->topo, R->mine, R->nmine))
 		return -1;
@@ -568,7 +706,8 @@ static int summarise(run *R, wasp_plan *pl)
 	sum->t_load = R->s->t_load;
 	sum->t_reduce = R->t1 - R->t0;
 	sum->t_greedy = R->t2 - R->t1;
-	sum->t_ilp = R->try_ilp ? R->t3 - R->t2 : 0;
+	/* decide, improve and the bound: every second is in a phase */
+	sum->t_ilp = R->t3 - R->t2;
 	sum->t_total = o->start_time > 0 ? t4 - o->start_time
 					 : R->s->t_load + (t4 - R->t0);
 	return 0;
@@ -700,10 +839,15 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		decide(&R);
 		if (R.try_ilp)
 			phase(&R, "ilp");
+		/* no ILP bound will come: the bound first, so that the
+		 * search's deadline cannot leave the plan without one */
+		if (!R.try_ilp)
+			class_bound(&R);
 		rc = improve(&R, err);
 	}
 	if (!rc) {
 		prove_by_packing(&R);
+		class_bound(&R);
 		R.t3 = wb_now();
 		phase(&R, "plan");
 		rc = finish(&R, out, err);

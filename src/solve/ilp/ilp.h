@@ -112,6 +112,65 @@ int wilp_work_tiers(const wp_problem *p, int32_t *tprio, double *tM,
 double wilp_tier_weights(const double *tM, const double *tmax, int s,
 			 int e, double *w);
 
+/* The node model solved by the external program CBC (doc/formulation.md
+ * §7b): written as CPLEX LP with the warm start as its MIP start into a
+ * private temporary folder, `cbc` from PATH run on it under the deadline
+ * (killed at the deadline or on a cancel), its solution read back by
+ * column name and checked row by row.  Same contract as wilp_solve;
+ * WASP_ESOLVER when cbc is not found or fails. */
+int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
+		   wb_deadline dl, const wp_sol *warm, wp_sol *out,
+		   wilp_stats *st, wasp_error *err);
+
+/* An upper bound at every size (doc/formulation.md §12): the LP over
+ * node classes, its work tiers maximised in sequence.  Per tier of
+ * wp_evaluate (prio, highest first): ub, the most work any plan admits
+ * there given at least ub in every tier above (so ub bounds every plan's
+ * work vector lexicographically), and total, the pending work.  w are
+ * weights that make the tiers one number (w[last] = 1, w[t] = w[t+1]
+ * (1 + total[t+1])).  WASP_ESOLVER when the LP fails or would be too
+ * large (estimated before it is built), WASP_ECANCELED at the
+ * deadline. */
+typedef struct wilp_cbound {
+	bool ok;
+	int ntier;
+	int32_t prio[WP_MAX_TIERS];
+	double ub[WP_MAX_TIERS], total[WP_MAX_TIERS], w[WP_MAX_TIERS];
+	int rows, cols, node_classes;
+} wilp_cbound;
+int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
+		     wasp_error *err);
+/* A plan's work tiers in the bound's weights, and the bound itself. */
+double wilp_cbound_value(const wilp_cbound *b, const wp_value *v);
+double wilp_cbound_bound(const wilp_cbound *b);
+
+/* Large neighbourhood search (doc/formulation.md §12, lns.c): sub-ILPs
+ * over a few topology domains with the rest of the plan fixed, from
+ * `sol` (feasible), which ends as the best plan found (never worse).
+ * It applies without device claims, moves, trees and annotations, and
+ * needs a topology key with small domains. */
+typedef struct wilp_lns_stats {
+	const char *key;    /* the key of the neighbourhoods' domains      */
+	int rounds;         /* sweeps over the domains                     */
+	int tried;          /* neighbourhoods with something to re-plan    */
+	int improved;       /* answers taken                               */
+	int cut;            /* sub-solves stopped by their time limit      */
+	bool deadline;      /* the run's deadline ended the search         */
+	double seconds;
+} wilp_lns_stats;
+bool wilp_lns_applies(const wp_problem *p, const char **why);
+int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
+	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err);
+/* The same with at most `rounds` sweeps (wilp_lns: 8) and sub-ILPs of
+ * at most sub_s seconds (<= 0: wilp_lns's 3 s); tests take fewer sweeps
+ * and no cap worth the name, so that no sub-solve is cut. */
+int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
+		    wb_deadline dl, int rounds, double sub_s, wp_sol *sol,
+		    wilp_lns_stats *st, wasp_error *err);
+
+/* Is there a `cbc` on PATH? */
+bool wilp_cbc_available(void);
+
 /* Write the model (LP, MPS) or GMPL data for models/wasp.mod (DAT). */
 int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 		const char *path, wasp_error *err);

@@ -43,6 +43,7 @@
  *   driver.c     the GLPK run of one model (§6)
  *   solve.c      ilp.h's entry points (§6)
  *   export.c     LP, MPS and GMPL data (§7)
+ *   cbc.c        the model solved by CBC as a child process (§7b)
  */
 #ifndef WASP_ILP_INT_H
 #define WASP_ILP_INT_H
@@ -469,5 +470,11 @@ int wilp_glpk_begin(wilp_run *r, wasp_error *err);
 /* e (NULL: none) is polled for a cancel while loading (wgl_poll). */
 void wilp_load_prob(const wm *m, glp_prob *P, int block, wgl_env *e);
 int wilp_guarded_run(solve_state *S, wasp_error *err);
+
+/* solve.c: shared with cbc.c */
+int wilp_warm_vec(wm *m, const wp_sol *warm, int *xw, double *best);
+bool wilp_read_answer(const wm *m, const double *v, bool have,
+		      const wp_sol *warm, wp_sol *out);
+double wilp_answer_obj(const wm *m, const wp_sol *out);
 
 #endif

@@ -159,7 +159,7 @@ static double obj_of_x(const wm *m, const int *x,
  * and, after the symmetry permutation, for every row; else all zero
  * (always feasible: u = 1 where it exists).  1: warm, 0: all zero,
  * -1: NOMEM.  xw: nx + 1 ints of scratch. */
-static int warm_start(wm *m, const wp_sol *warm, int *xw, double *best)
+int wilp_warm_vec(wm *m, const wp_sol *warm, int *xw, double *best)
 {
 	const wp_problem *p = m->p;
 	const char *why = NULL;
@@ -201,10 +201,7 @@ static int warm_start(wm *m, const wp_sol *warm, int *xw, double *best)
 static void answer_stats(const wm *m, const solve_state *S, bool done,
 			 const wp_sol *out, wilp_stats *st)
 {
-	st->objective = obj_of_x(m, out->x, out->evict) + wilp_mv_obj(m, out);
-	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */
-		st->objective -= m->wfull[m->atier1 - 1] *
-				 (double)wdr_alt_rank(out->dra);
+	st->objective = wilp_answer_obj(m, out);
 	/* bound and gap in units of the single objective */
 	if (done) {
 		st->bound = st->objective;
@@ -227,6 +224,41 @@ static void answer_stats(const wm *m, const solve_state *S, bool done,
 					     : 0;
 		st->gap = st->top_gap;
 	}
+}
+
+/* The answer in out from the column vector v (have: v met every row):
+ * x, admission, evictions, moves and, DRA, its devices.  Returns whether
+ * it is feasible for the problem; when not, out is the empty plan. */
+bool wilp_read_answer(const wm *m, const double *v, bool have,
+		      const wp_sol *warm, wp_sol *out)
+{
+	const wp_problem *p = m->p;
+	for (int s = 0; s < p->nx; s++)
+		out->x[s] = m->xcol[s] ? (int)v[m->xcol[s]] : 0;
+	fill_admission(m, warm, out);
+	wilp_fill_evictions(m, v, out);
+	wilp_fill_moves(m, v, out);
+	const char *why = NULL;
+	bool ok = have && wp_sol_feasible(p, out, &why) == 0;
+	if (!ok) {
+		/* cannot happen with every row checked; stay safe */
+		memset(out->x, 0, sizeof *out->x * p->nx);
+		fill_admission(m, warm, out);
+		wp_sol_no_disruption(p, out);
+	}
+	/* DRA: the devices of the answer, exact when the model is (NULL:
+	 * run.c allocates); they count in the firstAvailable tier */
+	out->dra = ok ? wilp_dev_answer(m, v) : NULL;
+	return ok;
+}
+
+/* The single objective of a plan read back from the model. */
+double wilp_answer_obj(const wm *m, const wp_sol *out)
+{
+	double z = obj_of_x(m, out->x, out->evict) + wilp_mv_obj(m, out);
+	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */
+		z -= m->wfull[m->atier1 - 1] * (double)wdr_alt_rank(out->dra);
+	return z;
 }
 
 int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
@@ -286,7 +318,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		wa_destroy(ar);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
-	int wr = warm_start(m, warm, xw, S->best);
+	int wr = wilp_warm_vec(m, warm, xw, S->best);
 	if (wr < 0) {
 		wa_destroy(ar);
 		return werr(err, WASP_ENOMEM, "out of memory");
@@ -312,26 +344,15 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	}
 
 	/* The answer: the MIP's best unless it is no better than warm. */
-	for (int s = 0; s < p->nx; s++)
-		out->x[s] = m->xcol[s] ? (int)S->best[m->xcol[s]] : 0;
-	fill_admission(m, warm, out);
-	wilp_fill_evictions(m, S->best, out);
-	wilp_fill_moves(m, S->best, out);
+	bool mip_ok = wilp_read_answer(m, S->best, S->have_best, warm, out);
 	bool done = S->blocks_done == m->nblock && S->all_opt;
-	const char *why = NULL;
-	bool mip_ok = S->have_best && wp_sol_feasible(p, out, &why) == 0;
-	if (!mip_ok) {
-		/* cannot happen with every row checked; stay safe */
-		memset(out->x, 0, sizeof *out->x * p->nx);
-		fill_admission(m, warm, out);
-		wp_sol_no_disruption(p, out);
-	}
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
 						 : "feasible";
 	/* DRA: the devices of the answer, exact when the model is (NULL:
 	 * run.c allocates); they count in the firstAvailable tier */
-	out->dra = mip_ok && S->blocks_done ? wilp_dev_answer(m, S->best) : NULL;
+	if (!S->blocks_done)
+		out->dra = NULL;
 	if (warm) {
 		wp_value vm, vw;
 		wp_evaluate(p, out, &vm);

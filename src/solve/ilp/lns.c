@@ -1,0 +1,357 @@
+/*
+ * lns.c -- large neighbourhood search (doc/formulation.md §12): from the
+ * constructive plan, free the placements in a few topology domains,
+ * solve that sub-ILP with everything else fixed, keep what improves.
+ *
+ * A neighbourhood is a set of domains of one key (the coarsest whose
+ * domains hold at most WLNS_MAX_NODES nodes), at most WLNS_MAX_NODES
+ * nodes in all.  Its sub-problem (lns_sub.c) holds the groups whose pods
+ * all lie there (admitted or not), up to WLNS_MAX_WAIT waiting groups
+ * that may fit there, and the units wholly on its nodes; the pods of
+ * every other group stay, and their use is taken off the nodes' room.
+ * It is a wp_problem like any other, solved by wilp_solve_tuned.
+ *
+ * Determinism: the domains are ordered by their slack (free room and
+ * room held by evictable units, a deterministic score) and cut into
+ * neighbourhoods the same way on every machine; a batch of WLNS_BATCH
+ * neighbourhoods is solved on OpenMP threads from the same plan, and the
+ * answers are merged in batch order, each only when the whole plan stays
+ * feasible (wp_sol_feasible) and gets lexicographically better.  So the
+ * plan does not depend on the thread count unless a sub-solve or the
+ * run hit its time limit (counted in wilp_lns_stats.cut).
+ */
+#include "solve/ilp/lns_int.h"
+
+#include <math.h>
+#include <omp.h>
+
+static int cmp_slack(const void *ctx, int a, int b)
+{
+	const double *s = ctx;
+	if (s[a] != s[b])
+		return s[a] > s[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* The key neighbourhoods are made of: the coarsest whose largest domain
+ * has at most WLNS_MAX_NODES nodes and that has two domains or more;
+ * -1: none. */
+static int lns_key(const wp_problem *p)
+{
+	const wtp_topo *t = p->topo;
+	for (int k = 0; t && k < t->nkeys; k++) {
+		const wtp_key *key = &t->keys[k];
+		int mx = 0;
+		for (int d = 0; d < key->ndom; d++)
+			if (key->dom_nnodes[d] > mx)
+				mx = key->dom_nnodes[d];
+		if (key->ndom >= 2 && mx <= WLNS_MAX_NODES && mx >= 2)
+			return k;
+	}
+	return -1;
+}
+
+bool wilp_lns_applies(const wp_problem *p, const char **why)
+{
+	const char *w = NULL;
+	if (p->snap->dra)
+		w = "device claims";
+	else if (p->nmcls)
+		w = "moves (--rebalance)";
+	else if (p->ncomps)
+		w = "CompositePodGroup trees";
+	for (int g = 0; !w && g < p->ngroups; g++)
+		if (p->groups[g].tas)
+			w = "topology annotations";
+	if (!w && lns_key(p) < 0)
+		w = "no topology key with small domains";
+	if (why)
+		*why = w;
+	return w == NULL;
+}
+
+/* Slack of a domain: its nodes' free room plus the room of evictable
+ * units on them, each resource over the largest node allocatable. */
+static void domain_slack(const wp_problem *p, const wtp_key *key,
+			 const int64_t *ev, double *slack)
+{
+	int nr = p->nres;
+	double *scale = calloc((size_t)nr + 1, sizeof *scale);
+	if (!scale)
+		return;
+	for (int n = 0; n < p->nnodes; n++)
+		for (int r = 0; r < nr; r++) {
+			double a = (double)p->snap->nodes[n].alloc[r];
+			if (a > scale[r])
+				scale[r] = a;
+		}
+	for (int d = 0; d < key->ndom; d++) {
+		double s = 0;
+		for (int i = 0; i < key->dom_nnodes[d]; i++) {
+			int n = key->dom_nodes[d][i];
+			for (int r = 0; r < nr; r++)
+				if (scale[r] > 0)
+					s += (double)(p->free[(size_t)n * nr + r] +
+						      ev[(size_t)n * nr + r]) /
+					     scale[r];
+		}
+		slack[d] = s;
+	}
+	free(scale);
+}
+
+/* Room held by evictable units per node and resource. */
+static int64_t *evictable_room(const wp_problem *p)
+{
+	int nr = p->nres;
+	int64_t *ev = calloc((size_t)p->nnodes * nr + 1, sizeof *ev);
+	int32_t top;
+	if (!ev || !wpe_top_priority(p, &top))
+		return ev;
+	for (int u = 0; u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (un->priority >= top || un->keep)
+			continue;
+		for (int i = 0; i < un->npods; i++) {
+			const ws_pod *pod = &p->snap->pods[un->pods[i]];
+			if (pod->node < 0)
+				continue;
+			for (int r = 0; r < nr; r++)
+				ev[(size_t)pod->node * nr + r] += pod->req[r];
+		}
+	}
+	return ev;
+}
+
+/* Round r's neighbourhoods: the domains by slack, dealt into
+ * neighbourhoods of at most WLNS_MAX_NODES nodes.  Round 0 keeps runs of
+ * consecutive domains (the roomiest together); later rounds deal them out
+ * with stride r + 1, so that other domains meet.  Fills nb (node lists,
+ * -1 terminated, each in an arena block) and returns their count. */
+static int make_hoods(const wp_problem *p, const wtp_key *key,
+		      const int *order, int round, wa_arena *a, int ***out)
+{
+	int nd = key->ndom;
+	int per = WLNS_MAX_NODES;
+	int cap = nd + 1, nh = 0;
+	int **hood = wa_calloc(a, cap, sizeof *hood);
+	unsigned char *used = wa_calloc(a, nd + 1, 1);
+	if (!hood || !used)
+		return -1;
+	int stride = round + 1;
+	for (int start = 0; start < stride; start++) {
+		int *cur = NULL, ncur = 0;
+		for (int i = start; i < nd; i += stride) {
+			int d = order[i];
+			if (used[d])
+				continue;
+			int sz = key->dom_nnodes[d];
+			if (cur && ncur + sz > per) {
+				cur[ncur] = -1;
+				cur = NULL;
+			}
+			if (!cur) {
+				cur = wa_calloc(a, per + 1, sizeof *cur);
+				if (!cur)
+					return -1;
+				hood[nh++] = cur;
+				ncur = 0;
+			}
+			used[d] = 1;
+			for (int k = 0; k < sz; k++)
+				cur[ncur++] = key->dom_nodes[d][k];
+		}
+		if (cur)
+			cur[ncur] = -1;
+	}
+	(void)p;
+	*out = hood;
+	return nh;
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+	int a = *(const int *)x, b = *(const int *)y;
+	return (a > b) - (a < b);
+}
+
+/* One batch: solve the neighbourhoods [h0, h1) from sol on threads, then
+ * merge their answers in order.  Returns how many were taken, -1 NOMEM. */
+static int run_batch(const wp_problem *p, const wasp_options *o,
+		     wb_deadline dl, double sub_s, int **hood, int h0, int h1,
+		     wp_sol *sol, wilp_lns_stats *st)
+{
+	int nb = h1 - h0;
+	lns_hood H[WLNS_BATCH];
+	memset(H, 0, sizeof H);
+	int nt = o && o->threads > 0 ? o->threads : omp_get_max_threads();
+	if (nt > nb)
+		nt = nb;
+	if (nt < 1)
+		nt = 1;
+	for (int i = 0; i < nb; i++) {
+		int n = 0;
+		while (hood[h0 + i][n] >= 0)
+			n++;
+		H[i].nodes = hood[h0 + i];
+		H[i].nnodes = n;
+		qsort(H[i].nodes, (size_t)n, sizeof *H[i].nodes, cmp_int);
+	}
+	/* per group its pods placed in each neighbourhood and in all, in
+	 * one pass over the plan */
+	int ng = p->ngroups;
+	long *gcnt = calloc((size_t)(nb + 1) * ng + 1, sizeof *gcnt);
+	int *hof = malloc(sizeof *hof * ((size_t)p->nnodes + 1));
+	if (!gcnt || !hof) {
+		free(gcnt);
+		free(hof);
+		return -1;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		hof[n] = -1;
+	for (int i = 0; i < nb; i++)
+		for (int k = 0; k < H[i].nnodes; k++)
+			hof[H[i].nodes[k]] = i;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		for (int k = 0; k < cl->nelig; k++) {
+			int x = sol->x[cl->off + k];
+			if (!x)
+				continue;
+			int i = hof[cl->elig[k]];
+			gcnt[(size_t)nb * ng + cl->group] += x;
+			if (i >= 0)
+				gcnt[(size_t)i * ng + cl->group] += x;
+		}
+	}
+	for (int i = 0; i < nb; i++) {
+		H[i].gin = gcnt + (size_t)i * ng;
+		H[i].gtot = gcnt + (size_t)nb * ng;
+	}
+	free(hof);
+	/* the sub-problems are read from sol before any merge */
+	int bad = 0;
+	for (int i = 0; i < nb; i++)
+		if (wlns_sub_build(p, sol, &H[i]) < 0)
+			bad = 1;
+	free(gcnt); /* read by the builds only */
+	if (bad) {
+		for (int i = 0; i < nb; i++)
+			wlns_sub_free(&H[i]);
+		return -1;
+	}
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt) if (nt > 1)
+	for (int i = 0; i < nb; i++) {
+		if (!H[i].sub || wdl_passed(dl, WDL_MARGIN_PHASE_S))
+			continue;
+		wb_deadline sdl = wdl_sooner(dl, WDL_MARGIN_PHASE_S);
+		double cap = wb_now() + sub_s;
+		/* a work budget stops each sub-ILP by its node count, so
+		 * that the plan is the same on any machine (doc/library.md,
+		 * "Determinism"); only the run's deadline caps it then */
+		if ((!o || o->work_limit <= 0) &&
+		    (wdl_is_none(sdl) || sdl.at > cap))
+			sdl = wdl_at(cap);
+		wasp_options so = *o;
+		so.threads = 1;
+		wasp_error e;
+		werr_clear(&e);
+		H[i].out = wp_sol_new(H[i].sub, H[i].a);
+		if (!H[i].out)
+			continue;
+		wilp_stats sst;
+		if (wilp_solve(H[i].sub, &so, sdl, H[i].warm, H[i].out, &sst,
+			       &e) == 0) {
+			H[i].solved = true;
+			H[i].improved = sst.improved;
+			/* optimal, or the start proven optimal */
+			H[i].proven = sst.gap == 0 && isnan(sst.top_gap);
+		}
+	}
+	int taken = 0;
+	for (int i = 0; i < nb; i++) {
+		st->tried += H[i].sub != NULL;
+		st->cut += H[i].sub && H[i].solved && !H[i].proven;
+		if (H[i].sub && H[i].solved && H[i].improved) {
+			int r = wlns_merge(p, &H[i], sol);
+			if (r < 0) {
+				for (int k = 0; k < nb; k++)
+					wlns_sub_free(&H[k]);
+				return -1;
+			}
+			taken += r;
+		}
+	}
+	for (int i = 0; i < nb; i++)
+		wlns_sub_free(&H[i]);
+	return taken;
+}
+
+int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
+	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err)
+{
+	return wilp_lns_rounds(p, o, dl, WLNS_MAX_ROUNDS, 0, sol, st, err);
+}
+
+int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
+		    wb_deadline dl, int rounds, double sub_s, wp_sol *sol,
+		    wilp_lns_stats *st, wasp_error *err)
+{
+	if (sub_s <= 0)
+		sub_s = WLNS_SUB_S;
+	double t0 = wb_now();
+	memset(st, 0, sizeof *st);
+	if (!wilp_lns_applies(p, NULL))
+		return WASP_OK;
+	int k = lns_key(p);
+	const wtp_key *key = &p->topo->keys[k];
+	st->key = key->label;
+	wa_arena *a = wa_new();
+	int64_t *ev = evictable_room(p);
+	double *slack = a ? wa_calloc(a, key->ndom + 1, sizeof *slack) : NULL;
+	int *order = a ? wa_calloc(a, key->ndom + 1, sizeof *order) : NULL;
+	int *tmp = a ? wa_calloc(a, key->ndom + 1, sizeof *tmp) : NULL;
+	if (!ev || !slack || !order || !tmp) {
+		free(ev);
+		wa_destroy(a);
+		return werr(err, WASP_ENOMEM, "out of memory");
+	}
+	int rc = WASP_OK;
+	for (int round = 0; round < rounds; round++) {
+		/* slack from the problem, not the plan: the order is
+		 * the same whatever the earlier rounds did */
+		domain_slack(p, key, ev, slack);
+		for (int d = 0; d < key->ndom; d++)
+			order[d] = d;
+		wis_sort(order, tmp, key->ndom, cmp_slack, slack);
+		int **hood = NULL;
+		int nh = make_hoods(p, key, order, round, a, &hood);
+		if (nh < 0) {
+			rc = werr(err, WASP_ENOMEM, "out of memory");
+			break;
+		}
+		int before = st->improved;
+		for (int h = 0; h < nh; h += WLNS_BATCH) {
+			if (wdl_passed(dl, WDL_MARGIN_PHASE_S) ||
+			    (o && o->cancel && *o->cancel)) {
+				st->deadline = true;
+				break;
+			}
+			int e = h + WLNS_BATCH < nh ? h + WLNS_BATCH : nh;
+			int t = run_batch(p, o, dl, sub_s, hood, h, e, sol,
+					  st);
+			if (t < 0) {
+				rc = werr(err, WASP_ENOMEM, "out of memory");
+				break;
+			}
+			st->improved += t;
+		}
+		st->rounds = round + 1;
+		if (rc || st->deadline || st->improved == before)
+			break;
+	}
+	free(ev);
+	wa_destroy(a);
+	st->seconds = wb_now() - t0;
+	return rc;
+}

@@ -1,0 +1,55 @@
+/*
+ * lns_int.h -- the neighbourhood search's internals (lns.c drives,
+ * lns_sub.c makes a neighbourhood's sub-problem and merges its answer;
+ * doc/formulation.md §12).
+ */
+#ifndef WASP_LNS_INT_H
+#define WASP_LNS_INT_H
+
+#include "solve/ilp/ilp.h"
+#include "base/sort.h"
+#include "reduce/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A neighbourhood has at most this many nodes (the size of the
+ * instances GLPK proves in a second or two, bench/README.md). */
+#define WLNS_MAX_NODES 32
+/* Waiting groups offered to one neighbourhood, highest priority first. */
+#define WLNS_MAX_WAIT 16
+/* Neighbourhoods solved side by side from one plan: a constant, so that
+ * the plan does not depend on the thread count. */
+#define WLNS_BATCH 4
+/* Seconds one sub-ILP may take. */
+#define WLNS_SUB_S 3.0
+/* Sweeps over the domains; a sweep that improves nothing ends the
+ * search. */
+#define WLNS_MAX_ROUNDS 8
+
+/* One neighbourhood: its nodes, its sub-problem and the maps back. */
+typedef struct lns_hood {
+	int *nodes;          /* ascending                                 */
+	int nnodes;
+	const long *gin;     /* per group: its pods placed here            */
+	const long *gtot;    /* per group: its pods placed anywhere        */
+	wa_arena *a;         /* everything below                          */
+	wp_problem *sub;     /* NULL: nothing to re-plan here              */
+	int *gmap;           /* sub group -> problem group                */
+	int *cmap;           /* sub class -> problem class                */
+	int *umap;           /* sub unit -> problem unit                  */
+	wp_sol *warm;        /* the plan's part here                      */
+	wp_sol *out;
+	bool solved, improved, proven;
+} lns_hood;
+
+/* lns_sub.c */
+/* Build h->sub from plan s (h->sub stays NULL when the neighbourhood
+ * has nothing to re-plan); -1 NOMEM. */
+int wlns_sub_build(const wp_problem *p, const wp_sol *s, lns_hood *h);
+void wlns_sub_free(lns_hood *h);
+/* Put h's answer into s when the whole plan stays feasible and gets
+ * better: 1 taken, 0 not (s unchanged), -1 NOMEM (s unchanged). */
+int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s);
+
+#endif

@@ -1,0 +1,457 @@
+/*
+ * check_lns.c -- the ILP at scale: the model solved by the cbc program
+ * (doc/formulation.md §7b), the neighbourhood search and the bound over
+ * node classes (§12).
+ *
+ * cbc: a plan made with --solver cbc passes the verifier and has the
+ * optimum that cbc finds on the exported LP by itself and that GLPK
+ * proves; a missing cbc is a clean error.  Every plan goes through the
+ * verifier (tu_solve, tu_sol_verified).
+ */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "plan/plan.h"
+#include "run/run.h"
+#include "solve/baseline.h"
+#include "solve/greedy/greedy.h"
+#include "solve/ilp/ilp.h"
+
+typedef struct inst {
+	wasp_snapshot *snap;
+	wa_arena *a;
+	wp_problem *p;
+	wp_sol *greedy;
+	wasp_options o;
+} inst;
+
+static void inst_gen(inst *in, const wasp_gen_options *g)
+{
+	wasp_error e;
+	memset(in, 0, sizeof *in);
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(g, &e);
+	ck_assert_msg(text != NULL, "gen: %s", e.msg);
+	in->snap = tu_load(text);
+	wasp_free(text);
+	wasp_options_init(&in->o);
+	in->a = wa_new();
+	ck_assert_ptr_nonnull(in->a);
+	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
+	in->greedy = wp_sol_new(in->p, in->a);
+	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+static void inst_free(inst *in)
+{
+	wa_destroy(in->a);
+	wasp_snapshot_free(in->snap);
+}
+
+/* A small fragmented cluster: racks of 4 nodes, half the GPUs busy with
+ * lower-priority pods, a few gangs. */
+static void small_frag(wasp_gen_options *g, int seed, int nodes)
+{
+	wasp_gen_options_init(g);
+	g->seed = seed;
+	g->levels = 2;
+	g->fanout = 4;
+	g->nodes = nodes;
+	g->gangs = nodes / 4;
+	g->max_gang = 8;
+	g->busy = 0.5;
+}
+
+/* ------------------------------------------------------------- cbc */
+
+static int run_tool(char *const argv[], const char *out)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* cbc's optimum on the exported LP, run by hand; NAN when not proven. */
+static double cbc_by_hand(inst *in)
+{
+	char dir[64], lp[96], log[96];
+	snprintf(dir, sizeof dir, "/tmp/wasp-lns-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(lp, sizeof lp, "%s/m.lp", dir);
+	snprintf(log, sizeof log, "%s/cbc.log", dir);
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wilp_export(in->p, &in->o, WASP_EXPORT_LP, lp, &e),
+			 0);
+	char *argv[] = {"cbc", lp, "-solve", NULL};
+	ck_assert_int_eq(run_tool(argv, log), 0);
+	char *txt = tu_slurp(log);
+	double z = NAN;
+	const char *s = strstr(txt, "Objective value:");
+	if (strstr(txt, "Optimal solution found") && s)
+		z = strtod(s + strlen("Objective value:"), NULL);
+	free(txt);
+	unlink(lp);
+	unlink(log);
+	rmdir(dir);
+	return z;
+}
+
+/* --solver cbc: a verified plan with the optimum cbc finds on the
+ * exported model by itself, and the one GLPK proves. */
+START_TEST(cbc_plan_is_cbc_optimum)
+{
+	if (!wilp_cbc_available()) {
+		fprintf(stderr, "check_lns: no cbc; skipping\n");
+		return;
+	}
+	int nproved = 0;
+	for (int seed = 1; seed <= 3; seed++) {
+		wasp_gen_options g;
+		small_frag(&g, seed, 16);
+		inst in;
+		inst_gen(&in, &g);
+		wb_deadline dl = wdl_after(wb_now(), 30);
+		wp_sol *c = wp_sol_new(in.p, in.a), *l = wp_sol_new(in.p, in.a);
+		wilp_stats sc, sl;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_solve_cbc(in.p, &in.o, dl, in.greedy, c,
+						&sc, &e),
+				 0);
+		tu_sol_verified(in.snap, in.p, c, in.greedy, "cbc");
+		ck_assert_int_eq(wilp_solve(in.p, &in.o, dl, in.greedy, l, &sl,
+					    &e),
+				 0);
+		double z = cbc_by_hand(&in);
+		if (!strcmp(sc.status, "optimal") &&
+		    !strcmp(sl.status, "optimal") && !isnan(z)) {
+			nproved++;
+			ck_assert_msg(fabs(sc.objective - z) < 0.5,
+				      "seed %d: --solver cbc %.1f, cbc by hand "
+				      "%.1f",
+				      seed, sc.objective, z);
+			ck_assert_msg(fabs(sl.objective - z) < 0.5,
+				      "seed %d: GLPK %.1f, cbc %.1f", seed,
+				      sl.objective, z);
+			wp_value vc, vl;
+			wp_evaluate(in.p, c, &vc);
+			wp_evaluate(in.p, l, &vl);
+			ck_assert_int_eq(wp_value_cmp(&vc, &vl), 0);
+		}
+		inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 2);
+}
+END_TEST
+
+/* The whole run with --solver cbc: the plan says so and verifies. */
+START_TEST(cbc_run_plan)
+{
+	if (!wilp_cbc_available())
+		return;
+	wasp_gen_options g;
+	small_frag(&g, 4, 16);
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.solver = WASP_SOLVER_CBC;
+	o.time_limit_s = 30;
+	wasp_plan *pl = tu_solve(s, &o);
+	ck_assert_ptr_nonnull(strstr(pl->sum.mode_reason, "cbc"));
+	ck_assert_str_eq(pl->sum.mode, "ilp");
+	wpl_free(pl);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* A cancel before cbc starts: it is stopped at once, and the answer is
+ * at least the warm start, verified. */
+START_TEST(cbc_cancel_keeps_warm)
+{
+	if (!wilp_cbc_available())
+		return;
+	wasp_gen_options g;
+	small_frag(&g, 5, 32);
+	inst in;
+	inst_gen(&in, &g);
+	volatile int stop = 1;
+	in.o.cancel = &stop;
+	wp_sol *c = wp_sol_new(in.p, in.a);
+	wilp_stats st;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	int rc = wilp_solve_cbc(in.p, &in.o, wdl_after(wb_now(), 30),
+				in.greedy, c, &st, &e);
+	ck_assert_int_eq(rc, 0);
+	tu_sol_verified(in.snap, in.p, c, in.greedy, "cbc cancelled");
+	inst_free(&in);
+}
+END_TEST
+
+/* No cbc on PATH: --solver cbc is refused with a message, not a quiet
+ * greedy plan. */
+START_TEST(cbc_missing_is_an_error)
+{
+	char dir[64];
+	snprintf(dir, sizeof dir, "/tmp/wasp-nocbc-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	const char *old = getenv("PATH");
+	char *save = old ? strdup(old) : NULL;
+	setenv("PATH", dir, 1);
+	ck_assert(!wilp_cbc_available());
+	wasp_snapshot *s = tu_load_file("models/examples/gpu16.yaml");
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.solver = WASP_SOLVER_CBC;
+	wasp_plan *pl = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	int rc = wasp_solve(s, &o, &pl, &e);
+	if (save) {
+		setenv("PATH", save, 1);
+		free(save);
+	}
+	rmdir(dir);
+	ck_assert_int_eq(rc, WASP_ESOLVER);
+	ck_assert_ptr_null(pl);
+	ck_assert_ptr_nonnull(strstr(e.msg, "cbc is not installed"));
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* ------------------------------------------------------------- bound */
+
+/* a's work vector is lexicographically at most the bound's. */
+static void within_bound(const wilp_cbound *b, const wp_value *v,
+			 const char *label)
+{
+	ck_assert_int_eq(b->ntier, v->nprio);
+	for (int t = 0; t < b->ntier; t++) {
+		ck_assert_int_eq(b->prio[t], v->prio[t]);
+		ck_assert_msg(v->work[t] <= b->total[t] + 1e-9, "%s: total",
+			      label);
+		if (v->work[t] < b->ub[t] - 1e-9)
+			return; /* below in this tier: below overall */
+		ck_assert_msg(v->work[t] <= b->ub[t] + 1e-9,
+			      "%s: tier %d work %.3f above its bound %.3f",
+			      label, t, v->work[t], b->ub[t]);
+	}
+	ck_assert_double_le(wilp_cbound_value(b, v), wilp_cbound_bound(b));
+}
+
+/* The bound over node classes is at least the proven optimum, greedy's
+ * plan and BestFit's, on instances of every family, with and without
+ * evictions and --value. */
+START_TEST(bound_above_every_plan)
+{
+	static const int fam[] = {0, 1, 2, 3}; /* gpu, nvlink, fragmented, mixed */
+	int nproved = 0, ntight = 0;
+	for (int i = 0; i < 8; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 10 + i, i % 4 == 1 ? 36 : 16);
+		g.family = fam[i % 4];
+		if (g.family == 1)
+			g.rack_nodes = 9;
+		inst in;
+		inst_gen(&in, &g);
+		if (i >= 4)
+			in.o.value_resource = "nvidia.com/gpu";
+		if (i >= 4) {
+			wasp_error e2;
+			memset(&e2, 0, sizeof e2);
+			wa_destroy(in.a);
+			in.a = wa_new();
+			ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a,
+						     &in.p, &e2),
+					 0);
+			in.greedy = wp_sol_new(in.p, in.a);
+			ck_assert_int_eq(wgr_solve(in.p, &in.o, in.greedy,
+						   &e2),
+					 0);
+		}
+		wilp_cbound b;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		ck_assert(b.ok);
+		wp_value v;
+		wp_evaluate(in.p, in.greedy, &v);
+		within_bound(&b, &v, "greedy");
+		wp_sol *bf = wp_sol_new(in.p, in.a);
+		if (wbl_solve(in.p, WASP_MODE_BESTFIT, &in.o, bf, &e) == 0) {
+			tu_sol_verified(in.snap, in.p, bf, NULL, "bestfit");
+			wp_evaluate(in.p, bf, &v);
+			within_bound(&b, &v, "bestfit");
+		}
+		wp_sol *opt = wp_sol_new(in.p, in.a);
+		wilp_stats st;
+		ck_assert_int_eq(wilp_solve(in.p, &in.o,
+					    wdl_after(wb_now(), 20), in.greedy,
+					    opt, &st, &e),
+				 0);
+		tu_sol_verified(in.snap, in.p, opt, in.greedy, "ilp");
+		wp_evaluate(in.p, opt, &v);
+		within_bound(&b, &v, "ilp");
+		if (!strcmp(st.status, "optimal")) {
+			nproved++;
+			ntight += v.work[0] == b.ub[0];
+		}
+		inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 4);
+	/* not vacuous: the top tier's bound is met on some instance */
+	ck_assert_int_ge(ntight, 1);
+}
+END_TEST
+
+/* --------------------------------------------------------------- lns */
+
+/* The neighbourhood search never ends worse than its start, its plan is
+ * feasible and clean in the verifier, it stays within the bound, and it
+ * improves some of these starts. */
+START_TEST(lns_never_worse)
+{
+	int better = 0, ran = 0;
+	for (int i = 0; i < 3; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 30 + i, 48);
+		g.family = i % 3 == 0 ? 0 : i % 3 == 1 ? 2 : 3;
+		g.max_gang = 12;
+		inst in;
+		inst_gen(&in, &g);
+		if (!wilp_lns_applies(in.p, NULL)) {
+			inst_free(&in);
+			continue;
+		}
+		ran++;
+		wp_sol *l = wp_sol_new(in.p, in.a);
+		wp_sol_copy(in.p, l, in.greedy);
+		wilp_lns_stats ls;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		in.o.threads = 2;
+		ck_assert_int_eq(wilp_lns_rounds(in.p, &in.o, wdl_none(), 2, 60, l,
+					 &ls, &e),
+				 0);
+		ck_assert_int_gt(ls.tried, 0);
+		tu_sol_verified(in.snap, in.p, l, in.greedy, "lns");
+		wp_value vg, vl;
+		wp_evaluate(in.p, in.greedy, &vg);
+		wp_evaluate(in.p, l, &vl);
+		int c = wp_value_cmp(&vl, &vg);
+		ck_assert_int_ge(c, 0);
+		/* taken answers are strict improvements */
+		ck_assert(ls.improved == 0 || c > 0);
+		better += c > 0;
+		wilp_cbound b;
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		within_bound(&b, &vl, "lns");
+		inst_free(&in);
+	}
+	ck_assert_int_ge(ran, 2);
+	ck_assert_int_ge(better, 1);
+}
+END_TEST
+
+/* The same plan on 1 and on 2 threads when no sub-ILP was cut by its
+ * time limit (doc/formulation.md §12). */
+START_TEST(lns_threads_same)
+{
+	int compared = 0;
+	for (int i = 0; i < 2; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 40 + i, 48);
+		g.family = i == 1 ? 2 : 0;
+		g.max_gang = 12;
+		inst in;
+		inst_gen(&in, &g);
+		wp_sol *l[2];
+		wilp_lns_stats ls[2];
+		for (int t = 0; t < 2; t++) {
+			l[t] = wp_sol_new(in.p, in.a);
+			wp_sol_copy(in.p, l[t], in.greedy);
+			in.o.threads = t + 1;
+			wasp_error e;
+			memset(&e, 0, sizeof e);
+			ck_assert_int_eq(wilp_lns_rounds(in.p, &in.o, wdl_none(),
+							 2, 60, l[t], &ls[t],
+							 &e),
+					 0);
+			tu_sol_verified(in.snap, in.p, l[t], in.greedy, "lns");
+		}
+		/* with 60 s per sub-ILP none is cut on these; a cut one
+		 * would make the comparison meaningless */
+		if (ls[0].cut || ls[1].cut) {
+			inst_free(&in);
+			continue;
+		}
+		compared++;
+		ck_assert_int_eq(ls[0].improved, ls[1].improved);
+		ck_assert_int_eq(ls[0].rounds, ls[1].rounds);
+		for (int s = 0; s < in.p->nx; s++)
+			ck_assert_int_eq(l[0]->x[s], l[1]->x[s]);
+		for (int u = 0; u < in.p->nunits; u++)
+			ck_assert_int_eq(l[0]->evict[u], l[1]->evict[u]);
+		inst_free(&in);
+	}
+	ck_assert_int_ge(compared, 1);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("lns");
+	TCase *c = tcase_create("cbc");
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, cbc_plan_is_cbc_optimum);
+	tcase_add_test(c, cbc_run_plan);
+	tcase_add_test(c, cbc_cancel_keeps_warm);
+	tcase_add_test(c, cbc_missing_is_an_error);
+	suite_add_tcase(s, c);
+	TCase *b = tcase_create("bound");
+	tcase_set_timeout(b, 60);
+	tcase_add_test(b, bound_above_every_plan);
+	suite_add_tcase(s, b);
+	TCase *l = tcase_create("lns");
+	tcase_set_timeout(l, 60);
+	tcase_add_test(l, lns_never_worse);
+	tcase_add_test(l, lns_threads_same);
+	suite_add_tcase(s, l);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
