@@ -103,11 +103,12 @@ static int write_lp(const wm *m, const char *path, wasp_error *err)
 {
 	wilp_run r;
 	memset(&r, 0, sizeof r);
-	wilp_glpk_begin(&r);
+	if (wilp_glpk_begin(&r, err))
+		return WASP_ENOMEM;
 	if (setjmp(r.env.jb))
 		return wgl_fault(&r.env, err);
 	r.env.P = glp_create_prob();
-	wilp_load_prob(m, r.env.P, -1);
+	wilp_load_prob(m, r.env.P, -1, NULL);
 	for (int j = 1; j <= m->ncols; j++) {
 		char nm[24];
 		snprintf(nm, sizeof nm, "c%d", j);
@@ -313,7 +314,8 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 	}
 	wm *m = &C->m;
 	int rc = wm_build(m, p, ar, WILP_MAX_COEF, false, false,
-			  wdl_sooner(dl, WDL_MARGIN_PHASE_S));
+			  wdl_sooner(dl, WDL_MARGIN_PHASE_S),
+			  o ? o->cancel : NULL);
 	if (rc) {
 		wa_destroy(ar);
 		return werr(err, rc, "out of memory building the ILP");

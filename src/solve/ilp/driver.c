@@ -112,15 +112,6 @@ static bool lp_retry(int rc)
 	return rc == GLP_EFAIL || rc == GLP_ESING || rc == GLP_ECOND;
 }
 
-/* Milliseconds to the deadline (at least 1). */
-static int wlp_left_ms(const wilp_run *r)
-{
-	double left = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
-	if (wdl_is_none(r->w.deadline) || left * 1000 > INT_MAX / 2)
-		return INT_MAX / 2;
-	return left > 0.001 ? (int)(left * 1000) : 1;
-}
-
 /* The branch-and-cut parameters of block b (nb blocks left): branching
  * and cuts by model size, the objective tolerance, and a share of the
  * time left (doc/formulation.md §6). */
