@@ -380,7 +380,8 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 		wp_sol_no_disruption(p, out);
 		out->dra = NULL;
 	}
-	st->objective = wilp_answer_obj(m, out);
+	/* a build the deadline cut short has no objective to read */
+	st->objective = m->late ? NAN : wilp_answer_obj(m, out);
 	if (mip_ok && optimal) {
 		st->bound = st->objective;
 		st->gap = 0;
