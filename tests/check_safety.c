@@ -149,7 +149,7 @@ START_TEST(test_bad_options)
 	o.preempt = 7;
 	ck_assert_int_eq(wasp_solve(s, &o, &p, &e), WASP_EINVAL);
 	ck_assert_ptr_null(p);
-	ck_assert_msg(strstr(e.msg, "preemption"), "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "preempt"), "%s", e.msg);
 	wasp_options_init(&o);
 	o.max_evictions = -1;
 	ck_assert_int_eq(wasp_solve(s, &o, &p, &e), WASP_EINVAL);

@@ -66,5 +66,15 @@ int wopt_check(const wasp_options *o, wasp_error *err)
 	if (o->work_limit < 0)
 		return werr(err, WASP_EINVAL, "options: work_limit %ld: "
 			    "expected 0 (the clock) or more", o->work_limit);
+	if (o->preempt != WASP_PREEMPT_LOWER && o->preempt != WASP_PREEMPT_NEVER)
+		return werr(err, WASP_EINVAL, "options: preempt %d: expected "
+			    "WASP_PREEMPT_LOWER or WASP_PREEMPT_NEVER",
+			    o->preempt);
+	if (o->max_evictions < 0)
+		return werr(err, WASP_EINVAL, "options: max_evictions %d: "
+			    "expected 0 (no limit) or more", o->max_evictions);
+	if (o->solver != WASP_SOLVER_GLPK && o->solver != WASP_SOLVER_CBC)
+		return werr(err, WASP_EINVAL, "options: solver %d: expected "
+			    "WASP_SOLVER_GLPK or WASP_SOLVER_CBC", o->solver);
 	return WASP_OK;
 }

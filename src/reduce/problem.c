@@ -115,14 +115,6 @@ int wp_reduce(const ws_snapshot *s, const wtp_topo *t, const wasp_options *o,
 				    o->value_resource, list);
 		}
 	}
-	if (o && o->preempt != WASP_PREEMPT_LOWER &&
-	    o->preempt != WASP_PREEMPT_NEVER)
-		return werr(err, WASP_EINVAL, "unknown preemption setting %d "
-			    "(want WASP_PREEMPT_LOWER or WASP_PREEMPT_NEVER)",
-			    o->preempt);
-	if (o && o->max_evictions < 0)
-		return werr(err, WASP_EINVAL, "max_evictions must be >= 0 "
-			    "(0: no limit)");
 	wp_problem *p = wa_alloc(a, sizeof *p);
 	wa_arena *tmp = wa_new();
 	if (!p || !tmp) {
