@@ -15,6 +15,10 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 src=${WASP_SRCDIR:?run from make check}
 build=${WASP_BUILDDIR:?run from make check}
+if ldd "$build/.libs/libwasp.so" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+	echo "go.sh: SKIP: libwasp is built with a sanitizer (cgo cannot load it)"
+	exit 77
+fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wasp-go-XXXXXX")
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 HOME=$tmp

@@ -14,6 +14,15 @@
 #include "plan/plan.h"
 #include "reduce/problem.h"
 
+/* 1 in an AddressSanitizer build (configure --enable-sanitizers): its
+ * allocator cannot be interposed and its shadow memory does not live
+ * under an RLIMIT_DATA, so the few tests that need either skip there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_ASAN 1
+#else
+#define TU_ASAN 0
+#endif
+
 /* A solver's wp_sol: feasible for its problem (wp_sol_feasible), never
  * worse than `floor` (may be NULL) in the lexicographic objective, and
  * clean in the verifier (as a plan).  label prefixes the failures. */
