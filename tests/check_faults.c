@@ -35,6 +35,9 @@ static _Thread_local long calls, live;
 #define SET_SIZE (1u << 21)
 static _Thread_local void **set;
 
+/* Under AddressSanitizer the program keeps ASan's allocator (mixing
+ * the two corrupts both); the sweep then skips (sweep below). */
+#if !TU_ASAN
 static size_t slot(void *p)
 {
 	size_t h = ((size_t)p >> 4) * 0x9E3779B97F4A7C15ULL;
@@ -72,9 +75,6 @@ static int fail_now(void)
 	return countdown > 0 && --countdown == 0;
 }
 
-/* Under AddressSanitizer the program keeps ASan's allocator (mixing
- * the two corrupts both); the sweep then skips (sweep below). */
-#if !TU_ASAN
 void *malloc(size_t n)
 {
 	if (fail_now())
