@@ -63,21 +63,12 @@ static bool cancelled(const wasp_options *o)
 	return o->cancel && *o->cancel;
 }
 
-static int check_options(const wasp_options *o, wasp_error *err)
+/* Option ranges are checked once, at the public entry points
+ * (wasp_options_check, base/options.c); what is left here depends on
+ * the machine: --solver cbc asked for by name needs the program, and
+ * missing it is an error, not a quiet greedy plan. */
+static int check_solver(const wasp_options *o, wasp_error *err)
 {
-	if (o->mode < WASP_MODE_AUTO || o->mode > WASP_MODE_BESTFIT)
-		return werr(err, WASP_EINVAL, "unknown mode %d", o->mode);
-	if (o->domain_mode != WASP_DOMAIN_VALUE &&
-	    o->domain_mode != WASP_DOMAIN_PATH)
-		return werr(err, WASP_EINVAL, "unknown domain mode %d",
-			    o->domain_mode);
-	if (!(o->gap >= 0) || o->gap > 1)
-		return werr(err, WASP_EINVAL, "gap must be within 0..1");
-	if (isnan(o->time_limit_s))
-		return werr(err, WASP_EINVAL, "time limit is not a number");
-	if (o->solver != WASP_SOLVER_GLPK && o->solver != WASP_SOLVER_CBC)
-		return werr(err, WASP_EINVAL, "unknown solver %d", o->solver);
-	/* asked for by name: missing is an error, not a quiet greedy plan */
 	if (o->solver == WASP_SOLVER_CBC && !wilp_cbc_available())
 		return werr(err, WASP_ESOLVER, "cbc is not installed (no "
 					       "'cbc' on PATH)");
@@ -823,7 +814,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	R.o = o;
 	R.deadline = wdl_after(o->start_time > 0 ? o->start_time : R.t0,
 			       o->time_limit_s);
-	int rc = check_options(o, err);
+	int rc = check_solver(o, err);
 	if (rc)
 		return rc;
 	if (!(R.a = wa_new()))
