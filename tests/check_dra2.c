@@ -468,8 +468,8 @@ START_TEST(admin_access)
 		ck_assert_int_eq(mc->nresults, 1);
 		ck_assert(mc->results[0].admin);
 		ck_assert(!claim_of(p, "plain-x")->results[0].admin);
-		for (int f = 0; f < 2; f++) {
-			char *y = wasp_plan_render(p, f ? WASP_FORMAT_JSON
+		for (int fmt = 0; fmt < 2; fmt++) {
+			char *y = wasp_plan_render(p, fmt ? WASP_FORMAT_JSON
 						       : WASP_FORMAT_YAML,
 						   NULL);
 			ck_assert_ptr_nonnull(y);
@@ -477,7 +477,7 @@ START_TEST(admin_access)
 			wasp_plan *back = NULL;
 			wasp_error e = {0};
 			ck_assert_int_eq(wasp_plan_from_text(&back, y,
-			    strlen(y), f ? "p.json" : "p.yaml", &e), WASP_OK);
+			    strlen(y), fmt ? "p.json" : "p.yaml", &e), WASP_OK);
 			ck_assert(claim_of(back, "mon-x")->results[0].admin);
 			ck_assert(!claim_of(back, "plain-x")->results[0].admin);
 			size_t nv = 9;
