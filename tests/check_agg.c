@@ -22,37 +22,6 @@
 #include "plan/verify.h"
 #include "plan/plan.h"
 
-typedef struct inst {
-	wasp_snapshot *snap;
-	wa_arena *a;
-	wp_problem *p;
-	wp_sol *greedy;
-	wasp_options o;
-} inst;
-
-static void inst_gen(inst *in, const wasp_gen_options *g)
-{
-	wasp_error e;
-	memset(in, 0, sizeof *in);
-	memset(&e, 0, sizeof e);
-	char *text = wasp_gen(g, &e);
-	ck_assert_msg(text != NULL, "gen: %s", e.msg);
-	in->snap = tu_load(text);
-	wasp_free(text);
-	wasp_options_init(&in->o);
-	in->a = wa_new();
-	ck_assert_ptr_nonnull(in->a);
-	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
-	in->greedy = wp_sol_new(in->p, in->a);
-	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
-}
-
-static void inst_free(inst *in)
-{
-	wa_destroy(in->a);
-	wasp_snapshot_free(in->snap);
-}
-
 /* The 256-node version of the 2,048-node tree load (doc/formulation.md
  * §9): four levels (superblock / block / rack / host), 25 pending trees,
  * seed 1, this share of the GPUs busy. */
@@ -68,7 +37,7 @@ static void trees256(wasp_gen_options *g, double busy)
 	g->busy = busy;
 }
 
-static void check_sol(inst *in, const wp_sol *s, const char *label)
+static void check_sol(tu_inst *in, const wp_sol *s, const char *label)
 {
 	tu_sol_verified(in->snap, in->p, s, in->greedy, label);
 }
@@ -89,8 +58,8 @@ static void cross_check(int seed, bool busy, int *nopt, int *nbound)
 	g.max_gang = 4;
 	g.trees = 1 + seed % 2;
 	g.priorities = 2 + seed % 2;
-	inst in;
-	inst_gen(&in, &g);
+	tu_inst in;
+	tu_inst_gen(&in, &g);
 	char label[64];
 	snprintf(label, sizeof label, "seed %d%s", seed, busy ? " busy" : "");
 
@@ -112,7 +81,7 @@ static void cross_check(int seed, bool busy, int *nopt, int *nbound)
 		/* nothing to merge (a gang on single nodes): out is greedy's
 		 * and solve.c would run the node model */
 		ck_assert(info.parts > WAG_MAX_PART_SHARE * in.p->nnodes);
-		inst_free(&in);
+		tu_inst_free(&in);
 		return;
 	}
 	/* the greedy plan's image meets every part row */
@@ -170,7 +139,7 @@ static void cross_check(int seed, bool busy, int *nopt, int *nbound)
 			      b);
 		(*nbound)++;
 	}
-	inst_free(&in);
+	tu_inst_free(&in);
 }
 
 /* Every generator family, sizes, levels, load, lone pods and services:
@@ -193,10 +162,10 @@ START_TEST(sweep)
 			g.priorities = 1 + seed % 3;
 			g.lone_pods = seed % 4;
 			g.services = seed % 2;
-			inst in;
-			inst_gen(&in, &g);
+			tu_inst in;
+			tu_inst_gen(&in, &g);
 			if (!wag_applies(in.p, NULL)) {
-				inst_free(&in);
+				tu_inst_free(&in);
 				continue;
 			}
 			napplied++;
@@ -214,7 +183,7 @@ START_TEST(sweep)
 			if (!info.declined)
 				ck_assert_msg(info.warm_ok, "%s: warm", label);
 			n++;
-			inst_free(&in);
+			tu_inst_free(&in);
 		}
 	ck_assert_int_ge(napplied, 10);
 	ck_assert_int_eq(n, napplied);
@@ -333,8 +302,8 @@ START_TEST(restarts)
 {
 	wasp_gen_options g;
 	trees256(&g, 0);
-	inst in;
-	inst_gen(&in, &g);
+	tu_inst in;
+	tu_inst_gen(&in, &g);
 	wp_value vg, v1, v2;
 	wp_evaluate(in.p, in.greedy, &vg);
 	wp_sol *r[2];
@@ -364,7 +333,7 @@ START_TEST(restarts)
 	ck_assert_msg(v1.packing == b, "packing %.0f, bound %.0f (greedy "
 		      "%.0f)", v1.packing, b, vg.packing);
 	ck_assert(vg.packing < b);
-	inst_free(&in);
+	tu_inst_free(&in);
 }
 END_TEST
 
@@ -384,8 +353,8 @@ START_TEST(restarts_patience)
 		g.nodes = 32;
 		g.gangs = 6;
 		g.trees = 3;
-		inst in;
-		inst_gen(&in, &g);
+		tu_inst in;
+		tu_inst_gen(&in, &g);
 		int ran[3], better[3];
 		wp_sol *r[3];
 		for (int t = 0; t < 3; t++) {
@@ -410,7 +379,7 @@ START_TEST(restarts_patience)
 			if (!better[0])
 				ck_assert_int_eq(ran[0], WGR_RESTART_MIN);
 		}
-		inst_free(&in);
+		tu_inst_free(&in);
 	}
 }
 END_TEST
@@ -511,22 +480,22 @@ START_TEST(applies)
 	wasp_gen_options_init(&g);
 	g.nodes = 8;
 	g.gangs = 2;
-	inst in;
-	inst_gen(&in, &g);
+	tu_inst in;
+	tu_inst_gen(&in, &g);
 	ck_assert(wag_applies(in.p, &why));
 	ck_assert_ptr_null(why);
 	/* a node model that fits the time is kept */
 	ck_assert(!wag_prefer(in.p, 10.0, &why));
 	ck_assert_str_eq(why, "the node model fits the time");
-	inst_free(&in);
+	tu_inst_free(&in);
 	wasp_gen_options_init(&g);
 	g.nodes = 8;
 	g.gangs = 2;
 	g.dra = 1;
-	inst_gen(&in, &g);
+	tu_inst_gen(&in, &g);
 	ck_assert(!wag_applies(in.p, &why));
 	ck_assert_str_eq(why, "device claims");
-	inst_free(&in);
+	tu_inst_free(&in);
 }
 END_TEST
 

@@ -27,37 +27,6 @@
 #include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
 
-typedef struct inst {
-	wasp_snapshot *snap;
-	wa_arena *a;
-	wp_problem *p;
-	wp_sol *greedy;
-	wasp_options o;
-} inst;
-
-static void inst_gen(inst *in, const wasp_gen_options *g)
-{
-	wasp_error e;
-	memset(in, 0, sizeof *in);
-	memset(&e, 0, sizeof e);
-	char *text = wasp_gen(g, &e);
-	ck_assert_msg(text != NULL, "gen: %s", e.msg);
-	in->snap = tu_load(text);
-	wasp_free(text);
-	wasp_options_init(&in->o);
-	in->a = wa_new();
-	ck_assert_ptr_nonnull(in->a);
-	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
-	in->greedy = wp_sol_new(in->p, in->a);
-	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
-}
-
-static void inst_free(inst *in)
-{
-	wa_destroy(in->a);
-	wasp_snapshot_free(in->snap);
-}
-
 /* A small fragmented cluster: racks of 4 nodes, half the GPUs busy with
  * lower-priority pods, a few gangs. */
 static void small_frag(wasp_gen_options *g, int seed, int nodes)
@@ -95,7 +64,7 @@ static int run_tool(char *const argv[], const char *out)
 }
 
 /* cbc's optimum on the exported LP, run by hand; NAN when not proven. */
-static double cbc_by_hand(inst *in)
+static double cbc_by_hand(tu_inst *in)
 {
 	char dir[64], lp[96], log[96];
 	snprintf(dir, sizeof dir, "/tmp/wasp-lns-XXXXXX");
@@ -132,8 +101,8 @@ START_TEST(cbc_plan_is_cbc_optimum)
 	for (int seed = 1; seed <= 3; seed++) {
 		wasp_gen_options g;
 		small_frag(&g, seed, 16);
-		inst in;
-		inst_gen(&in, &g);
+		tu_inst in;
+		tu_inst_gen(&in, &g);
 		wb_deadline dl = wdl_after(wb_now(), 30);
 		wp_sol *c = wp_sol_new(in.p, in.a), *l = wp_sol_new(in.p, in.a);
 		wilp_stats sc, sl;
@@ -162,7 +131,7 @@ START_TEST(cbc_plan_is_cbc_optimum)
 			wp_evaluate(in.p, l, &vl);
 			ck_assert_int_eq(wp_value_cmp(&vc, &vl), 0);
 		}
-		inst_free(&in);
+		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(nproved, 2);
 }
@@ -202,8 +171,8 @@ START_TEST(cbc_cancel_keeps_warm)
 		return;
 	wasp_gen_options g;
 	small_frag(&g, 5, 32);
-	inst in;
-	inst_gen(&in, &g);
+	tu_inst in;
+	tu_inst_gen(&in, &g);
 	volatile int stop = 1;
 	in.o.cancel = &stop;
 	wp_sol *c = wp_sol_new(in.p, in.a);
@@ -214,7 +183,7 @@ START_TEST(cbc_cancel_keeps_warm)
 				in.greedy, c, &st, &e);
 	ck_assert_int_eq(rc, 0);
 	tu_sol_verified(in.snap, in.p, c, in.greedy, "cbc cancelled");
-	inst_free(&in);
+	tu_inst_free(&in);
 }
 END_TEST
 
@@ -283,8 +252,8 @@ START_TEST(bound_above_every_plan)
 		g.family = fam[i % 4];
 		if (g.family == 1)
 			g.rack_nodes = 9;
-		inst in;
-		inst_gen(&in, &g);
+		tu_inst in;
+		tu_inst_gen(&in, &g);
 		if (i >= 4)
 			in.o.value_resource = "nvidia.com/gpu";
 		if (i >= 4) {
@@ -327,7 +296,7 @@ START_TEST(bound_above_every_plan)
 			nproved++;
 			ntight += v.work[0] == b.ub[0];
 		}
-		inst_free(&in);
+		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(nproved, 4);
 	/* not vacuous: the top tier's bound is met on some instance */
@@ -348,10 +317,10 @@ START_TEST(lns_never_worse)
 		small_frag(&g, 30 + i, 48);
 		g.family = i % 3 == 0 ? 0 : i % 3 == 1 ? 2 : 3;
 		g.max_gang = 12;
-		inst in;
-		inst_gen(&in, &g);
+		tu_inst in;
+		tu_inst_gen(&in, &g);
 		if (!wilp_lns_applies(in.p, NULL)) {
-			inst_free(&in);
+			tu_inst_free(&in);
 			continue;
 		}
 		ran++;
@@ -377,7 +346,7 @@ START_TEST(lns_never_worse)
 		wilp_cbound b;
 		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
 		within_bound(&b, &vl, "lns");
-		inst_free(&in);
+		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(ran, 2);
 	ck_assert_int_ge(better, 1);
@@ -394,8 +363,8 @@ START_TEST(lns_threads_same)
 		small_frag(&g, 40 + i, 48);
 		g.family = i == 1 ? 2 : 0;
 		g.max_gang = 12;
-		inst in;
-		inst_gen(&in, &g);
+		tu_inst in;
+		tu_inst_gen(&in, &g);
 		wp_sol *l[2];
 		wilp_lns_stats ls[2];
 		for (int t = 0; t < 2; t++) {
@@ -413,7 +382,7 @@ START_TEST(lns_threads_same)
 		/* with 60 s per sub-ILP none is cut on these; a cut one
 		 * would make the comparison meaningless */
 		if (ls[0].cut || ls[1].cut) {
-			inst_free(&in);
+			tu_inst_free(&in);
 			continue;
 		}
 		compared++;
@@ -423,7 +392,7 @@ START_TEST(lns_threads_same)
 			ck_assert_int_eq(l[0]->x[s], l[1]->x[s]);
 		for (int u = 0; u < in.p->nunits; u++)
 			ck_assert_int_eq(l[0]->evict[u], l[1]->evict[u]);
-		inst_free(&in);
+		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(compared, 1);
 }

@@ -8,6 +8,8 @@
 
 #include "testutil.h"
 #include "io/load.h"
+#include "run/run.h"
+#include "solve/greedy/greedy.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -313,3 +315,25 @@ void tu_ilp_cross_check(const wasp_snapshot *s, double obj, int seed)
 		      "%.1f, wasp %.1f", seed, g, obj);
 }
 
+void tu_inst_gen(tu_inst *in, const wasp_gen_options *g)
+{
+	wasp_error e;
+	memset(in, 0, sizeof *in);
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(g, &e);
+	ck_assert_msg(text != NULL, "gen: %s", e.msg);
+	in->snap = tu_load(text);
+	wasp_free(text);
+	wasp_options_init(&in->o);
+	in->a = wa_new();
+	ck_assert_ptr_nonnull(in->a);
+	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
+	in->greedy = wp_sol_new(in->p, in->a);
+	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+void tu_inst_free(tu_inst *in)
+{
+	wa_destroy(in->a);
+	wasp_snapshot_free(in->snap);
+}

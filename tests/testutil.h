@@ -86,6 +86,19 @@ double tu_tool_value(const char *cmd, const char *key);
  * seed labels the failures). */
 void tu_ilp_cross_check(const wasp_snapshot *s, double obj, int seed);
 
+/* A generated instance and the pieces the solver tests start from: the
+ * snapshot, its problem (default options) and greedy's solution, all in
+ * one arena. */
+typedef struct tu_inst {
+	wasp_snapshot *snap;
+	wa_arena *a;
+	wp_problem *p;
+	wp_sol *greedy;
+	wasp_options o;
+} tu_inst;
+void tu_inst_gen(tu_inst *in, const wasp_gen_options *g);
+void tu_inst_free(tu_inst *in);
+
 /* Run a Check suite with CK_ENV verbosity; returns process exit code. */
 int tu_run(Suite *s);
 
