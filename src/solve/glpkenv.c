@@ -115,6 +115,18 @@ int wgl_simplex(wgl_env *e, glp_prob *P, const glp_smcp *sp,
 	return rc;
 }
 
+int wgl_simplex_retry(wgl_env *e, glp_prob *P, glp_smcp *sp,
+		      wb_deadline dl, wb_deadline retry_dl)
+{
+	int rc = wgl_simplex(e, P, sp, dl);
+	if (rc != GLP_EFAIL && rc != GLP_ESING && rc != GLP_ECOND)
+		return rc;
+	glp_scale_prob(P, GLP_SF_AUTO);
+	glp_adv_basis(P, 0);
+	sp->meth = GLP_DUALP;
+	return wgl_simplex(e, P, sp, retry_dl);
+}
+
 int wgl_intopt(wgl_env *e, glp_prob *P, const glp_iocp *ip)
 {
 	glp_iocp s = *ip;

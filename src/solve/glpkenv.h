@@ -77,6 +77,12 @@ typedef struct wgl_watch {
 #define WGL_POLL_MS 10
 int wgl_simplex(wgl_env *e, glp_prob *P, const glp_smcp *sp,
 		wb_deadline dl);
+/* wgl_simplex until dl, and once more until retry_dl when GLPK fails
+ * numerically (GLP_EFAIL, ESING, ECOND: an unscaled basis gone bad with
+ * tier weights up to 2^30): scaled, from a fresh basis, by the dual
+ * simplex.  sp is the caller's and is changed for the retry. */
+int wgl_simplex_retry(wgl_env *e, glp_prob *P, glp_smcp *sp,
+		      wb_deadline dl, wb_deadline retry_dl);
 /* glp_intopt the same way: the search callback stops the search cleanly
  * at its steps (wgl_watch_step); the hook's longjmp comes only when a
  * cancel has waited WGL_CANCEL_GRACE_S inside one step (a node's LP, a

@@ -204,15 +204,8 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 	glp_init_smcp(&sp);
 	sp.msg_lev = GLP_MSG_OFF;
 	double tlp = wb_now();
-	int rc = wgl_simplex(&r->env, P, &sp, r->w.deadline);
-	if (rc == GLP_EFAIL || rc == GLP_ESING || rc == GLP_ECOND) {
-		/* numerical trouble: once more, scaled, from a fresh basis,
-		 * by the dual simplex (driver.c does the same) */
-		glp_scale_prob(P, GLP_SF_AUTO);
-		glp_adv_basis(P, 0);
-		sp.meth = GLP_DUALP;
-		rc = wgl_simplex(&r->env, P, &sp, r->w.deadline);
-	}
+	int rc = wgl_simplex_retry(&r->env, P, &sp, r->w.deadline,
+				   r->w.deadline);
 	tlp = wb_now() - tlp;
 	if (rc == GLP_ETMLIM)
 		return WASP_OK;

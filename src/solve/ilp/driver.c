@@ -105,13 +105,6 @@ static double obj_max(const wm *m, int b)
 	return (double)z;
 }
 
-/* A simplex failure worth one more try (lp_retry): numerical trouble,
- * not a limit or an infeasible model. */
-static bool lp_retry(int rc)
-{
-	return rc == GLP_EFAIL || rc == GLP_ESING || rc == GLP_ECOND;
-}
-
 /* The branch-and-cut parameters of block b (nb blocks left): branching
  * and cuts by model size, the objective tolerance, and a share of the
  * time left (doc/formulation.md §6). */
@@ -234,18 +227,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		/* the deadline (this block's share) and a cancel are seen
 		 * within WGL_POLL_MS even in a long LP */
 		double tlp = wb_now();
-		int rc = wgl_simplex(&r->env, P, &sp, wdl_at(tlp + share));
-		if (lp_retry(rc)) {
-			/* GLP_EFAIL, ESING, ECOND: the unscaled basis went
-			 * numerically bad (tier weights up to 2^30, and from
-			 * the second block the row that fixes the block
-			 * above); once more, scaled, from a fresh basis, by
-			 * the dual simplex, to the deadline */
-			glp_scale_prob(P, GLP_SF_AUTO);
-			glp_adv_basis(P, 0);
-			sp.meth = GLP_DUALP;
-			rc = wgl_simplex(&r->env, P, &sp, r->w.deadline);
-		}
+		/* this block's share first; a numerical failure is tried
+		 * once more, to the deadline */
+		int rc = wgl_simplex_retry(&r->env, P, &sp,
+					   wdl_at(tlp + share), r->w.deadline);
 		tlp = wb_now() - tlp;
 		if (rc == GLP_ETMLIM) {
 			S->all_opt = false;
