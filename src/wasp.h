@@ -123,6 +123,7 @@ enum wasp_mode {
 };
 
 struct wasp_progress; /* below */
+struct wasp_plan;     /* below */
 /* Who solves the ILP: GLPK in process, or the cbc program on PATH as a
  * child process on the exported node model (doc/formulation.md §7b). */
 enum wasp_solver {
@@ -173,6 +174,13 @@ typedef struct wasp_options {
 	 * most every WASP_PROGRESS_INTERVAL_S; NULL: none */
 	void (*progress)(const struct wasp_progress *pr, void *ctx);
 	void *progress_ctx;
+	/* the finished plan, once, from the calling thread, before the
+	 * run's clean-up (doc/library.md, "Time limits and cancelling"):
+	 * after a cancel that clean-up can take a second, so write the
+	 * plan here to have it out at once.  It is the plan wasp_solve
+	 * then returns: read it, do not free it.  NULL: none */
+	void (*plan_ready)(const struct wasp_plan *pl, void *ctx);
+	void *plan_ready_ctx;
 } wasp_options;
 
 /* What a run may evict (wasp_options.preempt). */

@@ -641,6 +641,40 @@ int load_plan_snapshot(const char *plan_path, char **paths, int n,
 	return 0;
 }
 
+/* Where `wasp plan` puts its plan; filled by emit_plan. */
+typedef struct plan_out {
+	const wasp_snapshot *s; /* for the HTML report */
+	int format;
+	const char *out;
+	bool done;              /* emit_plan ran          */
+	int rc;                 /* its exit status        */
+} plan_out;
+
+/* Render the plan and write it out (atomically for a file). */
+static void emit_plan(const wasp_plan *p, plan_out *po)
+{
+	wasp_error err;
+	memset(&err, 0, sizeof err);
+	po->done = true;
+	char *text = po->format == WASP_FORMAT_HTML
+			 ? wasp_report_html(po->s, p, 0, &err)
+			 : wasp_plan_render(p, po->format, &err);
+	if (!text) {
+		po->rc = report(&err);
+		return;
+	}
+	po->rc = write_output(po->out, text, strlen(text));
+	wasp_free(text);
+}
+
+/* wasp_options.plan_ready: the plan is written as soon as it is made,
+ * before the library frees what a cancelled ILP left (doc/library.md,
+ * "Time limits and cancelling"). */
+static void on_plan_ready(const wasp_plan *p, void *ctx)
+{
+	emit_plan(p, ctx);
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	static const struct option longs[] = {
@@ -697,6 +731,9 @@ static int cmd_plan(int argc, char **argv)
 		return rc;
 	o.start_time = start_time;
 	o.cancel = &cancel_flag;
+	plan_out po = {NULL, format, out, false, 0};
+	o.plan_ready = on_plan_ready; /* written before the clean-up */
+	o.plan_ready_ctx = &po;
 	if (cli_progress_wanted(quiet))
 		o.progress = cli_progress;
 	install_cancel_handler();
@@ -710,6 +747,7 @@ static int cmd_plan(int argc, char **argv)
 	if ((rc = load_snapshot_within(argv + optind, argc - optind,
 					  quiet || report_warns, &o, &s)))
 		return rc;
+	po.s = s;
 
 	wasp_error err;
 	wasp_plan *p = NULL;
@@ -721,15 +759,9 @@ static int cmd_plan(int argc, char **argv)
 		wasp_snapshot_free(s);
 		return report(&err);
 	}
-	char *text = format == WASP_FORMAT_HTML
-			 ? wasp_report_html(s, p, 0, &err)
-			 : wasp_plan_render(p, format, &err);
-	if (!text) {
-		wasp_plan_free(p);
-		wasp_snapshot_free(s);
-		return report(&err);
-	}
-	rc = write_output(out, text, strlen(text));
+	if (!po.done)
+		emit_plan(p, &po);
+	rc = po.rc;
 	if (!rc && !quiet && out && strcmp(out, "-")) {
 		wasp_plan_stats st;
 		wasp_plan_stats_get(p, &st);
@@ -743,7 +775,6 @@ static int cmd_plan(int argc, char **argv)
 	if (!rc && cancel_flag && !quiet)
 		fprintf(stderr, "wasp: interrupted: wrote the best plan found "
 			"so far\n");
-	wasp_free(text);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
 	return rc;

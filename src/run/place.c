@@ -174,6 +174,7 @@ int wsv_place(const ws_snapshot *s, int kind, const char *ns,
 				       : WASP_DEFAULT_PLACE_DEADLINE_MS) /
 			  1000.0;
 	po.start_time = t0;
+	po.plan_ready = NULL; /* wasp_solve's only: this plan is cut below */
 	wasp_plan *pl = NULL;
 	if (!rc)
 		rc = wsv_solve(v, &po, &pl, err);

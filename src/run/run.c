@@ -22,6 +22,7 @@
 #include "solve/ilp/ilp.h"
 #include "reduce/units.h"
 #include "run/rebalance.h"
+#include "run/watch.h"
 
 /* Auto mode: the ILP is tried up to this size and with this much time
  * left; larger models go greedy-only (GLPK's branch and bound would not
@@ -147,6 +148,9 @@ typedef struct run {
 	wilp_cbound cb;
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
+	/* a cancel left the improvement step behind (run/watch.h): the
+	 * run goes on in this arena, the step still uses the problem's */
+	wa_arena *post;
 } run;
 
 /* wasp_options.progress at the start of a phase (doc/library.md,
@@ -595,6 +599,55 @@ static int improve(run *R, wasp_error *err)
 	return adopt_ilp(R, isol, err);
 }
 
+/* improve() on a helper thread that a cancel can leave behind
+ * (run/watch.h), on its own copy of the run, copied back when it ends
+ * in time.  Left behind, the plan is made of the best answer found
+ * before it (doc/library.md, "Time limits and cancelling"). */
+typedef struct improve_job {
+	run R;
+	wasp_error err;
+} improve_job;
+
+static int improve_step(void *arg, const wasp_options *o)
+{
+	improve_job *j = arg;
+	j->R.o = o;
+	return improve(&j->R, &j->err);
+}
+
+static int improve_watched(run *R, wsv_watch *w, wasp_error *err)
+{
+	const wasp_options *o = R->o;
+	if (!R->try_ilp && !R->try_lns)
+		return improve(R, err);
+	improve_job *j = wa_alloc(R->a, sizeof *j);
+	if (!j)
+		return nomem(err);
+	j->R = *R;
+	werr_clear(&j->err);
+	int rc = wsv_watch_run(w, improve_step, j, o);
+	if (!w->abandoned) {
+		*R = j->R;
+		R->o = o;
+		if (rc && err)
+			*err = j->err;
+		return rc;
+	}
+	if (!(R->post = wa_new()))
+		return nomem(err);
+	R->a = R->post;
+	memset(&R->st, 0, sizeof R->st);
+	R->st.objective = R->st.bound = R->st.gap = R->st.top_gap = NAN;
+	R->reason = also(R->a, R->reason,
+			 wa_printf(R->a, "cancelled during the %s, which was "
+					 "left to stop on its own: the best "
+					 "plan found before it",
+				   R->try_lns ? "neighbourhood search"
+				   : o->solver == WASP_SOLVER_CBC ? "ILP (cbc)"
+								  : "ILP"));
+	return WASP_OK;
+}
+
 /* Greedy-only in auto mode (the model too large), or the ILP kept the
  * restarts' plan without proving it: the packing bound may prove it. */
 static void prove_by_packing(run *R)
@@ -741,6 +794,11 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 	wp_problem *p = R->p;
 	if (R->baseline || pl->nevict == 0 || p->no_preempt || !p->ngroups)
 		return WASP_OK;
+	if (cancelled(R->o)) { /* a second greedy pass: not after a cancel */
+		R->reason = also(R->a, R->reason, "what the evictions buy "
+				 "was not worked out (cancelled)");
+		return WASP_OK;
+	}
 	wp_sol *off = wp_sol_new(p, R->a);
 	int32_t *prio = wa_calloc(R->a, (size_t)p->ngroups, sizeof *prio);
 	int *with = wa_calloc(R->a, (size_t)p->ngroups, sizeof *with);
@@ -770,7 +828,11 @@ static int finish(run *R, wasp_plan **out, wasp_error *err)
 	int rc = wpl_from_sol(R->p, R->best, &pl, err);
 	if (rc)
 		return rc;
-	if (R->o->rebalance &&
+	bool rebalance = R->o->rebalance && !cancelled(R->o);
+	if (R->o->rebalance && !rebalance)
+		R->reason = also(R->a, R->reason, "the rebalancing post-pass "
+				 "did not run (cancelled)");
+	if (rebalance &&
 	    (rc = wrb_rebalance(R->s, R->p->topo, R->o, pl, err))) {
 		wpl_free(pl);
 		return rc;
@@ -796,7 +858,9 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	      wasp_error *err)
 {
 	run R;
+	wsv_watch w;
 	memset(&R, 0, sizeof R);
+	memset(&w, 0, sizeof w);
 	R.s = s;
 	R.t0 = wb_now();
 	/* The plan, its text and writing it come after the solve and cost
@@ -819,6 +883,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		return rc;
 	if (!(R.a = wa_new()))
 		return nomem(err);
+	wa_arena *base = R.a;
 	phase(&R, "reduce");
 	if (!(rc = wsv_problem(s, o, R.a, &R.p, err))) {
 		R.t1 = wb_now();
@@ -834,7 +899,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		 * search's deadline cannot leave the plan without one */
 		if (!R.try_ilp)
 			class_bound(&R);
-		rc = improve(&R, err);
+		rc = improve_watched(&R, &w, err);
 	}
 	if (!rc) {
 		prove_by_packing(&R);
@@ -843,6 +908,12 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		phase(&R, "plan");
 		rc = finish(&R, out, err);
 	}
-	wa_destroy(R.a);
+	/* the plan is out before the clean-up of a step left behind */
+	if (!rc && o->plan_ready)
+		o->plan_ready(*out, o->plan_ready_ctx);
+	wsv_watch_join(&w);
+	if (R.post)
+		wa_destroy(R.post);
+	wa_destroy(base);
 	return rc;
 }

@@ -1,0 +1,108 @@
+#!/bin/sh
+# signal-latency.sh -- how soon after SIGINT or SIGTERM is the plan in
+# place?  (bench/README.md, "Signal latency")
+#
+#     bench/signal-latency.sh WASP_BIN OUTDIR [REPS] [CASES]
+#
+# Generates gpu instances (wasp gen --nodes N --gangs N/5 --max-gang 32;
+# 512, 2,048 and 10,000 nodes) into OUTDIR, then for every case runs
+# `wasp plan ... -o OUTDIR/plan.json` REPS times (default 5), sends the
+# signal after the case's delay, and measures with a small C helper
+# (bench/sigwatch.c, built here with cc) the milliseconds from the signal
+# to the plan renamed into place and to the exit.  Each written plan must
+# pass `wasp check`, and the phase the signal met is read back from the
+# plan's modeReason (the delays suit this machine; a row whose phase is
+# not the intended one says so).  One line per run in OUTDIR/latency.tsv,
+# then per case the median and the maximum; the load average first and
+# last (timings on a loaded machine are worth little: say the load).
+#
+# CASES (default all): load greedy restarts rootlp bnb rebalance cbc
+#                      sigterm
+set -eu
+usage="usage: signal-latency.sh WASP_BIN OUTDIR [REPS] [CASES]"
+bin=${1:?$usage}
+out=${2:?$usage}
+reps=${3:-5}
+cases=${4:-"load greedy restarts rootlp bnb rebalance cbc sigterm"}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+cc -O2 -o "$out/sigwatch" "$here/sigwatch.c"
+for n in 512 2048 10000; do
+	[ -s "$out/gpu-$n.yaml" ] || "$bin" gen --nodes "$n" \
+		--gangs $((n / 5)) --max-gang 32 -o "$out/gpu-$n.yaml"
+done
+tsv=$out/latency.tsv
+echo "# $(uptime)" | tee "$tsv"
+printf 'case\tsignal\tdelay\tfile_ms\texit_ms\tstatus\tcheck\tphase\n' |
+	tee -a "$tsv"
+
+# case -> signal, delay (s), instance, plan options
+spec() {
+	case $1 in
+	load) echo "INT 0.15 2048 --mode ilp -t 60" ;;
+	greedy) echo "INT 2.8 10000 --mode greedy -t 0" ;;
+	restarts) echo "INT 3.0 2048 --mode ilp -t 20" ;;
+	rootlp) echo "INT 11.5 2048 --mode ilp -t 20" ;;
+	bnb) echo "INT 13.0 512 --mode ilp -t 20" ;;
+	rebalance) echo "INT 7.0 10000 --mode greedy --rebalance -t 0" ;;
+	cbc) echo "INT 12.0 2048 --mode ilp --solver cbc -t 20" ;;
+	sigterm) echo "TERM 11.5 2048 --mode ilp -t 20" ;;
+	*) return 1 ;;
+	esac
+}
+
+# The phase a plan says it was cancelled in.
+phase_of() {
+	reason=$(sed -n 's/.*"modeReason": "\([^"]*\)".*/\1/p' "$1" | head -1)
+	case $reason in
+	*"cancelled during the neighbourhood"*) echo lns ;;
+	*"cancelled during the ILP (cbc)"*) echo cbc ;;
+	*"cancelled during the ILP"*) echo ilp ;;
+	*"rebalancing post-pass did not run"*) echo "after-greedy/rebalance" ;;
+	*"cancelled after greedy"*)
+		if grep -q "cancelled before this group was considered" "$1"
+		then echo greedy; else echo restarts; fi ;;
+	*"rebalancing"*"cancel"*) echo rebalance ;;
+	*) echo "other: $(echo "$reason" | cut -c1-60)" ;;
+	esac
+}
+
+for c in $cases; do
+	set -- $(spec "$c")
+	sig=$1 delay=$2 n=$3
+	shift 3
+	for r in $(seq "$reps"); do
+		line=$("$out/sigwatch" "$delay" "$sig" "$out/plan.json" \
+			"$bin" plan -q "$@" -o "$out/plan.json" \
+			"$out/gpu-$n.yaml")
+		ok=- ph=-
+		if [ -s "$out/plan.json" ]; then
+			if "$bin" check -q --plan "$out/plan.json" \
+				"$out/gpu-$n.yaml" >/dev/null 2>&1
+			then ok=valid; else ok=INVALID; fi
+			ph=$(phase_of "$out/plan.json")
+		elif grep -q "cancelled while reading" "$out/plan.json.err"
+		then
+			ph=load
+		fi
+		set -- $line
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$sig" \
+			"$delay" "$1" "$2" "$3" "$ok" "$ph" | tee -a "$tsv"
+		set -- $(spec "$c")
+		shift 3
+	done
+done
+echo "# $(uptime)" | tee -a "$tsv"
+# median and max per case (file: the runs that wrote a plan)
+summary() {
+	awk -F'\t' -v col="$1" -v k="$2" '$1 == k && $col ~ /^[0-9.]+$/ \
+		{ print $col }' "$tsv" | sort -n | awk '
+		{ v[++n] = $1 }
+		END { if (!n) { printf "-\t-"; exit }
+		      m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		      printf "%.1f\t%.1f", m, v[n] }'
+}
+printf 'case\tfile_median\tfile_max\texit_median\texit_max\n'
+for c in $cases; do
+	printf '%s\t%s\t%s\n' "$c" "$(summary 4 "$c")" "$(summary 5 "$c")"
+done
