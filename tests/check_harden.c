@@ -644,6 +644,144 @@ START_TEST(second_signal_kills)
 }
 END_TEST
 
+/* A cancel met in a phase of wasp_solve: set by the progress callback
+ * when the phase starts, at once or from another thread `after` seconds
+ * later.  Each time the solve returns WASP_OK with a plan the verifier
+ * passes (tu_solve), whose modeReason names the cancel; plan_ready saw
+ * that same plan, once; and every progress call came from the calling
+ * thread, though the ILP runs on a helper thread when cancel is set. */
+typedef struct cancel_probe {
+	volatile int flag;
+	const char *at;       /* the phase that starts the cancel       */
+	later l;              /* after > 0: set by a thread             */
+	pthread_t self, th;
+	bool started, other_thread;
+	int ready;
+	const wasp_plan *ready_plan;
+} cancel_probe;
+
+static void probe_progress(const wasp_progress *pr, void *ctx)
+{
+	cancel_probe *c = ctx;
+	if (!pthread_equal(pthread_self(), c->self))
+		c->other_thread = true;
+	if (strcmp(pr->phase, c->at) || c->started)
+		return;
+	c->started = true;
+	if (c->l.after <= 0)
+		c->flag = 1;
+	else
+		ck_assert_int_eq(pthread_create(&c->th, NULL, set_later,
+						&c->l), 0);
+}
+
+static void probe_ready(const wasp_plan *p, void *ctx)
+{
+	cancel_probe *c = ctx;
+	c->ready++;
+	c->ready_plan = p;
+}
+
+static wasp_plan *cancel_at(const wasp_snapshot *s, const char *phase,
+			    double after, const char *want)
+{
+	cancel_probe c;
+	memset(&c, 0, sizeof c);
+	c.at = phase;
+	c.l = (later){&c.flag, after};
+	c.self = pthread_self();
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.node_model = 1;
+	o.time_limit_s = 0;
+	o.work_limit = 2; /* two restart passes, not hundreds */
+	o.cancel = &c.flag;
+	o.progress = probe_progress;
+	o.progress_ctx = &c;
+	o.plan_ready = probe_ready;
+	o.plan_ready_ctx = &c;
+	wasp_plan *p = tu_solve(s, &o);
+	if (c.started && after > 0)
+		pthread_join(c.th, NULL);
+	ck_assert_msg(c.started && c.flag, "phase %s not met", phase);
+	ck_assert_int_eq(c.ready, 1);
+	ck_assert_ptr_eq(c.ready_plan, p);
+	ck_assert_msg(!c.other_thread, "progress from another thread");
+	ck_assert_msg(p->sum.mode_reason &&
+		      strstr(p->sum.mode_reason, want),
+		      "cancel in %s: modeReason \"%s\"", phase,
+		      p->sum.mode_reason ? p->sum.mode_reason : "(none)");
+	return p;
+}
+
+START_TEST(cancel_in_each_phase)
+{
+	/* as greedy starts: every group waits, cancelled */
+	wasp_snapshot *s = tu_load_file("models/examples/gpu16.yaml");
+	wasp_plan *p = cancel_at(s, "greedy", 0, "cancelled after greedy");
+	char *text = wasp_plan_render(p, WASP_FORMAT_JSON, NULL);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_msg(strstr(text, "cancelled before this group was "
+				   "considered"), "%s", text);
+	wasp_free(text);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+
+	/* 0.3 s into the ILP (its model build or its LP, both longer than
+	 * that): the greedy plan, the ILP left behind or stopped */
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	wasp_error e;
+	ck_assert_int_eq(wasp_gen_option_set(&g, "nodes", "1024", &e), 0);
+	ck_assert_int_eq(wasp_gen_option_set(&g, "gangs", "200", &e), 0);
+	ck_assert_int_eq(wasp_gen_option_set(&g, "max-gang", "32", &e), 0);
+	text = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(text);
+	s = tu_load(text);
+	wasp_free(text);
+	p = cancel_at(s, "ilp", 0.3, "cancelled during the ILP");
+	ck_assert_int_gt(wasp_plan_placement_count(p), 0);
+	wasp_plan_free(p);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
+/* SIGINT while the snapshot is still being read (a FIFO the test
+ * writes): nothing was planned, so nothing is written, and wasp ends by
+ * that signal as an interrupted command does. */
+START_TEST(signal_while_reading)
+{
+	ck_assert_int_eq(mkfifo(tpath("in.yaml"), 0600), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		if (chdir(tmpdir))
+			_exit(126);
+		int fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(wasp_bin, "wasp", "plan", "-q", "-o", "p.json",
+		      "in.yaml", (char *)NULL);
+		_exit(127);
+	}
+	/* opens once wasp reads, which is after its handler is set */
+	int fd = open(tpath("in.yaml"), O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	const char *node = "apiVersion: v1\nkind: Node\nmetadata: {name: "
+			   "n1}\nstatus: {allocatable: {cpu: '8'}}\n";
+	ck_assert(write(fd, node, strlen(node)) == (ssize_t)strlen(node));
+	struct timespec pause = {0, 200000000};
+	nanosleep(&pause, NULL);
+	kill(pid, SIGINT);
+	close(fd); /* the end of the input: the load sees the cancel */
+	int st;
+	ck_assert(waitpid(pid, &st, 0) == pid);
+	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT,
+		      "status 0x%x", st);
+	ck_assert_int_eq(entries(), 1); /* in.yaml only */
+}
+END_TEST
+
 int main(void)
 {
 	const char *bin = getenv("WASP_BIN"), *src = getenv("WASP_SRCDIR");
@@ -673,6 +811,8 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, cancel_inside_the_lp);
 	tcase_add_test(tc, second_signal_kills);
+	tcase_add_test(tc, cancel_in_each_phase);
+	tcase_add_test(tc, signal_while_reading);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -43,6 +43,7 @@ enum {
  * A plain volatile int (sig_atomic_t is int on every platform we build
  * on, and the options field is an int pointer). */
 static volatile int cancel_flag;
+static volatile int first_signal; /* the signal that set cancel_flag */
 
 static double start_time; /* wasp_now() at program start */
 static size_t max_memory; /* --max-memory in bytes; 0: none */
@@ -565,7 +566,7 @@ int check_output_path(const char *path)
 static void on_signal(int sig)
 {
 	struct sigaction dfl;
-	(void)sig;
+	first_signal = sig;
 	cancel_flag = 1;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
@@ -745,8 +746,14 @@ static int cmd_plan(int argc, char **argv)
 	wasp_snapshot *s;
 	limit_memory();
 	if ((rc = load_snapshot_within(argv + optind, argc - optind,
-					  quiet || report_warns, &o, &s)))
+					  quiet || report_warns, &o, &s))) {
+		/* a signal while reading: nothing was planned, nothing is
+		 * written; end by that signal, as an interrupted command
+		 * should (its handler is the default by now) */
+		if (cancel_flag)
+			raise(first_signal);
 		return rc;
+	}
 	po.s = s;
 
 	wasp_error err;
