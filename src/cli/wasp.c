@@ -206,7 +206,8 @@ static const char plan_help[] =
 PLAN_OPTIONS_HELP
 "\n"
 "SIGINT (Ctrl-C) or SIGTERM stops the search early; the best plan found\n"
-"so far is still written.  A second SIGINT kills the command.\n"
+"so far is still written at once (while reading the input: nothing is\n"
+"written).  A second SIGINT or SIGTERM kills the command.\n"
 "\n"
 "Exit status: 0 plan written, 2 bad input or usage, 3 internal, solver\n"
 "or I/O error.\n";
