@@ -361,9 +361,14 @@ static int deal_class(build *b, const wp_class *c, const ws_group *sg,
 	const ws_snapshot *s = b->p->snap;
 	wa_arena *a = b->pl->arena;
 	int next = 0;
-	for (int k = 0; k < c->nelig; k++) {
+	const int *x = b->sol->x + c->off;
+	/* most slots are zero, and once every pod is dealt all are: at
+	 * 10,000 nodes the scan costs more than the dealing */
+	for (int k = 0; k < c->nelig && next < c->count; k++) {
+		if (!x[k])
+			continue;
 		int node = c->elig[k];
-		int cnt = b->sol->x[c->off + k];
+		int cnt = x[k];
 		for (int j = 0; j < cnt && next < c->count; j++) {
 			const ws_pod *pod = &s->pods[c->pods[next++]];
 			wpl_place pp = {
@@ -515,7 +520,11 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 		int nplaced = 0, first_node = -1;
 		for (int ci = 0; ci < wg->nclasses; ci++) {
 			const wp_class *c = &p->classes[wg->classes[ci]];
-			int next = deal_class(&b, c, sg, &first_node);
+			/* a group not admitted places nothing (wp_sol_feasible):
+			 * its slots, most of them at scale, are not scanned */
+			int next = sol->admit[g]
+				       ? deal_class(&b, c, sg, &first_node)
+				       : 0;
 			if (next < 0)
 				goto nomem;
 			nplaced += next;

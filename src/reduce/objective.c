@@ -56,6 +56,10 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		busy[n] = !wp_node_empty(p, n);
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *k = &p->classes[c];
+		/* a group not admitted places nothing (wp_sol_feasible):
+		 * its slots, most of them at scale, are not scanned */
+		if (!s->admit[k->group])
+			continue;
 		for (int j = 0; j < k->nelig; j++)
 			if (s->x[k->off + j] > 0)
 				busy[k->elig[j]] = 1;
