@@ -3,17 +3,27 @@
  * (watch.h): the step on a helper thread, the calling thread waiting
  * for it, the cancel flag and the step's progress reports.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* syscall, setpriority on one thread (Linux) */
 
 #include "run/watch.h"
 #include "base/clock.h"
 
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 static void *worker(void *arg)
 {
 	wsv_watch *w = arg;
+#ifdef __linux__
+	pthread_mutex_lock(&w->mu);
+	w->tid = (int)syscall(SYS_gettid);
+	pthread_mutex_unlock(&w->mu);
+#endif
 	int rc = w->fn(w->arg, &w->o);
 	pthread_mutex_lock(&w->mu);
 	w->rc = rc;
@@ -47,6 +57,32 @@ static void tick(wsv_watch *w)
 		ts.tv_nsec -= 1000000000L;
 	}
 	pthread_cond_timedwait(&w->cv, &w->mu, &ts);
+}
+
+/* A step left behind only has to stop: on Linux (where a thread has
+ * its own nice value) it gets a low priority while the plan is made and
+ * written, so as not to compete with them for the CPU; back to the
+ * process's own when the run waits for it (where that is allowed: an
+ * unprivileged process may not raise a priority again, and the step
+ * then ends a little later). */
+static void renice(wsv_watch *w, int nice)
+{
+#ifdef __linux__
+	if (w->tid > 0)
+		(void)setpriority(PRIO_PROCESS, (id_t)w->tid, nice);
+#else
+	(void)w;
+	(void)nice;
+#endif
+}
+
+/* With w->mu held. */
+static void lower(wsv_watch *w)
+{
+#ifdef __linux__
+	w->nice = getpriority(PRIO_PROCESS, 0); /* this thread's */
+#endif
+	renice(w, WSV_WATCH_NICE);
 }
 
 static bool start(wsv_watch *w)
@@ -109,6 +145,7 @@ int wsv_watch_run(wsv_watch *w, wsv_step_fn fn, void *arg,
 				seen = now;
 			else if (now - seen >= WSV_WATCH_GRACE_S) {
 				w->abandoned = true;
+				lower(w);
 				break;
 			}
 		}
@@ -125,6 +162,8 @@ void wsv_watch_join(wsv_watch *w)
 {
 	if (!w->started)
 		return;
+	if (w->abandoned)
+		renice(w, w->nice);
 	pthread_join(w->th, NULL);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);

@@ -29,11 +29,15 @@
 #define WSV_WATCH_GRACE_S 0.01
 /* How often the waiting thread looks at the flag and relays progress. */
 #define WSV_WATCH_TICK_S 0.001
+/* The nice value of a step left behind (Linux; see watch.c). */
+#define WSV_WATCH_NICE 10
 
 typedef int (*wsv_step_fn)(void *arg, const wasp_options *o);
 
 typedef struct wsv_watch {
 	pthread_t th;
+	int tid;            /* the helper's thread id (Linux), 0: unknown */
+	int nice;           /* the process's nice value, to restore       */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	bool started;       /* th runs (or ran) the step                  */
