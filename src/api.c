@@ -70,10 +70,11 @@ static int load_one(wa_arena **a, wt_doc *doc, const char *path,
 /* The snapshot keeps the trees (arena a, which it takes over, also on
  * failure) for the deltas of later versions (model/version.h). */
 static int decode_docs(wasp_snapshot **out, wa_arena *a, const wt_doc *docs,
-		       size_t n, double t0, wasp_error *err)
+		       size_t n, const wl_limits *lim, double t0,
+		       wasp_error *err)
 {
 	ws_snapshot *s = NULL;
-	int rc = wd_decode(docs, n, &s, err);
+	int rc = wd_decode_lim(docs, n, lim, &s, err);
 	ws_trees *t = rc ? NULL : ws_trees_new(a);
 	if (rc) {
 		wa_destroy(a);
@@ -135,7 +136,7 @@ int wasp_snapshot_load_limited(wasp_snapshot **out,
 		wa_destroy(a);
 		return rc;
 	}
-	return decode_docs(out, a, docs, npaths, t0, err);
+	return decode_docs(out, a, docs, npaths, &lim, t0, err);
 }
 
 int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
@@ -154,7 +155,7 @@ int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
 		wa_destroy(a);
 		return rc;
 	}
-	return decode_docs(out, a, &doc, 1, t0, err);
+	return decode_docs(out, a, &doc, 1, NULL, t0, err);
 }
 
 void wasp_snapshot_free(wasp_snapshot *s)
