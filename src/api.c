@@ -120,6 +120,10 @@ int wasp_snapshot_load_limited(wasp_snapshot **out,
 		lim.deadline = wdl_after(o->start_time > 0 ? o->start_time : t0,
 					 o->time_limit_s);
 		lim.cancel = o->cancel;
+		/* max_memory caps the input too (wasp.h) */
+		size_t cap = o->max_memory / WASP_MEMORY_PER_INPUT_BYTE;
+		if (cap && (!lim.max_bytes || cap < lim.max_bytes))
+			lim.max_bytes = cap;
 	}
 	wa_arena *a = wa_new();
 	wt_doc *docs = a ? wa_calloc(a, npaths, sizeof *docs) : NULL;

@@ -697,6 +697,7 @@ static int cmd_plan(int argc, char **argv)
 		return rc;
 	o.start_time = start_time;
 	o.cancel = &cancel_flag;
+	o.max_memory = max_memory; /* the library's share of the ILP */
 	if (cli_progress_wanted(quiet))
 		o.progress = cli_progress;
 	install_cancel_handler();

@@ -22,6 +22,7 @@
 #include "solve/ilp/ilp.h"
 #include "reduce/units.h"
 #include "run/rebalance.h"
+#include "model/version.h"
 
 /* Auto mode: the ILP is tried up to this size and with this much time
  * left; larger models go greedy-only (GLPK's branch and bound would not
@@ -147,6 +148,9 @@ typedef struct run {
 	wilp_cbound cb;
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
+	wasp_options ro;      /* the options the steps see (R->o)       */
+	size_t mem_held;      /* max_memory: bytes taken when the ILP
+				 would start, when that is all of it    */
 } run;
 
 /* wasp_options.progress at the start of a phase (doc/library.md,
@@ -546,6 +550,22 @@ static int improve_lns(run *R, wasp_error *err)
 	return WASP_OK;
 }
 
+/* max_memory (doc/library.md, "Memory"): the ILP and GLPK work within
+ * what the snapshot and the run so far leave of it; their arenas and
+ * GLPK's glp_mem_limit see that share as R->ro.max_memory.  None left:
+ * R->mem_held, and improve() keeps greedy's plan. */
+static void ilp_memory(run *R, const ws_snapshot *s)
+{
+	size_t max = R->ro.max_memory;
+	if (!max || !(R->try_ilp || R->try_lns))
+		return;
+	size_t held = ws_snapshot_bytes(s) + wa_used(R->a);
+	if (held + WASP_MIN_MEMORY > max)
+		R->mem_held = held;
+	else
+		R->ro.max_memory = max - held;
+}
+
 /* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel
  * inside it leaves the constructive answer standing. */
 static int improve(run *R, wasp_error *err)
@@ -558,6 +578,19 @@ static int improve(run *R, wasp_error *err)
 		return improve_lns(R, err);
 	if (!R->try_ilp)
 		return WASP_OK;
+	if (R->mem_held) {
+		R->reason = wa_printf(a, "%s; ILP out of memory before it "
+					 "started (the snapshot and greedy "
+					 "hold %zu of max_memory's %zu "
+					 "bytes); greedy only",
+				      R->reason ? R->reason : "ilp",
+				      R->mem_held, R->o->max_memory);
+		if (o->mode == WASP_MODE_ILP)
+			R->mine[R->nmine++] =
+			    "ILP mode requested but the ILP did not run: "
+			    "max_memory left it nothing; the plan is greedy's";
+		return WASP_OK;
+	}
 	wp_sol *isol = wp_sol_new(R->p, a);
 	if (!isol) {
 		R->reason = "ILP out of memory before it started; greedy only";
@@ -803,15 +836,13 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	 * about WSV_FINISH_PER_LOAD of reading the input (bench/README.md,
 	 * "Keeping the time limit"): every step of the run stops that much
 	 * before the limit, so that the whole command keeps it. */
-	wasp_options ro = *o;
+	R.ro = *o;
 	double reserve = WSV_FINISH_PER_LOAD * s->t_load;
 	if (reserve > WSV_FINISH_MAX_SHARE * o->time_limit_s)
 		reserve = WSV_FINISH_MAX_SHARE * o->time_limit_s;
-	if (o->time_limit_s > 0 && reserve > 0) {
-		ro.time_limit_s = o->time_limit_s - reserve;
-		o = &ro;
-	}
-	R.o = o;
+	if (o->time_limit_s > 0 && reserve > 0)
+		R.ro.time_limit_s = o->time_limit_s - reserve;
+	R.o = o = &R.ro;
 	R.deadline = wdl_after(o->start_time > 0 ? o->start_time : R.t0,
 			       o->time_limit_s);
 	int rc = check_solver(o, err);
@@ -828,6 +859,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	if (!rc) {
 		R.t2 = wb_now();
 		decide(&R);
+		ilp_memory(&R, s);
 		if (R.try_ilp)
 			phase(&R, "ilp");
 		/* no ILP bound will come: the bound first, so that the

@@ -52,9 +52,27 @@ static void callback(glp_tree *T, void *info)
 	}
 }
 
+int wilp_mem_mb(const wasp_options *o, size_t used)
+{
+	if (!o || !o->max_memory)
+		return 0;
+	size_t mb = used < o->max_memory ? (o->max_memory - used) >> 20 : 0;
+	/* at least 1: 0 would mean no limit */
+	return mb < 1 ? 1 : mb > INT_MAX ? INT_MAX : (int)mb;
+}
+
+void wilp_mem_cap(const wasp_options *o, wa_arena *a)
+{
+	if (o && o->max_memory)
+		wa_set_cap(a, o->max_memory);
+}
+
 int wilp_glpk_begin(wilp_run *r, wasp_error *err)
 {
-	if (wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0))
+	int mb = r->tune && r->tune->mem_limit_mb
+		     ? r->tune->mem_limit_mb
+		     : wilp_mem_mb(r->o, r->m ? wa_used(r->m->ar) : 0);
+	if (wgl_begin(&r->env, mb))
 		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
 	return WASP_OK;
 }
@@ -305,6 +323,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 int wilp_guarded_run(solve_state *S, wasp_error *err)
 {
 	wilp_run *r = &S->run;
+	r->m = &S->m; /* its arena counts against o->max_memory */
 	if (wilp_glpk_begin(r, err))
 		return WASP_ENOMEM;
 	r->env.cancel = r->w.cancel;

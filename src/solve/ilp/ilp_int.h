@@ -467,6 +467,11 @@ int wilp_heur_alloc(wilp_run *r, const wm *m);
 
 /* driver.c */
 int wilp_glpk_begin(wilp_run *r, wasp_error *err);
+/* GLPK's memory limit in MB (glp_mem_limit; 0: none) for a solve within
+ * o->max_memory bytes (the ILP's share, run/run.c) of which `used` are
+ * taken by the model's arena (capped by wilp_mem_cap). */
+int wilp_mem_mb(const wasp_options *o, size_t used);
+void wilp_mem_cap(const wasp_options *o, wa_arena *a);
 /* e (NULL: none) is polled for a cancel while loading (wgl_poll). */
 void wilp_load_prob(const wm *m, glp_prob *P, int block, wgl_env *e);
 int wilp_guarded_run(solve_state *S, wasp_error *err);

@@ -273,6 +273,8 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	st->status = "none";
 	st->objective = st->bound = st->gap = st->top_gap = NAN;
 	wa_arena *ar = wa_new();
+	if (ar)
+		wilp_mem_cap(o, ar);
 	solve_state *S = ar ? wa_alloc(ar, sizeof *S) : NULL;
 	if (!S) {
 		wa_destroy(ar);
