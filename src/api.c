@@ -118,7 +118,7 @@ int wasp_snapshot_load_limited(wasp_snapshot **out,
 	wl_limits lim = {wdl_none(), NULL, max_bytes};
 	if (o) {
 		lim.deadline = wdl_after(o->start_time > 0 ? o->start_time : t0,
-					 o->time_limit_s);
+					 WSV_LOAD_SHARE * o->time_limit_s);
 		lim.cancel = o->cancel;
 		/* max_memory caps the input too (wasp.h) */
 		size_t cap = o->max_memory / WASP_MEMORY_PER_INPUT_BYTE;

@@ -43,6 +43,11 @@
  * slots); the neighbourhood search takes over (doc/formulation.md
  * §12). */
 #define WSV_AUTO_MAX_PART_SLOTS 4000000L
+/* Building the node model, loading it into GLPK and setting up its
+ * first LP cost about this much per nonzero on a loaded machine (2,048
+ * nodes, 5.4 * 10^6 nonzeros: 2.5-4 s at a load of 5-8); none of it can
+ * stop halfway, so the node model is not started with less time left. */
+#define WSV_NODE_MODEL_S_PER_NZ 1.5e-6
 /* The neighbourhood search stops this long before the deadline: making
  * the plan from its answer takes time that grows with the slots (3 s at
  * 5 * 10^7 slots under load). */
@@ -394,8 +399,38 @@ static void decide(run *R)
 	}
 }
 
+/* Whether the node model can be built, loaded into GLPK and its LP set
+ * up in the time left (doc/library.md, "Time limits and cancelling"):
+ * none of those steps can stop halfway, and at 10^8 nonzeros they take
+ * minutes and gigabytes.  When not, ilp mode goes on as auto does with a
+ * model too large: the neighbourhood search where it applies, else
+ * greedy's plan; the reason says so (a deadline cut). */
+static bool node_model_fits(run *R)
+{
+	const wasp_options *o = R->o;
+	if (wdl_is_none(R->deadline) || o->work_limit > 0)
+		return true; /* no clock, or a work budget (Determinism) */
+	int rows, cols;
+	long nz;
+	wilp_estimate(R->p, &rows, &cols, &nz);
+	double left = wdl_left(R->deadline, 0);
+	if (left >= WSV_NODE_MODEL_S_PER_NZ * (double)nz)
+		return true;
+	R->try_ilp = false;
+	R->try_lns = wilp_lns_applies(R->p, NULL);
+	R->reason = wa_printf(R->a, "%s; the node model (%d columns, %ld "
+				    "nonzeros) cannot be built and solved in "
+				    "the %.1f s left; %s",
+			      R->reason ? R->reason : "ilp", cols, nz,
+			      left > 0 ? left : 0.0,
+			      R->try_lns ? "neighbourhood search"
+					 : "greedy only");
+	return false;
+}
+
 /* Run the model over parts or the node model into isol; *ie gets the
- * solver's own error. */
+ * solver's own error.  R->try_ilp cleared: nothing was solved (the
+ * node model did not fit; R->try_lns says what comes instead). */
 static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 {
 	const wasp_options *o = R->o;
@@ -426,6 +461,8 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 		if (rc == WASP_OK && wi.declined && !R->force_parts) {
 			/* ilp mode: the node model after all */
 			parts = false;
+			if (!node_model_fits(R))
+				return WASP_OK;
 			rc = wilp_solve(p, o, R->deadline, R->gsol, isol,
 					&R->st, ie);
 		} else if (rc == WASP_OK && wi.declined) {
@@ -448,6 +485,8 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 						 "for the time)",
 					      R->reason ? R->reason : "ilp");
 	} else if (!wi.declined) {
+		if (!node_model_fits(R))
+			return WASP_OK;
 		rc = wilp_solve(p, o, R->deadline, R->gsol, isol, &R->st, ie);
 	}
 	return rc;
@@ -603,6 +642,8 @@ static int improve(run *R, wasp_error *err)
 		R->try_ilp = false; /* nothing was solved: no ILP answer */
 		return improve_lns(R, err);
 	}
+	if (rc == WASP_OK && !R->try_ilp)
+		return WASP_OK; /* the node model did not fit: greedy's */
 	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED || rc == WASP_ENOMEM) {
 		/* The greedy answer stands: nothing after it may lose it. */
 		const char *what = rc == WASP_ESOLVER	 ? "ILP unavailable"
@@ -774,6 +815,18 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 	wp_problem *p = R->p;
 	if (R->baseline || pl->nevict == 0 || p->no_preempt || !p->ngroups)
 		return WASP_OK;
+	/* a greedy pass costs about what the first one did; one the
+	 * deadline would cut would count the groups it never reached as
+	 * waiting: no figures rather than wrong ones */
+	const char *cut = "the time limit left no room for the plan without "
+			  "evictions: what the evictions buy is not shown";
+	bool room = R->nmine < (int)(sizeof R->mine / sizeof *R->mine);
+	if (!wdl_is_none(R->deadline) &&
+	    wdl_left(R->deadline, 0) < R->tgreedy) {
+		if (room)
+			R->mine[R->nmine++] = cut;
+		return WASP_OK;
+	}
 	wp_sol *off = wp_sol_new(p, R->a);
 	int32_t *prio = wa_calloc(R->a, (size_t)p->ngroups, sizeof *prio);
 	int *with = wa_calloc(R->a, (size_t)p->ngroups, sizeof *with);
@@ -785,6 +838,11 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 	p->no_preempt = false;
 	if (rc)
 		return rc;
+	if (wgr_count_late(p, off)) {
+		if (room)
+			R->mine[R->nmine++] = cut;
+		return WASP_OK;
+	}
 	int nl = pods_by_level(p, R->best, off, prio, with, without);
 	pl->buy = wa_calloc(pl->arena, (size_t)nl, sizeof *pl->buy);
 	if (!pl->buy)

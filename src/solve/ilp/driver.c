@@ -127,7 +127,7 @@ static double obj_max(const wm *m, int b)
  * and cuts by model size, the objective tolerance, and a share of the
  * time left (doc/formulation.md §6). */
 static void intopt_params(const wm *m, wilp_run *r, int b, int nb,
-			  glp_iocp *ip)
+			  double fixed, glp_iocp *ip)
 {
 	const wilp_tune *tu = r->tune;
 	glp_init_iocp(ip);
@@ -154,7 +154,7 @@ static void intopt_params(const wm *m, wilp_run *r, int b, int nb,
 	ip->tol_obj = 0.5 / (1 + om);
 	if (ip->tol_obj > 1e-7)
 		ip->tol_obj = 1e-7;
-	double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
+	double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) - fixed;
 	double share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
 	int tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
 					    : (int)(share * 1000);
@@ -218,7 +218,13 @@ static int run_glpk(solve_state *S, wasp_error *err)
 	r->env.P = P = glp_create_prob();
 	if (tu && tu->fault)
 		glp_set_col_bnds(P, m->ncols + 7, GLP_FX, 0, 0);
+	double tload = wb_now();
 	wilp_load_prob(m, P, 0, &r->env);
+	/* GLPK's simplex builds its own copy of the model before its first
+	 * iteration and frees it after the last, outside its tm_lim: about
+	 * WILP_LP_FIXED_PER_LOAD times what loading took (the same kind of
+	 * work, so the figure follows the machine's load) */
+	double fixed = WILP_LP_FIXED_PER_LOAD * (wb_now() - tload);
 	S->all_opt = true;
 	double *vbuf = wa_calloc(m->ar, m->ncols + 1, sizeof *vbuf);
 	if (!vbuf)
@@ -230,7 +236,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		if (b > 0)
 			for (int j = 1; j <= m->ncols; j++)
 				glp_set_obj_coef(P, j, wilp_coef_of(m, b, j));
-		double left = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
+		double left = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) -
+			      fixed;
 		if (left <= 0.001 || wilp_cancelled(r)) {
 			S->all_opt = false;
 			r->w.stopped = true;
@@ -248,7 +255,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		/* this block's share first; a numerical failure is tried
 		 * once more, to the deadline */
 		int rc = wgl_simplex_retry(&r->env, P, &sp,
-					   wdl_at(tlp + share), r->w.deadline);
+					   wdl_at(tlp + share),
+					   wdl_sooner(r->w.deadline, fixed));
 		tlp = wb_now() - tlp;
 		if (rc == GLP_ETMLIM) {
 			S->all_opt = false;
@@ -259,8 +267,15 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			return werr(err, WASP_ESOLVER,
 				    "GLPK: LP relaxation failed (simplex rc %d,"
 				    " status %d)", rc, glp_get_status(P));
+		/* intopt's first step re-solves the root LP, set-up
+		 * included, before any callback can stop it */
+		if (wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) < fixed) {
+			S->all_opt = false;
+			r->w.stopped = true;
+			break;
+		}
 		glp_iocp ip;
-		intopt_params(m, r, b, nb, &ip);
+		intopt_params(m, r, b, nb, fixed, &ip);
 		/* a step of intopt costs about one LP solve, or more */
 		r->w.maxstep = tlp;
 		r->w.last = wb_now();
