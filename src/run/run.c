@@ -48,6 +48,9 @@
  * nodes, 5.4 * 10^6 nonzeros: 2.5-4 s at a load of 5-8); none of it can
  * stop halfway, so the node model is not started with less time left. */
 #define WSV_NODE_MODEL_S_PER_NZ 1.5e-6
+/* The same for the model over parts, per (class, node) slot: 2.4-3 s at
+ * 2 * 10^7 slots (10,000 nodes) under a load of 9-10. */
+#define WSV_PARTS_S_PER_SLOT 2e-7
 /* The neighbourhood search stops this long before the deadline: making
  * the plan from its answer takes time that grows with the slots (3 s at
  * 5 * 10^7 slots under load). */
@@ -446,6 +449,18 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 			  : wdl_left(R->deadline, 0);
 	bool parts = R->force_parts ||
 		     (!o->node_model && wag_prefer(p, left, NULL));
+	/* the model over parts is built from every (class, node) slot
+	 * before it can decline or stop: not started without the time */
+	if (parts && !R->force_parts && !wdl_is_none(R->deadline) &&
+	    o->work_limit <= 0 &&
+	    wdl_left(R->deadline, 0) < WSV_PARTS_S_PER_SLOT * (double)p->nx) {
+		parts = false;
+		R->reason = wa_printf(a, "%s; the model over parts (%ld "
+					 "slots) cannot be built in the "
+					 "%.1f s left",
+				      R->reason ? R->reason : "ilp",
+				      (long)p->nx, left > 0 ? left : 0.0);
+	}
 	wag_info wi;
 	memset(&wi, 0, sizeof wi);
 	if (o->solver == WASP_SOLVER_CBC && !R->force_parts) {
