@@ -70,10 +70,11 @@ static int load_one(wa_arena **a, wt_doc *doc, const char *path,
 /* The snapshot keeps the trees (arena a, which it takes over, also on
  * failure) for the deltas of later versions (model/version.h). */
 static int decode_docs(wasp_snapshot **out, wa_arena *a, const wt_doc *docs,
-		       size_t n, double t0, wasp_error *err)
+		       size_t n, const wl_limits *lim, double t0,
+		       wasp_error *err)
 {
 	ws_snapshot *s = NULL;
-	int rc = wd_decode(docs, n, &s, err);
+	int rc = wd_decode_lim(docs, n, lim, &s, err);
 	ws_trees *t = rc ? NULL : ws_trees_new(a);
 	if (rc) {
 		wa_destroy(a);
@@ -117,8 +118,12 @@ int wasp_snapshot_load_limited(wasp_snapshot **out,
 	wl_limits lim = {wdl_none(), NULL, max_bytes};
 	if (o) {
 		lim.deadline = wdl_after(o->start_time > 0 ? o->start_time : t0,
-					 o->time_limit_s);
+					 WSV_LOAD_SHARE * o->time_limit_s);
 		lim.cancel = o->cancel;
+		/* max_memory caps the input too (wasp.h) */
+		size_t cap = o->max_memory / WASP_MEMORY_PER_INPUT_BYTE;
+		if (cap && (!lim.max_bytes || cap < lim.max_bytes))
+			lim.max_bytes = cap;
 	}
 	wa_arena *a = wa_new();
 	wt_doc *docs = a ? wa_calloc(a, npaths, sizeof *docs) : NULL;
@@ -135,7 +140,7 @@ int wasp_snapshot_load_limited(wasp_snapshot **out,
 		wa_destroy(a);
 		return rc;
 	}
-	return decode_docs(out, a, docs, npaths, t0, err);
+	return decode_docs(out, a, docs, npaths, &lim, t0, err);
 }
 
 int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
@@ -154,7 +159,7 @@ int wasp_snapshot_from_text(wasp_snapshot **out, const char *text,
 		wa_destroy(a);
 		return rc;
 	}
-	return decode_docs(out, a, &doc, 1, t0, err);
+	return decode_docs(out, a, &doc, 1, NULL, t0, err);
 }
 
 void wasp_snapshot_free(wasp_snapshot *s)

@@ -84,9 +84,10 @@ int wasp_snapshot_load(wasp_snapshot **out, const char *const *paths,
 		       size_t npaths, wasp_error *err);
 /* The same within a run's budget (doc/library.md, "Time and memory"):
  * o's time limit (from o->start_time) and o->cancel are checked while
- * reading and parsing (WASP_ELIMIT or WASP_ECANCELED when they stop
- * it; o may be NULL), and a file larger than max_bytes (0: only
- * WASP_MAX_INPUT_BYTES) is refused with WASP_ELIMIT: a regular file
+ * reading, parsing and decoding (WASP_ELIMIT or WASP_ECANCELED when they
+ * stop it; o may be NULL), and a file larger than max_bytes (0: only
+ * WASP_MAX_INPUT_BYTES; o->max_memory / WASP_MEMORY_PER_INPUT_BYTE
+ * when that is less) is refused with WASP_ELIMIT: a regular file
  * before it is read, a pipe or device after max_bytes + 1 bytes. */
 typedef struct wasp_options wasp_options; /* below */
 int wasp_snapshot_load_limited(wasp_snapshot **out,
@@ -181,7 +182,16 @@ typedef struct wasp_options {
 	 * then returns: read it, do not free it.  NULL: none */
 	void (*plan_ready)(const struct wasp_plan *pl, void *ctx);
 	void *plan_ready_ctx;
+	/* memory (doc/library.md, "Memory"): */
+	size_t max_memory;       /* bytes a run may take, 0: no limit (else
+				    at least WASP_MIN_MEMORY): input over
+				    max_memory / WASP_MEMORY_PER_INPUT_BYTE
+				    is refused unread, and the ILP works
+				    within what the snapshot and greedy
+				    leave; running out there keeps
+				    greedy's plan and says why             */
 } wasp_options;
+#define WASP_MIN_MEMORY (1024 * 1024)
 
 /* What a run may evict (wasp_options.preempt). */
 enum wasp_preempt {

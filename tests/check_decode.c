@@ -17,6 +17,7 @@
 #include "model/decode.h"
 #include "model/dra.h"
 #include "io/load.h"
+#include "base/clock.h"
 #include "model/quantity.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -1127,6 +1128,56 @@ END_TEST
 
 /* WASP_MAX_OBJECTS, reached cheaply: aliases share one object 2049 * 2048
  * times (the loader's expanded-node budget allows it). */
+/* The decoder keeps the load's deadline and cancel (wd_decode_lim): a
+ * generated snapshot of many objects, decoded under an expired deadline,
+ * a set cancel flag, a far deadline and none. */
+START_TEST(decode_deadline)
+{
+	enum { N = 3000 };
+	size_t cap = (size_t)N * 200, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	for (int i = 0; i < N; i++)
+		len += (size_t)snprintf(
+		    text + len, cap - len,
+		    "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: "
+		    "n%d\nstatus:\n  allocatable: {cpu: \"8\", pods: "
+		    "\"110\"}\n", i);
+	wa_arena *a = wa_new();
+	wt_doc d;
+	wasp_error e;
+	ck_assert_int_eq(wl_load_text(a, text, len, "big.yaml", &d, &e),
+			 WASP_OK);
+	ws_snapshot *s = NULL;
+	ck_assert_int_eq(wd_decode_lim(&d, 1, NULL, &s, &e), WASP_OK);
+	ck_assert_int_eq(s->nnodes, N);
+	ws_snapshot_free(s);
+
+	volatile int cancel = 0;
+	wl_limits far = {wdl_at(wb_now() + 3600), &cancel, 0};
+	ck_assert_int_eq(wd_decode_lim(&d, 1, &far, &s, &e), WASP_OK);
+	ck_assert_int_eq(s->nnodes, N);
+	ws_snapshot_free(s);
+
+	wl_limits past = {wdl_at(wb_now() - 1), NULL, 0};
+	s = (ws_snapshot *)1;
+	ck_assert_int_eq(wd_decode_lim(&d, 1, &past, &s, &e), WASP_ELIMIT);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(e.code, WASP_ELIMIT);
+	ck_assert_str_eq(e.file, "big.yaml");
+	ck_assert_int_eq(e.line, 2); /* the first object */
+	ck_assert_msg(strstr(e.msg, "time limit ran out"), "%s", e.msg);
+
+	cancel = 1;
+	s = (ws_snapshot *)1;
+	ck_assert_int_eq(wd_decode_lim(&d, 1, &far, &s, &e), WASP_ECANCELED);
+	ck_assert_ptr_null(s);
+	ck_assert_msg(strstr(e.msg, "cancelled"), "%s", e.msg);
+	wa_destroy(a);
+	free(text);
+}
+END_TEST
+
 START_TEST(object_limit)
 {
 	size_t cap = 64 * 1024, n = 0;
@@ -1539,6 +1590,7 @@ int main(void)
 	tcase_add_test(tc, empty_and_null_documents);
 	tcase_add_test(tc, topology_objects);
 	tcase_add_test(tc, object_limit);
+	tcase_add_test(tc, decode_deadline);
 	suite_add_tcase(s, tc);
 
 	TCase *tp = tcase_create("predicates");

@@ -449,6 +449,60 @@ START_TEST(library_load_limits)
 }
 END_TEST
 
+/* wasp_options.max_memory: the ILP works within what the snapshot and
+ * greedy leave of it; running out (before it starts, building the
+ * model, or inside GLPK) keeps greedy's plan and says why.  A sweep of
+ * limits on a 256-node ILP: every plan verified, each one greedy's with
+ * the reason or the ILP's, and the ILP's from some limit on. */
+START_TEST(ilp_within_max_memory)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.nodes = 256;
+	g.gangs = 50;
+	g.max_gang = 16;
+	wasp_error e;
+	char *text = wasp_gen(&g, &e);
+	ck_assert_ptr_nonnull(text);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_ILP;
+	o.threads = 1;
+	o.work_limit = 1; /* the same search on any machine */
+	o.time_limit_s = 60;
+	o.max_memory = 1000; /* below WASP_MIN_MEMORY */
+	wasp_plan *p = NULL;
+	ck_assert_int_eq(wasp_solve(s, &o, &p, &e), WASP_EINVAL);
+	ck_assert_msg(strstr(e.msg, "max_memory"), "%s", e.msg);
+	ck_assert_ptr_null(p);
+	int before = 0, after = 0, ilp_at = 0;
+	for (int mb = 1; mb <= 256 && !ilp_at; mb *= 2) {
+		o.max_memory = (size_t)mb << 20;
+		p = tu_solve(s, &o); /* verified */
+		const char *why = p->sum.mode_reason;
+		ck_assert_ptr_nonnull(why);
+		if (!strcmp(p->sum.mode, "ilp")) {
+			ilp_at = mb;
+		} else {
+			ck_assert_str_eq(p->sum.mode, "greedy");
+			bool pre = strstr(why, "before it started") != NULL;
+			ck_assert_msg(pre || strstr(why, "ILP out of memory") ||
+					  strstr(why, "GLPK failed"),
+				      "%d MiB: %s", mb, why);
+			before += pre;
+			after += !pre;
+		}
+		wasp_plan_free(p);
+	}
+	ck_assert_msg(ilp_at > 0, "the ILP never ran within 256 MiB");
+	ck_assert_msg(before > 0 && after > 0, "before %d, after %d (the "
+		      "ILP from %d MiB)", before, after, ilp_at);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 /* ------------------------------------------------------------ check */
 
 /* Plans that only look valid: a misspelt list, an admitted group
@@ -803,6 +857,7 @@ int main(void)
 	tcase_add_test(tc, control_characters);
 	tcase_add_test(tc, input_cap_on_a_pipe);
 	tcase_add_test(tc, library_load_limits);
+	tcase_add_test(tc, ilp_within_max_memory);
 	tcase_add_test(tc, check_is_strict);
 	tcase_add_test(tc, fixed_findings);
 	suite_add_tcase(s, tc);

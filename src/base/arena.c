@@ -25,6 +25,8 @@ struct chunk {
 struct wa_arena {
 	struct chunk *head;
 	size_t total;
+	size_t held; /* bytes of its chunks */
+	size_t cap;  /* 0: none (wa_set_cap) */
 };
 
 wa_arena *wa_new(void)
@@ -56,6 +58,8 @@ static void *grab(wa_arena *a, size_t size, int zero)
 	struct chunk *c = a->head;
 	if (!c || c->size - c->used < size) {
 		size_t cs = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
+		if (a->cap && (cs > a->cap || a->held > a->cap - cs))
+			return NULL; /* over its cap: as if malloc failed */
 		/* Big blocks come from calloc: the kernel hands out zero
 		 * pages lazily, so a 200 MB solution vector costs nothing
 		 * until it is written. */
@@ -66,6 +70,7 @@ static void *grab(wa_arena *a, size_t size, int zero)
 			return NULL;
 		n->size = cs;
 		n->used = 0;
+		a->held += cs;
 		n->fresh = cs == size && zero;
 		if (c && cs == size) {
 			/* keep filling the current chunk: link the big one
@@ -149,6 +154,11 @@ char *wa_printf(wa_arena *a, const char *fmt, ...)
 size_t wa_used(const wa_arena *a)
 {
 	return a->total;
+}
+
+void wa_set_cap(wa_arena *a, size_t cap)
+{
+	a->cap = cap;
 }
 
 int wa_grow(wa_arena *a, void **arr, size_t elsize, size_t *cap, size_t need)

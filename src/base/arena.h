@@ -25,6 +25,10 @@ char *wa_strdup(wa_arena *a, const char *s);
 char *wa_printf(wa_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 size_t wa_used(const wa_arena *a);           /* bytes handed out */
+/* At most cap bytes of chunks from now on (0: none): an allocation
+ * beyond it returns NULL, as a failed malloc does, so that a solve
+ * within wasp_options.max_memory degrades like one out of memory. */
+void wa_set_cap(wa_arena *a, size_t cap);
 
 /* A growable array kept in the arena: `WA_PUSH(a, arr, n, cap, value)`
  * appends, doubling the capacity; yields 0 on success, -1 on NOMEM. */

@@ -73,6 +73,10 @@ int wopt_check(const wasp_options *o, wasp_error *err)
 	if (o->max_evictions < 0)
 		return werr(err, WASP_EINVAL, "options: max_evictions %d: "
 			    "expected 0 (no limit) or more", o->max_evictions);
+	if (o->max_memory != 0 && o->max_memory < WASP_MIN_MEMORY)
+		return werr(err, WASP_EINVAL, "options: max_memory %zu: "
+			    "expected 0 (no limit) or at least %d bytes",
+			    o->max_memory, WASP_MIN_MEMORY);
 	if (o->solver != WASP_SOLVER_GLPK && o->solver != WASP_SOLVER_CBC)
 		return werr(err, WASP_EINVAL, "options: solver %d: expected "
 			    "WASP_SOLVER_GLPK or WASP_SOLVER_CBC", o->solver);

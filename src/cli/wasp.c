@@ -736,6 +736,7 @@ static int cmd_plan(int argc, char **argv)
 	plan_out po = {NULL, format, out, false, 0};
 	o.plan_ready = on_plan_ready; /* written before the clean-up */
 	o.plan_ready_ctx = &po;
+	o.max_memory = max_memory; /* the library's share of the ILP */
 	if (cli_progress_wanted(quiet))
 		o.progress = cli_progress;
 	install_cancel_handler();

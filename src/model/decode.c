@@ -137,6 +137,9 @@ static int collect(dctx *c, const wt_node *o, int depth)
 		return wd_bad(c, o, "", "%s object has no apiVersion", kind);
 	if (wd_sval(c, an, "apiVersion", &api))
 		return c->rc;
+	if ((c->npolled++ & WD_POLL_EVERY) == 0 && c->lim &&
+	    (c->rc = wl_stop(c->lim, c->err, o->src)))
+		return c->rc;
 	if (++c->nobjects > WASP_MAX_OBJECTS)
 		return c->rc = werr_at(c->err, WASP_ELIMIT, o->src,
 				       "more than %ld objects",
@@ -559,6 +562,14 @@ static int decode_dra(dctx *c)
 	return c->rc = wdr_decode(c->s, &in, c->err);
 }
 
+/* Between the assembly steps: the load's deadline or cancel (no
+ * position: every object was read). */
+static int stopped(dctx *c)
+{
+	return c->lim ? c->rc = wl_stop(c->lim, c->err, (wsrc){NULL, 0, 0})
+		      : 0;
+}
+
 static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 {
 	int r0;
@@ -577,7 +588,7 @@ static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 			if (collect(c, docs[d].roots[i], 0))
 				return c->rc;
 
-	if (wd_resolve_pcs(c))
+	if (stopped(c) || wd_resolve_pcs(c))
 		return c->rc;
 	/* room for one placeholder group per pod at most */
 	size_t cap = c->ngroups + c->npods + 1;
@@ -587,18 +598,25 @@ static int decode_all(dctx *c, const wt_doc *docs, size_t ndocs)
 		return wd_nomem(c);
 	c->nout_groups = c->ngroups;
 	if (wd_resolve_groups(c, c->out_groups) || name_maps(c) ||
-	    link_pods(c) || number_resources(c) || build_nodes(c) ||
-	    build_pods(c) || build_rest(c) || final_warnings(c))
+	    link_pods(c) || number_resources(c) || stopped(c) ||
+	    build_nodes(c) || build_pods(c) || build_rest(c) ||
+	    final_warnings(c) || stopped(c))
 		return c->rc;
 	c->s->pdbs = c->pdbs;
 	c->s->npdbs = (int)c->npdbs;
 	if (ws_snapshot_index(c->s))
 		return wd_nomem(c);
-	return decode_dra(c);
+	return stopped(c) || decode_dra(c) || stopped(c) ? c->rc : 0;
 }
 
 int wd_decode(const wt_doc *docs, size_t ndocs, ws_snapshot **out,
 	      wasp_error *err)
+{
+	return wd_decode_lim(docs, ndocs, NULL, out, err);
+}
+
+int wd_decode_lim(const wt_doc *docs, size_t ndocs, const wl_limits *lim,
+		  ws_snapshot **out, wasp_error *err)
 {
 	if (!out)
 		return werr(err, WASP_EINVAL, "wd_decode: no output");
@@ -607,6 +625,7 @@ int wd_decode(const wt_doc *docs, size_t ndocs, ws_snapshot **out,
 		return werr(err, WASP_EINVAL, "wd_decode: no documents");
 	dctx c0 = {0}, *c = &c0;
 	c->err = err;
+	c->lim = lim;
 	c->a = wa_new();
 	c->t = wa_new();
 	int rc = c->a && c->t ? decode_all(c, docs, ndocs) : wd_nomem(c);

@@ -38,5 +38,10 @@
  * afterwards (the snapshot copies what it keeps into its own arena). */
 int wd_decode(const wt_doc *docs, size_t ndocs, ws_snapshot **out,
 	      wasp_error *err);
+/* The same within the load's limits (NULL: none; io/tree.h): decoding
+ * stops at their deadline or cancel with wl_stop's error (WASP_ELIMIT or
+ * WASP_ECANCELED, at the object it had reached), and no snapshot. */
+int wd_decode_lim(const wt_doc *docs, size_t ndocs, const wl_limits *lim,
+		  ws_snapshot **out, wasp_error *err);
 
 #endif

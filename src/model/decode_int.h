@@ -205,7 +205,14 @@ typedef struct dctx {
 	/* DRA objects, handed to wdr_decode after assembly */
 	const wt_node **draobjs;
 	size_t ndraobjs, capdraobjs;
+
+	/* the load's deadline and cancel (NULL: none), polled every
+	 * WD_POLL_EVERY + 1 objects and between the assembly steps */
+	const wl_limits *lim;
+	unsigned long npolled;
 } dctx;
+
+#define WD_POLL_EVERY 63
 
 /* ---- decode_fields.c: errors, paths, typed field readers ---- */
 

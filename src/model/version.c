@@ -46,6 +46,18 @@ ws_trees *ws_trees_new(wa_arena *a)
 	return t;
 }
 
+size_t ws_snapshot_bytes(const ws_snapshot *s)
+{
+	size_t n = s->arena ? wa_used(s->arena) : 0;
+	const vs_objset *o = s->ver ? s->ver->objs : NULL;
+	if (o) {
+		n += wa_used(o->a);
+		for (size_t i = 0; i < o->ntrees; i++)
+			n += o->trees[i] ? wa_used(o->trees[i]->a) : 0;
+	}
+	return n;
+}
+
 static ws_trees *trees_ref(ws_trees *t)
 {
 	atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);

@@ -27,6 +27,11 @@ typedef struct ws_trees ws_trees;
 ws_trees *ws_trees_new(wa_arena *a);
 void ws_trees_release(ws_trees *t);
 
+/* About what the snapshot holds in memory, in bytes: its arena and the
+ * document trees and objects its version keeps (shared ones counted in
+ * full); for the budget of wasp_options.max_memory. */
+size_t ws_snapshot_bytes(const ws_snapshot *s);
+
 /* Give a freshly decoded snapshot its version: the objects of `docs`
  * (which live in `t`; the caller's reference passes to s). */
 int ws_version_attach(ws_snapshot *s, ws_trees *t, const wt_doc *docs,

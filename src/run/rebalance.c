@@ -16,6 +16,7 @@
 #include "reduce/movable.h"
 #include "reduce/units.h"
 #include "model/quantity.h"
+#include "base/sort.h"
 
 typedef struct rb {
 	const ws_snapshot *s;
@@ -127,42 +128,46 @@ static int gang_fit(const rb *R, const wtp_key *key, const int64_t *use,
 	return best;
 }
 
-/* The commonest request vector among pending pods (else running ones):
- * index of a pod that has it, or -1. */
-static int common_shape(const ws_snapshot *s)
+/* Pods by request vector, then index (for common_shape). */
+static int cmp_req(const void *ctx, int a, int b)
 {
+	const ws_snapshot *s = ctx;
+	int c = memcmp(s->pods[a].req, s->pods[b].req,
+		       sizeof *s->pods[a].req * s->nres);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* The commonest request vector among pending pods (else running ones):
+ * index of the first pod that has it (ties: the shape seen first), -1
+ * when there are none, -2 out of memory.  Sorted, not scanned pairwise:
+ * quadratic scans cost a second at 10^4 pods (bench/README.md,
+ * "Keeping the time limit"). */
+static int common_shape(const ws_snapshot *s, wa_arena *a)
+{
+	int *v = wa_calloc(a, (size_t)s->npods + 1, sizeof *v);
+	int *tmp = wa_calloc(a, (size_t)s->npods + 1, sizeof *tmp);
+	if (!v || !tmp)
+		return -2;
 	for (int pass = 0; pass < 2; pass++) {
-		int best = -1, bestn = 0;
+		int n = 0;
 		for (int i = 0; i < s->npods; i++) {
 			const ws_pod *x = &s->pods[i];
-			if (x->terminal || ws_pod_pending(x) != (pass == 0))
-				continue;
-			/* counting by scan: fine for a nightly figure, and
-			 * cut short once a shape has been counted */
-			bool seen = false;
-			for (int j = 0; j < i && !seen; j++) {
-				const ws_pod *y = &s->pods[j];
-				seen = !y->terminal &&
-				       ws_pod_pending(y) == (pass == 0) &&
-				       !memcmp(x->req, y->req,
-					       sizeof *x->req * s->nres);
+			if (!x->terminal && ws_pod_pending(x) == (pass == 0))
+				v[n++] = i;
+		}
+		wis_sort(v, tmp, n, cmp_req, s);
+		int best = -1, bestn = 0;
+		size_t sz = sizeof *s->pods[0].req * s->nres;
+		for (int i = 0, j; i < n; i = j) {
+			for (j = i + 1; j < n && !memcmp(s->pods[v[i]].req,
+							 s->pods[v[j]].req, sz);
+			     j++)
+				;
+			/* v[i] is the shape's first pod */
+			if (j - i > bestn || (j - i == bestn && v[i] < best)) {
+				bestn = j - i;
+				best = v[i];
 			}
-			if (seen)
-				continue;
-			int n = 0;
-			for (int j = i; j < s->npods; j++) {
-				const ws_pod *y = &s->pods[j];
-				n += !y->terminal &&
-				     ws_pod_pending(y) == (pass == 0) &&
-				     !memcmp(x->req, y->req,
-					     sizeof *x->req * s->nres);
-			}
-			if (n > bestn) {
-				bestn = n;
-				best = i;
-			}
-			if (bestn > s->npods / 2)
-				break;
 		}
 		if (best >= 0)
 			return best;
@@ -440,7 +445,9 @@ static int gang_report(const rb *R, const wtp_key *key, wasp_plan *pl,
 {
 	const ws_snapshot *s = R->s;
 	int nres = R->nres, nn = R->nn;
-	int shape = common_shape(s);
+	int shape = common_shape(s, a);
+	if (shape == -2)
+		return RB_NOMEM(err);
 	if (shape < 0)
 		return WASP_OK;
 	const ws_pod *sp = &s->pods[shape];

@@ -23,6 +23,7 @@
 #include "reduce/units.h"
 #include "run/rebalance.h"
 #include "run/watch.h"
+#include "model/version.h"
 
 /* Auto mode: the ILP is tried up to this size and with this much time
  * left; larger models go greedy-only (GLPK's branch and bound would not
@@ -43,6 +44,14 @@
  * slots); the neighbourhood search takes over (doc/formulation.md
  * §12). */
 #define WSV_AUTO_MAX_PART_SLOTS 4000000L
+/* Building the node model, loading it into GLPK and setting up its
+ * first LP cost about this much per nonzero on a loaded machine (2,048
+ * nodes, 5.4 * 10^6 nonzeros: 2.5-4 s at a load of 5-8); none of it can
+ * stop halfway, so the node model is not started with less time left. */
+#define WSV_NODE_MODEL_S_PER_NZ 1.5e-6
+/* The same for the model over parts, per (class, node) slot: 2.4-3 s at
+ * 2 * 10^7 slots (10,000 nodes) under a load of 9-10. */
+#define WSV_PARTS_S_PER_SLOT 2e-7
 /* The neighbourhood search stops this long before the deadline: making
  * the plan from its answer takes time that grows with the slots (3 s at
  * 5 * 10^7 slots under load). */
@@ -151,6 +160,9 @@ typedef struct run {
 	/* a cancel left the improvement step behind (run/watch.h): the
 	 * run goes on in this arena, the step still uses the problem's */
 	wa_arena *post;
+	wasp_options ro;      /* the options the steps see (R->o)       */
+	size_t mem_held;      /* max_memory: bytes taken when the ILP
+				 would start, when that is all of it    */
 } run;
 
 /* wasp_options.progress at the start of a phase (doc/library.md,
@@ -394,8 +406,38 @@ static void decide(run *R)
 	}
 }
 
+/* Whether the node model can be built, loaded into GLPK and its LP set
+ * up in the time left (doc/library.md, "Time limits and cancelling"):
+ * none of those steps can stop halfway, and at 10^8 nonzeros they take
+ * minutes and gigabytes.  When not, ilp mode goes on as auto does with a
+ * model too large: the neighbourhood search where it applies, else
+ * greedy's plan; the reason says so (a deadline cut). */
+static bool node_model_fits(run *R)
+{
+	const wasp_options *o = R->o;
+	if (wdl_is_none(R->deadline) || o->work_limit > 0)
+		return true; /* no clock, or a work budget (Determinism) */
+	int rows, cols;
+	long nz;
+	wilp_estimate(R->p, &rows, &cols, &nz);
+	double left = wdl_left(R->deadline, 0);
+	if (left >= WSV_NODE_MODEL_S_PER_NZ * (double)nz)
+		return true;
+	R->try_ilp = false;
+	R->try_lns = wilp_lns_applies(R->p, NULL);
+	R->reason = wa_printf(R->a, "%s; the node model (%d columns, %ld "
+				    "nonzeros) cannot be built and solved in "
+				    "the %.1f s left; %s",
+			      R->reason ? R->reason : "ilp", cols, nz,
+			      left > 0 ? left : 0.0,
+			      R->try_lns ? "neighbourhood search"
+					 : "greedy only");
+	return false;
+}
+
 /* Run the model over parts or the node model into isol; *ie gets the
- * solver's own error. */
+ * solver's own error.  R->try_ilp cleared: nothing was solved (the
+ * node model did not fit; R->try_lns says what comes instead). */
 static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 {
 	const wasp_options *o = R->o;
@@ -411,6 +453,18 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 			  : wdl_left(R->deadline, 0);
 	bool parts = R->force_parts ||
 		     (!o->node_model && wag_prefer(p, left, NULL));
+	/* the model over parts is built from every (class, node) slot
+	 * before it can decline or stop: not started without the time */
+	if (parts && !R->force_parts && !wdl_is_none(R->deadline) &&
+	    o->work_limit <= 0 &&
+	    wdl_left(R->deadline, 0) < WSV_PARTS_S_PER_SLOT * (double)p->nx) {
+		parts = false;
+		R->reason = wa_printf(a, "%s; the model over parts (%ld "
+					 "slots) cannot be built in the "
+					 "%.1f s left",
+				      R->reason ? R->reason : "ilp",
+				      (long)p->nx, left > 0 ? left : 0.0);
+	}
 	wag_info wi;
 	memset(&wi, 0, sizeof wi);
 	if (o->solver == WASP_SOLVER_CBC && !R->force_parts) {
@@ -426,6 +480,8 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 		if (rc == WASP_OK && wi.declined && !R->force_parts) {
 			/* ilp mode: the node model after all */
 			parts = false;
+			if (!node_model_fits(R))
+				return WASP_OK;
 			rc = wilp_solve(p, o, R->deadline, R->gsol, isol,
 					&R->st, ie);
 		} else if (rc == WASP_OK && wi.declined) {
@@ -448,6 +504,8 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 						 "for the time)",
 					      R->reason ? R->reason : "ilp");
 	} else if (!wi.declined) {
+		if (!node_model_fits(R))
+			return WASP_OK;
 		rc = wilp_solve(p, o, R->deadline, R->gsol, isol, &R->st, ie);
 	}
 	return rc;
@@ -550,6 +608,22 @@ static int improve_lns(run *R, wasp_error *err)
 	return WASP_OK;
 }
 
+/* max_memory (doc/library.md, "Memory"): the ILP and GLPK work within
+ * what the snapshot and the run so far leave of it; their arenas and
+ * GLPK's glp_mem_limit see that share as R->ro.max_memory.  None left:
+ * R->mem_held, and improve() keeps greedy's plan. */
+static void ilp_memory(run *R, const ws_snapshot *s)
+{
+	size_t max = R->ro.max_memory;
+	if (!max || !(R->try_ilp || R->try_lns))
+		return;
+	size_t held = ws_snapshot_bytes(s) + wa_used(R->a);
+	if (held + WASP_MIN_MEMORY > max)
+		R->mem_held = held;
+	else
+		R->ro.max_memory = max - held;
+}
+
 /* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel
  * inside it leaves the constructive answer standing. */
 static int improve(run *R, wasp_error *err)
@@ -562,6 +636,19 @@ static int improve(run *R, wasp_error *err)
 		return improve_lns(R, err);
 	if (!R->try_ilp)
 		return WASP_OK;
+	if (R->mem_held) {
+		R->reason = wa_printf(a, "%s; ILP out of memory before it "
+					 "started (the snapshot and greedy "
+					 "hold %zu of max_memory's %zu "
+					 "bytes); greedy only",
+				      R->reason ? R->reason : "ilp",
+				      R->mem_held, R->o->max_memory);
+		if (o->mode == WASP_MODE_ILP)
+			R->mine[R->nmine++] =
+			    "ILP mode requested but the ILP did not run: "
+			    "max_memory left it nothing; the plan is greedy's";
+		return WASP_OK;
+	}
 	wp_sol *isol = wp_sol_new(R->p, a);
 	if (!isol) {
 		R->reason = "ILP out of memory before it started; greedy only";
@@ -574,6 +661,8 @@ static int improve(run *R, wasp_error *err)
 		R->try_ilp = false; /* nothing was solved: no ILP answer */
 		return improve_lns(R, err);
 	}
+	if (rc == WASP_OK && !R->try_ilp)
+		return WASP_OK; /* the node model did not fit: greedy's */
 	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED || rc == WASP_ENOMEM) {
 		/* The greedy answer stands: nothing after it may lose it. */
 		const char *what = rc == WASP_ESOLVER	 ? "ILP unavailable"
@@ -799,6 +888,18 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 				 "was not worked out (cancelled)");
 		return WASP_OK;
 	}
+	/* a greedy pass costs about what the first one did; one the
+	 * deadline would cut would count the groups it never reached as
+	 * waiting: no figures rather than wrong ones */
+	const char *cut = "the time limit left no room for the plan without "
+			  "evictions: what the evictions buy is not shown";
+	bool room = R->nmine < (int)(sizeof R->mine / sizeof *R->mine);
+	if (!wdl_is_none(R->deadline) &&
+	    wdl_left(R->deadline, 0) < R->tgreedy) {
+		if (room)
+			R->mine[R->nmine++] = cut;
+		return WASP_OK;
+	}
 	wp_sol *off = wp_sol_new(p, R->a);
 	int32_t *prio = wa_calloc(R->a, (size_t)p->ngroups, sizeof *prio);
 	int *with = wa_calloc(R->a, (size_t)p->ngroups, sizeof *with);
@@ -810,6 +911,11 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 	p->no_preempt = false;
 	if (rc)
 		return rc;
+	if (wgr_count_late(p, off)) {
+		if (room)
+			R->mine[R->nmine++] = cut;
+		return WASP_OK;
+	}
 	int nl = pods_by_level(p, R->best, off, prio, with, without);
 	pl->buy = wa_calloc(pl->arena, (size_t)nl, sizeof *pl->buy);
 	if (!pl->buy)
@@ -867,15 +973,13 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	 * about WSV_FINISH_PER_LOAD of reading the input (bench/README.md,
 	 * "Keeping the time limit"): every step of the run stops that much
 	 * before the limit, so that the whole command keeps it. */
-	wasp_options ro = *o;
+	R.ro = *o;
 	double reserve = WSV_FINISH_PER_LOAD * s->t_load;
 	if (reserve > WSV_FINISH_MAX_SHARE * o->time_limit_s)
 		reserve = WSV_FINISH_MAX_SHARE * o->time_limit_s;
-	if (o->time_limit_s > 0 && reserve > 0) {
-		ro.time_limit_s = o->time_limit_s - reserve;
-		o = &ro;
-	}
-	R.o = o;
+	if (o->time_limit_s > 0 && reserve > 0)
+		R.ro.time_limit_s = o->time_limit_s - reserve;
+	R.o = o = &R.ro;
 	R.deadline = wdl_after(o->start_time > 0 ? o->start_time : R.t0,
 			       o->time_limit_s);
 	int rc = check_solver(o, err);
@@ -893,6 +997,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	if (!rc) {
 		R.t2 = wb_now();
 		decide(&R);
+		ilp_memory(&R, s);
 		if (R.try_ilp)
 			phase(&R, "ilp");
 		/* no ILP bound will come: the bound first, so that the

@@ -14,6 +14,11 @@
 
 int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	      wasp_error *err);
+/* Loading a snapshot for a run (wasp_snapshot_load_limited) may take
+ * this share of its time limit: the run after it needs about a quarter
+ * of the load's time to make, render and write the plan of what was
+ * read (bench/README.md, "Keeping the time limit"). */
+#define WSV_LOAD_SHARE 0.8
 /* Build topology + problem as wsv_solve would (for export). */
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err);

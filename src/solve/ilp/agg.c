@@ -141,6 +141,8 @@ int wag_solve(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	st->objective = st->bound = st->gap = st->top_gap = NAN;
 	info->part_obj = info->part_bound = NAN;
 	wa_arena *ar = wa_new();
+	if (ar)
+		wilp_mem_cap(o, ar);
 	ag *m = ar ? wa_alloc(ar, sizeof *m) : NULL;
 	if (!m) {
 		wa_destroy(ar);

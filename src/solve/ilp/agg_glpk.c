@@ -296,7 +296,7 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 int wag_guarded_part_solve(wag_run *r, double *best, bool *have_best,
 			   bool *opt, double *bound, wasp_error *err)
 {
-	if (wgl_begin(&r->env, 0))
+	if (wgl_begin(&r->env, wilp_mem_mb(r->o, wa_used(r->m->ar))))
 		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
 	r->env.cancel = r->w.cancel;
 	if (setjmp(r->env.jb)) {

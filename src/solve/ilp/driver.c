@@ -52,9 +52,27 @@ static void callback(glp_tree *T, void *info)
 	}
 }
 
+int wilp_mem_mb(const wasp_options *o, size_t used)
+{
+	if (!o || !o->max_memory)
+		return 0;
+	size_t mb = used < o->max_memory ? (o->max_memory - used) >> 20 : 0;
+	/* at least 1: 0 would mean no limit */
+	return mb < 1 ? 1 : mb > INT_MAX ? INT_MAX : (int)mb;
+}
+
+void wilp_mem_cap(const wasp_options *o, wa_arena *a)
+{
+	if (o && o->max_memory)
+		wa_set_cap(a, o->max_memory);
+}
+
 int wilp_glpk_begin(wilp_run *r, wasp_error *err)
 {
-	if (wgl_begin(&r->env, r->tune ? r->tune->mem_limit_mb : 0))
+	int mb = r->tune && r->tune->mem_limit_mb
+		     ? r->tune->mem_limit_mb
+		     : wilp_mem_mb(r->o, r->m ? wa_used(r->m->ar) : 0);
+	if (wgl_begin(&r->env, mb))
 		return werr(err, WASP_ENOMEM, "out of memory starting GLPK");
 	return WASP_OK;
 }
@@ -109,7 +127,7 @@ static double obj_max(const wm *m, int b)
  * and cuts by model size, the objective tolerance, and a share of the
  * time left (doc/formulation.md §6). */
 static void intopt_params(const wm *m, wilp_run *r, int b, int nb,
-			  glp_iocp *ip)
+			  double fixed, glp_iocp *ip)
 {
 	const wilp_tune *tu = r->tune;
 	glp_init_iocp(ip);
@@ -136,7 +154,7 @@ static void intopt_params(const wm *m, wilp_run *r, int b, int nb,
 	ip->tol_obj = 0.5 / (1 + om);
 	if (ip->tol_obj > 1e-7)
 		ip->tol_obj = 1e-7;
-	double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
+	double left2 = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) - fixed;
 	double share = nb == 1 ? left2 : left2 * 2 / (nb + 1);
 	int tm = share * 1000 > INT_MAX / 2 ? INT_MAX / 2
 					    : (int)(share * 1000);
@@ -200,7 +218,13 @@ static int run_glpk(solve_state *S, wasp_error *err)
 	r->env.P = P = glp_create_prob();
 	if (tu && tu->fault)
 		glp_set_col_bnds(P, m->ncols + 7, GLP_FX, 0, 0);
+	double tload = wb_now();
 	wilp_load_prob(m, P, 0, &r->env);
+	/* GLPK's simplex builds its own copy of the model before its first
+	 * iteration and frees it after the last, outside its tm_lim: about
+	 * WILP_LP_FIXED_PER_LOAD times what loading took (the same kind of
+	 * work, so the figure follows the machine's load) */
+	double fixed = WILP_LP_FIXED_PER_LOAD * (wb_now() - tload);
 	S->all_opt = true;
 	double *vbuf = wa_calloc(m->ar, m->ncols + 1, sizeof *vbuf);
 	if (!vbuf)
@@ -212,7 +236,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		if (b > 0)
 			for (int j = 1; j <= m->ncols; j++)
 				glp_set_obj_coef(P, j, wilp_coef_of(m, b, j));
-		double left = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S);
+		double left = wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) -
+			      fixed;
 		if (left <= 0.001 || wilp_cancelled(r)) {
 			S->all_opt = false;
 			r->w.stopped = true;
@@ -230,7 +255,8 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		/* this block's share first; a numerical failure is tried
 		 * once more, to the deadline */
 		int rc = wgl_simplex_retry(&r->env, P, &sp,
-					   wdl_at(tlp + share), r->w.deadline);
+					   wdl_at(tlp + share),
+					   wdl_sooner(r->w.deadline, fixed));
 		tlp = wb_now() - tlp;
 		if (rc == GLP_ETMLIM) {
 			S->all_opt = false;
@@ -241,8 +267,15 @@ static int run_glpk(solve_state *S, wasp_error *err)
 			return werr(err, WASP_ESOLVER,
 				    "GLPK: LP relaxation failed (simplex rc %d,"
 				    " status %d)", rc, glp_get_status(P));
+		/* intopt's first step re-solves the root LP, set-up
+		 * included, before any callback can stop it */
+		if (wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) < fixed) {
+			S->all_opt = false;
+			r->w.stopped = true;
+			break;
+		}
 		glp_iocp ip;
-		intopt_params(m, r, b, nb, &ip);
+		intopt_params(m, r, b, nb, fixed, &ip);
 		/* a step of intopt costs about one LP solve, or more */
 		r->w.maxstep = tlp;
 		r->w.last = wb_now();
@@ -305,6 +338,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 int wilp_guarded_run(solve_state *S, wasp_error *err)
 {
 	wilp_run *r = &S->run;
+	r->m = &S->m; /* its arena counts against o->max_memory */
 	if (wilp_glpk_begin(r, err))
 		return WASP_ENOMEM;
 	r->env.cancel = r->w.cancel;

@@ -73,6 +73,15 @@
 #define WILP_NAME_MAX 255   /* GLPK row/column name limit                 */
 #define WILP_SYM_MAX 100    /* GMPL symbol length limit                   */
 #define WILP_CUTS_MAX_COLS 5000 /* cut generation on up to this many cols */
+/* GLPK's simplex set-up and tear-down (outside its tm_lim) per second
+ * of loading the model into GLPK: 1.6-2.7 measured at 2,048 nodes (5.4 *
+ * 10^6 nonzeros, 1.0-1.65 s of set-up under load); driver.c keeps that
+ * much back from every LP and from intopt's root re-solve. */
+#define WILP_LP_FIXED_PER_LOAD 2.5
+/* Freeing the model's arena and GLPK's problem after the search, per
+ * second of building the model: 0.1-0.5 s after 1.1-1.3 s of building
+ * at 2,048 nodes under load (solve.c keeps it back from the search). */
+#define WILP_FREE_PER_BUILD 0.5
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
 
@@ -467,6 +476,11 @@ int wilp_heur_alloc(wilp_run *r, const wm *m);
 
 /* driver.c */
 int wilp_glpk_begin(wilp_run *r, wasp_error *err);
+/* GLPK's memory limit in MB (glp_mem_limit; 0: none) for a solve within
+ * o->max_memory bytes (the ILP's share, run/run.c) of which `used` are
+ * taken by the model's arena (capped by wilp_mem_cap). */
+int wilp_mem_mb(const wasp_options *o, size_t used);
+void wilp_mem_cap(const wasp_options *o, wa_arena *a);
 /* e (NULL: none) is polled for a cancel while loading (wgl_poll). */
 void wilp_load_prob(const wm *m, glp_prob *P, int block, wgl_env *e);
 int wilp_guarded_run(solve_state *S, wasp_error *err);

@@ -273,6 +273,8 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	st->status = "none";
 	st->objective = st->bound = st->gap = st->top_gap = NAN;
 	wa_arena *ar = wa_new();
+	if (ar)
+		wilp_mem_cap(o, ar);
 	solve_state *S = ar ? wa_alloc(ar, sizeof *S) : NULL;
 	if (!S) {
 		wa_destroy(ar);
@@ -332,7 +334,9 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	r->o = o;
 	r->w.cancel = o ? o->cancel : NULL;
 	r->tune = tune;
-	r->w.deadline = dl;
+	/* freeing the model and GLPK's copy of it comes after the search:
+	 * about WILP_FREE_PER_BUILD of the build's time */
+	r->w.deadline = wdl_sooner(dl, WILP_FREE_PER_BUILD * (wb_now() - t0));
 	rc = wilp_guarded_run(S, err);
 	if (rc) {
 		wa_destroy(ar);
@@ -343,8 +347,11 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		tune->out_heur = S->run.heur_found;
 	}
 
-	/* The answer: the MIP's best unless it is no better than warm. */
-	bool mip_ok = wilp_read_answer(m, S->best, S->have_best, warm, out);
+	/* The answer: the MIP's best unless it is no better than warm (no
+	 * block solved: warm itself, not read back from the model, which
+	 * costs a feasibility check of the whole plan) */
+	bool mip_ok = !(warm && !S->blocks_done) &&
+		      wilp_read_answer(m, S->best, S->have_best, warm, out);
 	bool done = S->blocks_done == m->nblock && S->all_opt;
 	const char *mst = S->blocks_done == 0 ? "none"
 			  : done		 ? "optimal"
