@@ -60,6 +60,10 @@ spec() {
 
 # The phase a plan says it was cancelled in.
 phase_of() {
+	if grep -q "rebalancing stopped early" "$1"; then
+		echo rebalance
+		return
+	fi
 	reason=$(sed -n 's/.*"modeReason": "\([^"]*\)".*/\1/p' "$1" | head -1)
 	case $reason in
 	*"cancelled during the neighbourhood"*) echo lns ;;

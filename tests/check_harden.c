@@ -31,6 +31,7 @@
 #include "wasp.h"
 #include "reduce/problem.h"
 #include "run/run.h"
+#include "run/watch.h"
 #include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
 
@@ -801,6 +802,79 @@ START_TEST(cancel_in_each_phase)
 }
 END_TEST
 
+/* The helper thread of run/watch.c on its own: a step that reports
+ * progress and returns is waited for, its reports reach the callback on
+ * the calling thread; a step that does not return is left behind once
+ * the cancel has waited WSV_WATCH_GRACE_S, and wsv_watch_join then
+ * waits for its end. */
+typedef struct watch_probe {
+	pthread_t self;
+	int reports, elsewhere;
+	volatile int release, ended;
+} watch_probe;
+
+static void watch_progress(const wasp_progress *pr, void *ctx)
+{
+	watch_probe *w = ctx;
+	(void)pr;
+	w->reports++;
+	if (!pthread_equal(pthread_self(), w->self))
+		w->elsewhere++;
+}
+
+static int reporting_step(void *arg, const wasp_options *o)
+{
+	(void)arg;
+	wasp_progress pr = {"ilp", 0, NAN, NAN, NAN};
+	struct timespec ms5 = {0, 5000000};
+	for (int i = 0; i < 3; i++) {
+		o->progress(&pr, o->progress_ctx);
+		nanosleep(&ms5, NULL);
+	}
+	return 7;
+}
+
+static int stuck_step(void *arg, const wasp_options *o)
+{
+	watch_probe *w = arg;
+	(void)o;
+	struct timespec ms1 = {0, 1000000};
+	while (!w->release)
+		nanosleep(&ms1, NULL);
+	w->ended = 1;
+	return 0;
+}
+
+START_TEST(watch_relays_and_leaves_behind)
+{
+	watch_probe w;
+	memset(&w, 0, sizeof w);
+	w.self = pthread_self();
+	volatile int stop = 0;
+	wasp_options o;
+	wasp_options_init(&o);
+	o.cancel = &stop;
+	o.progress = watch_progress;
+	o.progress_ctx = &w;
+	wsv_watch wt;
+	ck_assert_int_eq(wsv_watch_run(&wt, reporting_step, NULL, &o), 7);
+	ck_assert(!wt.abandoned);
+	ck_assert_int_ge(w.reports, 1);
+	ck_assert_int_eq(w.elsewhere, 0);
+	wsv_watch_join(&wt);
+
+	stop = 1;
+	ck_assert_int_eq(wsv_watch_run(&wt, stuck_step, &w, &o),
+			 WASP_ECANCELED);
+	ck_assert(wt.abandoned);
+	ck_assert(!w.ended);
+	w.release = 1;
+	wsv_watch_join(&wt);
+	ck_assert(w.ended);
+	wsv_watch_join(&wt); /* twice: a no-op */
+}
+END_TEST
+
 /* SIGINT while the snapshot is still being read (a FIFO the test
  * writes): nothing was planned, so nothing is written, and wasp ends by
  * that signal as an interrupted command does. */
@@ -868,6 +942,7 @@ int main(void)
 	tcase_add_test(tc, second_signal_kills);
 	tcase_add_test(tc, cancel_in_each_phase);
 	tcase_add_test(tc, signal_while_reading);
+	tcase_add_test(tc, watch_relays_and_leaves_behind);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

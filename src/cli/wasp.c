@@ -21,6 +21,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,19 +562,30 @@ int check_output_path(const char *path)
 
 /* ------------------------------------------------------------ signals */
 
+/* Signals seen by on_signal (a lock-free atomic: safe in a handler). */
+static atomic_int signals_seen;
+
 /* The first SIGINT or SIGTERM asks the solver to stop and keep its
  * best plan; the handler then restores the default action of both, so
- * that a second signal of either kind ends the command at once. */
+ * that a second signal of either kind ends the command at once.  The
+ * solver has threads: a second signal can reach another thread while
+ * the first handler runs, before the default is back; that handler
+ * ends the command itself (the signal, blocked in the handler, acts
+ * with its default action as the handler returns). */
 static void on_signal(int sig)
 {
 	struct sigaction dfl;
-	first_signal = sig;
-	cancel_flag = 1;
 	memset(&dfl, 0, sizeof dfl);
 	dfl.sa_handler = SIG_DFL;
 	sigemptyset(&dfl.sa_mask);
 	sigaction(SIGINT, &dfl, NULL);  /* async-signal-safe */
 	sigaction(SIGTERM, &dfl, NULL);
+	if (atomic_fetch_add(&signals_seen, 1) > 0) {
+		raise(sig);
+		return;
+	}
+	first_signal = sig;
+	cancel_flag = 1;
 }
 
 static void install_cancel_handler(void)

@@ -605,6 +605,10 @@ static int improve_lns(run *R, wasp_error *err)
 						 ls.cut)
 				     : "",
 			      ls.deadline ? ", stopped by the deadline" : "");
+	if (cancelled(R->o))
+		R->reason = also(R->a, R->reason, "cancelled during the "
+				 "neighbourhood search: the best plan found "
+				 "by then");
 	return WASP_OK;
 }
 
