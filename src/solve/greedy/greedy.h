@@ -41,9 +41,12 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
  * (index.c) from scratch after every group: *checks recounts made, *bad
  * those that differed from the incrementally kept totals; and that
  * scores the victim search's domains on o->threads threads however few
- * there are.  For tests. */
+ * there are; every answer the victim search's memo (pcache.c) gives is
+ * searched anyway and compared (counted in *checks and *bad; *hits, may
+ * be NULL: the memo's answers).  For tests. */
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
-		      wp_sol *sol, int *checks, int *bad, wasp_error *err);
+		      wp_sol *sol, int *checks, int *bad, int *hits,
+		      wasp_error *err);
 
 /* Seeded passes 1..n (stopping once `until` passes, or on cancel),
  * several at once on o->threads threads: each feasible plan better than

@@ -180,6 +180,8 @@ int wgr_pe_setup(gs *G)
 		 &(unitctx){p, G->pe_pdbv});
 	for (int i = 0; i < p->nunits; i++)
 		G->pe_rank[G->pe_order[i]] = i;
+	if (wgr_pc_setup(G))
+		return -1;
 	return wgr_ix_setup(G);
 }
 
@@ -433,11 +435,7 @@ static int pe_test(gs *G, const wp_group *wg, const int *corder,
 	return wgr_place_upto(G, wg, corder, k, d, need, limit);
 }
 
-typedef struct pecost {
-	long viol;  /* PodDisruptionBudget violations: fewest first */
-	double w;
-	long pods;
-} pecost;
+typedef wgr_pecost pecost;
 
 /* The candidate victims of group wg in domain d of k (k NULL: the
  * cluster), into G->pe_v cheapest first: units of lower priority, not
@@ -808,6 +806,9 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	 * order finds it: a domain whose bound exceeds the best cost, or
 	 * equals it behind the best domain, cannot win. */
 	qsort(lb, (size_t)nl, sizeof *lb, cmp_pebound);
+	/* identical questions on unchanged domains: the memo (pcache.c) */
+	wgr_pcq q;
+	bool memo = wgr_pc_question(G, wg, k, need, limit, &q);
 	for (int j = 0; j < nl; j++) {
 		int i = lb[j].i;
 		if (best >= 0 && bc.viol == 0 &&
@@ -818,9 +819,26 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
-		if (r == -2)
-			return -2;
+		int r;
+		uint64_t fp = memo ? wgr_pc_print(G, k, d) : 0;
+		if (!memo || !wgr_pc_get(G, ki, d, &q, fp, &r, &c)) {
+			r = pe_domain(G, g, corder, k, d, need, limit, false,
+				      &c);
+			if (r == -2)
+				return -2;
+			if (memo)
+				wgr_pc_put(G, ki, d, &q, fp, r, &c);
+		} else if (G->pc_hits++, G->ix_check) {
+			/* the checked pass searches anyway and compares */
+			pecost c2;
+			int r2 = pe_domain(G, g, corder, k, d, need, limit,
+					   false, &c2);
+			if (r2 == -2)
+				return -2;
+			G->ix_checks++;
+			G->ix_bad += r2 != r || (r >= 0 && (c2.viol != c.viol ||
+					   c2.w != c.w || c2.pods != c.pods));
+		}
 		if (r < 0)
 			continue;
 		int cmp = c.viol != bc.viol ? (c.viol < bc.viol ? -1 : 1)
