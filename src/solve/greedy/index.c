@@ -29,10 +29,12 @@
  *   wgr_ix_cost_lb a lower bound on what the victim search's answer in
  *                 the domain costs (evicted pods by weight, then pods):
  *                 the room the group needs beyond the free room must be
- *                 freed by pods of the bands below it, each freeing at
- *                 most the largest request of its band there (kept from
- *                 the start: it only over-states as pods leave), so the
- *                 fractional knapsack over the bands bounds the cost.
+ *                 freed by units of the bands below it; a unit costs all
+ *                 its pods, wherever they run, and frees per pod at most
+ *                 the most any unit of its band frees there per pod
+ *                 (kept from the start: it only over-states as units
+ *                 leave), so the fractional knapsack over the bands
+ *                 bounds the cost.
  *                 The search visits domains cheapest bound first and
  *                 stops when no bound can beat the best answer.
  * The index is built when the pass first preempts (wgr_pe_setup).
@@ -340,10 +342,10 @@ int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 }
 
 /* The least cost, in one resource, of freeing `deficit` from the bands
- * below `below` of one domain, by the fractional knapsack: a pod of band
- * b frees at most emax of the resource, so freeing x of it takes at
- * least x / emax pods, each costing per[b].  Bands in order of cost per
- * unit freed.  < 0: the bands cannot free that much. */
+ * below `below` of one domain, by the fractional knapsack: a unit of band
+ * b frees at most eeff of the resource per pod it has, so freeing x of
+ * it takes at least x / eeff pods, each costing per[b].  Bands in order
+ * of cost per unit freed.  < 0: the bands cannot free that much. */
 static double ix_frac(const gix *X, const int64_t *e, const double *mx,
 		      int nres, int r, int64_t deficit, int32_t below,
 		      const double *per)

@@ -534,14 +534,28 @@ static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
 	peslots slots, *ps = ps_init(G, &slots, wg, k, d, limit) ? &slots
 								  : NULL;
 	bool exact = ps && ps->exact;
-	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv, ps);
+	int lo = 1, hi = nv, t;
+	if (exact) {
+		/* the count only grows with the prefix: gallop up from the
+		 * cheapest victim, so the work follows the answer, not nv */
+		for (hi = 1; hi < nv; lo = hi + 1, hi *= 2)
+			if (pe_test(G, wg, corder, k, d, need, limit, v, &cur,
+				    hi, ps) >= 0)
+				break;
+		if (hi >= nv)
+			hi = nv;
+		t = hi < nv ? 0 : pe_test(G, wg, corder, k, d, need, limit,
+					  v, &cur, nv, ps);
+	} else {
+		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv, ps);
+	}
 	if (t < 0) {
 		pe_prefix(G, v, &cur, 0);
 		return t;
 	}
 	/* a fitting probe's placement stays while it may be the last (an
 	 * exact count places nothing: live stays -1) */
-	int lo = 1, hi = nv, live = exact ? -1 : t;
+	int live = exact ? -1 : t;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (live >= 0)
