@@ -42,8 +42,10 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
  * those that differed from the incrementally kept totals; and that
  * scores the victim search's domains on o->threads threads however few
  * there are; every answer the victim search's memo (pcache.c) gives is
- * searched anyway and compared (counted in *checks and *bad; *hits, may
- * be NULL: the memo's answers).  For tests. */
+ * searched anyway and compared, and so is every search over the cluster
+ * that took its victims without scanning the nodes (counted in *checks
+ * and *bad; hits, may be NULL: [0] the memo's answers, [1] the cluster
+ * searches without the scan).  For tests. */
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, int *checks, int *bad, int *hits,
 		      wasp_error *err);

@@ -246,6 +246,9 @@ typedef struct gs {
 	int par_doms;      /* WGR_PAR_DOMS; 1 in wgr_solve_checked       */
 	int ix_checks, ix_bad; /* recounts made, and those that differed */
 	int pc_hits;       /* answers the memo gave (pcache.c)          */
+	bool pe_noflat;    /* the checked pass: scan nodes for victims  */
+	bool pe_inchk;     /* the checked pass is comparing the two     */
+	int pe_flats;      /* cluster searches without the scan         */
 } gs;
 
 /* A candidate domain in the order it is tried (wgr_cmp_dsort). */

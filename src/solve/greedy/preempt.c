@@ -437,6 +437,47 @@ static int pe_test(gs *G, const wp_group *wg, const int *corder,
 
 typedef wgr_pecost pecost;
 
+/* pe_victims over the whole cluster for a one-class group without
+ * claims, when no budget and no over-committed node can change the
+ * order or the answer: the units below the group's priority are a
+ * prefix of the static cost order (G->pe_order, ranked with no budget
+ * broken), so the candidates come out sorted with no node scanned and no
+ * sort.  The bound on all of them gone is left to the search, whose
+ * last probe (everything evicted) decides the same question exactly
+ * here.  Their count, or -1 when none. */
+static int pe_victims_flat(gs *G, const wp_group *wg)
+{
+	const wp_problem *p = G->p;
+	const cinfo *ci = &G->ci[wg->classes[0]];
+	int *v = G->pe_v, nv = 0;
+	for (int i = 0; i < p->nunits; i++) {
+		int u = G->pe_order[i];
+		const wp_unit *un = &p->units[u];
+		if (un->priority >= wg->priority)
+			break;
+		if (G->sol->evict[u] || un->keep)
+			continue;
+		for (int j = 0; j < un->npods; j++) {
+			int n = G->s->pods[un->pods[j]].node;
+			if (wgr_elig_bit(ci, n) && G->pe_nmin[n] < wg->priority) {
+				v[nv++] = u;
+				break;
+			}
+		}
+	}
+	return nv > 0 ? nv : -1;
+}
+
+/* Does pe_victims_flat give group wg's candidates (in the cluster)? */
+static bool pe_flat(const gs *G, const wp_group *wg, const wtp_key *k)
+{
+	const wp_problem *p = G->p;
+	return !k && !G->pe_noflat && wg->nclasses == 1 &&
+	       !(G->cpc && G->cpc[wg->classes[0]]) &&
+	       !G->dra && p->snap->npdbs == 0 && p->nmcls == 0 &&
+	       G->pe_rest <= 0 && G->ix && !G->ix->any_over;
+}
+
 /* The candidate victims of group wg in domain d of k (k NULL: the
  * cluster), into G->pe_v cheapest first: units of lower priority, not
  * yet evicted, with a pod on a node of d that some class of the group
@@ -662,7 +703,24 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	int *v = G->pe_v;
 	if (pe_over_cap(G, 1))
 		return -1; /* --max-evictions used up */
-	int nv = pe_victims(G, wg, k, d, need);
+	bool flat = pe_flat(G, wg, k);
+	if (flat && G->ix_check && !G->pe_inchk) {
+		/* the checked pass: the scan of the nodes must agree */
+		pecost c1, c2;
+		G->pe_inchk = true;
+		G->pe_noflat = true;
+		int r1 = pe_domain(G, g, corder, k, d, need, limit, false, &c1);
+		G->pe_noflat = false;
+		int r2 = pe_domain(G, g, corder, k, d, need, limit, false, &c2);
+		G->pe_inchk = false;
+		if (r1 == -2 || r2 == -2)
+			return -2;
+		G->ix_checks++;
+		G->ix_bad += r1 != r2 || (r1 >= 0 && (c1.viol != c2.viol ||
+				c1.w != c2.w || c1.pods != c2.pods));
+		G->pe_flats++;
+	}
+	int nv = flat ? pe_victims_flat(G, wg) : pe_victims(G, wg, k, d, need);
 	if (nv < 0)
 		return -1;
 	int m;

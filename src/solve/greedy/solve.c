@@ -212,6 +212,7 @@ static int solve_pass(const wp_problem *p, const wasp_options *o,
 		chk[0] = G.ix_checks;
 		chk[1] = G.ix_bad;
 		chk[2] = G.pc_hits;
+		chk[3] = G.pe_flats;
 	}
 	wa_destroy(G.tmp);
 	/* DRA: a claim placed while earlier alternatives were short may
@@ -234,12 +235,14 @@ int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, int *checks, int *bad, int *hits,
 		      wasp_error *err)
 {
-	int chk[3] = {0, 0, 0};
+	int chk[4] = {0, 0, 0, 0};
 	int rc = solve_pass(p, o, sol, true, 0, NULL, chk, err);
 	*checks = chk[0];
 	*bad = chk[1];
-	if (hits)
-		*hits = chk[2];
+	if (hits) {
+		hits[0] = chk[2];
+		hits[1] = chk[3];
+	}
 	return rc;
 }
 
