@@ -401,7 +401,7 @@ int wgr_pc_setup(gs *G);
 void wgr_pc_neg(gs *G, int n);           /* node n's room changed      */
 bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
 		     int need, int limit, wgr_pcq *q);
-uint64_t wgr_pc_print(const gs *G, const wtp_key *k, int d);
+uint64_t wgr_pc_print(gs *G, const wtp_key *k, int d);
 bool wgr_pc_get(gs *G, int ki, int d, const wgr_pcq *q, uint64_t fp,
 		int *r, wgr_pecost *cost);
 void wgr_pc_put(gs *G, int ki, int d, const wgr_pcq *q, uint64_t fp, int r,

@@ -41,6 +41,8 @@ typedef struct pcent {
 struct wgr_pcache {
 	pcent **e;          /* per key: ndom * PC_WAYS                  */
 	unsigned char **next; /* per key, per domain: the way replaced next */
+	uint64_t **fp;      /* per key, per domain: the last fingerprint, */
+	uint32_t **fpv;     /* taken at this placement version (dver)    */
 	int nkeys;
 };
 
@@ -62,9 +64,38 @@ bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
 	return true;
 }
 
+static uint64_t pc_print(const gs *G, const wtp_key *k, int d);
+static struct wgr_pcache *pc_get(gs *G);
+
 /* The fingerprint of domain d of k: every node's room, and for every
- * unit with a pod there whether it still runs. */
-uint64_t wgr_pc_print(const gs *G, const wtp_key *k, int d)
+ * unit with a pod there whether it still runs.  Kept while the domain's
+ * placement version (G->dver: every change of a node's room bumps it,
+ * and an eviction changes the room of its pods' nodes) stays. */
+uint64_t wgr_pc_print(gs *G, const wtp_key *k, int d)
+{
+	int ki = (int)(k - G->p->topo->keys);
+	struct wgr_pcache *C = pc_get(G);
+	if (!C)
+		return pc_print(G, k, d);
+	if (!C->fp[ki]) {
+		C->fp[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
+				      sizeof **C->fp);
+		C->fpv[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
+				       sizeof **C->fpv);
+		if (!C->fp[ki] || !C->fpv[ki]) {
+			C->fp[ki] = NULL;
+			return pc_print(G, k, d);
+		}
+	}
+	/* versions start at 1: 0 is never current */
+	if (C->fpv[ki][d] != G->dver[ki][d]) {
+		C->fp[ki][d] = pc_print(G, k, d);
+		C->fpv[ki][d] = G->dver[ki][d];
+	}
+	return C->fp[ki][d];
+}
+
+static uint64_t pc_print(const gs *G, const wtp_key *k, int d)
 {
 	uint64_t h = 0x243f6a8885a308d3ULL ^ (uint64_t)d;
 	const int *nodes = k->dom_nodes[d];
@@ -81,7 +112,7 @@ uint64_t wgr_pc_print(const gs *G, const wtp_key *k, int d)
 	return h;
 }
 
-static pcent *pc_ways(gs *G, int ki, int d)
+static struct wgr_pcache *pc_get(gs *G)
 {
 	struct wgr_pcache *C = G->pc;
 	if (!C) {
@@ -93,10 +124,21 @@ static pcent *pc_ways(gs *G, int ki, int d)
 		C->e = wa_calloc(G->tmp, (size_t)t->nkeys + 1, sizeof *C->e);
 		C->next = wa_calloc(G->tmp, (size_t)t->nkeys + 1,
 				    sizeof *C->next);
-		if (!C->e || !C->next)
+		C->fp = wa_calloc(G->tmp, (size_t)t->nkeys + 1, sizeof *C->fp);
+		C->fpv = wa_calloc(G->tmp, (size_t)t->nkeys + 1,
+				   sizeof *C->fpv);
+		if (!C->e || !C->next || !C->fp || !C->fpv)
 			return NULL;
 		G->pc = C;
 	}
+	return C;
+}
+
+static pcent *pc_ways(gs *G, int ki, int d)
+{
+	struct wgr_pcache *C = pc_get(G);
+	if (!C)
+		return NULL;
 	if (!C->e[ki]) {
 		int nd = G->p->topo->keys[ki].ndom;
 		C->e[ki] = wa_calloc(G->tmp, (size_t)nd * PC_WAYS + 1,
