@@ -342,7 +342,10 @@ END_TEST
  * single pods, of whole groups (--preemptible), with moves
  * (--rebalance), with device claims.  wgr_solve_checked scores the
  * victim search's domains on OpenMP threads however few there are:
- * 1 and 2 threads must give the same solution.  Every plan is verified. */
+ * 1 and 2 threads must give the same solution; it also searches again
+ * wherever the victim search's memo (pcache.c) answers, and with the
+ * nodes scanned wherever a search over the cluster did not: the answers
+ * must agree.  Every plan is verified. */
 START_TEST(index_matches_recount)
 {
 	static const struct {
@@ -382,11 +385,12 @@ START_TEST(index_matches_recount)
 		ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
 		wp_sol *sol = wp_sol_new(p, a), *two = wp_sol_new(p, a);
 		int checks = 0, bad = 0, checks2 = 0, bad2 = 0;
+		int hits[2] = {0, 0};
 		ck_assert_int_eq(wgr_solve_checked(p, &o, sol, &checks, &bad,
-						   &e), WASP_OK);
+						   hits, &e), WASP_OK);
 		o.threads = 2;
 		ck_assert_int_eq(wgr_solve_checked(p, &o, two, &checks2,
-						   &bad2, &e), WASP_OK);
+						   &bad2, NULL, &e), WASP_OK);
 		ck_assert_msg(!memcmp(sol->x, two->x,
 				      (size_t)p->nx * sizeof *sol->x) &&
 			      !memcmp(sol->admit, two->admit,
@@ -403,6 +407,13 @@ START_TEST(index_matches_recount)
 			      "%d evictions)", i, checks, evicted);
 		ck_assert_msg(bad == 0, "case %zu: %d of %d recounts differ",
 			      i, bad, checks);
+		/* without claims and moves the victim search's memo answers,
+		 * and searches over the cluster skip the scan of the nodes
+		 * (the checked pass compared each answer above) */
+		ck_assert_msg(cases[i].dra || cases[i].rebalance ||
+			      (hits[0] > 0 && hits[1] > 0),
+			      "case %zu: the memo answered %d, %d cluster "
+			      "searches without the scan", i, hits[0], hits[1]);
 		tu_sol_verified(s, p, sol, NULL, "index_matches_recount");
 		tu_sol_verified(s, p, two, NULL, "index_matches_recount -j 2");
 		wa_destroy(a);

@@ -619,26 +619,51 @@ static int bf_profiles(bf *b)
 	return 0;
 }
 
-/* Sort pool[0..n) most free first, name rank breaking ties, then take
- * elements in turn until `need` is covered, the last one replaced by the
- * tightest that fits the remainder (Kueue's updateCountsToMinimum).
- * Writes the chosen elements to out (and their quotas to quota, may be
- * NULL); returns how many, or -1 if the pool cannot cover need. */
+/* pool[i] before pool[j] in item_cmp order, as a min-heap (bf_take). */
+static void bl_sift(bl_item *h, int n, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		if (l < n && item_cmp(&h[l], &h[m]) < 0)
+			m = l;
+		if (r < n && item_cmp(&h[r], &h[m]) < 0)
+			m = r;
+		if (m == i)
+			return;
+		bl_item t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Take the elements of pool[0..n) most free first, name rank breaking
+ * ties, until `need` is covered, the last one replaced by the tightest
+ * that fits the remainder (Kueue's updateCountsToMinimum).  Writes the
+ * chosen elements to out (and their quotas to quota, may be NULL);
+ * returns how many, or -1 if the pool cannot cover need.  A heap gives
+ * the elements in the order a full sort would, taking only what is used
+ * (the pool is left in heap order). */
 static int bf_take(bl_item *pool, int n, int need, int *out, int *quota)
 {
 	int m = 0;
 	int rem = need;
 
-	qsort(pool, n, sizeof *pool, item_cmp);
-	for (int i = 0; i < n && rem > 0; i++) {
-		int st = (int)-pool[i].key;
+	for (int i = n / 2 - 1; i >= 0; i--)
+		bl_sift(pool, n, i);
+	while (n > 0 && rem > 0) {
+		int st = (int)-pool[0].key;
 		if (st <= 0)
 			break;
 		if (st >= rem) {
-			int best = i;
-			for (int j = i + 1; j < n; j++) {
+			/* the tightest of the rest that covers rem: the first
+			 * in sorted order among the fewest slots */
+			int best = 0;
+			for (int j = 1; j < n; j++) {
 				int sj = (int)-pool[j].key;
-				if (sj >= rem && sj < (int)-pool[best].key)
+				int sb = (int)-pool[best].key;
+				if (sj >= rem && (sj < sb || (sj == sb &&
+				    item_cmp(&pool[j], &pool[best]) < 0)))
 					best = j;
 			}
 			out[m] = pool[best].elem;
@@ -646,11 +671,13 @@ static int bf_take(bl_item *pool, int n, int need, int *out, int *quota)
 				quota[m] = rem;
 			return m + 1;
 		}
-		out[m] = pool[i].elem;
+		out[m] = pool[0].elem;
 		if (quota)
 			quota[m] = st;
 		m++;
 		rem -= st;
+		pool[0] = pool[--n];
+		bl_sift(pool, n, 0);
 	}
 	return rem > 0 ? -1 : m;
 }

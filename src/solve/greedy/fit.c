@@ -240,6 +240,8 @@ void wgr_touch(gs *G, int n)
 	G->nver[n]++;
 	if (G->ix)
 		wgr_ix_touch(G, n);
+	if (G->neg)
+		wgr_pc_neg(G, n);
 }
 
 /* Place up to m pods of class c on the candidates G->nc[0..nc), best-fit

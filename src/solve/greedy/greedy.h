@@ -41,9 +41,14 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
  * (index.c) from scratch after every group: *checks recounts made, *bad
  * those that differed from the incrementally kept totals; and that
  * scores the victim search's domains on o->threads threads however few
- * there are.  For tests. */
+ * there are; every answer the victim search's memo (pcache.c) gives is
+ * searched anyway and compared, and so is every search over the cluster
+ * that took its victims without scanning the nodes (counted in *checks
+ * and *bad; hits, may be NULL: [0] the memo's answers, [1] the cluster
+ * searches without the scan).  For tests. */
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
-		      wp_sol *sol, int *checks, int *bad, wasp_error *err);
+		      wp_sol *sol, int *checks, int *bad, int *hits,
+		      wasp_error *err);
 
 /* Seeded passes 1..n (stopping once `until` passes, or on cancel),
  * several at once on o->threads threads: each feasible plan better than

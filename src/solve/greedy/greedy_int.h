@@ -29,6 +29,8 @@
  *               search"; doc/formulation.md §4b)
  *   index.c     per-domain totals of free and evictable capacity, kept
  *               up to date as pods are placed and units evicted
+ *   pcache.c    the victim search's answers per domain, kept while the
+ *               domain does not change
  *   reasons.c   why a group waits
  *   restarts.c  seeded passes in perturbed orders (doc/formulation.md §11)
  */
@@ -113,8 +115,10 @@ typedef struct gix {
 	int64_t **esum;    /* per slot: ndom * nb * nres, evictable pods'
 			      requests                                 */
 	int32_t **ecnt;    /* per slot: ndom * nb, evictable pods        */
-	int64_t **emax;    /* per slot: ndom * nb * nres, the largest
-			      request of one such pod (from the start)   */
+	double **eeff;     /* per slot: ndom * nb * nres, the most one
+			      such unit frees in the domain per pod it
+			      has (its pods anywhere count: each is
+			      evicted), from the start                  */
 	bool any_over;     /* some node is over-committed: no cost bound */
 	int64_t *seen;     /* nn * nres: each node's room as added       */
 	unsigned char *dirty; /* per node: touched since the last sync   */
@@ -122,6 +126,21 @@ typedef struct gix {
 	unsigned char *over; /* per node: over-committed (no victims)    */
 	int *pod_unit;     /* per snapshot pod: its unit (moves), or -1  */
 } gix;
+
+/* The cost of a victim search's answer (preempt.c). */
+typedef struct wgr_pecost {
+	long viol;  /* PodDisruptionBudget violations: fewest first */
+	double w;   /* evicted pods by weight                       */
+	long pods;
+} wgr_pecost;
+
+/* A question to the victim search's memo (pcache.c). */
+typedef struct wgr_pcq {
+	int prof;      /* the one class's profile (cinfo.prof) */
+	int32_t prio;
+	int mpods;     /* pods it may place                    */
+	int need;
+} wgr_pcq;
 
 /* The state of one greedy pass (the contract above). */
 typedef struct gs {
@@ -211,6 +230,10 @@ typedef struct gs {
 	 * once a group was admitted (preempt.c, pd_domains). */
 	struct pdfit *pd;
 	gix *ix;           /* the domain index, NULL until preemption    */
+	struct wgr_pcache *pc; /* the victim search's memo (pcache.c)   */
+	unsigned char *neg; /* per node: some room below zero (NULL until
+			       preemption)                              */
+	int nneg;          /* such nodes                                 */
 	/* what is placed per node and pending band (wgr_setup_load): band
 	 * 0 holds groups that may not preempt, band b > 0 the may-preempt
 	 * groups of priority pl_prio[b]; NULL: over WGR_LOAD_MAX bytes,
@@ -222,6 +245,10 @@ typedef struct gs {
 	bool ix_check;     /* wgr_solve_checked: recount after each group */
 	int par_doms;      /* WGR_PAR_DOMS; 1 in wgr_solve_checked       */
 	int ix_checks, ix_bad; /* recounts made, and those that differed */
+	int pc_hits;       /* answers the memo gave (pcache.c)          */
+	bool pe_noflat;    /* the checked pass: scan nodes for victims  */
+	bool pe_inchk;     /* the checked pass is comparing the two     */
+	int pe_flats;      /* cluster searches without the scan         */
 } gs;
 
 /* A candidate domain in the order it is tried (wgr_cmp_dsort). */
@@ -368,6 +395,17 @@ int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 bool wgr_ix_cost_lb(const gs *G, const wp_group *wg, int ki, int d,
 		    int32_t below, int need, double *w, long *pods);
 bool wgr_ix_verify(gs *G);         /* totals equal a recount      */
+
+/* pcache.c: the victim search's memo per domain */
+int wgr_pc_setup(gs *G);
+void wgr_pc_neg(gs *G, int n);           /* node n's room changed      */
+bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
+		     int need, int limit, wgr_pcq *q);
+uint64_t wgr_pc_print(gs *G, const wtp_key *k, int d);
+bool wgr_pc_get(gs *G, int ki, int d, const wgr_pcq *q, uint64_t fp,
+		int *r, wgr_pecost *cost);
+void wgr_pc_put(gs *G, int ki, int d, const wgr_pcq *q, uint64_t fp, int r,
+		const wgr_pecost *cost);
 
 /* reasons.c */
 const char *wgr_short_name(const char *label);

@@ -29,10 +29,12 @@
  *   wgr_ix_cost_lb a lower bound on what the victim search's answer in
  *                 the domain costs (evicted pods by weight, then pods):
  *                 the room the group needs beyond the free room must be
- *                 freed by pods of the bands below it, each freeing at
- *                 most the largest request of its band there (kept from
- *                 the start: it only over-states as pods leave), so the
- *                 fractional knapsack over the bands bounds the cost.
+ *                 freed by units of the bands below it; a unit costs all
+ *                 its pods, wherever they run, and frees per pod at most
+ *                 the most any unit of its band frees there per pod
+ *                 (kept from the start: it only over-states as units
+ *                 leave), so the fractional knapsack over the bands
+ *                 bounds the cost.
  *                 The search visits domains cheapest bound first and
  *                 stops when no bound can beat the best answer.
  * The index is built when the pass first preempts (wgr_pe_setup).
@@ -85,6 +87,64 @@ static void ix_pod(gs *G, int pi, int band, int sign)
 	}
 }
 
+/* Per key slot, domain and band: the most room one live unit's pods in
+ * the domain free per pod of the unit (never lowered as units leave: it
+ * stays an upper bound).  Evicting a unit costs all its pods, wherever
+ * they run, so a unit spread over many domains frees little per pod
+ * evicted in any one of them. */
+static int ix_eff(gs *G)
+{
+	const wp_problem *p = G->p;
+	gix *X = G->ix;
+	int nres = G->nres, nb = X->nb;
+	int maxd = 1;
+	for (int s = 0; s < X->nk - 1; s++)
+		if (p->topo->keys[s].ndom > maxd)
+			maxd = p->topo->keys[s].ndom;
+	int64_t *acc = wa_calloc(G->tmp, (size_t)maxd * nres + 1,
+				 sizeof *acc);
+	int *list = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *list);
+	unsigned char *on = wa_calloc(G->tmp, (size_t)maxd + 1, 1);
+	if (!acc || !list || !on)
+		return -1;
+	for (int u = 0; u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (!ix_live(G, u) || un->npods <= 0)
+			continue;
+		for (int s = 0; s < X->nk; s++) {
+			int nl = 0;
+			for (int i = 0; i < un->npods; i++) {
+				const ws_pod *pod = &G->s->pods[un->pods[i]];
+				int n = pod->node;
+				int d = n >= 0 && !X->over[n] ? ix_dom(G, s, n)
+							       : -1;
+				if (d < 0)
+					continue;
+				if (!on[d]) {
+					on[d] = 1;
+					list[nl++] = d;
+				}
+				for (int r = 0; r < nres; r++)
+					acc[(size_t)d * nres + r] += pod->req[r];
+			}
+			for (int j = 0; j < nl; j++) {
+				int d = list[j];
+				double *ef = X->eeff[s] +
+					     ((size_t)d * nb + X->uband[u]) * nres;
+				for (int r = 0; r < nres; r++) {
+					double v = (double)acc[(size_t)d * nres + r] /
+						   un->npods;
+					if (v > ef[r])
+						ef[r] = v;
+					acc[(size_t)d * nres + r] = 0;
+				}
+				on[d] = 0;
+			}
+		}
+	}
+	return 0;
+}
+
 int wgr_ix_setup(gs *G)
 {
 	const wp_problem *p = G->p;
@@ -104,8 +164,8 @@ int wgr_ix_setup(gs *G)
 	X->fsum = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->fsum);
 	X->esum = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->esum);
 	X->ecnt = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->ecnt);
-	X->emax = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->emax);
-	if (!X->emax ||
+	X->eeff = wa_calloc(G->tmp, (size_t)X->nk, sizeof *X->eeff);
+	if (!X->eeff ||
 	    !X->bprio || !X->uband || !X->over || !X->seen || !X->dirty ||
 	    !X->dlist || !X->fsum ||
 	    !X->esum || !X->ecnt)
@@ -142,9 +202,9 @@ int wgr_ix_setup(gs *G)
 				       sizeof(int64_t));
 		X->ecnt[s] = wa_calloc(G->tmp, (size_t)nd * nb + 1,
 				       sizeof(int32_t));
-		X->emax[s] = wa_calloc(G->tmp, (size_t)nd * nb * nres + 1,
-				       sizeof(int64_t));
-		if (!X->fsum[s] || !X->esum[s] || !X->ecnt[s] || !X->emax[s])
+		X->eeff[s] = wa_calloc(G->tmp, (size_t)nd * nb * nres + 1,
+				       sizeof(double));
+		if (!X->fsum[s] || !X->esum[s] || !X->ecnt[s] || !X->eeff[s])
 			return -1;
 	}
 	G->ix = X;
@@ -156,27 +216,13 @@ int wgr_ix_setup(gs *G)
 	/* the free totals: every node's clamped room added once */
 	for (int n = 0; n < nn; n++)
 		ix_free(G, n);
-	/* the evictable totals, and the largest request of a pod per band
-	 * (never lowered: it stays an upper bound as pods leave) */
-	for (int u = 0; u < p->nunits; u++) {
-		if (!ix_live(G, u))
-			continue;
-		for (int i = 0; i < p->units[u].npods; i++) {
-			int pi = p->units[u].pods[i], n = G->s->pods[pi].node;
-			ix_pod(G, pi, X->uband[u], 1);
-			for (int s = 0; n >= 0 && !X->over[n] && s < X->nk; s++) {
-				int d = ix_dom(G, s, n);
-				if (d < 0)
-					continue;
-				int64_t *mx = X->emax[s] +
-					      ((size_t)d * X->nb + X->uband[u]) *
-						  nres;
-				for (int r = 0; r < nres; r++)
-					if (G->s->pods[pi].req[r] > mx[r])
-						mx[r] = G->s->pods[pi].req[r];
-			}
-		}
-	}
+	/* the evictable totals */
+	for (int u = 0; u < p->nunits; u++)
+		if (ix_live(G, u))
+			for (int i = 0; i < p->units[u].npods; i++)
+				ix_pod(G, p->units[u].pods[i], X->uband[u], 1);
+	if (ix_eff(G))
+		return -1;
 	/* moves need the unit of a pod (single-pod units) */
 	if (p->unit_mc) {
 		X->pod_unit = wa_calloc(G->tmp, (size_t)p->snap->npods + 1,
@@ -296,24 +342,24 @@ int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 }
 
 /* The least cost, in one resource, of freeing `deficit` from the bands
- * below `below` of one domain, by the fractional knapsack: a pod of band
- * b frees at most emax of the resource, so freeing x of it takes at
- * least x / emax pods, each costing per[b].  Bands in order of cost per
- * unit freed.  < 0: the bands cannot free that much. */
-static double ix_frac(const gix *X, const int64_t *e, const int64_t *mx,
+ * below `below` of one domain, by the fractional knapsack: a unit of band
+ * b frees at most eeff of the resource per pod it has, so freeing x of
+ * it takes at least x / eeff pods, each costing per[b].  Bands in order
+ * of cost per unit freed.  < 0: the bands cannot free that much. */
+static double ix_frac(const gix *X, const int64_t *e, const double *mx,
 		      int nres, int r, int64_t deficit, int32_t below,
 		      const double *per)
 {
 	int ord[WGR_IX_MAX_BANDS], no = 0;
 	for (int b = 0; b < X->nb && X->bprio[b] < below; b++) {
-		int64_t q = mx[(size_t)b * nres + r];
+		double q = mx[(size_t)b * nres + r];
 		if (q <= 0 || e[(size_t)b * nres + r] <= 0)
 			continue;
 		int i = no++;
 		while (i > 0) {
 			int o = ord[i - 1];
-			double ro = per[o] / (double)mx[(size_t)o * nres + r];
-			if (ro <= per[b] / (double)q)
+			double ro = per[o] / mx[(size_t)o * nres + r];
+			if (ro <= per[b] / q)
 				break;
 			ord[i] = o;
 			i--;
@@ -327,7 +373,7 @@ static double ix_frac(const gix *X, const int64_t *e, const int64_t *mx,
 		int64_t take = e[(size_t)b * nres + r];
 		if (take > left)
 			take = left;
-		cost += per[b] * (double)take / (double)mx[(size_t)b * nres + r];
+		cost += per[b] * (double)take / mx[(size_t)b * nres + r];
 		left -= take;
 	}
 	return left > 0 ? -1 : cost;
@@ -345,7 +391,7 @@ bool wgr_ix_cost_lb(const gs *G, const wp_group *wg, int ki, int d,
 		return true; /* no bound: 0 */
 	const int64_t *f = X->fsum[s] + (size_t)d * nres;
 	const int64_t *e = X->esum[s] + (size_t)d * X->nb * nres;
-	const int64_t *mx = X->emax[s] + (size_t)d * X->nb * nres;
+	const double *mx = X->eeff[s] + (size_t)d * X->nb * nres;
 	double wper[WGR_IX_MAX_BANDS], pper[WGR_IX_MAX_BANDS];
 	for (int b = 0; b < X->nb; b++) {
 		wper[b] = b + 1; /* a unit's weight per pod (wp_unit) */

@@ -180,6 +180,8 @@ int wgr_pe_setup(gs *G)
 		 &(unitctx){p, G->pe_pdbv});
 	for (int i = 0; i < p->nunits; i++)
 		G->pe_rank[G->pe_order[i]] = i;
+	if (wgr_pc_setup(G))
+		return -1;
 	return wgr_ix_setup(G);
 }
 
@@ -433,11 +435,48 @@ static int pe_test(gs *G, const wp_group *wg, const int *corder,
 	return wgr_place_upto(G, wg, corder, k, d, need, limit);
 }
 
-typedef struct pecost {
-	long viol;  /* PodDisruptionBudget violations: fewest first */
-	double w;
-	long pods;
-} pecost;
+typedef wgr_pecost pecost;
+
+/* pe_victims over the whole cluster for a one-class group without
+ * claims, when no budget and no over-committed node can change the
+ * order or the answer: the units below the group's priority are a
+ * prefix of the static cost order (G->pe_order, ranked with no budget
+ * broken), so the candidates come out sorted with no node scanned and no
+ * sort.  The bound on all of them gone is left to the search, whose
+ * last probe (everything evicted) decides the same question exactly
+ * here.  Their count, or -1 when none. */
+static int pe_victims_flat(gs *G, const wp_group *wg)
+{
+	const wp_problem *p = G->p;
+	const cinfo *ci = &G->ci[wg->classes[0]];
+	int *v = G->pe_v, nv = 0;
+	for (int i = 0; i < p->nunits; i++) {
+		int u = G->pe_order[i];
+		const wp_unit *un = &p->units[u];
+		if (un->priority >= wg->priority)
+			break;
+		if (G->sol->evict[u] || un->keep)
+			continue;
+		for (int j = 0; j < un->npods; j++) {
+			int n = G->s->pods[un->pods[j]].node;
+			if (wgr_elig_bit(ci, n) && G->pe_nmin[n] < wg->priority) {
+				v[nv++] = u;
+				break;
+			}
+		}
+	}
+	return nv > 0 ? nv : -1;
+}
+
+/* Does pe_victims_flat give group wg's candidates (in the cluster)? */
+static bool pe_flat(const gs *G, const wp_group *wg, const wtp_key *k)
+{
+	const wp_problem *p = G->p;
+	return !k && !G->pe_noflat && wg->nclasses == 1 &&
+	       !(G->cpc && G->cpc[wg->classes[0]]) &&
+	       !G->dra && p->snap->npdbs == 0 && p->nmcls == 0 &&
+	       G->pe_rest <= 0 && G->ix && !G->ix->any_over;
+}
 
 /* The candidate victims of group wg in domain d of k (k NULL: the
  * cluster), into G->pe_v cheapest first: units of lower priority, not
@@ -536,14 +575,28 @@ static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
 	peslots slots, *ps = ps_init(G, &slots, wg, k, d, limit) ? &slots
 								  : NULL;
 	bool exact = ps && ps->exact;
-	int t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv, ps);
+	int lo = 1, hi = nv, t;
+	if (exact) {
+		/* the count only grows with the prefix: gallop up from the
+		 * cheapest victim, so the work follows the answer, not nv */
+		for (hi = 1; hi < nv; lo = hi + 1, hi *= 2)
+			if (pe_test(G, wg, corder, k, d, need, limit, v, &cur,
+				    hi, ps) >= 0)
+				break;
+		if (hi >= nv)
+			hi = nv;
+		t = hi < nv ? 0 : pe_test(G, wg, corder, k, d, need, limit,
+					  v, &cur, nv, ps);
+	} else {
+		t = pe_test(G, wg, corder, k, d, need, limit, v, &cur, nv, ps);
+	}
 	if (t < 0) {
 		pe_prefix(G, v, &cur, 0);
 		return t;
 	}
 	/* a fitting probe's placement stays while it may be the last (an
 	 * exact count places nothing: live stays -1) */
-	int lo = 1, hi = nv, live = exact ? -1 : t;
+	int live = exact ? -1 : t;
 	while (lo < hi) {
 		int mid = lo + (hi - lo) / 2;
 		if (live >= 0)
@@ -650,7 +703,24 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	int *v = G->pe_v;
 	if (pe_over_cap(G, 1))
 		return -1; /* --max-evictions used up */
-	int nv = pe_victims(G, wg, k, d, need);
+	bool flat = pe_flat(G, wg, k);
+	if (flat && G->ix_check && !G->pe_inchk) {
+		/* the checked pass: the scan of the nodes must agree */
+		pecost c1, c2;
+		G->pe_inchk = true;
+		G->pe_noflat = true;
+		int r1 = pe_domain(G, g, corder, k, d, need, limit, false, &c1);
+		G->pe_noflat = false;
+		int r2 = pe_domain(G, g, corder, k, d, need, limit, false, &c2);
+		G->pe_inchk = false;
+		if (r1 == -2 || r2 == -2)
+			return -2;
+		G->ix_checks++;
+		G->ix_bad += r1 != r2 || (r1 >= 0 && (c1.viol != c2.viol ||
+				c1.w != c2.w || c1.pods != c2.pods));
+		G->pe_flats++;
+	}
+	int nv = flat ? pe_victims_flat(G, wg) : pe_victims(G, wg, k, d, need);
 	if (nv < 0)
 		return -1;
 	int m;
@@ -808,6 +878,9 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	 * order finds it: a domain whose bound exceeds the best cost, or
 	 * equals it behind the best domain, cannot win. */
 	qsort(lb, (size_t)nl, sizeof *lb, cmp_pebound);
+	/* identical questions on unchanged domains: the memo (pcache.c) */
+	wgr_pcq q;
+	bool memo = wgr_pc_question(G, wg, k, need, limit, &q);
 	for (int j = 0; j < nl; j++) {
 		int i = lb[j].i;
 		if (best >= 0 && bc.viol == 0 &&
@@ -818,9 +891,26 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		pecost c;
 		int d = !k ? -1 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				  : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		int r = pe_domain(G, g, corder, k, d, need, limit, false, &c);
-		if (r == -2)
-			return -2;
+		int r;
+		uint64_t fp = memo ? wgr_pc_print(G, k, d) : 0;
+		if (!memo || !wgr_pc_get(G, ki, d, &q, fp, &r, &c)) {
+			r = pe_domain(G, g, corder, k, d, need, limit, false,
+				      &c);
+			if (r == -2)
+				return -2;
+			if (memo)
+				wgr_pc_put(G, ki, d, &q, fp, r, &c);
+		} else if (G->pc_hits++, G->ix_check) {
+			/* the checked pass searches anyway and compares */
+			pecost c2;
+			int r2 = pe_domain(G, g, corder, k, d, need, limit,
+					   false, &c2);
+			if (r2 == -2)
+				return -2;
+			G->ix_checks++;
+			G->ix_bad += r2 != r || (r >= 0 && (c2.viol != c.viol ||
+					   c2.w != c.w || c2.pods != c.pods));
+		}
 		if (r < 0)
 			continue;
 		int cmp = c.viol != bc.viol ? (c.viol < bc.viol ? -1 : 1)

@@ -211,6 +211,8 @@ static int solve_pass(const wp_problem *p, const wasp_options *o,
 	if (chk) {
 		chk[0] = G.ix_checks;
 		chk[1] = G.ix_bad;
+		chk[2] = G.pc_hits;
+		chk[3] = G.pe_flats;
 	}
 	wa_destroy(G.tmp);
 	/* DRA: a claim placed while earlier alternatives were short may
@@ -230,12 +232,17 @@ int wgr_solve_in(const wp_problem *p, const wasp_options *o,
 }
 
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
-		      wp_sol *sol, int *checks, int *bad, wasp_error *err)
+		      wp_sol *sol, int *checks, int *bad, int *hits,
+		      wasp_error *err)
 {
-	int chk[2] = {0, 0};
+	int chk[4] = {0, 0, 0, 0};
 	int rc = solve_pass(p, o, sol, true, 0, NULL, chk, err);
 	*checks = chk[0];
 	*bad = chk[1];
+	if (hits) {
+		hits[0] = chk[2];
+		hits[1] = chk[3];
+	}
 	return rc;
 }
 

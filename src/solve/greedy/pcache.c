@@ -1,0 +1,218 @@
+/*
+ * pcache.c -- the victim search's memo per domain (doc/preemption.md,
+ * "The domain index": the memo).
+ *
+ * The victim search in one domain (preempt.c, pe_domain) is a function of
+ * the question -- the class profile of a one-class group, its priority,
+ * the pods it needs and may place -- and of the domain's state: the room
+ * of its nodes and which units with a pod there are still running.
+ * Similar groups come one after the other (order.c sorts by priority,
+ * then by shape), and each searches most domains of its key, of which
+ * only the few the last admission changed have moved.  So the answer of a
+ * trial search (pods placed or -1, and the cost) is kept per domain with
+ * a fingerprint of the domain's state, and a later identical question on
+ * a domain whose fingerprint is unchanged takes it instead of searching.
+ *
+ * The answer also depends on things outside the domain, which the memo
+ * excludes instead of fingerprinting: device claims, PodDisruptionBudgets,
+ * --max-evictions, moves, the per-pod rest of a basic group, and nodes
+ * with negative room anywhere (the reprieve checks every node of a
+ * victim, inside the domain or not; with no node below zero, those
+ * outside always pass).  wgr_solve_checked searches on every hit anyway
+ * and counts the answers that differ.
+ */
+#include "solve/greedy/greedy_int.h"
+
+#include <string.h>
+
+/* Answers kept per domain (the most recent questions). */
+#define PC_WAYS 8
+
+typedef struct pcent {
+	uint64_t fp;        /* the domain's fingerprint                */
+	int prof;           /* the question: class profile (cinfo.prof) */
+	int32_t prio;
+	int mpods, need;
+	int r;              /* the answer: pods placed, -1 none        */
+	wgr_pecost cost;
+	bool used;
+} pcent;
+
+struct wgr_pcache {
+	pcent **e;          /* per key: ndom * PC_WAYS                  */
+	unsigned char **next; /* per key, per domain: the way replaced next */
+	uint64_t **fp;      /* per key, per domain: the last fingerprint, */
+	uint32_t **fpv;     /* taken at this placement version (dver)    */
+	int nkeys;
+};
+
+/* Can group wg's search in a domain of k use the memo?  *q: the
+ * question. */
+bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
+		     int need, int limit, wgr_pcq *q)
+{
+	const wp_problem *p = G->p;
+	if (!k || wg->nclasses != 1 || G->dra || G->cpc || p->nmcls > 0 ||
+	    p->snap->npdbs > 0 || p->max_evictions > 0 || G->pe_rest > 0 ||
+	    G->pe_only_dom >= 0 || G->nneg > 0)
+		return false;
+	int c = wg->classes[0];
+	int64_t m = p->classes[c].count;
+	if (m > limit)
+		m = limit;
+	*q = (wgr_pcq){G->ci[c].prof, wg->priority, (int)m, need};
+	return true;
+}
+
+static uint64_t pc_print(const gs *G, const wtp_key *k, int d);
+static struct wgr_pcache *pc_get(gs *G);
+
+/* The fingerprint of domain d of k: every node's room, and for every
+ * unit with a pod there whether it still runs.  Kept while the domain's
+ * placement version (G->dver: every change of a node's room bumps it,
+ * and an eviction changes the room of its pods' nodes) stays. */
+uint64_t wgr_pc_print(gs *G, const wtp_key *k, int d)
+{
+	int ki = (int)(k - G->p->topo->keys);
+	struct wgr_pcache *C = pc_get(G);
+	if (!C)
+		return pc_print(G, k, d);
+	if (!C->fp[ki]) {
+		C->fp[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
+				      sizeof **C->fp);
+		C->fpv[ki] = wa_calloc(G->tmp, (size_t)k->ndom + 1,
+				       sizeof **C->fpv);
+		if (!C->fp[ki] || !C->fpv[ki]) {
+			C->fp[ki] = NULL;
+			return pc_print(G, k, d);
+		}
+	}
+	/* versions start at 1: 0 is never current */
+	if (C->fpv[ki][d] != G->dver[ki][d]) {
+		C->fp[ki][d] = pc_print(G, k, d);
+		C->fpv[ki][d] = G->dver[ki][d];
+	}
+	return C->fp[ki][d];
+}
+
+static uint64_t pc_print(const gs *G, const wtp_key *k, int d)
+{
+	uint64_t h = 0x243f6a8885a308d3ULL ^ (uint64_t)d;
+	const int *nodes = k->dom_nodes[d];
+	for (int j = 0; j < k->dom_nnodes[d]; j++) {
+		int n = nodes[j];
+		const int64_t *f = G->fr + (size_t)n * G->nres;
+		h = wgr_mix(h, (uint64_t)n);
+		for (int r = 0; r < G->nres; r++)
+			h = wgr_mix(h, (uint64_t)f[r]);
+		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++)
+			h = wgr_mix(h, (uint64_t)G->pe_list[e] * 2 +
+					   (G->sol->evict[G->pe_list[e]] ? 1 : 0));
+	}
+	return h;
+}
+
+static struct wgr_pcache *pc_get(gs *G)
+{
+	struct wgr_pcache *C = G->pc;
+	if (!C) {
+		const wtp_topo *t = G->p->topo;
+		C = wa_calloc(G->tmp, 1, sizeof *C);
+		if (!C)
+			return NULL;
+		C->nkeys = t->nkeys;
+		C->e = wa_calloc(G->tmp, (size_t)t->nkeys + 1, sizeof *C->e);
+		C->next = wa_calloc(G->tmp, (size_t)t->nkeys + 1,
+				    sizeof *C->next);
+		C->fp = wa_calloc(G->tmp, (size_t)t->nkeys + 1, sizeof *C->fp);
+		C->fpv = wa_calloc(G->tmp, (size_t)t->nkeys + 1,
+				   sizeof *C->fpv);
+		if (!C->e || !C->next || !C->fp || !C->fpv)
+			return NULL;
+		G->pc = C;
+	}
+	return C;
+}
+
+static pcent *pc_ways(gs *G, int ki, int d)
+{
+	struct wgr_pcache *C = pc_get(G);
+	if (!C)
+		return NULL;
+	if (!C->e[ki]) {
+		int nd = G->p->topo->keys[ki].ndom;
+		C->e[ki] = wa_calloc(G->tmp, (size_t)nd * PC_WAYS + 1,
+				     sizeof **C->e);
+		C->next[ki] = wa_calloc(G->tmp, (size_t)nd + 1, 1);
+		if (!C->e[ki] || !C->next[ki]) {
+			C->e[ki] = NULL;
+			return NULL;
+		}
+	}
+	return C->e[ki] + (size_t)d * PC_WAYS;
+}
+
+static bool pc_same(const pcent *e, const wgr_pcq *q)
+{
+	return e->used && e->prof == q->prof && e->prio == q->prio &&
+	       e->mpods == q->mpods && e->need == q->need;
+}
+
+bool wgr_pc_get(gs *G, int ki, int d, const wgr_pcq *q, uint64_t fp,
+		int *r, wgr_pecost *cost)
+{
+	pcent *w = pc_ways(G, ki, d);
+	for (int i = 0; w && i < PC_WAYS; i++)
+		if (pc_same(&w[i], q) && w[i].fp == fp) {
+			*r = w[i].r;
+			*cost = w[i].cost;
+			return true;
+		}
+	return false;
+}
+
+void wgr_pc_put(gs *G, int ki, int d, const wgr_pcq *q, uint64_t fp, int r,
+		const wgr_pecost *cost)
+{
+	pcent *w = pc_ways(G, ki, d);
+	if (!w)
+		return; /* no memory: no memo, the same answers */
+	int i = 0;
+	while (i < PC_WAYS && !pc_same(&w[i], q))
+		i++;
+	if (i == PC_WAYS) {
+		unsigned char *nx = &G->pc->next[ki][d];
+		i = *nx;
+		*nx = (unsigned char)((*nx + 1) % PC_WAYS);
+	}
+	w[i] = (pcent){fp, q->prof, q->prio, q->mpods, q->need, r, *cost,
+		       true};
+}
+
+/* Node n's room changed: keep the count of nodes below zero. */
+void wgr_pc_neg(gs *G, int n)
+{
+	if (!G->neg)
+		return;
+	const int64_t *f = G->fr + (size_t)n * G->nres;
+	unsigned char v = 0;
+	for (int r = 0; r < G->nres && !v; r++)
+		v = f[r] < 0;
+	if (v != G->neg[n]) {
+		G->nneg += v ? 1 : -1;
+		G->neg[n] = v;
+	}
+}
+
+int wgr_pc_setup(gs *G)
+{
+	G->neg = wa_calloc(G->tmp, (size_t)G->nn + 1, 1);
+	if (!G->neg)
+		return -1;
+	G->nneg = 0;
+	for (int n = 0; n < G->nn; n++) {
+		G->neg[n] = 0;
+		wgr_pc_neg(G, n);
+	}
+	return 0;
+}
