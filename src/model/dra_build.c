@@ -73,7 +73,9 @@ static int entry_src(dx *c, const wt_node *e, const char *path,
 static int spec_of(dx *c, const char *ns, const char *name, bool tpl)
 {
 	char key[2 * WASP_MAX_NAME + 8];
-	snprintf(key, sizeof key, "%c/%s/%s", tpl ? 'T' : 'C', ns, name);
+	wdr_path(key, sizeof key, tpl ? "T/" : "C/", ns, "/");
+	size_t n = strlen(key);
+	wdr_path(key + n, sizeof key - n, name, NULL, NULL);
 	return ws_map_get(c->spec_idx, key);
 }
 
@@ -121,12 +123,10 @@ static int read_objects(dx *c, const wdr_input *in, dobjs *ob)
 			name = "";
 		if (!ns || !*ns)
 			ns = "default";
-		c->cur = wa_printf(c->t, "%s %s%s%s", kind,
-				   strcmp(kind, "ResourceSlice") &&
-				   strcmp(kind, "DeviceClass") ? ns : "",
-				   strcmp(kind, "ResourceSlice") &&
-				   strcmp(kind, "DeviceClass") ? "/" : "",
-				   name);
+		bool nsd = strcmp(kind, "ResourceSlice") &&
+			   strcmp(kind, "DeviceClass");
+		c->cur = wdr_cat(c->t, kind, " ", nsd ? ns : "",
+				 nsd ? "/" : "", name, NULL);
 		if (!c->cur)
 			return wdr_nomem(c);
 		if (!strcmp(kind, "Namespace")) {
@@ -210,8 +210,8 @@ static int build_devices(dx *c, const dobjs *ob)
 		return wdr_nomem(c);
 	int npools = 0;
 	for (size_t i = 0; i < nsl; i++) {
-		const char *key = wa_printf(c->t, "%s/%s", sl[i].sl.driver,
-					    sl[i].sl.pool);
+		const char *key = wdr_cat(c->t, sl[i].sl.driver, "/",
+					  sl[i].sl.pool, NULL);
 		if (!key)
 			return wdr_nomem(c);
 		int p = ws_map_put(gen, key, npools);
@@ -268,9 +268,9 @@ static int build_devices(dx *c, const dobjs *ob)
 			wdr_device *dv = &d->devs[d->ndevs];
 			*dv = sl[i].devs[k];
 			dv->slice = si;
-			const char *key = wa_printf(c->t, "%s/%s/%s",
-						    sl[i].sl.driver,
-						    sl[i].sl.pool, dv->name);
+			const char *key = wdr_cat(c->t, sl[i].sl.driver, "/",
+						  sl[i].sl.pool, "/", dv->name,
+						  NULL);
 			if (!key)
 				return wdr_nomem(c);
 			int r = ws_map_put(dupdev, key, d->ndevs);
@@ -355,8 +355,8 @@ static int build_specs(dx *c, const dobjs *ob)
 			const wt_node *aa = wdr_mget(r, "adminAccess");
 			if (aa && aa->type == WT_BOOL && aa->boolean)
 				continue; /* admin access takes nothing */
-			const char *key = wa_printf(c->t, "%s/%s/%s", drv,
-						    pool, dev);
+			const char *key = wdr_cat(c->t, drv, "/", pool, "/",
+						  dev, NULL);
 			int di = key ? ws_map_get(dupdev, key) : -1;
 			if (!key)
 				return wdr_nomem(c);

@@ -88,6 +88,17 @@ int wdr_want(dx *c, const wt_node *n, wt_type t, const char *path);
 int wdr_sfield(dx *c, const wt_node *m, const char *key,
 	       const char *path, const char **out);
 
+/* Decoding's string building, cheaper than printf on its hot paths:
+ * a b c (c may be NULL) into p[cap], cut at cap - 1 as snprintf cuts;
+ * a "[" i "]" b likewise; and the NULL-terminated strings after `a`
+ * joined in arena a (NULL on NOMEM). */
+void wdr_path(char *p, size_t cap, const char *a, const char *b,
+	      const char *c);
+void wdr_pathi(char *p, size_t cap, const char *a, size_t i,
+	       const char *b);
+__attribute__((sentinel))
+char *wdr_cat(wa_arena *a, ...);
+
 /* ---- dra_decode.c: one object each (old: the v1beta1 / v1alpha3 shape,
  * devices under basic:, no exactly:) ---- */
 int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
