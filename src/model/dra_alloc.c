@@ -422,10 +422,36 @@ bool wdr_place(wdr_state *st, int pi, int cls, int node)
 	return true;
 }
 
-/* Most devices one node could give the first unmet request. */
+/* Scratch of wdr_explain: the value classes of one node's devices. */
+typedef struct xparts {
+	int32_t pv[WDR_MAX_CANDS];
+	int pn[WDR_MAX_CANDS];
+	bool pok[WDR_MAX_CANDS];
+} xparts;
+
+static const char *explain(const wdr_state *st, const int *pods, int npods,
+			   const int *nodes, int nnodes, const char *where,
+			   long long fit, int need, wa_arena *a, xparts *xp);
+
+/* Most devices one node could give the first unmet request.  The scratch
+ * is on the heap, not in `a`: the greedy restarts count what a pass adds
+ * to the problem's arena. */
 const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			const int *nodes, int nnodes, const char *where,
 			long long fit, int need, wa_arena *a)
+{
+	xparts *xp = malloc(sizeof *xp);
+	if (!xp)
+		return NULL;
+	const char *r = explain(st, pods, npods, nodes, nnodes, where, fit,
+				need, a, xp);
+	free(xp);
+	return r;
+}
+
+static const char *explain(const wdr_state *st, const int *pods, int npods,
+			   const int *nodes, int nnodes, const char *where,
+			   long long fit, int need, wa_arena *a, xparts *xp)
 {
 	const ws_dra *d = st->d;
 	const wdr_podc *pc = NULL;
@@ -462,11 +488,9 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 		const int32_t *val = cn ? d->aval[cn->key] : NULL;
 		int best = 0;
 		int buf[WDR_MAX_CANDS];
-		int32_t *pv = wa_alloc(a, WDR_MAX_CANDS * sizeof *pv);
-		int *pn = wa_alloc(a, WDR_MAX_CANDS * sizeof *pn);
-		bool *pok = wa_alloc(a, WDR_MAX_CANDS * sizeof *pok);
-		if (!pv || !pn || !pok)
-			return NULL;
+		int32_t *pv = xp->pv;
+		int *pn = xp->pn;
+		bool *pok = xp->pok;
 		/* devices the rules hold back (doc/dra.md): taints not
 		 * tolerated, shared counters used up */
 		long tainted = 0, ctr = 0;
