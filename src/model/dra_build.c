@@ -5,7 +5,9 @@
  * their status.allocation devices are taken; each pod's spec.resourceClaims
  * become its claim list, with shared instances for ResourceClaims and for
  * entries matching the PodGroup's; running pods holding allocated claims
- * are recorded; devices are indexed by the node that reaches them.
+ * are recorded; devices are indexed by the node that reaches them; the
+ * attributes constraints compare become value classes and nodes get the
+ * device masks of the common claim shape (doc/dra.md "Performance").
  */
 
 #include "model/dra_int.h"

@@ -15,7 +15,8 @@
  *                 ResourceClaim / ResourceClaimTemplate specs;
  *   dra_build.c   the device model (ws_dra): pools, classes, claim specs
  *                 and their allocations, the pods' claim lists and shared
- *                 instances, holders, the reach index; wdr_decode;
+ *                 instances, holders, the reach index, attribute value
+ *                 classes and per-node device masks; wdr_decode;
  *   dra_match.c   predicates over devices (reach, selectors, attributes,
  *                 constraints) and the search allocating one claim;
  *   dra_alloc.c   the allocation state of one solve (wdr_state): fit,

@@ -9,7 +9,8 @@
  * earlier firstAvailable alternative is always preferred), devices in
  * input order, with matchAttribute / distinctAttribute checked as devices
  * are picked.  The search is bounded (WDR_MAX_STEPS) so a pathological
- * claim fails instead of running away.
+ * claim fails instead of running away.  The common one-request shape is
+ * allocated directly with the search's answer (alloc_direct).
  */
 
 #include "model/dra_int.h"
