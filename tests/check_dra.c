@@ -1119,6 +1119,102 @@ START_TEST(prefer_earlier_pass)
 }
 END_TEST
 
+/* The common claim shape is allocated and counted directly on device
+ * masks (doc/dra.md "Performance"); it must give what the search gives.
+ * Template "a" has that shape (count c, maybe a matchAttribute on the
+ * PCIe root, a class that may exclude devices); template "b" is the same
+ * claim plus a distinctAttribute on the device index, which every device
+ * has distinct, so it changes nothing but sends "b" through the search.
+ * On random nodes (up to 20 devices: past 16 both search) with random
+ * devices taken, both must pick the same devices in the same order, or
+ * both fail, and count the same fit. */
+START_TEST(direct_equals_search)
+{
+	unsigned seed = 7919u * (unsigned)_i + 17u;
+	tb b = {0};
+	int ndev = 1 + (int)(rand_r(&seed) % 20);
+	int count = 1 + (int)(rand_r(&seed) % 4);
+	bool match = rand_r(&seed) % 3 != 0;
+	const char *cls = rand_r(&seed) % 2 ? "h100" : "gpu";
+	char at[20][40];
+	const char *atp[20];
+	for (int i = 0; i < ndev; i++) {
+		snprintf(at[i], sizeof at[i], "%s,r%d,80Gi",
+			 rand_r(&seed) % 4 ? "H100" : "A100",
+			 (int)(rand_r(&seed) % 3));
+		atp[i] = at[i];
+	}
+	node(&b, "n1", 64, "r1");
+	slice(&b, "n1", ndev, atp);
+	add(&b, "%s", gpu_class);
+	add(&b, "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\n"
+	    "metadata: {name: h100}\nspec:\n  selectors:\n  - cel: "
+	    "{expression: \"device.attributes['gpu.example.com'].model == "
+	    "'H100'\"}\n");
+	for (int t = 0; t < 2; t++) {
+		add(&b, "---\napiVersion: resource.k8s.io/v1\n"
+		    "kind: ResourceClaimTemplate\nmetadata: {name: %s}\n"
+		    "spec:\n  spec:\n    devices:\n      requests:\n"
+		    "      - name: gpus\n        exactly: {deviceClassName: %s, "
+		    "count: %d}\n", t ? "b" : "a", cls, count);
+		if (match || t)
+			add(&b, "      constraints:\n");
+		if (match)
+			add(&b, "      - matchAttribute: "
+			    "resource.kubernetes.io/pcieRoot\n");
+		if (t)
+			add(&b, "      - distinctAttribute: "
+			    "gpu.example.com/index\n");
+	}
+	pod(&b, "pa", NULL, 1, "  - {name: g, resourceClaimTemplateName: a}\n");
+	pod(&b, "pb", NULL, 1, "  - {name: g, resourceClaimTemplateName: b}\n");
+	wasp_snapshot *s = tu_load(b.buf);
+	ck_assert_ptr_nonnull(s->dra);
+	wa_arena *ar = wa_new();
+	wdr_state st;
+	ck_assert_int_eq(wdr_state_init(&st, s, ar), 0);
+	for (int i = 0; i < ndev; i++)
+		st.taken[s->dra->node_devs[i]] = rand_r(&seed) % 3 == 0;
+	const ws_dra *d = s->dra;
+	const wdr_spec *sa = &d->specs[d->pods[0].c[0].spec];
+	const wdr_spec *sb = &d->specs[d->pods[1].c[0].spec];
+	ck_assert_int_eq(sb->ncons, sa->ncons + 1);
+	wdr_result ra[WDR_MAX_RESULTS], rb[WDR_MAX_RESULTS];
+	int na = wdr_alloc_spec(&st, sa, 0, st.taken, NULL, 0, ra,
+				WDR_MAX_RESULTS);
+	int nb = wdr_alloc_spec(&st, sb, 0, st.taken, NULL, 0, rb,
+				WDR_MAX_RESULTS);
+	ck_assert_int_eq(na, nb);
+	for (int i = 0; i < na; i++)
+		ck_assert_int_eq(ra[i].dev, rb[i].dev);
+	ck_assert_int_eq(wdr_fit(&st, &d->pods[0], 0, 4096),
+			 wdr_fit(&st, &d->pods[1], 0, 4096));
+	/* and placed one after another, the two pods' claims stay the
+	 * same as long as devices last */
+	for (int k = 0; k < 3; k++) {
+		int mark = st.nallocs;
+		bool pa = wdr_place(&st, 0, 0, 0);
+		int ia = st.nallocs - 1;
+		int got_a = pa ? st.allocs[ia].n : -1;
+		wdr_result keep[WDR_MAX_RESULTS];
+		for (int i = 0; i < got_a; i++)
+			keep[i] = st.res[st.allocs[ia].first + i];
+		wdr_undo(&st, mark);
+		bool pb = wdr_place(&st, 1, 1, 0);
+		ck_assert_int_eq(pa, pb);
+		if (!pb)
+			break;
+		const wdr_alloc *al = &st.allocs[st.nallocs - 1];
+		ck_assert_int_eq(al->n, got_a);
+		for (int i = 0; i < got_a; i++)
+			ck_assert_int_eq(st.res[al->first + i].dev, keep[i].dev);
+	}
+	wa_destroy(ar);
+	wasp_snapshot_free(s);
+	free(b.buf);
+}
+END_TEST
+
 /* Greedy preemption with devices: the running pods hold no claim, so
  * evictions free cpu but no device, and the victim search skips a rack
  * whose devices alone hold too few pods (r2: one GPU) and evicts on the
@@ -1288,6 +1384,7 @@ int main(void)
 	tcase_add_test(t, verifier_flags_needless_alternative);
 	tcase_add_test(t, prefer_earlier_pass);
 	tcase_add_test(t, preemption_skips_device_short_domains);
+	tcase_add_loop_test(t, direct_equals_search, 0, 60);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

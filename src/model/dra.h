@@ -31,6 +31,10 @@
 #define WDR_MAX_RESULTS 1024  /* devices of one claim                   */
 #define WDR_MAX_JOINT   128   /* claims of one pod searched jointly     */
 
+/* ws_dra.nmask_ok flags */
+#define WDR_NODE_MASK   1
+#define WDR_NODE_TAINTS 2
+
 /* Where a slice or device is available. */
 typedef struct wdr_reach {
 	int node;          /* >= 0: this node only; -1: all nodes;
@@ -114,6 +118,9 @@ typedef struct wdr_sub {
 			      does not consume them                       */
 	wdr_tol *tols;     /* tolerations                                 */
 	int ntols;
+	/* per constraint of its claim spec: does it bind this sub's
+	 * devices (wdr_cons_has on name)?  Set at load */
+	const unsigned char *con;
 } wdr_sub;
 
 typedef struct wdr_req {
@@ -127,6 +134,7 @@ typedef struct wdr_cons {
 	int nreqs;
 	const char *domain, *attr;
 	bool distinct;     /* distinctAttribute (else matchAttribute)     */
+	int key;           /* its (domain, attr) in ws_dra.aval           */
 } wdr_cons;
 
 /* A ResourceClaim or a ResourceClaimTemplate's claim spec. */
@@ -204,6 +212,21 @@ typedef struct ws_dra {
 	 * at load (NULL rows: not needed); a CEL runtime error on a device
 	 * a node reaches makes the pods of that claim wait (pc->why) */
 	signed char **match;
+	/* the attributes constraints compare, as small ints: per distinct
+	 * (domain, attr) a constraint names (wdr_cons.key), per device the
+	 * class of its value under wdr_attr_equal, -1 when it has none */
+	int32_t **aval;
+	int nakeys;
+	/* per node: WDR_NODE_MASK when its devices fit one 64-bit mask (no
+	 * device reaches several nodes; at most 64 node-local ones, none
+	 * shareable or consuming counters): the common claim shape then
+	 * works on masks (bit i: the node's i-th device); WDR_NODE_TAINTS
+	 * when a device it reaches has taints.  Per constraint key and such
+	 * node, one mask per value class: pmask[k][pm_beg[k][n] ..
+	 * pm_beg[k][n + 1]) */
+	unsigned char *nmask_ok;
+	int **pm_beg;
+	uint64_t **pmask;
 } ws_dra;
 
 /* Input gathered by decode.c. */

@@ -103,11 +103,27 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 		return 0;
 	if (sb->admin)
 		return -2;
-	const wdr_cons *cn = sp->ncons ? &sp->cons[0] : NULL;
+	const wdr_cons *cn = sp->ncons && sb->con[0] ? &sp->cons[0] : NULL;
+	const int32_t *val = cn ? d->aval[cn->key] : NULL;
 	const signed char *m = st->match[sb->id];
-	int cand[WDR_MAX_CANDS];
-	int nc = wdr_node_cands(st, node, cand, WDR_MAX_CANDS);
-	const wcel_attr *pv[64];
+	int fit = 0;
+	if (d->nmask_ok[node] & WDR_NODE_MASK) {
+		/* on masks: free matching devices per value class */
+		uint64_t fr = wdr_node_free(d, node, m, st->taken);
+		if (!cn) {
+			fit = wdr_popcount(fr) / sb->count;
+		} else {
+			const int *beg = d->pm_beg[cn->key];
+			const uint64_t *pm = d->pmask[cn->key];
+			for (int j = beg[node]; j < beg[node + 1]; j++)
+				fit += wdr_popcount(fr & pm[j]) /
+				       sb->count;
+		}
+		return fit < cap ? fit : cap;
+	}
+	int buf[WDR_MAX_CANDS], nc;
+	const int *cand = wdr_node_cands_p(st, node, buf, WDR_MAX_CANDS, &nc);
+	int32_t pv[64];
 	int pn[64], np = 0, free_n = 0;
 	for (int i = 0; i < nc; i++) {
 		int dev = cand[i];
@@ -117,27 +133,25 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 			return -2; /* shareable devices, counters: search */
 		if (st->taken[dev])
 			continue;
-		if (!cn) {
+		if (!val) {
 			free_n++;
 			continue;
 		}
-		const wcel_attr *a = wdr_attr(&d->devs[dev], cn->domain,
-					      cn->attr);
-		if (!a)
+		int32_t v = val[dev];
+		if (v < 0)
 			continue;
 		int j;
-		for (j = 0; j < np && !wdr_attr_equal(pv[j], a); j++)
+		for (j = 0; j < np && pv[j] != v; j++)
 			;
 		if (j == np) {
 			if (np == 64)
 				return -2;
-			pv[np] = a;
+			pv[np] = v;
 			pn[np++] = 0;
 		}
 		pn[j]++;
 	}
-	int fit = 0;
-	if (!cn)
+	if (!val)
 		fit = free_n / sb->count;
 	for (int j = 0; j < np; j++)
 		fit += pn[j] / sb->count;
@@ -199,9 +213,11 @@ static int push_alloc(wdr_state *st, int pod, int entry, int inst, int cls,
 		      int node, const wdr_result *r, int n)
 {
 	wdr_alloc a = {pod, entry, inst, cls, node, st->nres, n};
+	if (wa_grow(st->a, (void **)&st->res, sizeof *st->res, &st->capres,
+		    (size_t)st->nres + (size_t)n))
+		return -1;
 	for (int i = 0; i < n; i++) {
-		if (WA_PUSH(st->a, st->res, st->nres, st->capres, r[i]))
-			return -1;
+		st->res[st->nres++] = r[i];
 		take(st, &r[i], 1);
 	}
 	if (WA_PUSH(st->a, st->allocs, st->nallocs, st->capallocs, a))
@@ -406,10 +422,36 @@ bool wdr_place(wdr_state *st, int pi, int cls, int node)
 	return true;
 }
 
-/* Most devices one node could give the first unmet request. */
+/* Scratch of wdr_explain: the value classes of one node's devices. */
+typedef struct xparts {
+	int32_t pv[WDR_MAX_CANDS];
+	int pn[WDR_MAX_CANDS];
+	bool pok[WDR_MAX_CANDS];
+} xparts;
+
+static const char *explain(const wdr_state *st, const int *pods, int npods,
+			   const int *nodes, int nnodes, const char *where,
+			   long long fit, int need, wa_arena *a, xparts *xp);
+
+/* Most devices one node could give the first unmet request.  The scratch
+ * is on the heap, not in `a`: the greedy restarts count what a pass adds
+ * to the problem's arena. */
 const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			const int *nodes, int nnodes, const char *where,
 			long long fit, int need, wa_arena *a)
+{
+	xparts *xp = malloc(sizeof *xp);
+	if (!xp)
+		return NULL;
+	const char *r = explain(st, pods, npods, nodes, nnodes, where, fit,
+				need, a, xp);
+	free(xp);
+	return r;
+}
+
+static const char *explain(const wdr_state *st, const int *pods, int npods,
+			   const int *nodes, int nnodes, const char *where,
+			   long long fit, int need, wa_arena *a, xparts *xp)
 {
 	const ws_dra *d = st->d;
 	const wdr_podc *pc = NULL;
@@ -443,15 +485,42 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			    wdr_cons_has(&sp->cons[j], sp->reqs[0].name))
 				cn = &sp->cons[j];
 		const signed char *m = st->match[sb->id];
+		const int32_t *val = cn ? d->aval[cn->key] : NULL;
 		int best = 0;
-		int cand[WDR_MAX_CANDS];
+		int buf[WDR_MAX_CANDS];
+		int32_t *pv = xp->pv;
+		int *pn = xp->pn;
+		bool *pok = xp->pok;
 		/* devices the rules hold back (doc/dra.md): taints not
 		 * tolerated, shared counters used up */
 		long tainted = 0, ctr = 0;
 		for (int i = 0; i < nnodes; i++) {
-			int nc = wdr_node_cands(st, nodes[i], cand,
-						WDR_MAX_CANDS);
-			for (int x = 0; x < nc; x++) {
+			int nc;
+			const int *cand = wdr_node_cands_p(
+			    st, nodes[i], buf, WDR_MAX_CANDS, &nc);
+			unsigned char nf = d->nmask_ok[nodes[i]];
+			if (nf & WDR_NODE_MASK) {
+				/* on masks: no shared devices, no counters */
+				uint64_t fr = wdr_node_free(d, nodes[i], m,
+							    st->taken);
+				int b = wdr_popcount(fr);
+				if (val) {
+					const int *beg = d->pm_beg[cn->key];
+					const uint64_t *pm = d->pmask[cn->key];
+					b = 0;
+					for (int j = beg[nodes[i]];
+					     j < beg[nodes[i] + 1]; j++) {
+						int q = wdr_popcount(
+						    fr & pm[j]);
+						b = q > b ? q : b;
+					}
+				}
+				best = b > best ? b : best;
+			}
+			/* taints anywhere; counters only off masks */
+			bool held = (nf & WDR_NODE_TAINTS) ||
+				    !(nf & WDR_NODE_MASK);
+			for (int x = 0; x < nc && held; x++) {
 				int dev = cand[x];
 				const wdr_device *dv = &d->devs[dev];
 				if (!m[dev] && dv->ntaints &&
@@ -464,41 +533,35 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 							   NULL, 0))
 					ctr++;
 			}
-			/* per partition value when a matchAttribute applies */
-			for (int x = 0; x < nc; x++) {
+			/* free devices per partition value when a
+			 * matchAttribute applies (one partition otherwise),
+			 * counting partitions with a device the counters
+			 * let in */
+			int np = 0;
+			for (int x = 0; x < nc && !(nf & WDR_NODE_MASK); x++) {
 				int dev = cand[x];
 				if (!m[dev] ||
 				    (st->taken[dev] && !d->devs[dev].multi))
 					continue;
-				if (d->devs[dev].nuses &&
-				    !wdr_counters_fit(d, dev, st->taken, NULL,
-						      0))
+				int32_t v = val ? val[dev] : 0;
+				if (v < 0)
 					continue;
-				const wcel_attr *av = cn ? wdr_attr(
-				    &d->devs[dev], cn->domain, cn->attr) : NULL;
-				if (cn && !av)
-					continue;
-				int cnt = 0;
-				for (int y = 0; y < nc; y++) {
-					int e2 = cand[y];
-					if (!m[e2] || (st->taken[e2] &&
-						       !d->devs[e2].multi))
-						continue;
-					if (cn) {
-						const wcel_attr *bv = wdr_attr(
-						    &d->devs[e2], cn->domain,
-						    cn->attr);
-						if (!bv || !wdr_attr_equal(av,
-									   bv))
-							continue;
-					}
-					cnt++;
+				int j = 0;
+				while (j < np && pv[j] != v)
+					j++;
+				if (j == np) {
+					pv[np] = v;
+					pn[np] = 0;
+					pok[np++] = false;
 				}
-				if (cnt > best)
-					best = cnt;
-				if (!cn)
-					break;
+				pn[j]++;
+				pok[j] |= !d->devs[dev].nuses ||
+					  wdr_counters_fit(d, dev, st->taken,
+							   NULL, 0);
 			}
+			for (int j = 0; j < np; j++)
+				if (pok[j] && pn[j] > best)
+					best = pn[j];
 		}
 		char share[160] = "";
 		if (cn)

@@ -5,7 +5,9 @@
  * their status.allocation devices are taken; each pod's spec.resourceClaims
  * become its claim list, with shared instances for ResourceClaims and for
  * entries matching the PodGroup's; running pods holding allocated claims
- * are recorded; devices are indexed by the node that reaches them.
+ * are recorded; devices are indexed by the node that reaches them; the
+ * attributes constraints compare become value classes and nodes get the
+ * device masks of the common claim shape (doc/dra.md "Performance").
  */
 
 #include "model/dra_int.h"
@@ -19,6 +21,8 @@
 typedef struct dclaim dclaim;
 static int claim_holders(dx *c, const dclaim *cl, size_t ncl,
 			 const wdr_input *in);
+static int build_attr_keys(dx *c);
+static int build_masks(dx *c);
 
 struct dclaim {
 	const wt_node *o;
@@ -71,7 +75,9 @@ static int entry_src(dx *c, const wt_node *e, const char *path,
 static int spec_of(dx *c, const char *ns, const char *name, bool tpl)
 {
 	char key[2 * WASP_MAX_NAME + 8];
-	snprintf(key, sizeof key, "%c/%s/%s", tpl ? 'T' : 'C', ns, name);
+	wdr_path(key, sizeof key, tpl ? "T/" : "C/", ns, "/");
+	size_t n = strlen(key);
+	wdr_path(key + n, sizeof key - n, name, NULL, NULL);
 	return ws_map_get(c->spec_idx, key);
 }
 
@@ -119,12 +125,10 @@ static int read_objects(dx *c, const wdr_input *in, dobjs *ob)
 			name = "";
 		if (!ns || !*ns)
 			ns = "default";
-		c->cur = wa_printf(c->t, "%s %s%s%s", kind,
-				   strcmp(kind, "ResourceSlice") &&
-				   strcmp(kind, "DeviceClass") ? ns : "",
-				   strcmp(kind, "ResourceSlice") &&
-				   strcmp(kind, "DeviceClass") ? "/" : "",
-				   name);
+		bool nsd = strcmp(kind, "ResourceSlice") &&
+			   strcmp(kind, "DeviceClass");
+		c->cur = wdr_cat(c->t, kind, " ", nsd ? ns : "",
+				 nsd ? "/" : "", name, NULL);
 		if (!c->cur)
 			return wdr_nomem(c);
 		if (!strcmp(kind, "Namespace")) {
@@ -208,8 +212,8 @@ static int build_devices(dx *c, const dobjs *ob)
 		return wdr_nomem(c);
 	int npools = 0;
 	for (size_t i = 0; i < nsl; i++) {
-		const char *key = wa_printf(c->t, "%s/%s", sl[i].sl.driver,
-					    sl[i].sl.pool);
+		const char *key = wdr_cat(c->t, sl[i].sl.driver, "/",
+					  sl[i].sl.pool, NULL);
 		if (!key)
 			return wdr_nomem(c);
 		int p = ws_map_put(gen, key, npools);
@@ -266,9 +270,9 @@ static int build_devices(dx *c, const dobjs *ob)
 			wdr_device *dv = &d->devs[d->ndevs];
 			*dv = sl[i].devs[k];
 			dv->slice = si;
-			const char *key = wa_printf(c->t, "%s/%s/%s",
-						    sl[i].sl.driver,
-						    sl[i].sl.pool, dv->name);
+			const char *key = wdr_cat(c->t, sl[i].sl.driver, "/",
+						  sl[i].sl.pool, "/", dv->name,
+						  NULL);
 			if (!key)
 				return wdr_nomem(c);
 			int r = ws_map_put(dupdev, key, d->ndevs);
@@ -353,8 +357,8 @@ static int build_specs(dx *c, const dobjs *ob)
 			const wt_node *aa = wdr_mget(r, "adminAccess");
 			if (aa && aa->type == WT_BOOL && aa->boolean)
 				continue; /* admin access takes nothing */
-			const char *key = wa_printf(c->t, "%s/%s/%s", drv,
-						    pool, dev);
+			const char *key = wdr_cat(c->t, drv, "/", pool, "/",
+						  dev, NULL);
 			int di = key ? ws_map_get(dupdev, key) : -1;
 			if (!key)
 				return wdr_nomem(c);
@@ -606,9 +610,185 @@ static int build(dx *c, const wdr_input *in)
 	 * wdr_place only checks their reach. */
 	if (claim_holders(c, ob.cl, ob.ncl, in))
 		return c->rc ? c->rc : wdr_nomem(c);
-	if (build_reach(c))
+	if (build_reach(c) || build_attr_keys(c) || build_masks(c))
 		return c->rc;
 	return wdr_rules_build(c);
+}
+
+/* A hash of attribute value a consistent with wdr_attr_equal (equal
+ * values hash alike; versions, equal by precedence, all hash alike). */
+static uint64_t attr_hash(const wcel_attr *a)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)a->type;
+	const uint64_t P = 1099511628211ULL;
+	switch (a->type) {
+	case WCEL_A_INT: return (h ^ (uint64_t)a->i) * P;
+	case WCEL_A_BOOL: return (h ^ (uint64_t)a->b) * P;
+	case WCEL_A_STRING:
+		for (const char *p = a->s; *p; p++)
+			h = (h ^ (unsigned char)*p) * P;
+		return h;
+	case WCEL_A_VERSION: return h;
+	default:
+		h = (h ^ (uint64_t)a->n) * P;
+		for (int i = 0; i < a->n; i++)
+			if (a->type == WCEL_A_INTS)
+				h = (h ^ (uint64_t)a->li[i]) * P;
+			else if (a->type == WCEL_A_BOOLS)
+				h = (h ^ (uint64_t)a->lb[i]) * P;
+			else
+				for (const char *p = a->ls[i]; *p; p++)
+					h = (h ^ (unsigned char)*p) * P;
+		return h;
+	}
+}
+
+/* Classes of the value of attribute (domain, name) over all devices into
+ * val (-1: the device has none): equal classes <=> wdr_attr_equal.  An
+ * open-addressed table of class representatives.  -1 on NOMEM. */
+static int attr_classes(dx *c, const char *domain, const char *name,
+			int32_t *val)
+{
+	const ws_dra *d = c->d;
+	size_t cap = 64;
+	while (cap < 2 * (size_t)d->ndevs + 2)
+		cap *= 2;
+	int32_t *slot = wa_alloc(c->t, cap * sizeof *slot);
+	const wcel_attr **rep = wa_calloc(c->t, (size_t)d->ndevs + 1,
+					  sizeof *rep);
+	if (!slot || !rep)
+		return -1;
+	memset(slot, 0xff, cap * sizeof *slot);
+	int nrep = 0;
+	for (int dv = 0; dv < d->ndevs; dv++) {
+		const wcel_attr *a = wdr_attr(&d->devs[dv], domain, name);
+		if (!a) {
+			val[dv] = -1;
+			continue;
+		}
+		size_t i = (size_t)attr_hash(a) & (cap - 1);
+		while (slot[i] >= 0 && !wdr_attr_equal(rep[slot[i]], a))
+			i = (i + 1) & (cap - 1);
+		if (slot[i] < 0) {
+			rep[nrep] = a;
+			slot[i] = nrep++;
+		}
+		val[dv] = slot[i];
+	}
+	return 0;
+}
+
+/* Step 8: the constraints' attributes as small ints (ws_dra.aval), so
+ * that the claim search compares ints, and per sub the constraints that
+ * bind it (wdr_sub.con). */
+static int build_attr_keys(dx *c)
+{
+	ws_dra *d = c->d;
+	ws_map *keys = ws_map_new(c->t);
+	int32_t **aval = NULL;
+	size_t cap = 0;
+	int nk = 0;
+	if (!keys)
+		return wdr_nomem(c);
+	for (int i = 0; i < d->nspecs; i++) {
+		wdr_spec *sp = &d->specs[i];
+		for (int k = 0; k < sp->ncons; k++) {
+			wdr_cons *cn = &sp->cons[k];
+			const char *key = wa_printf(c->t, "%s\x1f%s",
+						    cn->domain, cn->attr);
+			if (!key)
+				return wdr_nomem(c);
+			int ki = ws_map_get(keys, key);
+			if (ki < 0) {
+				int32_t *row = wa_alloc(
+				    c->a, ((size_t)d->ndevs + 1) *
+				    sizeof *row);
+				size_t n = (size_t)nk;
+				if (!row || ws_map_put(keys, key, nk) == -2 ||
+				    WA_PUSH(c->a, aval, n, cap, row) ||
+				    attr_classes(c, cn->domain, cn->attr, row))
+					return wdr_nomem(c);
+				ki = nk++;
+			}
+			cn->key = ki;
+		}
+		for (int r = 0; r < sp->nreqs && sp->ncons; r++)
+			for (int a = 0; a < sp->reqs[r].nalts; a++) {
+				wdr_sub *sb = &sp->reqs[r].alts[a];
+				unsigned char *on = wa_calloc(
+				    c->a, (size_t)sp->ncons, 1);
+				if (!on)
+					return wdr_nomem(c);
+				for (int k = 0; k < sp->ncons; k++)
+					on[k] = wdr_cons_has(&sp->cons[k],
+							     sb->name);
+				sb->con = on;
+			}
+	}
+	d->aval = aval;
+	d->nakeys = nk;
+	return 0;
+}
+
+/* Step 9: the masks of the common claim shape (ws_dra.nmask_ok, pm_beg,
+ * pmask). */
+static int build_masks(dx *c)
+{
+	ws_dra *d = c->d;
+	int nn = c->s->nnodes;
+	d->nmask_ok = wa_calloc(c->a, (size_t)nn + 1, 1);
+	d->pm_beg = wa_calloc(c->a, (size_t)d->nakeys + 1, sizeof *d->pm_beg);
+	d->pmask = wa_calloc(c->a, (size_t)d->nakeys + 1, sizeof *d->pmask);
+	if (!d->nmask_ok || !d->pm_beg || !d->pmask)
+		return wdr_nomem(c);
+	for (int n = 0; n < nn; n++) {
+		int f = d->node_first[n], k = d->node_first[n + 1] - f;
+		bool ok = !d->nglobal && k <= 64, taints = false;
+		for (int i = 0; i < k; i++) {
+			const wdr_device *dv = &d->devs[d->node_devs[f + i]];
+			ok &= !dv->multi && !dv->nuses;
+			taints |= dv->ntaints > 0;
+		}
+		d->nmask_ok[n] = (ok ? WDR_NODE_MASK : 0) |
+				 (taints ? WDR_NODE_TAINTS : 0);
+	}
+	bool gtaints = false;
+	for (int i = 0; i < d->nglobal && !gtaints; i++)
+		gtaints = d->devs[d->global[i]].ntaints > 0;
+	for (int n = 0; n < nn && gtaints; n++)
+		d->nmask_ok[n] |= WDR_NODE_TAINTS;
+	for (int key = 0; key < d->nakeys; key++) {
+		const int32_t *val = d->aval[key];
+		int *beg = wa_calloc(c->a, (size_t)nn + 2, sizeof *beg);
+		uint64_t *pm = NULL;
+		size_t npm = 0, cap = 0;
+		if (!beg)
+			return wdr_nomem(c);
+		for (int n = 0; n < nn; n++) {
+			beg[n] = (int)npm;
+			int f = d->node_first[n], k = d->node_first[n + 1] - f;
+			int32_t pv[64];
+			for (int i = 0; (d->nmask_ok[n] & WDR_NODE_MASK) && i < k;
+			     i++) {
+				int32_t v = val[d->node_devs[f + i]];
+				if (v < 0)
+					continue;
+				size_t j = beg[n];
+				while (j < npm && pv[j - beg[n]] != v)
+					j++;
+				if (j == npm) {
+					if (WA_PUSH(c->a, pm, npm, cap, 0))
+						return wdr_nomem(c);
+					pv[j - beg[n]] = v;
+				}
+				pm[j] |= (uint64_t)1 << i;
+			}
+		}
+		beg[nn] = (int)npm;
+		d->pm_beg[key] = beg;
+		d->pmask[key] = pm;
+	}
+	return 0;
 }
 
 /* Step 6 of build: who holds each allocated claim (running pods whose claim

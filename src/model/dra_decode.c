@@ -81,6 +81,62 @@ int wdr_want(dx *c, const wt_node *n, wt_type t, const char *path)
 	return 0;
 }
 
+/* ------------------------------------------------ string building */
+
+void wdr_path(char *p, size_t cap, const char *a, const char *b,
+	      const char *c)
+{
+	const char *part[3] = {a, b, c};
+	size_t n = 0;
+	if (!cap)
+		return;
+	for (int k = 0; k < 3 && part[k]; k++) {
+		size_t l = strlen(part[k]);
+		if (l > cap - 1 - n)
+			l = cap - 1 - n;
+		memcpy(p + n, part[k], l);
+		n += l;
+	}
+	p[n] = 0;
+}
+
+void wdr_pathi(char *p, size_t cap, const char *a, size_t i, const char *b)
+{
+	char num[32];
+	int k = (int)sizeof num - 1;
+	num[k] = 0;
+	do {
+		num[--k] = (char)('0' + i % 10);
+		i /= 10;
+	} while (i && k > 1);
+	num[--k] = '[';
+	wdr_path(p, cap, a, num + k, "]");
+	size_t n = strlen(p);
+	wdr_path(p + n, cap - n, b, NULL, NULL);
+}
+
+char *wdr_cat(wa_arena *a, ...)
+{
+	va_list ap;
+	size_t len = 0;
+	va_start(ap, a);
+	for (const char *q; (q = va_arg(ap, const char *));)
+		len += strlen(q);
+	va_end(ap);
+	char *out = wa_alloc(a, len + 1), *w = out;
+	if (!out)
+		return NULL;
+	va_start(ap, a);
+	for (const char *q; (q = va_arg(ap, const char *));) {
+		size_t l = strlen(q);
+		memcpy(w, q, l);
+		w += l;
+	}
+	va_end(ap);
+	*w = 0;
+	return out;
+}
+
 static int sdup(dx *c, const wt_node *n, const char *path, const char **out)
 {
 	if (n->type != WT_STR && n->type != WT_NUM && n->type != WT_BOOL)
@@ -99,7 +155,9 @@ int wdr_sfield(dx *c, const wt_node *m, const char *key,
 	if (!v)
 		return 0;
 	char p[PATHMAX];
-	snprintf(p, sizeof p, "%s.%s", path, key);
+	if (v->type == WT_STR)
+		return sdup(c, v, NULL, out); /* cannot fail on the path */
+	wdr_path(p, sizeof p, path, ".", key);
 	return sdup(c, v, p, out);
 }
 
@@ -273,7 +331,7 @@ static int dec_attr(dx *c, const wt_node *v, const char *path, wcel_attr *a)
 	const char *k = wt_key(v, 0)->str;
 	const wt_node *x = wt_val(v, 0);
 	char p[PATHMAX];
-	snprintf(p, sizeof p, "%s.%s", path, k);
+	wdr_path(p, sizeof p, path, ".", k);
 	static const char *const kinds[] = {
 		"int", "bool", "string", "version",
 		"ints", "bools", "strings", "versions"};
@@ -368,14 +426,14 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 	const wt_node *at = wdr_mget(body, "attributes"),
 		      *cp = wdr_mget(body, "capacity");
 	if (at) {
-		snprintf(p, sizeof p, "%s.attributes", path);
+		wdr_path(p, sizeof p, path, ".attributes", NULL);
 		if (wdr_want(c, at, WT_MAP, p))
 			return c->rc;
 		wcel_attr *l = wa_calloc(c->a, at->n + 1, sizeof *l);
 		if (!l)
 			return wdr_nomem(c);
 		for (size_t i = 0; i < at->n; i++) {
-			snprintf(p, sizeof p, "%s.attributes.%s", path,
+			wdr_path(p, sizeof p, path, ".attributes.",
 				 wt_key(at, i)->str);
 			if (qualify(c, wt_key(at, i)->str, driver,
 				    &l[i].domain, &l[i].name) ||
@@ -386,7 +444,7 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 		d->cel.nattrs = (int)at->n;
 	}
 	if (cp) {
-		snprintf(p, sizeof p, "%s.capacity", path);
+		wdr_path(p, sizeof p, path, ".capacity", NULL);
 		if (wdr_want(c, cp, WT_MAP, p))
 			return c->rc;
 		wcel_cap *l = wa_calloc(c->a, cp->n + 1, sizeof *l);
@@ -394,7 +452,7 @@ static int dec_device(dx *c, const wt_node *dv, const char *path,
 			return wdr_nomem(c);
 		for (size_t i = 0; i < cp->n; i++) {
 			const wt_node *v = wt_val(cp, i);
-			snprintf(p, sizeof p, "%s.capacity.%s", path,
+			wdr_path(p, sizeof p, path, ".capacity.",
 				 wt_key(cp, i)->str);
 			if (v->type == WT_MAP)
 				v = wdr_mget(v, "value");
@@ -493,7 +551,7 @@ int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
 		return wdr_nomem(c);
 	for (size_t i = 0; i < n; i++) {
 		char p[PATHMAX];
-		snprintf(p, sizeof p, "spec.devices[%zu]", i);
+		wdr_pathi(p, sizeof p, "spec.devices", i, "");
 		wdr_device *d = &out->devs[out->ndevs++];
 		d->reach = r;
 		if (dec_device(c, devs->items[i], p, sl->driver, per, old, d))

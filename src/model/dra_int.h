@@ -15,7 +15,8 @@
  *                 ResourceClaim / ResourceClaimTemplate specs;
  *   dra_build.c   the device model (ws_dra): pools, classes, claim specs
  *                 and their allocations, the pods' claim lists and shared
- *                 instances, holders, the reach index; wdr_decode;
+ *                 instances, holders, the reach index, attribute value
+ *                 classes and per-node device masks; wdr_decode;
  *   dra_match.c   predicates over devices (reach, selectors, attributes,
  *                 constraints) and the search allocating one claim;
  *   dra_alloc.c   the allocation state of one solve (wdr_state): fit,
@@ -88,6 +89,17 @@ int wdr_want(dx *c, const wt_node *n, wt_type t, const char *path);
 int wdr_sfield(dx *c, const wt_node *m, const char *key,
 	       const char *path, const char **out);
 
+/* Decoding's string building, cheaper than printf on its hot paths:
+ * a b c (c may be NULL) into p[cap], cut at cap - 1 as snprintf cuts;
+ * a "[" i "]" b likewise; and the NULL-terminated strings after `a`
+ * joined in arena a (NULL on NOMEM). */
+void wdr_path(char *p, size_t cap, const char *a, const char *b,
+	      const char *c);
+void wdr_pathi(char *p, size_t cap, const char *a, size_t i,
+	       const char *b);
+__attribute__((sentinel))
+char *wdr_cat(wa_arena *a, ...);
+
 /* ---- dra_decode.c: one object each (old: the v1beta1 / v1alpha3 shape,
  * devices under basic:, no exactly:) ---- */
 int wdr_dec_slice(dx *c, const wt_node *o, const char *name, bool old,
@@ -128,5 +140,37 @@ bool wdr_matches_sel(const ws_dra *d, const wdr_sub *sub, int dev,
 /* dra_match.c: the devices node `node` can reach (node-local ones,
  * then those of several nodes), at most cap, into buf; their number. */
 int wdr_node_cands(const wdr_state *st, int node, int *buf, int cap);
+/* The same without copying when no device reaches several nodes: a
+ * pointer into the node's devices (else buf); their number in *n. */
+const int *wdr_node_cands_p(const wdr_state *st, int node, int *buf,
+			    int cap, int *n);
+
+/* Bits set in x (inline: without -mpopcnt gcc calls a library
+ * function). */
+static inline int wdr_popcount(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* The devices of node n (nmask_ok) that match row m and are free in
+ * `taken`, as a mask over the node's devices. */
+static inline uint64_t wdr_node_free(const ws_dra *d, int n,
+				     const signed char *m,
+				     const uint16_t *taken)
+{
+	const int *dv = d->node_devs + d->node_first[n];
+	int k = d->node_first[n + 1] - d->node_first[n];
+	uint64_t f = 0;
+	for (int i = 0; i < k; i++)
+		f |= (uint64_t)(m[dv[i]] && !taken[dv[i]]) << i;
+	return f;
+}
+
+/* Candidates up to which dra_match.c allocates the common claim shape
+ * directly instead of searching. */
+#define WDR_DIRECT_CANDS 16
 
 #endif

@@ -9,7 +9,8 @@
  * earlier firstAvailable alternative is always preferred), devices in
  * input order, with matchAttribute / distinctAttribute checked as devices
  * are picked.  The search is bounded (WDR_MAX_STEPS) so a pathological
- * claim fails instead of running away.
+ * claim fails instead of running away.  The common one-request shape is
+ * allocated directly with the search's answer (alloc_direct).
  */
 
 #include "model/dra_int.h"
@@ -174,27 +175,24 @@ static bool picked(const srch *S, const wdr_sub *sb, int dev)
 	return false;
 }
 
-/* Do the constraints still hold with dev added for request `rq`? */
-static bool cons_ok(const srch *S, const wdr_req *rq, const wdr_sub *sb,
-		    int dev)
+/* Do the constraints binding sb still hold with dev added?  Values are
+ * compared as their classes (ws_dra.aval). */
+static bool cons_ok(const srch *S, const wdr_sub *sb, int dev)
 {
 	const ws_dra *d = S->st->d;
 	for (int k = 0; k < S->sp->ncons; k++) {
-		const wdr_cons *c = &S->sp->cons[k];
-		if (!wdr_cons_has(c, rq->name) && !wdr_cons_has(c, sb->name))
+		if (!sb->con[k])
 			continue;
-		const wcel_attr *a = wdr_attr(&d->devs[dev], c->domain,
-					      c->attr);
-		if (!a)
+		const wdr_cons *c = &S->sp->cons[k];
+		const int32_t *val = d->aval[c->key];
+		int32_t a = val[dev];
+		if (a < 0)
 			return false;
+		/* this claim's picks (all of this spec's subs) */
 		for (int i = S->cfirst[S->ci]; i < S->n; i++) {
-			const wdr_sub *os = d->subs[S->out[i].sub];
-			/* the request of a result: its name up to '/' */
-			if (!wdr_cons_has(c, os->name))
+			if (!d->subs[S->out[i].sub]->con[k])
 				continue;
-			const wcel_attr *b = wdr_attr(&d->devs[S->out[i].dev],
-						      c->domain, c->attr);
-			bool eq = b && wdr_attr_equal(a, b);
+			bool eq = val[S->out[i].dev] == a;
 			if (c->distinct ? eq : !eq)
 				return false;
 		}
@@ -210,15 +208,13 @@ static bool pick(srch *S, int r, const wdr_sub *sb, int left, int from)
 {
 	if (left == 0)
 		return search_req(S, r + 1);
-	const ws_dra *d = S->st->d;
 	const signed char *m = S->st->match[sb->id];
-	(void)d;
 	for (int i = from; i < S->ncand; i++) {
 		if (++S->steps > WDR_MAX_STEPS)
 			return false;
 		int dev = S->cand[i];
 		if (!m[dev] || !is_free(S, sb, dev) || picked(S, sb, dev) ||
-		    !cons_ok(S, &S->sp->reqs[r], sb, dev))
+		    !cons_ok(S, sb, dev))
 			continue;
 		if (S->n >= S->max)
 			return false;
@@ -268,7 +264,7 @@ static bool search_req(srch *S, int r)
 			if (!m[dev])
 				continue;
 			if (!is_free(S, sb, dev) || picked(S, sb, dev) ||
-			    !cons_ok(S, rq, sb, dev) || S->n >= S->max) {
+			    !cons_ok(S, sb, dev) || S->n >= S->max) {
 				ok = false;
 				break;
 			}
@@ -306,15 +302,151 @@ int wdr_alloc_spec(const wdr_state *st, const wdr_spec *sp, int node,
 			       max, &cnt);
 }
 
+const int *wdr_node_cands_p(const wdr_state *st, int node, int *buf,
+			    int cap, int *n)
+{
+	const ws_dra *d = st->d;
+	if (d->nglobal) {
+		*n = wdr_node_cands(st, node, buf, cap);
+		return buf;
+	}
+	int f = d->node_first[node], m = d->node_first[node + 1] - f;
+	*n = m < cap ? m : cap;
+	return d->node_devs + f;
+}
+
+/* alloc_direct on masks (the node's devices are its candidates). */
+static int alloc_masks(const srch *S, const wdr_sub *sb, const wdr_cons *cn,
+		       int need)
+{
+	const ws_dra *d = S->st->d;
+	int node = S->node;
+	uint64_t fr = wdr_node_free(d, node, S->st->match[sb->id],
+				    S->taken);
+	uint64_t pick = fr;
+	if (cn) {
+		/* the value class whose first free device comes first
+		 * among those with `need` free devices */
+		const int *beg = d->pm_beg[cn->key];
+		const uint64_t *pm = d->pmask[cn->key];
+		pick = 0;
+		int first = 64;
+		for (int j = beg[node]; j < beg[node + 1]; j++) {
+			uint64_t x = fr & pm[j];
+			if (x && wdr_popcount(x) >= need &&
+			    __builtin_ctzll(x) < first) {
+				first = __builtin_ctzll(x);
+				pick = x;
+			}
+		}
+	}
+	if (wdr_popcount(pick) < need || need > S->max)
+		return -1;
+	const int *dv = d->node_devs + d->node_first[node];
+	for (int n = 0; n < need; n++) {
+		S->out[n] = (wdr_result){sb->id, dv[__builtin_ctzll(pick)]};
+		pick &= pick - 1;
+	}
+	return need;
+}
+
+/* The common shape -- one request, one way to meet it, ExactCount, at
+ * most one constraint, a matchAttribute, on devices without counters,
+ * sharing or admin access -- allocated directly: the first `count` free
+ * matching devices in candidate order; with a matchAttribute, those of
+ * the value whose first free device comes first among the values that
+ * have `count` of them.  That is what the search picks: it tries values
+ * in the order of their first free device and fails on a value only when
+ * it has too few.  With at most WDR_DIRECT_CANDS candidates the search's
+ * step bound cannot cut it short where this succeeds (the values it
+ * fails on first cost it at most 2^7 * 16 steps).  -2 when the claim or
+ * the devices have another shape. */
+static int alloc_direct(const srch *S)
+{
+	const wdr_spec *sp = S->sp;
+	if (sp->nreqs != 1 || sp->reqs[0].nalts != 1 || sp->ncons > 1 ||
+	    S->ncand > WDR_DIRECT_CANDS)
+		return -2;
+	const wdr_sub *sb = &sp->reqs[0].alts[0];
+	if (sb->all || sb->admin || sb->cls < 0)
+		return -2;
+	const wdr_cons *cn = sp->ncons && sb->con[0] ? &sp->cons[0] : NULL;
+	if (cn && cn->distinct)
+		return -2;
+	const ws_dra *d = S->st->d;
+	const signed char *m = S->st->match[sb->id];
+	int need = sb->count;
+	if (need <= 0)
+		return 0;
+	if ((d->nmask_ok[S->node] & WDR_NODE_MASK) && !S->nextra)
+		return alloc_masks(S, sb, cn, need);
+	const int32_t *val = cn ? d->aval[cn->key] : NULL;
+	int fdev[WDR_DIRECT_CANDS], fval[WDR_DIRECT_CANDS];
+	int32_t vals[WDR_DIRECT_CANDS];
+	int cnt[WDR_DIRECT_CANDS], nf = 0, nv = 0;
+	for (int i = 0; i < S->ncand; i++) {
+		int dev = S->cand[i];
+		if (!m[dev])
+			continue;
+		const wdr_device *dv = &d->devs[dev];
+		if (dv->multi || dv->nuses)
+			return -2;
+		if (S->taken[dev])
+			continue;
+		bool x = false;
+		for (int e = 0; e < S->nextra && !x; e++)
+			x = S->extra[e] == dev;
+		if (x)
+			continue;
+		int j = 0;
+		if (val) {
+			if (val[dev] < 0)
+				continue;
+			while (j < nv && vals[j] != val[dev])
+				j++;
+			if (j == nv) {
+				vals[nv] = val[dev];
+				cnt[nv++] = 0;
+			}
+			cnt[j]++;
+		}
+		fdev[nf] = dev;
+		fval[nf++] = j;
+	}
+	int want = 0;
+	if (val) {
+		want = -1;
+		for (int f = 0; f < nf && want < 0; f++)
+			if (cnt[fval[f]] >= need)
+				want = fval[f];
+		if (want < 0)
+			return -1;
+	} else if (nf < need) {
+		return -1;
+	}
+	if (need > S->max)
+		return -1;
+	int n = 0;
+	for (int f = 0; f < nf && n < need; f++)
+		if (fval[f] == want)
+			S->out[n++] = (wdr_result){sb->id, fdev[f]};
+	return n;
+}
+
 int wdr_alloc_specs(const wdr_state *st, const wdr_spec *const *sps,
 		    int nsp, int node, const uint16_t *taken,
 		    const int *extra, int nextra, wdr_result *out, int max,
 		    int *counts)
 {
 	int cand[WDR_MAX_CANDS];
-	srch S = {0};
+	srch S;
 	if (nsp < 1 || nsp > WDR_MAX_JOINT)
 		return -1;
+	/* every field but cfirst[1..], which the search sets as it goes */
+	S.steps = 0;
+	S.n = 0;
+	S.ci = 0;
+	S.cfirst[0] = 0;
 	S.st = st;
 	S.sps = sps;
 	S.nsp = nsp;
@@ -323,10 +455,16 @@ int wdr_alloc_specs(const wdr_state *st, const wdr_spec *const *sps,
 	S.taken = taken;
 	S.extra = extra;
 	S.nextra = nextra;
-	S.cand = cand;
-	S.ncand = wdr_node_cands(st, node, cand, WDR_MAX_CANDS);
+	S.cand = wdr_node_cands_p(st, node, cand, WDR_MAX_CANDS, &S.ncand);
 	S.out = out;
 	S.max = max;
+	if (nsp == 1) {
+		int n = alloc_direct(&S);
+		if (n != -2) {
+			counts[0] = n < 0 ? 0 : n;
+			return n;
+		}
+	}
 	if (!search_req(&S, 0))
 		return -1;
 	for (int k = 0; k < nsp; k++)
