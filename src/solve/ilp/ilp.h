@@ -137,9 +137,14 @@ typedef struct wilp_cbound {
 	int32_t prio[WP_MAX_TIERS];
 	double ub[WP_MAX_TIERS], total[WP_MAX_TIERS], w[WP_MAX_TIERS];
 	int rows, cols, node_classes;
+	int dom_gangs;      /* gangs with columns per domain of their key  */
 } wilp_cbound;
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err);
+/* The same LP without the rounded rows and the gangs' domain columns
+ * (only node classes): tests show what those add. */
+int wilp_class_bound_plain(const wp_problem *p, wb_deadline dl,
+			   wilp_cbound *b, wasp_error *err);
 /* A plan's work tiers in the bound's weights, and the bound itself. */
 double wilp_cbound_value(const wilp_cbound *b, const wp_value *v);
 double wilp_cbound_bound(const wilp_cbound *b);
