@@ -44,6 +44,10 @@
 #define WILP_BOUND_TOL 1e-6
 /* Pod shapes of the rounded capacity rows, at most. */
 #define WILP_BOUND_MAX_SHAPES 4
+/* The full LP gets this share of the time left (at least MIN_S); past
+ * it the plain LP over node classes is solved instead. */
+#define WILP_BOUND_SHARE 0.15
+#define WILP_BOUND_MIN_S 1.0
 /* "At most k gangs per domain" rows, k = 1..this. */
 #define WILP_BOUND_MAX_PER_DOM 3
 /* Pods per node when a class requests nothing (not limited). */
@@ -686,15 +690,18 @@ static long vr_dom(const cb_state *S, int key, int d, int l, int w)
 typedef long (*cb_vr)(const cb_state *, int, int, int, int);
 
 /* The capacity coefficients of a pod of class c in the rows of one
- * place (node class or domain): per level from its own, per resource
- * its request, per shape its count in that shape. */
+ * place (node class or domain): per level from its own (all: only its
+ * own and the top one), per resource its request, per shape its count
+ * in that shape.  Leaving rows out only loosens the bound. */
 static int cap_coefs(const cb_state *S, int c, cb_vr vr, int a1, int a2,
-		     long *vo, double *co)
+		     bool all, long *vo, double *co)
 {
 	const wp_problem *p = S->p;
 	const int64_t *req = p->classes[c].req;
 	int n = 0;
 	for (int l = S->clev[c]; l < S->nlev; l++) {
+		if (!all && l != S->clev[c] && l != S->nlev - 1)
+			continue;
 		for (int r = 0; r < p->nres; r++)
 			if (req[r] > 0) {
 				vo[n] = vr(S, a1, a2, l, r);
@@ -733,14 +740,15 @@ static int col_coefs(const cb_state *S, int j, long *vo, double *co)
 				co[n++] = 1.0 / S->jm[j];
 			}
 	}
-	n += cap_coefs(S, c, vr_glob, S->jk[j], 0, vo + n, co + n);
+	n += cap_coefs(S, c, vr_glob, S->jk[j], 0, true, vo + n, co + n);
 	if (S->jt[j] < 0)
 		return n;
 	const wtp_topo *T = S->p->topo;
 	int key = S->p->groups[S->ty[S->jt[j]].g].key, d = S->jd[j];
 	while (key >= 0 && d >= 0) {
 		if (S->kbase[key] >= 0)
-			n += cap_coefs(S, c, vr_dom, key, d, vo + n, co + n);
+			n += cap_coefs(S, c, vr_dom, key, d, false, vo + n,
+				       co + n);
 		int pk = T->keys[key].parent;
 		d = pk >= 0 && T->keys[key].dom_parent ? T->keys[key].dom_parent[d]
 						       : -1;
@@ -1016,7 +1024,24 @@ static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err)
 {
-	return class_bound(p, dl, false, b, err);
+	/* the full LP within a share of the time left; past it, or when
+	 * it would be too large, the plain one (a bound all the same) */
+	double left = wdl_left(dl, 0);
+	double give = left * WILP_BOUND_SHARE;
+	wb_deadline d1 = dl;
+	if (!wdl_is_none(dl))
+		d1 = wdl_at(wb_now() + (give > WILP_BOUND_MIN_S
+						? give
+						: WILP_BOUND_MIN_S));
+	if (d1.at > dl.at)
+		d1 = dl;
+	int rc = class_bound(p, d1, false, b, err);
+	if ((rc == WASP_ECANCELED || rc == WASP_ESOLVER) &&
+	    !wdl_passed(dl, 0)) {
+		werr_clear(err);
+		rc = class_bound(p, dl, true, b, err);
+	}
+	return rc;
 }
 
 int wilp_class_bound_plain(const wp_problem *p, wb_deadline dl,
