@@ -17,7 +17,7 @@
  * instances GLPK proves in a second or two, bench/README.md). */
 #define WLNS_MAX_NODES 32
 /* Waiting groups offered to one neighbourhood, highest priority first,
- * then the smallest pods (lns_sub.c, cmp_wait). */
+ * then the smallest pods, round robin over a batch (lns_sub.c). */
 #define WLNS_MAX_WAIT 16
 /* Neighbourhoods solved side by side from one plan: a constant, so that
  * the plan does not depend on the thread count. */

@@ -165,9 +165,10 @@ static int cmp_wait(const void *ctx, int a, int b)
 }
 
 /* The groups' states; units that pin their evictor make it fixed.
- * Waiting groups that may fit are offered WLNS_MAX_WAIT at a time, in
- * cmp_wait order from the h->wait_skip-th block of them, so that the
- * neighbourhoods of one batch get different ones. */
+ * Waiting groups that may fit are offered WLNS_MAX_WAIT at a time in
+ * cmp_wait order, round robin over the batch (h->wait_skip is the
+ * neighbourhood's place in it), so that the neighbourhoods of one batch
+ * get different ones of about the same rank. */
 static int group_states(const wp_problem *p, const wp_sol *s,
 			const lns_hood *h, unsigned char *gs)
 {
@@ -205,6 +206,22 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 					    pod->req[r];
 		}
 	}
+	/* less what groups reaching outside keep here: they stay */
+	for (int g = 0; g < ng; g++) {
+		if (h->gin[g] == 0 || h->gin[g] == h->gtot[g])
+			continue;
+		const wp_group *wg = &p->groups[g];
+		for (int i = 0; i < wg->nclasses; i++) {
+			const wp_class *c = &p->classes[wg->classes[i]];
+			for (int k = 0; k < h->nnodes; k++) {
+				int sl = wp_slot(p, wg->classes[i], h->nodes[k]);
+				int x = sl >= 0 ? s->x[sl] : 0;
+				for (int r = 0; x && r < nr; r++)
+					nroom[(size_t)k * nr + r] -=
+					    (int64_t)x * c->req[r];
+			}
+		}
+	}
 	for (int k = 0; k < h->nnodes; k++)
 		for (int r = 0; r < nr; r++)
 			room[r] += nroom[(size_t)k * nr + r];
@@ -222,11 +239,18 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 	}
 	wait_ord wo = {p, share};
 	wis_sort(cand, tmp, ncand, cmp_wait, &wo);
-	int skip = ncand > WLNS_MAX_WAIT
-			   ? (h->wait_skip * WLNS_MAX_WAIT) % ncand
-			   : 0;
-	for (int i = 0; i < ncand && i < WLNS_MAX_WAIT; i++)
-		gs[cand[(skip + i) % ncand]] = G_WAIT;
+	/* round robin: the i-th of a batch takes candidates i, i + B,
+	 * i + 2B, ...; too few that way, the first of the rest */
+	int nw = 0;
+	for (int i = h->wait_skip % WLNS_BATCH;
+	     ncand > WLNS_MAX_WAIT && i < ncand && nw < WLNS_MAX_WAIT;
+	     i += WLNS_BATCH, nw++)
+		gs[cand[i]] = G_WAIT;
+	for (int i = 0; i < ncand && nw < WLNS_MAX_WAIT; i++)
+		if (gs[cand[i]] != G_WAIT) {
+			gs[cand[i]] = G_WAIT;
+			nw++;
+		}
 	free(nroom);
 	free(cand);
 	free(tmp);
