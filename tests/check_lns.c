@@ -239,6 +239,43 @@ static void within_bound(const wilp_cbound *b, const wp_value *v,
 	ck_assert_double_le(wilp_cbound_value(b, v), wilp_cbound_bound(b));
 }
 
+/* The problem and greedy's plan again, under in->o as changed. */
+static void reduce_again(tu_inst *in)
+{
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wa_destroy(in->a);
+	in->a = wa_new();
+	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
+	in->greedy = wp_sol_new(in->p, in->a);
+	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+/* Greedy's plan, BestFit's and the ILP's (20 s) are all within b; the
+ * ILP's value in v; true when the ILP proved it optimal. */
+static bool plans_within(tu_inst *in, const wilp_cbound *b, wp_value *v)
+{
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wp_evaluate(in->p, in->greedy, v);
+	within_bound(b, v, "greedy");
+	wp_sol *bf = wp_sol_new(in->p, in->a);
+	if (wbl_solve(in->p, WASP_MODE_BESTFIT, &in->o, bf, &e) == 0) {
+		tu_sol_verified(in->snap, in->p, bf, NULL, "bestfit");
+		wp_evaluate(in->p, bf, v);
+		within_bound(b, v, "bestfit");
+	}
+	wp_sol *opt = wp_sol_new(in->p, in->a);
+	wilp_stats st;
+	ck_assert_int_eq(wilp_solve(in->p, &in->o, wdl_after(wb_now(), 20),
+				    in->greedy, opt, &st, &e),
+			 0);
+	tu_sol_verified(in->snap, in->p, opt, in->greedy, "ilp");
+	wp_evaluate(in->p, opt, v);
+	within_bound(b, v, "ilp");
+	return !strcmp(st.status, "optimal");
+}
+
 /* The bound over node classes is at least the proven optimum, greedy's
  * plan and BestFit's, on instances of every family, with and without
  * evictions and --value. */
@@ -254,20 +291,9 @@ START_TEST(bound_above_every_plan)
 			g.rack_nodes = 9;
 		tu_inst in;
 		tu_inst_gen(&in, &g);
-		if (i >= 4)
-			in.o.value_resource = "nvidia.com/gpu";
 		if (i >= 4) {
-			wasp_error e2;
-			memset(&e2, 0, sizeof e2);
-			wa_destroy(in.a);
-			in.a = wa_new();
-			ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a,
-						     &in.p, &e2),
-					 0);
-			in.greedy = wp_sol_new(in.p, in.a);
-			ck_assert_int_eq(wgr_solve(in.p, &in.o, in.greedy,
-						   &e2),
-					 0);
+			in.o.value_resource = "nvidia.com/gpu";
+			reduce_again(&in);
 		}
 		wilp_cbound b;
 		wasp_error e;
@@ -275,24 +301,7 @@ START_TEST(bound_above_every_plan)
 		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
 		ck_assert(b.ok);
 		wp_value v;
-		wp_evaluate(in.p, in.greedy, &v);
-		within_bound(&b, &v, "greedy");
-		wp_sol *bf = wp_sol_new(in.p, in.a);
-		if (wbl_solve(in.p, WASP_MODE_BESTFIT, &in.o, bf, &e) == 0) {
-			tu_sol_verified(in.snap, in.p, bf, NULL, "bestfit");
-			wp_evaluate(in.p, bf, &v);
-			within_bound(&b, &v, "bestfit");
-		}
-		wp_sol *opt = wp_sol_new(in.p, in.a);
-		wilp_stats st;
-		ck_assert_int_eq(wilp_solve(in.p, &in.o,
-					    wdl_after(wb_now(), 20), in.greedy,
-					    opt, &st, &e),
-				 0);
-		tu_sol_verified(in.snap, in.p, opt, in.greedy, "ilp");
-		wp_evaluate(in.p, opt, &v);
-		within_bound(&b, &v, "ilp");
-		if (!strcmp(st.status, "optimal")) {
+		if (plans_within(&in, &b, &v)) {
 			nproved++;
 			ntight += v.work[0] == b.ub[0];
 		}
@@ -340,18 +349,8 @@ START_TEST(bound_sees_domains)
 		tu_inst_gen(&in, &g);
 		if (i >= 3) {
 			/* preemption off: a problem and greedy without it */
-			wasp_error e2;
-			memset(&e2, 0, sizeof e2);
 			in.o.preempt = WASP_PREEMPT_NEVER;
-			wa_destroy(in.a);
-			in.a = wa_new();
-			ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a,
-						     &in.p, &e2),
-					 0);
-			in.greedy = wp_sol_new(in.p, in.a);
-			ck_assert_int_eq(wgr_solve(in.p, &in.o, in.greedy,
-						   &e2),
-					 0);
+			reduce_again(&in);
 		}
 		wilp_cbound b, bp;
 		wasp_error e;
@@ -364,24 +363,7 @@ START_TEST(bound_sees_domains)
 		tighter += wilp_cbound_bound(&b) < wilp_cbound_bound(&bp);
 		typed += b.dom_gangs > 0;
 		wp_value v;
-		wp_evaluate(in.p, in.greedy, &v);
-		within_bound(&b, &v, "greedy");
-		wp_sol *bf = wp_sol_new(in.p, in.a);
-		if (wbl_solve(in.p, WASP_MODE_BESTFIT, &in.o, bf, &e) == 0) {
-			tu_sol_verified(in.snap, in.p, bf, NULL, "bestfit");
-			wp_evaluate(in.p, bf, &v);
-			within_bound(&b, &v, "bestfit");
-		}
-		wp_sol *opt = wp_sol_new(in.p, in.a);
-		wilp_stats st;
-		ck_assert_int_eq(wilp_solve(in.p, &in.o,
-					    wdl_after(wb_now(), 20), in.greedy,
-					    opt, &st, &e),
-				 0);
-		tu_sol_verified(in.snap, in.p, opt, in.greedy, "ilp");
-		wp_evaluate(in.p, opt, &v);
-		within_bound(&b, &v, "ilp");
-		nproved += !strcmp(st.status, "optimal");
+		nproved += plans_within(&in, &b, &v);
 		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(nproved, 3);

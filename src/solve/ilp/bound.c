@@ -494,6 +494,19 @@ static double *fit_per_domain(const cb_state *S, int c, int key, int *kpos,
 	return F;
 }
 
+/* F_D of type t in domain d (nke node classes), 0 when its minimum does
+ * not fit there or d is not its fixed domain. */
+static double type_fit(const cb_state *S, const cb_type *t, int d, int nke)
+{
+	int fixed = S->p->groups[t->g].fixed_dom;
+	if (fixed >= 0 && d != fixed)
+		return 0;
+	double fd = 0;
+	for (int i = 0; i < nke; i++)
+		fd += t->F[(size_t)d * nke + i];
+	return fd >= t->need ? fd : 0;
+}
+
 /* Types get domain columns tier by tier, the largest needs first. */
 static int cmp_type_order(const void *ctx, int a, int b)
 {
@@ -577,12 +590,7 @@ static int gang_types(cb_state *S, const int *ct, wa_arena *a)
 		int e = S->cel[t->c], nke = S->kbeg[e + 1] - S->kbeg[e];
 		long nz = 0;
 		for (int d = 0; d < K->ndom; d++) {
-			if (wg->fixed_dom >= 0 && d != wg->fixed_dom)
-				continue;
-			double fd = 0;
-			for (int j = 0; j < nke; j++)
-				fd += t->F[(size_t)d * nke + j];
-			if (fd < t->need || fd <= 0)
+			if (type_fit(S, t, d, nke) <= 0)
 				continue;
 			for (int j = 0; j < nke; j++)
 				nz += t->F[(size_t)d * nke + j] > 0;
@@ -648,12 +656,8 @@ static int columns(cb_state *S, wa_arena *a)
 		int e = S->cel[ty->c], nke = S->kbeg[e + 1] - S->kbeg[e];
 		double cnt = ty->cmax;
 		for (int d = 0; d < K->ndom; d++) {
-			if (wg->fixed_dom >= 0 && d != wg->fixed_dom)
-				continue;
-			double fd = 0;
-			for (int i = 0; i < nke; i++)
-				fd += ty->F[(size_t)d * nke + i];
-			if (fd < ty->need || fd <= 0)
+			double fd = type_fit(S, ty, d, nke);
+			if (fd <= 0)
 				continue;
 			for (int i = 0; i < nke; i++) {
 				double f = ty->F[(size_t)d * nke + i];
