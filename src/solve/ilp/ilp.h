@@ -123,7 +123,10 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 		   wilp_stats *st, wasp_error *err);
 
 /* An upper bound at every size (doc/formulation.md §12): the LP over
- * node classes, its work tiers maximised in sequence.  Per tier of
+ * node classes and the domains of gangs with a required key, with rows
+ * rounded per pod shape, its work tiers maximised in sequence (within
+ * 15% of the time left; past that the plain LP over node classes, see
+ * wilp_class_bound_plain, is solved instead).  Per tier of
  * wp_evaluate (prio, highest first): ub, the most work any plan admits
  * there given at least ub in every tier above (so ub bounds every plan's
  * work vector lexicographically), and total, the pending work.  w are
