@@ -239,6 +239,43 @@ static void within_bound(const wilp_cbound *b, const wp_value *v,
 	ck_assert_double_le(wilp_cbound_value(b, v), wilp_cbound_bound(b));
 }
 
+/* The problem and greedy's plan again, under in->o as changed. */
+static void reduce_again(tu_inst *in)
+{
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wa_destroy(in->a);
+	in->a = wa_new();
+	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
+	in->greedy = wp_sol_new(in->p, in->a);
+	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+/* Greedy's plan, BestFit's and the ILP's (20 s) are all within b; the
+ * ILP's value in v; true when the ILP proved it optimal. */
+static bool plans_within(tu_inst *in, const wilp_cbound *b, wp_value *v)
+{
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wp_evaluate(in->p, in->greedy, v);
+	within_bound(b, v, "greedy");
+	wp_sol *bf = wp_sol_new(in->p, in->a);
+	if (wbl_solve(in->p, WASP_MODE_BESTFIT, &in->o, bf, &e) == 0) {
+		tu_sol_verified(in->snap, in->p, bf, NULL, "bestfit");
+		wp_evaluate(in->p, bf, v);
+		within_bound(b, v, "bestfit");
+	}
+	wp_sol *opt = wp_sol_new(in->p, in->a);
+	wilp_stats st;
+	ck_assert_int_eq(wilp_solve(in->p, &in->o, wdl_after(wb_now(), 20),
+				    in->greedy, opt, &st, &e),
+			 0);
+	tu_sol_verified(in->snap, in->p, opt, in->greedy, "ilp");
+	wp_evaluate(in->p, opt, v);
+	within_bound(b, v, "ilp");
+	return !strcmp(st.status, "optimal");
+}
+
 /* The bound over node classes is at least the proven optimum, greedy's
  * plan and BestFit's, on instances of every family, with and without
  * evictions and --value. */
@@ -254,20 +291,9 @@ START_TEST(bound_above_every_plan)
 			g.rack_nodes = 9;
 		tu_inst in;
 		tu_inst_gen(&in, &g);
-		if (i >= 4)
-			in.o.value_resource = "nvidia.com/gpu";
 		if (i >= 4) {
-			wasp_error e2;
-			memset(&e2, 0, sizeof e2);
-			wa_destroy(in.a);
-			in.a = wa_new();
-			ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a,
-						     &in.p, &e2),
-					 0);
-			in.greedy = wp_sol_new(in.p, in.a);
-			ck_assert_int_eq(wgr_solve(in.p, &in.o, in.greedy,
-						   &e2),
-					 0);
+			in.o.value_resource = "nvidia.com/gpu";
+			reduce_again(&in);
 		}
 		wilp_cbound b;
 		wasp_error e;
@@ -275,24 +301,7 @@ START_TEST(bound_above_every_plan)
 		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
 		ck_assert(b.ok);
 		wp_value v;
-		wp_evaluate(in.p, in.greedy, &v);
-		within_bound(&b, &v, "greedy");
-		wp_sol *bf = wp_sol_new(in.p, in.a);
-		if (wbl_solve(in.p, WASP_MODE_BESTFIT, &in.o, bf, &e) == 0) {
-			tu_sol_verified(in.snap, in.p, bf, NULL, "bestfit");
-			wp_evaluate(in.p, bf, &v);
-			within_bound(&b, &v, "bestfit");
-		}
-		wp_sol *opt = wp_sol_new(in.p, in.a);
-		wilp_stats st;
-		ck_assert_int_eq(wilp_solve(in.p, &in.o,
-					    wdl_after(wb_now(), 20), in.greedy,
-					    opt, &st, &e),
-				 0);
-		tu_sol_verified(in.snap, in.p, opt, in.greedy, "ilp");
-		wp_evaluate(in.p, opt, &v);
-		within_bound(&b, &v, "ilp");
-		if (!strcmp(st.status, "optimal")) {
+		if (plans_within(&in, &b, &v)) {
 			nproved++;
 			ntight += v.work[0] == b.ub[0];
 		}
@@ -301,6 +310,65 @@ START_TEST(bound_above_every_plan)
 	ck_assert_int_ge(nproved, 4);
 	/* not vacuous: the top tier's bound is met on some instance */
 	ck_assert_int_ge(ntight, 1);
+}
+END_TEST
+
+
+/* A bound is never below the plain LP's in any tier order: the rounded
+ * rows and the gangs' domain columns only remove room. */
+static bool bound_le(const wilp_cbound *a, const wilp_cbound *b)
+{
+	for (int t = 0; t < a->ntier; t++) {
+		if (a->ub[t] < b->ub[t] - 1e-9)
+			return true;
+		if (a->ub[t] > b->ub[t] + 1e-9)
+			return false;
+	}
+	return true;
+}
+
+/* The bound with its rounded rows and per-domain gang columns (§12) is
+ * still above every plan -- the proven optimum, greedy's and BestFit's --
+ * with and without evictions, on instances whose gangs need one rack or
+ * block; it is at most the plain LP over node classes everywhere, and
+ * strictly below it on some (so the new rows are not vacuous). */
+START_TEST(bound_sees_domains)
+{
+	static const int fam[] = {0, 2, 3}; /* gpu, fragmented, mixed */
+	int tighter = 0, typed = 0, nproved = 0;
+	for (int i = 0; i < 6; i++) {
+		if (i == 2)
+			continue; /* mixed with evictions: slow to prove */
+		wasp_gen_options g;
+		small_frag(&g, 50 + i, 24);
+		g.family = fam[i % 3];
+		g.max_gang = 8;
+		g.gangs = 12;
+		g.busy = 0.6;
+		tu_inst in;
+		tu_inst_gen(&in, &g);
+		if (i >= 3) {
+			/* preemption off: a problem and greedy without it */
+			in.o.preempt = WASP_PREEMPT_NEVER;
+			reduce_again(&in);
+		}
+		wilp_cbound b, bp;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		ck_assert_int_eq(
+		    wilp_class_bound_plain(in.p, wdl_none(), &bp, &e), 0);
+		ck_assert(b.ok && bp.ok);
+		ck_assert_msg(bound_le(&b, &bp), "instance %d: above plain", i);
+		tighter += wilp_cbound_bound(&b) < wilp_cbound_bound(&bp);
+		typed += b.dom_gangs > 0;
+		wp_value v;
+		nproved += plans_within(&in, &b, &v);
+		tu_inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 3);
+	ck_assert_int_ge(typed, 3);
+	ck_assert_int_ge(tighter, 2);
 }
 END_TEST
 
@@ -411,6 +479,7 @@ static Suite *suite(void)
 	TCase *b = tcase_create("bound");
 	tcase_set_timeout(b, 60);
 	tcase_add_test(b, bound_above_every_plan);
+	tcase_add_test(b, bound_sees_domains);
 	suite_add_tcase(s, b);
 	TCase *l = tcase_create("lns");
 	tcase_set_timeout(l, 60);

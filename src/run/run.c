@@ -834,10 +834,12 @@ static int summarise(run *R, wasp_plan *pl)
 			u += (size_t)snprintf(ub + u, sizeof ub - u, "%s%.10g",
 					      t ? "/" : "", R->cb.ub[t]);
 		if (!(sum->mode_reason = wa_printf(
-			  pa, "%s; bound: the LP over %d node classes, work "
+			  pa, "%s; bound: the LP over %d node classes%s, work "
 			      "per priority at most %s",
 			  sum->mode_reason ? sum->mode_reason : sum->mode,
-			  R->cb.node_classes, ub)))
+			  R->cb.node_classes,
+			  R->cb.dom_gangs ? " and the gangs' domains" : "",
+			  ub)))
 			return -1;
 	}
 	sum->tiers.moves = pl->nmove; /* the post-pass's too */

@@ -1,24 +1,39 @@
 /*
- * bound.c -- an upper bound at every size: the LP over node classes
- * (doc/formulation.md §12), solved tier by tier with GLPK.
+ * bound.c -- an upper bound at every size: the LP over node classes and
+ * topology domains (doc/formulation.md §12), solved tier by tier with
+ * GLPK.
  *
- * Nodes eligible for the same classes form one node class, and their
- * free room and the room of the units pods may evict are summed: a bin
- * per node class, resource and priority level.  x[c,k] are pods of class
- * c in node class k, continuous in [0, count]; per (k, r, level l) the
- * capacity-by-priority row of doc/preemption.md with every evictable unit
- * below l evicted:
+ * Nodes eligible for the same classes form one node class.  Per node and
+ * priority level l the room is free[n] plus the room of the units pods
+ * may evict below l (the capacity-by-priority row of doc/preemption.md);
+ * x[c,k] are pods of class c in node class k, continuous in [0, count],
+ * and per (k, resource r, level l):
  *
- *   sum_{c: eff(c) <= l} req[c,r] x[c,k] <= sum_{n in k} (free[n,r]
- *                                   + sum_{u evictable, prio(u) < l} use)
+ *   sum_{c: eff(c) <= l} req[c,r] x[c,k] <= sum_{n in k} room[n,r,l]
  *
- * Gangs, topology, budgets, eviction costs and node boundaries are
- * dropped, so every plan's work fits it.  The work tiers are maximised in
+ * with, for a few of the largest requests q of r, the same row divided by
+ * q and rounded down node by node (a Chvatal-Gomory cut: a node with room
+ * 7 holds no pod of 8):
+ *
+ *   sum floor(req[c,r] / q) x[c,k] <= sum_{n in k} floor(room[n,r,l] / q)
+ *
+ * Gangs that must lie in one domain of a key (single-class gangs with a
+ * required key) get columns per domain instead: z[t,D,k], pods of gang
+ * type t (identical gangs, n_t of them) in domain D and node class k,
+ * only in domains where the gang's minimum fits node by node (F_D >=
+ * need), with per-domain capacity rows of the same two shapes (D and the
+ * domains of coarser keys containing it), and
+ *
+ *   sum_{D,k} z[t,D,k] / min(count, F_D) <= n_t
+ *
+ * since each gang lies in one domain and puts at most min(count, F_D)
+ * pods there.  Budgets, eviction costs and the rest of the topology are
+ * dropped, so every plan's work fits.  The work tiers are maximised in
  * sequence (a lexicographic LP): tier t's optimum, rounded down to whole
  * units, becomes a lower limit before tier t + 1 is solved, so the vector
- * of optima bounds every plan's work vector lexicographically.  The model
- * has (classes x node classes) columns and is estimated before it is
- * built (WILP_BOUND_MAX_COLS).
+ * of optima bounds every plan's work vector lexicographically.  The
+ * model is estimated before it is built (WILP_BOUND_MAX_COLS); gangs past
+ * the domain budget (WILP_BOUND_MAX_DCOLS) keep node-class columns.
  */
 #include "solve/ilp/ilp_int.h"
 
@@ -27,6 +42,32 @@
 #define WILP_BOUND_MAX_NZ 20000000L
 /* LP optima within this of a whole unit are that unit. */
 #define WILP_BOUND_TOL 1e-6
+/* Pod shapes of the rounded capacity rows, at most. */
+#define WILP_BOUND_MAX_SHAPES 4
+/* The full LP gets this share of the time left (at least MIN_S); past
+ * it the plain LP over node classes is solved instead. */
+#define WILP_BOUND_SHARE 0.15
+#define WILP_BOUND_MIN_S 1.0
+/* "At most k gangs per domain" rows, k = 1..this. */
+#define WILP_BOUND_MAX_PER_DOM 3
+/* Pods per node when a class requests nothing (not limited). */
+#define WILP_BOUND_NO_FIT_LIMIT 1e9
+/* Domain columns of the gangs, at most. */
+#define WILP_BOUND_MAX_DCOLS 300000L
+
+/* A gang type: n gangs alike (group g is the first; the same class
+ * shape, key, priority and fixed domain, sizes in one bucket), class c,
+ * F the pods of c that fit per (domain of the key, node class of c's
+ * eligibility), on: it has domain columns (ncol of them). */
+typedef struct cb_type {
+	int g, c, n;
+	int run;            /* gangs of one shape and key share a run     */
+	int cmax, need;     /* the largest count, the smallest need       */
+	double tot;         /* pods of all n                              */
+	const double *F;
+	bool on;
+	int ncol;
+} cb_type;
 
 typedef struct cb_state {
 	const wp_problem *p;
@@ -40,10 +81,29 @@ typedef struct cb_state {
 	int *kbeg, *klist;  /* per id: the node classes it reaches        */
 	int nlev;
 	int32_t lev[WP_MAX_TIERS + 1]; /* eff priority levels, ascending */
-	double *cap;        /* nk * nres * nlev                           */
-	int *col;           /* per class: first column, its columns follow
-			       kbeg order                                 */
+	int *clev;          /* per class: the level of its eff priority   */
+	double *capn;       /* nnodes * nres * nlev: room per node (ROOM) */
+	const int64_t *shape[WILP_BOUND_MAX_SHAPES]; /* pod shapes (req) */
+	int nsh;
+	int scarce;         /* the resource the shapes are chosen by      */
+	bool plain;         /* no shapes, no domain columns (tests)       */
+	double *rscale;     /* per resource: its largest request (rows in
+			       that unit, so that GLPK sees numbers near 1) */
+	int nw;             /* capacity rows per place and level          */
+	const int *ct;      /* per class: its tier                        */
+	cb_type *ty;        /* gang types                                 */
+	int nty;
+	unsigned char *dom; /* per class: typed (domain columns)          */
+	/* columns: class, node class, type (-1: node-class column),
+	 * domain, upper bound, the type row's min(count, F_D) */
+	int *jc, *jk, *jt, *jd;
+	double *jub, *jm, *jf; /* ... and F_D */
+	int nrun;
+	int *runkey;        /* per run: its key                           */
+	long *runbase;      /* per run: its first "at most k" row         */
 	int ncol;
+	long g0;            /* first node-class capacity row (virtual)    */
+	long *kbase;        /* per key: first domain row, -1: none        */
 } cb_state;
 
 static int cmp_ptr(const void *ctx, int a, int b)
@@ -169,7 +229,10 @@ static int lev_of(const cb_state *S, int32_t pr)
 	return l;
 }
 
-/* Levels and the room per (node class, resource, level).  -1 NOMEM. */
+#define ROOM(n, r, l) S->capn[((size_t)(n) * S->p->nres + (r)) * S->nlev + (l)]
+
+/* Levels and the room per (node, resource, level).  -1 NOMEM, 1 too
+ * many levels. */
 static int room(cb_state *S, wa_arena *a)
 {
 	const wp_problem *p = S->p;
@@ -189,26 +252,29 @@ static int room(cb_state *S, wa_arena *a)
 		S->lev[l] = e;
 		S->nlev++;
 	}
-	size_t nb = (size_t)S->nk * nr * (S->nlev ? S->nlev : 1);
-	S->cap = wa_calloc(a, nb + 1, sizeof *S->cap);
-	if (!S->cap)
+	size_t nb = (size_t)p->nnodes * nr * (S->nlev ? S->nlev : 1);
+	S->capn = wa_calloc(a, nb + 1, sizeof *S->capn);
+	if (!S->capn)
 		return -1;
-#define CAP(k, r, l) S->cap[((size_t)(k) * nr + (r)) * S->nlev + (l)]
 	for (int n = 0; n < p->nnodes; n++)
 		for (int r = 0; r < nr; r++) {
 			double f = (double)p->free[(size_t)n * nr + r];
 			for (int l = 0; l < S->nlev; l++)
-				CAP(S->ncls[n], r, l) += f > 0 ? f : 0;
+				ROOM(n, r, l) = f > 0 ? f : 0;
 		}
 	int32_t top;
 	bool any = wpe_top_priority(p, &top);
-	for (int u = 0; any && u < p->nunits; u++) {
+	for (int u = 0; u < p->nunits; u++) {
 		const wp_unit *un = &p->units[u];
-		if (un->priority >= top || un->keep)
+		/* a unit that may move (--rebalance) may leave its node:
+		 * its room counts at every level (moves can merge room that
+		 * the rounded rows would otherwise not see) */
+		bool moves = p->nmcls > 0 && p->unit_mc && p->unit_mc[u] >= 0;
+		if (!moves && (!any || un->priority >= top || un->keep))
 			continue;
 		/* its room serves levels above its priority */
 		int l0 = 0;
-		while (l0 < S->nlev && S->lev[l0] <= un->priority)
+		while (!moves && l0 < S->nlev && S->lev[l0] <= un->priority)
 			l0++;
 		for (int i = 0; i < un->npods; i++) {
 			const ws_pod *pod = &p->snap->pods[un->pods[i]];
@@ -216,10 +282,106 @@ static int room(cb_state *S, wa_arena *a)
 				continue;
 			for (int r = 0; r < nr; r++)
 				for (int l = l0; l < S->nlev; l++)
-					CAP(S->ncls[pod->node], r, l) +=
+					ROOM(pod->node, r, l) +=
 					    (double)pod->req[r];
 		}
 	}
+	return 0;
+}
+
+/* Pods of shape q a node with room f holds (f at level l of node n). */
+static double shape_fit(const cb_state *S, const int64_t *q, int n, int l)
+{
+	double m = WILP_BOUND_NO_FIT_LIMIT;
+	for (int r = 0; r < S->p->nres; r++)
+		if (q[r] > 0) {
+			double f = floor(ROOM(n, r, l) / (double)q[r] +
+					 WILP_BOUND_TOL);
+			if (f < m)
+				m = f;
+		}
+	return m > 0 ? m : 0;
+}
+
+/* A pod of request req counts as this many pods of shape q in the
+ * rounded rows: min over q's resources of floor(req / q), so that the
+ * pods on a node count at most shape_fit. */
+static double shape_coef(const cb_state *S, const int64_t *req,
+			 const int64_t *q)
+{
+	double m = WILP_BOUND_NO_FIT_LIMIT;
+	for (int r = 0; r < S->p->nres; r++)
+		if (q[r] > 0) {
+			double f = floor((double)req[r] / (double)q[r]);
+			if (f < m)
+				m = f;
+		}
+	return m < WILP_BOUND_NO_FIT_LIMIT ? m : 0;
+}
+
+/* Shape order: the scarce resource's request, largest first, then the
+ * other resources'. */
+static int cmp_shape(const void *ctx, int a, int b)
+{
+	const cb_state *S = ctx;
+	const int64_t *x = S->p->classes[a].req, *y = S->p->classes[b].req;
+	if (x[S->scarce] != y[S->scarce])
+		return x[S->scarce] > y[S->scarce] ? -1 : 1;
+	for (int r = 0; r < S->p->nres; r++)
+		if (x[r] != y[r])
+			return x[r] > y[r] ? -1 : 1;
+	return 0;
+}
+
+/* The shapes of the rounded rows (doc/formulation.md §12): the pods'
+ * request vectors that are largest in the scarcest resource (pending
+ * demand over room at the top level), at most WILP_BOUND_MAX_SHAPES.
+ * -1 NOMEM. */
+static int shapes(cb_state *S, wa_arena *a)
+{
+	const wp_problem *p = S->p;
+	int nr = p->nres, nc = p->nclasses;
+	S->nw = nr + WILP_BOUND_MAX_SHAPES;
+	int *ord = wa_calloc(a, (size_t)nc + 1, sizeof *ord);
+	int *tmp = wa_calloc(a, (size_t)nc + 1, sizeof *tmp);
+	S->rscale = wa_calloc(a, (size_t)nr + 1, sizeof *S->rscale);
+	if (!ord || !tmp || !S->rscale)
+		return -1;
+	for (int r = 0; r < nr; r++) {
+		S->rscale[r] = 1;
+		for (int c = 0; c < nc; c++)
+			if (S->cel[c] >= 0 &&
+			    (double)p->classes[c].req[r] > S->rscale[r])
+				S->rscale[r] = (double)p->classes[c].req[r];
+	}
+	S->scarce = -1;
+	if (S->plain)
+		return 0;
+	double best = 0;
+	for (int r = 0; r < nr && S->nlev; r++) {
+		double dem = 0, sup = 0;
+		for (int c = 0; c < nc; c++)
+			if (S->cel[c] >= 0)
+				dem += (double)p->classes[c].count *
+				       (double)p->classes[c].req[r];
+		for (int n = 0; n < p->nnodes; n++)
+			sup += ROOM(n, r, S->nlev - 1);
+		double ratio = dem / (sup > 1 ? sup : 1);
+		if (dem > 0 && (S->scarce < 0 || ratio > best)) {
+			S->scarce = r;
+			best = ratio;
+		}
+	}
+	if (S->scarce < 0)
+		return 0;
+	int no = 0;
+	for (int c = 0; c < nc; c++)
+		if (S->cel[c] >= 0 && p->classes[c].req[S->scarce] > 0)
+			ord[no++] = c;
+	wis_sort(ord, tmp, no, cmp_shape, S);
+	for (int i = 0; i < no && S->nsh < WILP_BOUND_MAX_SHAPES; i++)
+		if (i == 0 || cmp_shape(S, ord[i - 1], ord[i]))
+			S->shape[S->nsh++] = p->classes[ord[i]].req;
 	return 0;
 }
 
@@ -243,38 +405,474 @@ static double pod_work(const wp_problem *p, int c)
 		   : (double)p->classes[c].req[p->value_res] / 1000.0;
 }
 
-/* Each class's first column (its columns follow kbeg order); returns
- * the column count. */
-static int assign_cols(cb_state *S)
+/* ------------------------------------------------ gangs in one domain */
+
+/* Is group g a gang confined to one domain of its key that the domain
+ * columns can carry: one class, with pods, a usable fixed domain? */
+static int dom_class(const cb_state *S, int g)
 {
 	const wp_problem *p = S->p;
-	int ncol = 0;
+	const wp_group *wg = &p->groups[g];
+	if (!wg->gang || wg->invalid || wg->key < 0 || !p->topo ||
+	    wg->key >= p->topo->nkeys || wg->nclasses != 1 ||
+	    wg->fixed_dom < -1)
+		return -1;
+	int c = wg->classes[0];
+	if (S->cel[c] < 0 || p->classes[c].count <= 0)
+		return -1;
+	return c;
+}
+
+/* Candidate order: same eligibility, level, requests and key together
+ * (they share the fit per domain), then priority, size and need. */
+static int cmp_cand(const void *ctx, int a, int b)
+{
+	const cb_state *S = ctx;
+	const wp_problem *p = S->p;
+	const wp_group *x = &p->groups[a], *y = &p->groups[b];
+	const wp_class *cx = &p->classes[x->classes[0]],
+		       *cy = &p->classes[y->classes[0]];
+	if (cx->elig != cy->elig)
+		return cx->elig < cy->elig ? -1 : 1;
+	int lx = S->clev[x->classes[0]], ly = S->clev[y->classes[0]];
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	for (int r = 0; r < p->nres; r++)
+		if (cx->req[r] != cy->req[r])
+			return cx->req[r] < cy->req[r] ? -1 : 1;
+	return 0;
+}
+
+/* Gangs of nearby sizes share a type: sizes in buckets growing by a
+ * quarter (1, 2, 3, 4, 5, 6-7, 8-9, 10-11, 12-14, ...). */
+static int size_bucket(int n)
+{
+	int b = 0;
+	for (double top = 1; n > (int)top; b++)
+		top = top * 1.25 > top + 1 ? top * 1.25 : top + 1;
+	return b;
+}
+
+static int cmp_type(const void *ctx, int a, int b)
+{
+	int d = cmp_cand(ctx, a, b);
+	if (d)
+		return d;
+	const cb_state *S = ctx;
+	const wp_group *x = &S->p->groups[a], *y = &S->p->groups[b];
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	int bx = size_bucket(S->p->classes[x->classes[0]].count),
+	    by = size_bucket(S->p->classes[y->classes[0]].count);
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return x->fixed_dom < y->fixed_dom ? -1 : x->fixed_dom > y->fixed_dom;
+}
+
+/* Per domain of the key and node class (position in the class's klist
+ * run) the pods of class c that fit: F[D * nke + i]. */
+static double *fit_per_domain(const cb_state *S, int c, int key, int *kpos,
+			      wa_arena *a)
+{
+	const wp_problem *p = S->p;
+	const wtp_key *K = &p->topo->keys[key];
+	int e = S->cel[c], nke = S->kbeg[e + 1] - S->kbeg[e];
+	for (int i = 0; i < nke; i++)
+		kpos[S->klist[S->kbeg[e] + i]] = i;
+	double *F = wa_calloc(a, (size_t)K->ndom * nke + 1, sizeof *F);
+	if (!F)
+		return NULL;
+	const wp_class *cl = &p->classes[c];
+	for (int i = 0; i < cl->nelig; i++) {
+		int n = cl->elig[i], d = K->node_dom[n];
+		if (d >= 0)
+			F[(size_t)d * nke + kpos[S->ncls[n]]] +=
+			    shape_fit(S, cl->req, n, S->clev[c]);
+	}
+	return F;
+}
+
+/* F_D of type t in domain d (nke node classes), 0 when its minimum does
+ * not fit there or d is not its fixed domain. */
+static double type_fit(const cb_state *S, const cb_type *t, int d, int nke)
+{
+	int fixed = S->p->groups[t->g].fixed_dom;
+	if (fixed >= 0 && d != fixed)
+		return 0;
+	double fd = 0;
+	for (int i = 0; i < nke; i++)
+		fd += t->F[(size_t)d * nke + i];
+	return fd >= t->need ? fd : 0;
+}
+
+/* Types get domain columns tier by tier, the largest needs first. */
+static int cmp_type_order(const void *ctx, int a, int b)
+{
+	const cb_state *S = ctx;
+	const cb_type *x = &S->ty[a], *y = &S->ty[b];
+	if (S->ct[x->c] != S->ct[y->c])
+		return S->ct[x->c] < S->ct[y->c] ? -1 : 1;
+	int nx = x->need, ny = y->need;
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Gang types and their domain columns, tiers first and the largest needs
+ * first within a tier, up to WILP_BOUND_MAX_DCOLS columns; the classes of
+ * gangs typed here get no node-class columns (S->dom[c]).  -1 NOMEM. */
+static int gang_types(cb_state *S, const int *ct, wa_arena *a)
+{
+	const wp_problem *p = S->p;
+	int ng = p->ngroups;
+	int *cand = wa_calloc(a, (size_t)ng + 1, sizeof *cand);
+	int *tmp = wa_calloc(a, (size_t)ng + 1, sizeof *tmp);
+	int *kpos = wa_calloc(a, (size_t)S->nk + 1, sizeof *kpos);
+	S->ty = wa_calloc(a, (size_t)ng + 1, sizeof *S->ty);
+	S->dom = wa_calloc(a, (size_t)p->nclasses + 1, sizeof *S->dom);
+	if (!cand || !tmp || !kpos || !S->ty || !S->dom)
+		return -1;
+	int nc = 0;
+	for (int g = 0; g < ng && !S->plain; g++)
+		if (dom_class(S, g) >= 0)
+			cand[nc++] = g;
+	wis_sort(cand, tmp, nc, cmp_type, S);
+	/* types: runs of equal candidates; fits shared by equal cands */
+	double *F = NULL;
+	S->nty = 0;
+	S->nrun = 0;
+	S->runkey = wa_calloc(a, (size_t)nc + 1, sizeof *S->runkey);
+	if (!S->runkey)
+		return -1;
+	for (int i = 0; i < nc; i++) {
+		int g = cand[i];
+		if (i == 0 || cmp_cand(S, cand[i - 1], g)) {
+			F = fit_per_domain(S, p->groups[g].classes[0],
+					   p->groups[g].key, kpos, a);
+			if (!F)
+				return -1;
+			S->runkey[S->nrun++] = p->groups[g].key;
+		}
+		int cnt = p->classes[p->groups[g].classes[0]].count;
+		int need = p->groups[g].min_need;
+		if (i > 0 && !cmp_type(S, cand[i - 1], g)) {
+			cb_type *t = &S->ty[S->nty - 1];
+			t->n++;
+			t->tot += cnt;
+			t->cmax = cnt > t->cmax ? cnt : t->cmax;
+			t->need = need < t->need ? need : t->need;
+			continue;
+		}
+		cb_type *t = &S->ty[S->nty++];
+		t->g = g;
+		t->c = p->groups[g].classes[0];
+		t->n = 1;
+		t->tot = t->cmax = cnt;
+		t->need = need;
+		t->F = F;
+		t->run = S->nrun - 1;
+	}
+	/* the order types get columns in: tier, then need, largest first */
+	int *ord = wa_calloc(a, (size_t)S->nty + 1, sizeof *ord);
+	if (!ord)
+		return -1;
+	for (int t = 0; t < S->nty; t++)
+		ord[t] = t;
+	S->ct = ct;
+	wis_sort(ord, tmp, S->nty, cmp_type_order, S);
+	long left = WILP_BOUND_MAX_DCOLS;
+	for (int i = 0; i < S->nty; i++) {
+		cb_type *t = &S->ty[ord[i]];
+		const wp_group *wg = &p->groups[t->g];
+		const wtp_key *K = &p->topo->keys[wg->key];
+		int e = S->cel[t->c], nke = S->kbeg[e + 1] - S->kbeg[e];
+		long nz = 0;
+		for (int d = 0; d < K->ndom; d++) {
+			if (type_fit(S, t, d, nke) <= 0)
+				continue;
+			for (int j = 0; j < nke; j++)
+				nz += t->F[(size_t)d * nke + j] > 0;
+		}
+		if (nz > left)
+			continue; /* keeps node-class columns */
+		left -= nz;
+		t->on = true;
+		t->ncol = (int)nz;
+	}
+	/* mark the typed classes */
+	for (int i = 0, t = -1; i < nc; i++) {
+		if (i == 0 || cmp_type(S, cand[i - 1], cand[i]))
+			t++;
+		if (S->ty[t].on)
+			S->dom[p->groups[cand[i]].classes[0]] = 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------ the LP */
+
+/* The columns: node-class columns of the classes not typed, then the
+ * domain columns of the types.  -1 NOMEM. */
+static int columns(cb_state *S, wa_arena *a)
+{
+	const wp_problem *p = S->p;
+	long n = 0;
+	for (int c = 0; c < p->nclasses; c++)
+		if (S->cel[c] >= 0 && !S->dom[c])
+			n += S->kbeg[S->cel[c] + 1] - S->kbeg[S->cel[c]];
+	for (int t = 0; t < S->nty; t++)
+		n += S->ty[t].on ? S->ty[t].ncol : 0;
+	S->jc = wa_calloc(a, (size_t)n + 1, sizeof *S->jc);
+	S->jk = wa_calloc(a, (size_t)n + 1, sizeof *S->jk);
+	S->jt = wa_calloc(a, (size_t)n + 1, sizeof *S->jt);
+	S->jd = wa_calloc(a, (size_t)n + 1, sizeof *S->jd);
+	S->jub = wa_calloc(a, (size_t)n + 1, sizeof *S->jub);
+	S->jm = wa_calloc(a, (size_t)n + 1, sizeof *S->jm);
+	S->jf = wa_calloc(a, (size_t)n + 1, sizeof *S->jf);
+	if (!S->jc || !S->jk || !S->jt || !S->jd || !S->jub || !S->jm ||
+	    !S->jf)
+		return -1;
+	int j = 0;
 	for (int c = 0; c < p->nclasses; c++) {
 		int e = S->cel[c];
-		S->col[c] = ncol + 1;
-		if (e >= 0)
-			ncol += S->kbeg[e + 1] - S->kbeg[e];
+		for (int i = 0; e >= 0 && !S->dom[c] &&
+				i < S->kbeg[e + 1] - S->kbeg[e];
+		     i++, j++) {
+			S->jc[j] = c;
+			S->jk[j] = S->klist[S->kbeg[e] + i];
+			S->jt[j] = -1;
+			S->jd[j] = -1;
+			S->jub[j] = p->classes[c].count;
+		}
 	}
-	return ncol;
+	for (int t = 0; t < S->nty; t++) {
+		const cb_type *ty = &S->ty[t];
+		if (!ty->on)
+			continue;
+		const wp_group *wg = &p->groups[ty->g];
+		const wtp_key *K = &p->topo->keys[wg->key];
+		int e = S->cel[ty->c], nke = S->kbeg[e + 1] - S->kbeg[e];
+		double cnt = ty->cmax;
+		for (int d = 0; d < K->ndom; d++) {
+			double fd = type_fit(S, ty, d, nke);
+			if (fd <= 0)
+				continue;
+			for (int i = 0; i < nke; i++) {
+				double f = ty->F[(size_t)d * nke + i];
+				if (f <= 0)
+					continue;
+				S->jc[j] = ty->c;
+				S->jk[j] = S->klist[S->kbeg[e] + i];
+				S->jt[j] = t;
+				S->jd[j] = d;
+				S->jub[j] = ty->n * (f < cnt ? f : cnt);
+				S->jm[j] = fd < cnt ? fd : cnt;
+				S->jf[j] = fd;
+				j++;
+			}
+		}
+	}
+	S->ncol = j;
+	return 0;
+}
+
+/* Virtual row ids: class rows, type rows, the node-class capacity rows,
+ * then per key with typed gangs its domains' capacity rows. */
+static long vr_glob(const cb_state *S, int k, int unused, int l, int w)
+{
+	(void)unused;
+	return S->g0 + ((long)k * S->nlev + l) * S->nw + w;
+}
+
+static long vr_dom(const cb_state *S, int key, int d, int l, int w)
+{
+	return S->kbase[key] + ((long)d * S->nlev + l) * S->nw + w;
+}
+
+typedef long (*cb_vr)(const cb_state *, int, int, int, int);
+
+/* The capacity coefficients of a pod of class c in the rows of one
+ * place (node class or domain): per level from its own (all: only its
+ * own and the top one), per resource its request, per shape its count
+ * in that shape.  Leaving rows out only loosens the bound. */
+static int cap_coefs(const cb_state *S, int c, cb_vr vr, int a1, int a2,
+		     bool all, long *vo, double *co)
+{
+	const wp_problem *p = S->p;
+	const int64_t *req = p->classes[c].req;
+	int n = 0;
+	for (int l = S->clev[c]; l < S->nlev; l++) {
+		if (!all && l != S->clev[c] && l != S->nlev - 1)
+			continue;
+		for (int r = 0; r < p->nres; r++)
+			if (req[r] > 0) {
+				vo[n] = vr(S, a1, a2, l, r);
+				co[n++] = (double)req[r] / S->rscale[r];
+			}
+		for (int h = 0; h < S->nsh; h++) {
+			double f = shape_coef(S, req, S->shape[h]);
+			if (f > 0) {
+				vo[n] = vr(S, a1, a2, l, p->nres + h);
+				co[n++] = f;
+			}
+		}
+	}
+	return n;
+}
+
+/* Column j's coefficients as (virtual row, value); returns the count. */
+static int col_coefs(const cb_state *S, int j, long *vo, double *co)
+{
+	int c = S->jc[j], n = 0;
+	if (S->jt[j] < 0) {
+		vo[n] = c;
+		co[n++] = 1;
+	} else {
+		vo[n] = S->p->nclasses + S->jt[j];
+		co[n++] = 1.0 / S->jm[j];
+		vo[n] = S->p->nclasses + S->nty + S->jt[j];
+		co[n++] = 1;
+		/* at most k gangs needing more than F_D / (k + 1) */
+		const cb_type *ty = &S->ty[S->jt[j]];
+		for (int k = 1; k <= WILP_BOUND_MAX_PER_DOM; k++)
+			if ((double)ty->need * (k + 1) > S->jf[j]) {
+				vo[n] = S->runbase[ty->run] +
+					(long)S->jd[j] * WILP_BOUND_MAX_PER_DOM +
+					k - 1;
+				co[n++] = 1.0 / S->jm[j];
+			}
+	}
+	n += cap_coefs(S, c, vr_glob, S->jk[j], 0, true, vo + n, co + n);
+	if (S->jt[j] < 0)
+		return n;
+	const wtp_topo *T = S->p->topo;
+	int key = S->p->groups[S->ty[S->jt[j]].g].key, d = S->jd[j];
+	while (key >= 0 && d >= 0) {
+		if (S->kbase[key] >= 0)
+			n += cap_coefs(S, c, vr_dom, key, d, false, vo + n,
+				       co + n);
+		int pk = T->keys[key].parent;
+		d = pk >= 0 && T->keys[key].dom_parent ? T->keys[key].dom_parent[d]
+						       : -1;
+		key = pk;
+	}
+	return n;
+}
+
+/* The right-hand sides of the capacity rows of one place: the nodes'
+ * room, and per shape the pods of that shape they hold, node by node. */
+static void cap_rhs(const cb_state *S, int n, double *rhs, cb_vr vr, int a1,
+		    int a2)
+{
+	for (int l = 0; l < S->nlev; l++) {
+		for (int r = 0; r < S->p->nres; r++)
+			rhs[vr(S, a1, a2, l, r)] += ROOM(n, r, l) / S->rscale[r];
+		for (int h = 0; h < S->nsh; h++)
+			rhs[vr(S, a1, a2, l, S->p->nres + h)] +=
+			    shape_fit(S, S->shape[h], n, l);
+	}
 }
 
 /* Build and solve in the calling thread; GLPK faults come back as
- * WASP_ESOLVER. */
+ * WASP_ESOLVER.  1 when the model would be too large. */
 static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 		    wb_deadline dl, wa_arena *a, wasp_error *err)
 {
 	const wp_problem *p = S->p;
-	int nr = p->nres;
-	S->ncol = assign_cols(S);
-	/* everything allocated before GLPK runs: a fault loses nothing */
-	int *ind = wa_calloc(a, S->ncol + 2, sizeof *ind);
-	double *val = wa_calloc(a, S->ncol + 2, sizeof *val);
-	int *kb = wa_calloc(a, S->nk + 2, sizeof *kb);
-	int *kc = wa_calloc(a, S->ncol + 1, sizeof *kc);
-	int *kj = wa_calloc(a, S->ncol + 1, sizeof *kj);
-	int *kf = wa_calloc(a, S->nk + 1, sizeof *kf);
-	if (!ind || !val || !kb || !kc || !kj || !kf)
+	int nc = p->nclasses;
+	int nkeys = p->topo ? p->topo->nkeys : 0;
+	S->g0 = nc + 2L * S->nty;
+	long nv = S->g0 + (long)S->nk * S->nlev * S->nw;
+	S->kbase = wa_calloc(a, (size_t)nkeys + 1, sizeof *S->kbase);
+	if (!S->kbase)
 		return werr(err, WASP_ENOMEM, "out of memory");
+	for (int k = 0; k < nkeys; k++)
+		S->kbase[k] = -1;
+	for (int t = 0; t < S->nty; t++)
+		if (S->ty[t].on)
+			S->kbase[p->groups[S->ty[t].g].key] = 0;
+	for (int k = 0; k < nkeys; k++)
+		if (S->kbase[k] == 0) {
+			S->kbase[k] = nv;
+			nv += (long)p->topo->keys[k].ndom * S->nlev * S->nw;
+		}
+	S->runbase = wa_calloc(a, (size_t)S->nrun + 1, sizeof *S->runbase);
+	if (!S->runbase)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	for (int r = 0; r < S->nrun; r++) {
+		S->runbase[r] = nv;
+		nv += (long)p->topo->keys[S->runkey[r]].ndom *
+		      WILP_BOUND_MAX_PER_DOM;
+	}
+	double *rhs = wa_calloc(a, (size_t)nv + 1, sizeof *rhs);
+	int *rowid = wa_calloc(a, (size_t)nv + 1, sizeof *rowid);
+	size_t maxc = 2 + WILP_BOUND_MAX_PER_DOM + (size_t)(1 + nkeys) * S->nlev * S->nw;
+	long *vo = wa_calloc(a, maxc + 1, sizeof *vo);
+	double *co = wa_calloc(a, maxc + 1, sizeof *co);
+	if (!rhs || !rowid || !vo || !co)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	for (int c = 0; c < nc; c++)
+		rhs[c] = p->classes[c].count;
+	for (int t = 0; t < S->nty; t++)
+		rhs[nc + t] = S->ty[t].n;
+	for (int t = 0; t < S->nty; t++)
+		rhs[nc + S->nty + t] = S->ty[t].tot;
+	for (int r = 0; r < S->nrun; r++)
+		for (long i = 0; i < (long)p->topo->keys[S->runkey[r]].ndom *
+					 WILP_BOUND_MAX_PER_DOM;
+		     i++)
+			rhs[S->runbase[r] + i] =
+			    (double)(i % WILP_BOUND_MAX_PER_DOM + 1);
+	for (int n = 0; n < p->nnodes; n++)
+		cap_rhs(S, n, rhs, vr_glob, S->ncls[n], 0);
+	for (int k = 0; k < nkeys; k++) {
+		const wtp_key *K = &p->topo->keys[k];
+		for (int d = 0; S->kbase[k] >= 0 && d < K->ndom; d++)
+			for (int i = 0; i < K->dom_nnodes[d]; i++)
+				cap_rhs(S, K->dom_nodes[d][i], rhs, vr_dom, k,
+					d);
+	}
+	/* rows that hold a coefficient, numbered in virtual order */
+	long nnz = 0;
+	for (int j = 0; j < S->ncol; j++) {
+		int n = col_coefs(S, j, vo, co);
+		nnz += n;
+		for (int i = 0; i < n; i++)
+			rowid[vo[i]] = 1;
+	}
+	if (nnz > WILP_BOUND_MAX_NZ)
+		return werr(err, WASP_ESOLVER,
+			    "the bound LP would be too large");
+	int nrow = 0;
+	for (long v = 0; v < nv; v++)
+		if (rowid[v])
+			rowid[v] = ++nrow;
+	int *ia = wa_calloc(a, (size_t)nnz + 1, sizeof *ia);
+	int *ja = wa_calloc(a, (size_t)nnz + 1, sizeof *ja);
+	double *ar = wa_calloc(a, (size_t)nnz + 1, sizeof *ar);
+	int *ind = wa_calloc(a, (size_t)S->ncol + 2, sizeof *ind);
+	double *val = wa_calloc(a, (size_t)S->ncol + 2, sizeof *val);
+	if (!ia || !ja || !ar || !ind || !val)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	long z = 0;
+	for (int j = 0; j < S->ncol; j++) {
+		int n = col_coefs(S, j, vo, co);
+		for (int i = 0; i < n; i++, z++) {
+			ia[z + 1] = rowid[vo[i]];
+			ja[z + 1] = j + 1;
+			ar[z + 1] = co[i];
+		}
+	}
+	/* rows in the order of their virtual ids */
+	double *vrhs = wa_calloc(a, (size_t)nrow + 1, sizeof *vrhs);
+	if (!vrhs)
+		return werr(err, WASP_ENOMEM, "out of memory");
+	for (long v = 0; v < nv; v++)
+		if (rowid[v])
+			vrhs[rowid[v]] = rhs[v];
+	/* everything allocated before GLPK runs: a fault loses nothing */
 	wgl_env env;
 	wgl_begin(&env, 0);
 	if (setjmp(env.jb))
@@ -283,65 +881,15 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	glp_set_obj_dir(P, GLP_MAX);
 	if (S->ncol)
 		glp_add_cols(P, S->ncol);
-	for (int c = 0; c < p->nclasses; c++) {
-		int e = S->cel[c];
-		for (int i = 0; e >= 0 && i < S->kbeg[e + 1] - S->kbeg[e]; i++)
-			glp_set_col_bnds(P, S->col[c] + i, GLP_DB, 0,
-					 p->classes[c].count);
-	}
-	/* a class's total over node classes is at most its count */
-	for (int c = 0; c < p->nclasses; c++) {
-		int e = S->cel[c];
-		int len = e >= 0 ? S->kbeg[e + 1] - S->kbeg[e] : 0;
-		if (len < 2)
-			continue;
-		int row = glp_add_rows(P, 1);
-		for (int i = 0; i < len; i++) {
-			ind[i + 1] = S->col[c] + i;
-			val[i + 1] = 1;
-		}
-		glp_set_mat_row(P, row, len, ind, val);
-		glp_set_row_bnds(P, row, GLP_UP, 0, p->classes[c].count);
-	}
-	/* capacity rows per (node class, resource, level): per node class
-	 * its (class, column) pairs */
-	for (int c = 0; c < p->nclasses; c++) {
-		int e = S->cel[c];
-		for (int i = 0; e >= 0 && i < S->kbeg[e + 1] - S->kbeg[e]; i++)
-			kb[S->klist[S->kbeg[e] + i] + 1]++;
-	}
-	for (int k = 0; k < S->nk; k++)
-		kb[k + 1] += kb[k];
-	for (int c = 0; c < p->nclasses; c++) {
-		int e = S->cel[c];
-		for (int i = 0; e >= 0 && i < S->kbeg[e + 1] - S->kbeg[e];
-		     i++) {
-			int k = S->klist[S->kbeg[e] + i];
-			kc[kb[k] + kf[k]] = c;
-			kj[kb[k] + kf[k]++] = S->col[c] + i;
-		}
-	}
-	for (int k = 0; k < S->nk; k++)
-		for (int r = 0; r < nr; r++)
-			for (int l = 0; l < S->nlev; l++) {
-				int len = 0;
-				for (int i = kb[k]; i < kb[k + 1]; i++) {
-					int c = kc[i];
-					double q = (double)p->classes[c].req[r];
-					if (q <= 0 ||
-					    wilp_eff_prio(p, c) > S->lev[l])
-						continue;
-					ind[++len] = kj[i];
-					val[len] = q;
-				}
-				if (!len)
-					continue;
-				int row = glp_add_rows(P, 1);
-				glp_set_mat_row(P, row, len, ind, val);
-				glp_set_row_bnds(P, row, GLP_UP, 0,
-						 CAP(k, r, l));
-			}
-	b->rows = glp_get_num_rows(P);
+	for (int j = 0; j < S->ncol; j++)
+		glp_set_col_bnds(P, j + 1, GLP_DB, 0, S->jub[j]);
+	if (nrow)
+		glp_add_rows(P, nrow);
+	for (int i = 1; i <= nrow; i++)
+		glp_set_row_bnds(P, i, GLP_UP, 0, vrhs[i]);
+	if (nnz)
+		glp_load_matrix(P, (int)nnz, ia, ja, ar);
+	b->rows = nrow;
 	b->cols = S->ncol;
 	/* the tiers in sequence */
 	glp_smcp sm;
@@ -350,14 +898,10 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	sm.presolve = GLP_OFF;
 	int rc = WASP_OK;
 	for (int t = 0; t < b->ntier; t++) {
-		for (int c = 0; c < p->nclasses; c++) {
-			int e = S->cel[c];
-			for (int i = 0;
-			     e >= 0 && i < S->kbeg[e + 1] - S->kbeg[e]; i++)
-				glp_set_obj_coef(P, S->col[c] + i,
-						 ct[c] == t ? pod_work(p, c)
-							    : 0);
-		}
+		for (int j = 0; j < S->ncol; j++)
+			glp_set_obj_coef(P, j + 1,
+					 ct[S->jc[j]] == t ? pod_work(p, S->jc[j])
+							   : 0);
 		double left = wdl_left(dl, 0);
 		if (!wdl_is_none(dl)) {
 			if (left <= 0) {
@@ -367,28 +911,30 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 			sm.tm_lim = (int)(left * 1000) + 1;
 		}
 		int sr = S->ncol ? glp_simplex(P, &sm) : 0;
+		if (sr == GLP_EFAIL || sr == GLP_ESING || sr == GLP_ECOND) {
+			/* once more, scaled, from a fresh basis, dual */
+			glp_scale_prob(P, GLP_SF_AUTO);
+			glp_adv_basis(P, 0);
+			sm.meth = GLP_DUALP;
+			sr = glp_simplex(P, &sm);
+		}
 		if (S->ncol && (sr || glp_get_status(P) != GLP_OPT)) {
 			rc = sr == GLP_ETMLIM ? WASP_ECANCELED : WASP_ESOLVER;
 			break;
 		}
-		double z = S->ncol ? glp_get_obj_val(P) : 0;
+		double zt = S->ncol ? glp_get_obj_val(P) : 0;
 		/* work is a sum of whole pods (or of requests in 1/1000
 		 * units): round down to that grain */
 		double grain = p->value_res < 0 ? 1 : 0.001;
-		double u = floor(z / grain + WILP_BOUND_TOL) * grain;
+		double u = floor(zt / grain + WILP_BOUND_TOL) * grain;
 		b->ub[t] = u < b->total[t] ? u : b->total[t];
 		/* the next tiers only among plans reaching it */
 		int len = 0;
-		for (int c = 0; c < p->nclasses; c++) {
-			int e = S->cel[c];
-			for (int i = 0;
-			     ct[c] == t && e >= 0 &&
-			     i < S->kbeg[e + 1] - S->kbeg[e];
-			     i++) {
-				ind[++len] = S->col[c] + i;
-				val[len] = pod_work(p, c);
+		for (int j = 0; j < S->ncol; j++)
+			if (ct[S->jc[j]] == t) {
+				ind[++len] = j + 1;
+				val[len] = pod_work(p, S->jc[j]);
 			}
-		}
 		if (len && t + 1 < b->ntier) {
 			int row = glp_add_rows(P, 1);
 			glp_set_mat_row(P, row, len, ind, val);
@@ -402,11 +948,12 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	if (rc == WASP_ECANCELED)
 		return werr(err, rc, "no time left for the bound LP");
 	return WASP_OK;
-#undef CAP
 }
+#undef ROOM
 
-int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
-		     wasp_error *err)
+/* plain: without the rounded rows and the domain columns. */
+static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
+		       wilp_cbound *b, wasp_error *err)
 {
 	memset(b, 0, sizeof *b);
 	wp_sol *zero = NULL;
@@ -418,14 +965,15 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 	}
 	memset(S, 0, sizeof *S);
 	S->p = p;
+	S->plain = plain;
 	/* the tiers as wp_evaluate has them, and their totals */
 	wp_value v;
 	wp_evaluate(p, zero, &v);
 	b->ntier = v.nprio;
 	memcpy(b->prio, v.prio, sizeof *b->prio * v.nprio);
 	int *ct = wa_calloc(a, p->nclasses + 1, sizeof *ct);
-	S->col = wa_calloc(a, p->nclasses + 1, sizeof *S->col);
-	if (!ct || !S->col) {
+	S->clev = wa_calloc(a, p->nclasses + 1, sizeof *S->clev);
+	if (!ct || !S->clev) {
 		wa_destroy(a);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
@@ -446,6 +994,14 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 	}
 	if (rc == 0)
 		rc = room(S, a);
+	for (int c = 0; rc == 0 && c < p->nclasses; c++)
+		S->clev[c] = lev_of(S, wilp_eff_prio(p, c));
+	if (rc == 0)
+		rc = shapes(S, a);
+	if (rc == 0)
+		rc = gang_types(S, ct, a);
+	if (rc == 0)
+		rc = columns(S, a);
 	if (rc < 0) {
 		wa_destroy(a);
 		return werr(err, WASP_ENOMEM, "out of memory");
@@ -456,6 +1012,8 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 			    "the bound LP would be too large");
 	}
 	rc = solve_lp(S, ct, b, dl, a, err);
+	for (int t = 0; t < S->nty; t++)
+		b->dom_gangs += S->ty[t].on ? S->ty[t].n : 0;
 	wa_destroy(a);
 	if (rc)
 		return rc;
@@ -465,6 +1023,35 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 	for (int t = b->ntier - 2; t >= 0; t--)
 		b->w[t] = b->w[t + 1] * (1 + b->total[t + 1]);
 	return WASP_OK;
+}
+
+int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
+		     wasp_error *err)
+{
+	/* the full LP within a share of the time left; past it, or when
+	 * it would be too large, the plain one (a bound all the same) */
+	double left = wdl_left(dl, 0);
+	double give = left * WILP_BOUND_SHARE;
+	wb_deadline d1 = dl;
+	if (!wdl_is_none(dl))
+		d1 = wdl_at(wb_now() + (give > WILP_BOUND_MIN_S
+						? give
+						: WILP_BOUND_MIN_S));
+	if (d1.at > dl.at)
+		d1 = dl;
+	int rc = class_bound(p, d1, false, b, err);
+	if ((rc == WASP_ECANCELED || rc == WASP_ESOLVER) &&
+	    !wdl_passed(dl, 0)) {
+		werr_clear(err);
+		rc = class_bound(p, dl, true, b, err);
+	}
+	return rc;
+}
+
+int wilp_class_bound_plain(const wp_problem *p, wb_deadline dl,
+			   wilp_cbound *b, wasp_error *err)
+{
+	return class_bound(p, dl, true, b, err);
 }
 
 double wilp_cbound_value(const wilp_cbound *b, const wp_value *v)

@@ -123,7 +123,10 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 		   wilp_stats *st, wasp_error *err);
 
 /* An upper bound at every size (doc/formulation.md §12): the LP over
- * node classes, its work tiers maximised in sequence.  Per tier of
+ * node classes and the domains of gangs with a required key, with rows
+ * rounded per pod shape, its work tiers maximised in sequence (within
+ * 15% of the time left; past that the plain LP over node classes, see
+ * wilp_class_bound_plain, is solved instead).  Per tier of
  * wp_evaluate (prio, highest first): ub, the most work any plan admits
  * there given at least ub in every tier above (so ub bounds every plan's
  * work vector lexicographically), and total, the pending work.  w are
@@ -137,9 +140,14 @@ typedef struct wilp_cbound {
 	int32_t prio[WP_MAX_TIERS];
 	double ub[WP_MAX_TIERS], total[WP_MAX_TIERS], w[WP_MAX_TIERS];
 	int rows, cols, node_classes;
+	int dom_gangs;      /* gangs with columns per domain of their key  */
 } wilp_cbound;
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err);
+/* The same LP without the rounded rows and the gangs' domain columns
+ * (only node classes): tests show what those add. */
+int wilp_class_bound_plain(const wp_problem *p, wb_deadline dl,
+			   wilp_cbound *b, wasp_error *err);
 /* A plan's work tiers in the bound's weights, and the bound itself. */
 double wilp_cbound_value(const wilp_cbound *b, const wp_value *v);
 double wilp_cbound_bound(const wilp_cbound *b);

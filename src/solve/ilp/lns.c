@@ -231,9 +231,11 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 	free(hof);
 	/* the sub-problems are read from sol before any merge */
 	int bad = 0;
-	for (int i = 0; i < nb; i++)
+	for (int i = 0; i < nb; i++) {
+		H[i].wait_skip = i;
 		if (wlns_sub_build(p, sol, &H[i]) < 0)
 			bad = 1;
+	}
 	free(gcnt); /* read by the builds only */
 	if (bad) {
 		for (int i = 0; i < nb; i++)

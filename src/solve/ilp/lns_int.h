@@ -16,7 +16,8 @@
 /* A neighbourhood has at most this many nodes (the size of the
  * instances GLPK proves in a second or two, bench/README.md). */
 #define WLNS_MAX_NODES 32
-/* Waiting groups offered to one neighbourhood, highest priority first. */
+/* Waiting groups offered to one neighbourhood, highest priority first,
+ * then the smallest pods, round robin over a batch (lns_sub.c). */
 #define WLNS_MAX_WAIT 16
 /* Neighbourhoods solved side by side from one plan: a constant, so that
  * the plan does not depend on the thread count. */
@@ -41,6 +42,8 @@ typedef struct lns_hood {
 	wp_sol *warm;        /* the plan's part here                      */
 	wp_sol *out;
 	bool solved, improved, proven;
+	int wait_skip;       /* its place in the batch: which waiting groups
+				it is offered (lns_sub.c)                  */
 } lns_hood;
 
 /* lns_sub.c */

@@ -5,7 +5,9 @@
  * Groups: a group with every placed pod on the neighbourhood's nodes is
  * free (its classes keep their counts, their nodes cut to the
  * neighbourhood's); up to WLNS_MAX_WAIT waiting groups whose smallest
- * demand fits the neighbourhood's room join, highest priority first;
+ * demand fits the neighbourhood's room node by node join, highest
+ * priority first, then those whose pods take the least of the room
+ * (more pods admitted per room), each neighbourhood of a batch its own;
  * every other group is fixed: its pods there stay, and their requests
  * come off the nodes' free room.  A group that evicted a unit reaching
  * outside the neighbourhood is fixed too.
@@ -45,21 +47,49 @@ static bool in_hood(const lns_hood *h, int n)
 	return in_list(h->nodes, h->nnodes, n);
 }
 
-/* Does a waiting group's smallest demand fit the room? */
+/* Position of node n in the neighbourhood, -1: not in it. */
+static int hood_pos(const lns_hood *h, int n)
+{
+	int lo = 0, hi = h->nnodes - 1;
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		if (h->nodes[mid] == n)
+			return mid;
+		if (h->nodes[mid] < n)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* Does a waiting group's smallest demand fit the room: in all, and node
+ * by node (nroom: per neighbourhood node its room)? */
 static bool may_fit(const wp_problem *p, int g, const int64_t *room,
-		    const lns_hood *h)
+		    const int64_t *nroom, const lns_hood *h)
 {
 	const wp_group *wg = &p->groups[g];
 	if (wg->invalid || !wg->nclasses)
 		return false;
 	int need = wp_group_need(wg);
-	bool any = false;
-	for (int i = 0; i < wg->nclasses && !any; i++) {
+	long fit = 0;
+	for (int i = 0; i < wg->nclasses && fit < need; i++) {
 		const wp_class *c = &p->classes[wg->classes[i]];
-		for (int k = 0; k < h->nnodes && !any; k++)
-			any = in_list(c->elig, c->nelig, h->nodes[k]);
+		for (int k = 0; k < h->nnodes && fit < need; k++) {
+			if (!in_list(c->elig, c->nelig, h->nodes[k]) ||
+			    !wp_allowed(p, wg, h->nodes[k]))
+				continue;
+			int64_t m = need;
+			for (int r = 0; r < p->nres; r++)
+				if (c->req[r] > 0 &&
+				    nroom[(size_t)k * p->nres + r] / c->req[r] <
+					m)
+					m = nroom[(size_t)k * p->nres + r] /
+					    c->req[r];
+			fit += m > 0 ? m : 0;
+		}
 	}
-	if (!any)
+	if (fit < (need > 0 ? need : 1))
 		return false;
 	for (int r = 0; r < p->nres; r++) {
 		int64_t least = INT64_MAX;
@@ -97,20 +127,71 @@ static void unit_back(const wp_problem *p, const lns_hood *h, int u,
 	}
 }
 
-/* The groups' states; units that pin their evictor make it fixed. */
+/* The share of the neighbourhood's room one pod of group g takes
+ * (its smallest class, summed over resources): the fewer, the more pods
+ * the room holds. */
+static double pod_share(const wp_problem *p, int g, const int64_t *room)
+{
+	const wp_group *wg = &p->groups[g];
+	double best = INFINITY;
+	for (int i = 0; i < wg->nclasses; i++) {
+		const int64_t *q = p->classes[wg->classes[i]].req;
+		double s = 0;
+		for (int r = 0; r < p->nres; r++)
+			if (room[r] > 0)
+				s += (double)q[r] / (double)room[r];
+		best = s < best ? s : best;
+	}
+	return best;
+}
+
+typedef struct wait_ord {
+	const wp_problem *p;
+	const double *share;
+} wait_ord;
+
+/* Waiting groups: priority, then the most pods per room, then the
+ * smallest need (a stable sort keeps group order after that). */
+static int cmp_wait(const void *ctx, int a, int b)
+{
+	const wait_ord *w = ctx;
+	const wp_group *x = &w->p->groups[a], *y = &w->p->groups[b];
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if (w->share[a] != w->share[b])
+		return w->share[a] < w->share[b] ? -1 : 1;
+	int nx = wp_group_need(x), ny = wp_group_need(y);
+	return nx < ny ? -1 : nx > ny;
+}
+
+/* The groups' states; units that pin their evictor make it fixed.
+ * Waiting groups that may fit are offered WLNS_MAX_WAIT at a time in
+ * cmp_wait order, round robin over the batch (h->wait_skip is the
+ * neighbourhood's place in it), so that the neighbourhoods of one batch
+ * get different ones of about the same rank. */
 static int group_states(const wp_problem *p, const wp_sol *s,
 			const lns_hood *h, unsigned char *gs)
 {
-	int nr = p->nres;
+	int nr = p->nres, ng = p->ngroups;
 	int64_t *room = calloc((size_t)nr + 1, sizeof *room);
-	if (!room)
+	int64_t *nroom = calloc((size_t)h->nnodes * nr + 1, sizeof *nroom);
+	int *cand = malloc(sizeof *cand * ((size_t)ng + 1));
+	int *tmp = malloc(sizeof *tmp * ((size_t)ng + 1));
+	double *share = malloc(sizeof *share * ((size_t)ng + 1));
+	if (!room || !nroom || !cand || !tmp || !share) {
+		free(room);
+		free(nroom);
+		free(cand);
+		free(tmp);
+		free(share);
 		return -1;
+	}
 	int32_t top;
 	bool pre = wpe_top_priority(p, &top);
 	for (int k = 0; k < h->nnodes; k++) {
 		int n = h->nodes[k];
 		for (int r = 0; r < nr; r++)
-			room[r] += p->free[(size_t)n * nr + r];
+			nroom[(size_t)k * nr + r] = p->free[(size_t)n * nr + r];
 	}
 	for (int u = 0; pre && u < p->nunits; u++) {
 		const wp_unit *un = &p->units[u];
@@ -118,23 +199,62 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 			continue;
 		for (int i = 0; i < un->npods; i++) {
 			const ws_pod *pod = &p->snap->pods[un->pods[i]];
-			if (in_hood(h, pod->node))
+			int k = hood_pos(h, pod->node);
+			if (k >= 0)
 				for (int r = 0; r < nr; r++)
-					room[r] += pod->req[r];
+					nroom[(size_t)k * nr + r] +=
+					    pod->req[r];
 		}
 	}
-	int nwait = 0;
-	for (int g = 0; g < p->ngroups; g++) {
+	/* less what groups reaching outside keep here: they stay */
+	for (int g = 0; g < ng; g++) {
+		if (h->gin[g] == 0 || h->gin[g] == h->gtot[g])
+			continue;
+		const wp_group *wg = &p->groups[g];
+		for (int i = 0; i < wg->nclasses; i++) {
+			const wp_class *c = &p->classes[wg->classes[i]];
+			for (int k = 0; k < h->nnodes; k++) {
+				int sl = wp_slot(p, wg->classes[i], h->nodes[k]);
+				int x = sl >= 0 ? s->x[sl] : 0;
+				for (int r = 0; x && r < nr; r++)
+					nroom[(size_t)k * nr + r] -=
+					    (int64_t)x * c->req[r];
+			}
+		}
+	}
+	for (int k = 0; k < h->nnodes; k++)
+		for (int r = 0; r < nr; r++)
+			room[r] += nroom[(size_t)k * nr + r];
+	int ncand = 0;
+	for (int g = 0; g < ng; g++) {
 		long in = h->gin[g], out = h->gtot[g] - in;
 		gs[g] = G_FIXED;
 		if (in > 0 && out == 0)
 			gs[g] = G_FREE;
 		else if (in == 0 && out == 0 && !s->admit[g] &&
-			 nwait < WLNS_MAX_WAIT && may_fit(p, g, room, h)) {
-			gs[g] = G_WAIT;
-			nwait++;
+			 may_fit(p, g, room, nroom, h)) {
+			share[g] = pod_share(p, g, room);
+			cand[ncand++] = g;
 		}
 	}
+	wait_ord wo = {p, share};
+	wis_sort(cand, tmp, ncand, cmp_wait, &wo);
+	/* round robin: the i-th of a batch takes candidates i, i + B,
+	 * i + 2B, ...; too few that way, the first of the rest */
+	int nw = 0;
+	for (int i = h->wait_skip % WLNS_BATCH;
+	     ncand > WLNS_MAX_WAIT && i < ncand && nw < WLNS_MAX_WAIT;
+	     i += WLNS_BATCH, nw++)
+		gs[cand[i]] = G_WAIT;
+	for (int i = 0; i < ncand && nw < WLNS_MAX_WAIT; i++)
+		if (gs[cand[i]] != G_WAIT) {
+			gs[cand[i]] = G_WAIT;
+			nw++;
+		}
+	free(nroom);
+	free(cand);
+	free(tmp);
+	free(share);
 	for (int u = 0; s->evict && u < p->nunits; u++) {
 		int g = s->evict_by[u];
 		if (s->evict[u] && g >= 0 && gs[g] == G_FREE &&
