@@ -930,93 +930,6 @@ START_TEST(test_ilp_cross_check_moves)
 }
 END_TEST
 
-/* A pod of cpu 1, 8Gi, 1 GPU: with requests in proportion the cpu,
- * memory and GPU capacity rows of a node are the same row once divided
- * by their gcd, and the model keeps one of them, with the smallest
- * right-hand side (doc/formulation.md §4b). */
-static void y_prop_pod(yb *b, const char *name, const char *group,
-		       const char *node, int k, int prio)
-{
-	y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
-	     "namespace: ml}\nspec:\n  priority: %d\n", name, prio);
-	if (group)
-		y(b, "  schedulingGroup: {podGroupName: %s}\n", group);
-	if (node)
-		y(b, "  nodeName: %s\n", node);
-	y(b, "  containers:\n  - name: c\n    resources: {requests: {cpu: "
-	     "\"%d\", memory: %dGi, " GPU ": \"%d\"}}\n", k, 8 * k, k);
-}
-
-/* Counts the rows of an exported LP file whose name starts with pre. */
-static int lp_rows(const char *path, const char *pre)
-{
-	char *t = tu_slurp(path);
-	ck_assert_ptr_nonnull(t);
-	int n = 0;
-	for (const char *q = t; (q = strstr(q, pre)); q++)
-		if (q > t && q[-1] == ' ' && strchr(q, ':') &&
-		    strchr(q, ':') < strchr(q, '\n'))
-			n++;
-	free(t);
-	return n;
-}
-
-/* One node of 7 cpus, 64Gi and 8 GPUs holding two priority-10 pods of
- * (2, 16Gi, 2): free 3 cpus, 32Gi, 4 GPUs.  A priority-100 gang of four
- * (1, 8Gi, 1) pods fits the GPUs but not the cpus: one pod must go.  The
- * three capacity rows are one row (x + 2 q <= 7, 8 and 8), and the one
- * kept must say 7, else the ILP would place the gang with no eviction
- * and the verifier (tu_solve) would reject the plan. */
-START_TEST(test_ilp_same_rows_once)
-{
-	yb b = {0};
-	y(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: n0\n"
-	      "  labels: {" RACK ": r1}\nstatus:\n  allocatable: {cpu: \"7\", "
-	      "memory: 64Gi, pods: \"110\", " GPU ": \"8\"}\n");
-	y_prop_pod(&b, "low-a", NULL, "n0", 2, 10);
-	y_prop_pod(&b, "low-b", NULL, "n0", 2, 10);
-	y_group(&b, "train", 4, NULL, 100, "");
-	for (int i = 0; i < 4; i++) {
-		char pod[16];
-		snprintf(pod, sizeof pod, "train-%d", i);
-		y_prop_pod(&b, pod, "train", NULL, 1, 100);
-	}
-	wasp_snapshot *s = tu_load_buf(&b);
-	wasp_options o;
-	wasp_options_init(&o);
-	o.mode = WASP_MODE_ILP;
-	o.threads = 1;
-	wasp_plan *p = tu_solve(s, &o);
-	ck_assert_str_eq(p->sum.mode, "ilp");
-	ck_assert_str_eq(p->sum.status, "optimal");
-	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 4);
-	ck_assert_int_eq(p->nevict, 1);
-	char path[64];
-	snprintf(path, sizeof path, "/tmp/wasp-pe-rows-%d.lp", (int)getpid());
-	ck_assert_int_eq(wasp_export(s, &o, WASP_EXPORT_LP, path, NULL),
-			 WASP_OK);
-	/* one level (the gang's), one row for the three resources */
-	ck_assert_int_eq(lp_rows(path, "capq("), 1);
-	char *t = tu_slurp(path);
-	ck_assert_ptr_nonnull(strstr(t, "<= 7\n"));
-	free(t);
-	unlink(path);
-	if (have_cbc()) {
-		double want = ext_obj(s, &o, WASP_EXPORT_MPS);
-		ck_assert_msg(fabs(want - p->sum.objective) < 0.5,
-			      "cbc %.1f, wasp %.1f", want, p->sum.objective);
-	}
-	if (have_glpsol()) {
-		double want = ext_obj(s, &o, WASP_EXPORT_DAT);
-		ck_assert_msg(fabs(want - p->sum.objective) < 0.5,
-			      "glpsol %.1f, wasp %.1f", want,
-			      p->sum.objective);
-	}
-	wasp_plan_free(p);
-	wasp_snapshot_free(s);
-}
-END_TEST
-
 /* ----------------------------------------------------------- rebalance */
 
 /* Three racks of two 8-GPU nodes, none free: ra holds 2+2 GPUs of db
@@ -1994,7 +1907,6 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_ilp_tiers);
 	tcase_add_test(tc, test_ilp_cross_check);
 	tcase_add_test(tc, test_ilp_cross_check_moves);
-	tcase_add_test(tc, test_ilp_same_rows_once);
 	tcase_add_test(tc, test_dra_freed_cross_check);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("rebalance");

@@ -131,35 +131,6 @@ void wm_row_end(wmb *b, int type, double lo, double hi,
 	b->rbeg[i + 1] = b->nnz + 1;
 }
 
-/* Ends a `<= hi` row like wm_row_end unless a row from index `since` on
- * has exactly the same entries (columns and coefficients, in order) and
- * type GLP_UP: then that row keeps the smaller right-hand side and this
- * one is dropped.  The cpu, memory and GPU rows of a node are often the
- * same row once divided by their gcd (doc/formulation.md §3, §4b).
- * Callers pass the first row of one node, so the scan stays short. */
-void wm_row_end_dedup(wmb *b, int since, double hi, const char *name)
-{
-	if (b->nomem)
-		return;
-	int i = b->nrows + 1, beg = b->rbeg[i], len = b->nnz + 1 - beg;
-	for (int k = since < 1 ? 1 : since; k < i && len > 0; k++) {
-		int kb = b->rbeg[k];
-		if (b->rtype[k] != GLP_UP || b->rbeg[k + 1] - kb != len)
-			continue;
-		int e = 0;
-		while (e < len && b->ja[kb + e] == b->ja[beg + e] &&
-		       b->av[kb + e] == b->av[beg + e])
-			e++;
-		if (e < len)
-			continue;
-		if (hi < b->rhi[k])
-			b->rhi[k] = hi;
-		wm_row_drop(b);
-		return;
-	}
-	wm_row_end(b, GLP_UP, 0, hi, name);
-}
-
 /* Drops the row begun last (it cannot bind). */
 void wm_row_drop(wmb *b)
 {

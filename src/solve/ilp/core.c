@@ -234,8 +234,7 @@ void wilp_rows_gang(wm *m)
 }
 
 /* cap[n,r]: sum_c req[c,r] x[c,n] <= free[n,r], divided by the gcd of the
- * coefficients (exact for integer x), only where the row can bind, and
- * only once when another resource gives the same row.  The
+ * coefficients (exact for integer x), only where the row can bind.  The
  * pods row also carries u[n]: sum x + M u[n] <= M, M = min(free, room),
  * so a node counted as free holds nothing. */
 void wilp_rows_cap(wm *m)
@@ -253,7 +252,6 @@ void wilp_rows_cap(wm *m)
 			wilp_rows_cap_q(m, n);
 			continue;
 		}
-		int since = m->nrows + 1; /* this node's rows */
 		for (int r = 0; r < p->nres; r++) {
 			int64_t f = p->free[(size_t)n * p->nres + r], g = 0;
 			double room = 0;
@@ -285,7 +283,7 @@ void wilp_rows_cap(wm *m)
 			if (link)
 				wm_coef(&m->b, m->ucol[n], rhs);
 			linked |= link;
-			wm_row_end_dedup(&m->b, since, rhs,
+			wm_row_end(&m->b, GLP_UP, 0, rhs,
 			    wm_name(&m->b, "cap[%s,%s]", s->nodes[n].name,
 				    s->res[r]));
 		}

@@ -349,7 +349,6 @@ void wm_coef(wmb *b, int j, double v);
 void wm_row_end(wmb *b, int type, double lo, double hi,
 		const char *name);
 void wm_row_drop(wmb *b);
-void wm_row_end_dedup(wmb *b, int since, double hi, const char *name);
 const char *wilp_group_name(const wp_problem *p, int g, char *buf,
 			    size_t size);
 int wilp_x_bound(const wp_problem *p, int c, int n);

@@ -341,7 +341,6 @@ void wilp_rows_cap_q(wm *m, int n)
 				lv[0] = lv[l];
 		nl = 1;
 	}
-	int since = m->nrows + 1; /* this node's rows */
 	for (int l = 0; l < nl && !m->nomem; l++) {
 		int32_t L = lv[l];
 		for (int r = 0; r < p->nres; r++) {
@@ -387,7 +386,7 @@ void wilp_rows_cap_q(wm *m, int n)
 						(double)(u / g));
 			}
 			wilp_mv_coefs(m, n, r, L, g);
-			wm_row_end_dedup(&m->b, since,
+			wm_row_end(&m->b, GLP_UP, 0,
 				   (double)((f + credit) / g),
 			    wm_name(&m->b, "capq[%s,%s,%d]", s->nodes[n].name,
 				    s->res[r], l));
