@@ -68,7 +68,10 @@ static int run(gs *G, const wasp_options *o)
 					 "considered";
 			continue;
 		}
-		if (wdl_passed(dl, 0)) {
+		/* the first group is always tried: a run under a deadline,
+		 * one wasp_place on a busy machine above all, makes
+		 * progress instead of ending with nothing considered */
+		if (oi > 0 && wdl_passed(dl, 0)) {
 			sol->reason[g] = wgr_reason_late;
 			continue;
 		}
