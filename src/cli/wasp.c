@@ -607,13 +607,24 @@ static void install_cancel_handler(void)
  * data segment is capped (RLIMIT_DATA), so that an allocation fails
  * cleanly rather than the kernel killing us; the library keeps greedy's
  * plan when that happens after greedy (doc/library.md). */
-static void limit_memory(void)
+static void limit_memory(int threads)
 {
-	struct rlimit rl;
+	struct rlimit rl, st;
 	if (!max_memory || getrlimit(RLIMIT_DATA, &rl))
 		return;
-	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > max_memory)
-		rl.rlim_cur = max_memory;
+	/* Linux counts thread stacks in RLIMIT_DATA: left out of SIZE, or
+	 * the OpenMP runtime cannot start its threads and exits */
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = threads > 0 ? (size_t)threads : ncpu > 0 ? (size_t)ncpu : 1;
+	size_t stack = 8u << 20;
+	if (!getrlimit(RLIMIT_STACK, &st) && st.rlim_cur != RLIM_INFINITY &&
+	    st.rlim_cur > stack)
+		stack = st.rlim_cur;
+	size_t cap = max_memory;
+	if (n <= (SIZE_MAX - cap) / stack)
+		cap += n * stack;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > cap)
+		rl.rlim_cur = cap;
 	(void)setrlimit(RLIMIT_DATA, &rl);
 }
 
@@ -758,7 +769,7 @@ static int cmd_plan(int argc, char **argv)
 	bool report_warns = format == WASP_FORMAT_TEXT &&
 			    (!out || !strcmp(out, "-"));
 	wasp_snapshot *s;
-	limit_memory();
+	limit_memory(o.threads);
 	if ((rc = load_snapshot_within(argv + optind, argc - optind,
 					  quiet || report_warns, &o, &s))) {
 		/* a signal while reading: nothing was planned, nothing is
@@ -996,7 +1007,7 @@ static int cmd_export(int argc, char **argv)
 	o.start_time = start_time;
 
 	wasp_snapshot *s;
-	limit_memory();
+	limit_memory(o.threads);
 	if ((rc = load_snapshot_within(argv + optind, argc - optind, quiet, &o,
 					  &s)))
 		return rc;
