@@ -417,6 +417,39 @@ START_TEST(input_cap_on_a_pipe)
 }
 END_TEST
 
+/* A small --max-memory with several threads: the OpenMP runtime's
+ * thread stacks are not counted in SIZE, so the run ends with a plan or
+ * a clean out-of-memory error (exit 3), never the runtime's own exit. */
+START_TEST(max_memory_with_threads)
+{
+	if (TU_ASAN) {
+		fprintf(stderr, "max_memory_with_threads skipped under "
+				"AddressSanitizer\n");
+		return;
+	}
+	const char *snap = small_snapshot();
+	const char *sizes[] = {"2M", "8M", "16M", "64M"};
+	int plans = 0;
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		unlink(tpath("mm.json"));
+		res r = run("plan", "-q", "--threads", "4", "--mode", "ilp",
+			    "--max-memory", sizes[i], "-o", "mm.json", snap);
+		ck_assert_msg(r.status == 0 || r.status == 3,
+			      "--max-memory %s: exit %d\n%s", sizes[i],
+			      r.status, r.err);
+		if (r.status == 0) {
+			expect_valid(snap, tpath("mm.json"));
+			plans++;
+		} else {
+			ck_assert_msg(strstr(r.err, "out of memory"), "%s",
+				      r.err);
+		}
+		res_free(&r);
+	}
+	ck_assert_int_ge(plans, 1); /* 64M holds this snapshot */
+}
+END_TEST
+
 /* The library: "-" once only; the byte cap; a deadline already passed
  * and a cancel stop the load with their codes. */
 START_TEST(library_load_limits)
@@ -930,6 +963,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, control_characters);
 	tcase_add_test(tc, input_cap_on_a_pipe);
+	tcase_add_test(tc, max_memory_with_threads);
 	tcase_add_test(tc, library_load_limits);
 	tcase_add_test(tc, ilp_within_max_memory);
 	tcase_add_test(tc, check_is_strict);
