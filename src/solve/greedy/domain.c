@@ -314,13 +314,6 @@ int wgr_place_group(gs *G, int g, int *corder, dcand *cd, dsort *ds)
 		qsort(ds, (size_t)nds, sizeof *ds, wgr_cmp_dsort);
 	}
 	int placed = -1, tried = 0;
-	if (!k && G->ix) {
-		/* the cluster's free room (the domain index) bounds what
-		 * any placement there finds: below the need, no try */
-		wgr_ix_sync(G);
-		if (wgr_ix_bound(G, wg, -1, 0, INT32_MIN) < need)
-			nds = 0;
-	}
 	for (int i = 0; i < nds && tried < WGR_MAX_TRIES; i++) {
 		tried++;
 		placed = wgr_try_group(G, wg, corder, k, ds[i].c.d, need);
