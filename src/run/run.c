@@ -634,8 +634,7 @@ static int improve(run *R, wasp_error *err)
 {
 	const wasp_options *o = R->o;
 	wa_arena *a = R->a;
-	memset(&R->st, 0, sizeof R->st);
-	R->st.objective = R->st.bound = R->st.gap = R->st.top_gap = NAN;
+	wilp_stats_reset(&R->st);
 	if (R->try_lns)
 		return improve_lns(R, err);
 	if (!R->try_ilp)
@@ -729,8 +728,7 @@ static int improve_watched(run *R, wsv_watch *w, wasp_error *err)
 	if (!(R->post = wa_new()))
 		return nomem(err);
 	R->a = R->post;
-	memset(&R->st, 0, sizeof R->st);
-	R->st.objective = R->st.bound = R->st.gap = R->st.top_gap = NAN;
+	wilp_stats_reset(&R->st);
 	R->reason = also(R->a, R->reason,
 			 wa_printf(R->a, "cancelled during the %s, which was "
 					 "left to stop on its own: the best "

@@ -135,10 +135,9 @@ int wag_solve(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 		st = &dummy;
 	if (!info)
 		info = &idummy;
-	memset(st, 0, sizeof *st);
+	wilp_stats_reset(st);
 	memset(info, 0, sizeof *info);
 	st->status = "none";
-	st->objective = st->bound = st->gap = st->top_gap = NAN;
 	info->part_obj = info->part_bound = NAN;
 	wa_arena *ar = wa_new();
 	if (ar)

@@ -300,9 +300,8 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 		   wilp_stats *st, wasp_error *err)
 {
 	double t0 = wb_now();
-	memset(st, 0, sizeof *st);
+	wilp_stats_reset(st);
 	st->status = "none";
-	st->objective = st->bound = st->gap = st->top_gap = NAN;
 	if (!wilp_cbc_available())
 		return werr(err, WASP_ESOLVER, "cbc is not installed (no "
 					       "'cbc' on PATH)");

@@ -9,6 +9,8 @@
 #ifndef WASP_ILP_H
 #define WASP_ILP_H
 
+#include <math.h>
+
 #include "base/clock.h"
 #include "reduce/problem.h"
 
@@ -26,6 +28,13 @@ typedef struct wilp_stats {
 	double top_gap;       /* tier blocks only: relative gap of the
 				 first block (NAN otherwise)              */
 } wilp_stats;
+
+/* No figures yet: zero counts, NAN objective, bound and gaps. */
+static inline void wilp_stats_reset(wilp_stats *st)
+{
+	*st = (wilp_stats){0};
+	st->objective = st->bound = st->gap = st->top_gap = NAN;
+}
 
 /* Estimated model size, for --mode auto (cheap: no GLPK call). */
 void wilp_estimate(const wp_problem *p, int *rows, int *cols, long *nonzeros);

@@ -269,9 +269,8 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 	wilp_stats dummy;
 	if (!st)
 		st = &dummy;
-	memset(st, 0, sizeof *st);
+	wilp_stats_reset(st);
 	st->status = "none";
-	st->objective = st->bound = st->gap = st->top_gap = NAN;
 	wa_arena *ar = wa_new();
 	if (ar)
 		wilp_mem_cap(o, ar);
