@@ -36,6 +36,10 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
  * tighter packings (wgr_restarts). */
 int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 		     wp_sol *sol, uint64_t seed, wasp_error *err);
+/* The seed of the pass that takes, within each priority level, the
+ * groups with the smallest pods first (order.c); wgr_restarts runs it
+ * before the others. */
+#define WGR_SEED_SMALL ((uint64_t)1 << 63)
 
 /* wgr_solve (with preemption) that also recounts the domain index
  * (index.c) from scratch after every group: *checks recounts made, *bad

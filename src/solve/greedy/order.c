@@ -10,6 +10,7 @@
  */
 #include "solve/greedy/greedy_int.h"
 #include "base/rng.h"
+#include "reduce/units.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -58,7 +59,7 @@ void wgr_class_order(const cinfo *ci, const int *classes, int n,
  * level's room may then depend on the levels placed before it). */
 bool wgr_seed_flat(uint64_t seed)
 {
-	return seed % 3 == 0;
+	return seed != WGR_SEED_SMALL && seed % 3 == 0;
 }
 
 /* The order of a seeded pass (wgr_solve_seeded).  Seeds cycle through
@@ -72,7 +73,12 @@ bool wgr_seed_flat(uint64_t seed)
  *            the levels only costs packing; when it does not, the pass
  *            loses and wgr_restarts keeps the better plan.
  * Largest first is what packs bins tightly; the noise lets restarts
- * find the packings one fixed order misses.  Every level's pass keeps
+ * find the packings one fixed order misses.  One more pass,
+ * WGR_SEED_SMALL, keeps the levels but takes the groups whose pods take
+ * the least of a node first (their mean share, no noise): the work
+ * tiers count pods, and where not all of a level fits, many small pods
+ * beat a few large ones.  Where nothing may be evicted, the 2 mod 3
+ * passes alternate: seeds 5 mod 6 shake that order by up to 40%.  Every level's pass keeps
  * the levels in order, as the preemption bookkeeping needs. */
 /* A seeded pass orders units: a plain group is its own, a tree member
  * belongs to its root composite's (after the groups). */
@@ -89,7 +95,9 @@ static int seeded_order(gs *G, gord *ord)
 	double *top = wa_calloc(G->tmp, (size_t)nr + 1, sizeof *top);
 	double *vol = wa_calloc(G->tmp, (size_t)p->ngroups + p->ncomps + 1,
 				sizeof *vol);
-	if (!top || !vol)
+	double *pods = wa_calloc(G->tmp, (size_t)p->ngroups + p->ncomps + 1,
+				 sizeof *pods);
+	if (!top || !vol || !pods)
 		return -1;
 	for (int n = 0; n < p->nnodes; n++)
 		for (int r = 0; r < nr; r++)
@@ -105,9 +113,15 @@ static int seeded_order(gs *G, gord *ord)
 				if (top[r] > 0 && c->req[r] / top[r] > share)
 					share = c->req[r] / top[r];
 			v += share * c->count;
+			pods[order_unit(p, g)] += c->count;
 		}
 		vol[order_unit(p, g)] += v;
 	}
+	/* where nothing may be evicted, every other pass of the 2 mod 3
+	 * kind shakes the smallest-pods-first order instead */
+	int32_t tp;
+	bool small = G->seed == WGR_SEED_SMALL ||
+		     (G->seed % 6 == 5 && !wpe_top_priority(p, &tp));
 	bool flat = wgr_seed_flat(G->seed);
 	double amp = G->seed % 3 == 1 ? 0.02 : 0.4;
 	for (int i = 0; i < p->ngroups; i++) {
@@ -118,6 +132,12 @@ static int seeded_order(gs *G, gord *ord)
 		double z = wrng_unit(&st);
 		/* flat passes: any order (a plain shuffle) */
 		double key = flat ? z : vol[u] * (1 + amp * (2 * z - 1));
+		if (small) { /* the smallest mean share first */
+			double sh = pods[u] > 0 ? vol[u] / pods[u] : 1;
+			if (G->seed != WGR_SEED_SMALL)
+				sh *= 1 + amp * (2 * z - 1);
+			key = sh < 1 ? 1 - sh : 0;
+		}
 		ord[i].ncand = 0;
 		if (flat)
 			ord[i].prio = 0;

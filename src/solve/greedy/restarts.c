@@ -2,10 +2,13 @@
  * restarts.c -- seeded greedy passes in perturbed orders, several at once
  * on OpenMP threads, the best plan taken in seed order so that it does
  * not depend on the thread count; patience, the packing bound and the
- * deadline end them (doc/formulation.md §11).
+ * deadline end them (doc/formulation.md §11).  Before them one pass
+ * takes the groups with the smallest pods first (WGR_SEED_SMALL) where
+ * nothing may be evicted.
  */
 #include "solve/greedy/greedy_int.h"
 #include "base/clock.h"
+#include "reduce/units.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -114,6 +117,29 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	size_t base = wa_used(p->arena);
 	int last = 0, m = 1, rc = WASP_OK;
 	bool stop = false;
+	/* first the pass with the smallest pods first (order.c), where
+	 * nothing may be evicted: with evictions its plan admits more of
+	 * the lower levels, which then hold the room a search from it
+	 * would give to the top one (bench/README.md, "At scale") */
+	int32_t top;
+	if (n > 0 && !wpe_top_priority(p, &top) && !wdl_passed(until, 0) &&
+	    !(o && o->cancel && *o->cancel)) {
+		run_trial(p, o, WGR_SEED_SMALL, !dra, &tr[0]);
+		++*ran;
+		if (tr[0].rc) {
+			rc = tr[0].rc;
+			if (err)
+				*err = tr[0].err;
+		} else if (tr[0].ok && wp_value_cmp(&tr[0].v, &vb) > 0) {
+			vb = tr[0].v;
+			++*better;
+			if (adopt(p, best, &tr[0]))
+				rc = werr(err, WASP_ENOMEM, "out of memory");
+		}
+		wa_destroy(tr[0].a);
+		tr[0].a = NULL;
+		stop = rc || wp_packing_proven(p, best);
+	}
 	for (int seed = 1; seed <= n && !stop;) {
 		if (wdl_passed(until, 0) || (o && o->cancel && *o->cancel) ||
 		    wa_used(p->arena) - base > WGR_RESTART_MEM)
