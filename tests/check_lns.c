@@ -26,6 +26,7 @@
 #include "solve/baseline.h"
 #include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
+#include "reduce/units.h"
 
 /* A small fragmented cluster: racks of 4 nodes, half the GPUs busy with
  * lower-priority pods, a few gangs. */
@@ -466,6 +467,124 @@ START_TEST(lns_threads_same)
 }
 END_TEST
 
+/* -------------------------------------------- smallest pods first */
+
+/* Where nothing may be evicted, the restarts start with a pass that
+ * takes each level's groups with the smallest pods first (order.c):
+ * its plan and theirs pass the verifier, the restarts are never worse
+ * than greedy and give the same plan on 1 and 2 threads, and the pass
+ * alone beats greedy's order on some generated instances (the work
+ * tiers count pods). */
+START_TEST(small_first_pass)
+{
+	int beats = 0;
+	for (int i = 0; i < 4; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 50 + i, 64);
+		g.family = i % 2 ? 3 : 2;
+		g.max_gang = 16;
+		g.gangs = 40;
+		g.priorities = 3;
+		tu_inst in;
+		tu_inst_gen(&in, &g);
+		in.o.preempt = WASP_PREEMPT_NEVER;
+		reduce_again(&in);
+		int32_t top;
+		ck_assert(!wpe_top_priority(in.p, &top));
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		wp_value vg, vs, vr[2];
+		wp_evaluate(in.p, in.greedy, &vg);
+		wp_sol *sm = wp_sol_new(in.p, in.a);
+		ck_assert_int_eq(wgr_solve_seeded(in.p, &in.o, sm,
+						  WGR_SEED_SMALL, &e),
+				 0);
+		tu_sol_verified(in.snap, in.p, sm, NULL, "smallest first");
+		wp_evaluate(in.p, sm, &vs);
+		beats += wp_value_cmp(&vs, &vg) > 0;
+		wp_sol *r[2];
+		for (int t = 0; t < 2; t++) {
+			r[t] = wp_sol_new(in.p, in.a);
+			wp_sol_copy(in.p, r[t], in.greedy);
+			in.o.threads = t + 1;
+			int ran, better;
+			ck_assert_int_eq(wgr_restarts(in.p, &in.o, 24,
+						      wdl_none(), r[t], &ran,
+						      &better, &e),
+					 0);
+			tu_sol_verified(in.snap, in.p, r[t], NULL, "restarts");
+			wp_evaluate(in.p, r[t], &vr[t]);
+			/* never worse than greedy, nor than the pass it
+			 * starts with */
+			ck_assert_int_ge(wp_value_cmp(&vr[t], &vg), 0);
+			ck_assert_int_ge(wp_value_cmp(&vr[t], &vs), 0);
+		}
+		ck_assert_int_eq(wp_value_cmp(&vr[0], &vr[1]), 0);
+		for (int x = 0; x < in.p->nx; x++)
+			ck_assert_int_eq(r[0]->x[x], r[1]->x[x]);
+		tu_inst_free(&in);
+	}
+	ck_assert_int_ge(beats, 1);
+}
+END_TEST
+
+/* Three 8-GPU nodes; a gang of three 8-GPU pods first in the input,
+ * then two groups of three 1-GPU pods, all of one priority and the same
+ * size in pods: largest first admits the gang (3 pods), the smallest-
+ * pods-first pass both small groups (6 pods), and the restarts, which
+ * start with that pass where nothing may be evicted, keep it. */
+START_TEST(small_first_packs_more)
+{
+	tu_buf b = {0};
+	for (int n = 0; n < 3; n++)
+		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+			      "  name: n%d\nstatus:\n  allocatable: {cpu: "
+			      "\"64\", memory: 512Gi, pods: \"110\", "
+			      "nvidia.com/gpu: \"8\"}\n",
+			  n);
+	const char *name[] = {"big", "small1", "small2"};
+	for (int g = 0; g < 3; g++) {
+		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+			      "kind: PodGroup\nmetadata: {name: %s, "
+			      "namespace: ml}\nspec:\n  priority: 100\n"
+			      "  schedulingPolicy: {gang: {minCount: %d}}\n",
+			  name[g], g ? 1 : 3);
+		for (int i = 0; i < 3; i++) {
+			char pod[32];
+			snprintf(pod, sizeof pod, "%s-%d", name[g], i);
+			tu_pod_yaml(&b, pod, name[g], NULL, g ? 1 : 8, 100);
+		}
+	}
+	wasp_snapshot *snap = tu_load_buf(&b);
+	wasp_options o;
+	wasp_options_init(&o);
+	wa_arena *a = wa_new();
+	wp_problem *p = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wsv_problem(snap, &o, a, &p, &e), 0);
+	wp_sol *gr = wp_sol_new(p, a), *sm = wp_sol_new(p, a);
+	ck_assert_int_eq(wgr_solve(p, &o, gr, &e), 0);
+	ck_assert_int_eq(wgr_solve_seeded(p, &o, sm, WGR_SEED_SMALL, &e), 0);
+	tu_sol_verified(snap, p, gr, NULL, "greedy");
+	tu_sol_verified(snap, p, sm, NULL, "smallest first");
+	wp_value vg, vs, vr;
+	wp_evaluate(p, gr, &vg);
+	wp_evaluate(p, sm, &vs);
+	ck_assert_double_eq(vg.work[0], 3);
+	ck_assert_double_eq(vs.work[0], 6);
+	int ran, better;
+	ck_assert_int_eq(wgr_restarts(p, &o, 1, wdl_none(), gr, &ran, &better,
+				      &e),
+			 0);
+	tu_sol_verified(snap, p, gr, NULL, "restarts");
+	wp_evaluate(p, gr, &vr);
+	ck_assert_double_eq(vr.work[0], 6);
+	wa_destroy(a);
+	wasp_snapshot_free(snap);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("lns");
@@ -486,6 +605,11 @@ static Suite *suite(void)
 	tcase_add_test(l, lns_never_worse);
 	tcase_add_test(l, lns_threads_same);
 	suite_add_tcase(s, l);
+	TCase *f = tcase_create("order");
+	tcase_set_timeout(f, 60);
+	tcase_add_test(f, small_first_pass);
+	tcase_add_test(f, small_first_packs_more);
+	suite_add_tcase(s, f);
 	return s;
 }
 

@@ -349,6 +349,9 @@ int wgr_try_group(gs *G, const wp_group *wg, const int *corder,
 
 /* order.c: the group order */
 bool wgr_seed_flat(uint64_t seed);
+/* No running unit may be evicted (none below a group that may preempt,
+ * or all protected): where the smallest-pods-first passes run. */
+bool wgr_no_evictions(const wp_problem *p);
 void wgr_class_order(const cinfo *ci, const int *classes, int n,
 		     int *corder);
 int wgr_order_groups(gs *G, gord *ord, int maxd);

@@ -80,6 +80,12 @@ bool wgr_seed_flat(uint64_t seed)
  * beat a few large ones.  Where nothing may be evicted, the 2 mod 3
  * passes alternate: seeds 5 mod 6 shake that order by up to 40%.  Every level's pass keeps
  * the levels in order, as the preemption bookkeeping needs. */
+bool wgr_no_evictions(const wp_problem *p)
+{
+	double range, most;
+	return !wpe_evict_range(p, &range, &most);
+}
+
 /* A seeded pass orders units: a plain group is its own, a tree member
  * belongs to its root composite's (after the groups). */
 static int order_unit(const wp_problem *p, int g)
@@ -119,9 +125,8 @@ static int seeded_order(gs *G, gord *ord)
 	}
 	/* where nothing may be evicted, every other pass of the 2 mod 3
 	 * kind shakes the smallest-pods-first order instead */
-	int32_t tp;
 	bool small = G->seed == WGR_SEED_SMALL ||
-		     (G->seed % 6 == 5 && !wpe_top_priority(p, &tp));
+		     (G->seed % 6 == 5 && wgr_no_evictions(p));
 	bool flat = wgr_seed_flat(G->seed);
 	double amp = G->seed % 3 == 1 ? 0.02 : 0.4;
 	for (int i = 0; i < p->ngroups; i++) {

@@ -8,7 +8,6 @@
  */
 #include "solve/greedy/greedy_int.h"
 #include "base/clock.h"
-#include "reduce/units.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,8 +120,7 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	 * nothing may be evicted: with evictions its plan admits more of
 	 * the lower levels, which then hold the room a search from it
 	 * would give to the top one (bench/README.md, "At scale") */
-	int32_t top;
-	if (n > 0 && !wpe_top_priority(p, &top) && !wdl_passed(until, 0) &&
+	if (n > 0 && wgr_no_evictions(p) && !wdl_passed(until, 0) &&
 	    !(o && o->cancel && *o->cancel)) {
 		run_trial(p, o, WGR_SEED_SMALL, !dra, &tr[0]);
 		++*ran;
