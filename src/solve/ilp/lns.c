@@ -332,7 +332,7 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			rc = werr(err, WASP_ENOMEM, "out of memory");
 			break;
 		}
-		int before = st->improved;
+		int before = st->improved, cut = st->cut;
 		for (int h = 0; h < nh; h += WLNS_BATCH) {
 			if (wdl_passed(dl, WDL_MARGIN_PHASE_S) ||
 			    (o && o->cancel && *o->cancel)) {
@@ -349,8 +349,15 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			st->improved += t;
 		}
 		st->rounds = round + 1;
-		if (rc || st->deadline || st->improved == before)
+		if (rc || st->deadline)
 			break;
+		/* a sweep that improved nothing ends the search, unless
+		 * sub-ILPs were cut: then the next gets twice the time */
+		if (st->improved == before) {
+			if (st->cut == cut || sub_s * 2 > WLNS_SUB_MAX_S)
+				break;
+			sub_s *= 2;
+		}
 	}
 	free(ev);
 	wa_destroy(a);

@@ -22,11 +22,15 @@
 /* Neighbourhoods solved side by side from one plan: a constant, so that
  * the plan does not depend on the thread count. */
 #define WLNS_BATCH 4
-/* Seconds one sub-ILP may take. */
-#define WLNS_SUB_S 3.0
+/* Seconds one sub-ILP may take: short, so that a sweep tries many
+ * neighbourhoods (most prove in well under a second); a sweep that
+ * improves nothing but had sub-ILPs cut is followed by one with twice
+ * the time, up to WLNS_SUB_MAX_S (lns.c). */
+#define WLNS_SUB_S 0.75
+#define WLNS_SUB_MAX_S 6.0
 /* Sweeps over the domains; a sweep that improves nothing ends the
  * search. */
-#define WLNS_MAX_ROUNDS 8
+#define WLNS_MAX_ROUNDS 12
 
 /* One neighbourhood: its nodes, its sub-problem and the maps back. */
 typedef struct lns_hood {
