@@ -26,7 +26,7 @@
  * neighbourhoods (most prove in well under a second); a sweep that
  * improves nothing but had sub-ILPs cut is followed by one with twice
  * the time, up to WLNS_SUB_MAX_S (lns.c). */
-#define WLNS_SUB_S 0.75
+#define WLNS_SUB_S 0.4
 #define WLNS_SUB_MAX_S 6.0
 /* Sweeps over the domains; a sweep that improves nothing ends the
  * search. */
