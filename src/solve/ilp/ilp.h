@@ -178,9 +178,10 @@ typedef struct wilp_lns_stats {
 bool wilp_lns_applies(const wp_problem *p, const char **why);
 int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err);
-/* The same with at most `rounds` sweeps (wilp_lns: 8) and sub-ILPs of
- * at most sub_s seconds (<= 0: wilp_lns's 3 s); tests take fewer sweeps
- * and no cap worth the name, so that no sub-solve is cut. */
+/* The same with at most `rounds` sweeps (wilp_lns: 12) and sub-ILPs of
+ * at most sub_s seconds (<= 0: wilp_lns's 0.4 s), doubled after a sweep
+ * that improved nothing but had some cut; tests take fewer sweeps and
+ * no cap worth the name, so that no sub-solve is cut. */
 int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 		    wb_deadline dl, int rounds, double sub_s, wp_sol *sol,
 		    wilp_lns_stats *st, wasp_error *err);

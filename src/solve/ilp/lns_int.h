@@ -29,7 +29,7 @@
 #define WLNS_SUB_S 0.4
 #define WLNS_SUB_MAX_S 6.0
 /* Sweeps over the domains; a sweep that improves nothing ends the
- * search. */
+ * search (unless sub-ILPs were cut: see WLNS_SUB_S). */
 #define WLNS_MAX_ROUNDS 12
 
 /* One neighbourhood: its nodes, its sub-problem and the maps back. */
