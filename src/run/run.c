@@ -228,7 +228,7 @@ static int restarts(run *R, wasp_error *err)
 	double now = wb_now();
 	/* where auto will hand the rest to the neighbourhood search (no
 	 * model fits), that search makes better use of the time */
-	bool lns = R->o->mode == WASP_MODE_AUTO &&
+	bool lns = R->o->mode != WASP_MODE_GREEDY &&
 		   R->p->nx > WSV_AUTO_MAX_PART_SLOTS &&
 		   wilp_lns_applies(R->p, NULL);
 	double share = lns ? WSV_RESTART_SHARE_LNS : WSV_RESTART_SHARE;
@@ -454,8 +454,16 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 	bool parts = R->force_parts ||
 		     (!o->node_model && wag_prefer(p, left, NULL));
 	/* the model over parts is built from every (class, node) slot
-	 * before it can decline or stop: not started without the time */
-	if (parts && !R->force_parts && !wdl_is_none(R->deadline) &&
+	 * before it can decline or stop: not above the size auto allows
+	 * (at 10,000 nodes it took 28 s and 2.7 GB, then declined), nor
+	 * without the time */
+	if (parts && !R->force_parts && p->nx > WSV_AUTO_MAX_PART_SLOTS) {
+		parts = false;
+		R->reason = wa_printf(a, "%s; the model over parts (%ld "
+					 "slots) is above the size limit",
+				      R->reason ? R->reason : "ilp",
+				      (long)p->nx);
+	} else if (parts && !R->force_parts && !wdl_is_none(R->deadline) &&
 	    o->work_limit <= 0 &&
 	    wdl_left(R->deadline, 0) < WSV_PARTS_S_PER_SLOT * (double)p->nx) {
 		parts = false;
