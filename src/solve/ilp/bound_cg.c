@@ -32,7 +32,7 @@
 /* Rounds of pricing, at most (the deadline usually ends them first). */
 #define WCB_CG_MAX_ROUNDS 60
 /* One pricing MIP, at most this long. */
-#define WCB_PRICE_MS 200
+#define WCB_PRICE_MS 100
 /* A pattern enters when its reduced cost is above this. */
 #define WCB_RC_EPS 1e-6
 /* Relative gap at which a pricing MIP stops (its bound is then the
@@ -552,7 +552,7 @@ int wcb_cg_tier0(cb_state *S, glp_prob *P, const int *ct, wb_deadline dl,
 	sm.msg_lev = GLP_MSG_OFF;
 	double grain = p->value_res < 0 ? 1 : 0.001;
 	double best = INFINITY;
-	int round = 0;
+	int round = 0, priced = 0;
 	for (; round < WCB_CG_MAX_ROUNDS; round++) {
 		double left = wdl_left(dl, 0);
 		if (!wdl_is_none(dl)) {
@@ -585,6 +585,7 @@ int wcb_cg_tier0(cb_state *S, glp_prob *P, const int *ct, wb_deadline dl,
 			break;
 		double L = lagrange(&C);
 		best = L < best ? L : best;
+		priced++;
 		if (!added)
 			break;
 	}
@@ -607,7 +608,7 @@ int wcb_cg_tier0(cb_state *S, glp_prob *P, const int *ct, wb_deadline dl,
 		glp_set_col_stat(P, j, cst[j]);
 	for (int q = 0; q < C.nplace; q++)
 		glp_delete_prob(C.pl[q].Q);
-	b->cg_rounds = round;
+	b->cg_rounds = priced;
 	b->cg_cols = nc - C.ncol0;
 	b->cg_s = wb_now() - t0;
 	*ub = best;

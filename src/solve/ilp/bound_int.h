@@ -22,7 +22,7 @@
 #define WILP_BOUND_MIN_S 1.0
 /* The top tier's patterns per domain (bound_cg.c) get this share of
  * the full LP's time left after its first tier. */
-#define WILP_BOUND_CG_SHARE 0.5
+#define WILP_BOUND_CG_SHARE 0.25
 /* "At most k gangs per domain" rows, k = 1..this. */
 #define WILP_BOUND_MAX_PER_DOM 3
 /* Pods per node when a class requests nothing (not limited). */
