@@ -31,7 +31,8 @@
  * dropped, so every plan's work fits.  The work tiers are maximised in
  * sequence (a lexicographic LP): tier t's optimum, rounded down to whole
  * units, becomes a lower limit before tier t + 1 is solved, so the vector
- * of optima bounds every plan's work vector lexicographically.  The
+ * of optima bounds every plan's work vector lexicographically.  Tier 0
+ * is then tightened by whole-gang patterns per domain (bound_cg.c).  The
  * model is estimated before it is built (WILP_BOUND_MAX_COLS); gangs past
  * the domain budget (WILP_BOUND_MAX_DCOLS) keep node-class columns.
  */
