@@ -373,6 +373,146 @@ START_TEST(bound_sees_domains)
 }
 END_TEST
 
+/* A generated instance's text with every PriorityClass at
+ * preemptionPolicy: Never (no plan may evict), loaded. */
+static void inst_never(tu_inst *in, const wasp_gen_options *g)
+{
+	wasp_error e;
+	memset(in, 0, sizeof *in);
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(g, &e);
+	ck_assert_ptr_nonnull(text);
+	const char *key = "kind: PriorityClass\n";
+	size_t n = 0, kl = strlen(key);
+	for (const char *s = strstr(text, key); s; s = strstr(s + kl, key))
+		n++;
+	ck_assert_int_ge(n, 1);
+	const char *add = "preemptionPolicy: Never\n";
+	char *out = malloc(strlen(text) + n * strlen(add) + 1), *o = out;
+	ck_assert_ptr_nonnull(out);
+	const char *s = text;
+	for (const char *k = strstr(s, key); k; k = strstr(s, key)) {
+		memcpy(o, s, (size_t)(k - s) + kl);
+		o += (k - s) + kl;
+		strcpy(o, add);
+		o += strlen(add);
+		s = k + kl;
+	}
+	strcpy(o, s);
+	wasp_free(text);
+	in->snap = tu_load(out);
+	free(out);
+	wasp_options_init(&in->o);
+	in->a = wa_new();
+	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
+	in->greedy = wp_sol_new(in->p, in->a);
+	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+/* Whole gangs per domain (§12, column generation): on generated
+ * instances of all four families, with and without evictions (every
+ * PriorityClass preemptionPolicy: Never), the bound is above the proven
+ * optimum, greedy's and BestFit's plans and never above the LP's own top
+ * tier; the patterns ran on the instances with top-tier gangs. */
+START_TEST(bound_patterns_valid)
+{
+	int nproved = 0, ran = 0;
+	for (int i = 0; i < 8; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 70 + i, i % 4 == 1 ? 36 : 16);
+		g.family = i % 4;
+		if (g.family == 1)
+			g.rack_nodes = 9;
+		g.priorities = 2;
+		tu_inst in;
+		if (i >= 4)
+			inst_never(&in, &g);
+		else
+			tu_inst_gen(&in, &g);
+		wilp_cbound b;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		ck_assert(b.ok);
+		ck_assert(isnan(b.lp_ub0) || b.ub[0] <= b.lp_ub0 + 1e-9);
+		ran += b.cg_rounds > 0;
+		wp_value v;
+		nproved += plans_within(&in, &b, &v);
+		tu_inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 4);
+	ck_assert_int_ge(ran, 4);
+}
+END_TEST
+
+/* One rack of two 8-GPU nodes with 5 GPUs free on each (10 in all) and
+ * three gangs of 1-GPU pods at one priority: 7, 4 and 4 pods, minCount
+ * their size, in one rack (keyed) or anywhere.  Whole gangs fit 8 pods
+ * (4 + 4; 7 + 4 is 11); the LP over node classes and domains may take 2/3
+ * of the 7 and 4/3 of the 4s: 10.  The patterns' bound is below the LP's,
+ * and above every plan, the proven optimum included. */
+static void whole_gang_case(bool keyed)
+{
+	tu_buf b = {0};
+	for (int i = 0; i < 2; i++) {
+		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+			      "  name: n%d\n  labels: {example.com/rack: r1}\n"
+			      "status:\n  allocatable: {cpu: \"64\", memory: "
+			      "512Gi, pods: \"110\", nvidia.com/gpu: \"8\"}\n",
+			  i);
+		char pod[16], node[8];
+		snprintf(pod, sizeof pod, "run%d", i);
+		snprintf(node, sizeof node, "n%d", i);
+		tu_pod_yaml(&b, pod, NULL, node, 3, 0);
+	}
+	static const int size[] = {7, 4, 4};
+	for (int gi = 0; gi < 3; gi++) {
+		char name[16];
+		snprintf(name, sizeof name, "g%d", gi);
+		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+			      "kind: PodGroup\nmetadata: {name: %s, namespace: "
+			      "ml}\nspec:\n  schedulingPolicy: {gang: "
+			      "{minCount: %d}}\n",
+			  name, size[gi]);
+		if (keyed)
+			tu_printf(&b, "  schedulingConstraints: {topology: "
+				      "[{key: example.com/rack}]}\n");
+		for (int k = 0; k < size[gi]; k++) {
+			char pod[32];
+			snprintf(pod, sizeof pod, "%s-%d", name, k);
+			tu_pod_yaml(&b, pod, name, NULL, 1, 0);
+		}
+	}
+	tu_inst in;
+	memset(&in, 0, sizeof in);
+	in.snap = tu_load_buf(&b);
+	wasp_options_init(&in.o);
+	in.a = wa_new();
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a, &in.p, &e), 0);
+	in.greedy = wp_sol_new(in.p, in.a);
+	ck_assert_int_eq(wgr_solve(in.p, &in.o, in.greedy, &e), 0);
+	wilp_cbound bd, bp;
+	ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &bd, &e), 0);
+	ck_assert_int_eq(wilp_class_bound_plain(in.p, wdl_none(), &bp, &e), 0);
+	ck_assert(bd.cg_rounds > 0 && !isnan(bd.lp_ub0));
+	ck_assert_msg(bd.ub[0] < bd.lp_ub0 - 0.5,
+		      "%s: patterns %.0f, not below the LP's %.0f",
+		      keyed ? "keyed" : "anywhere", bd.ub[0], bd.lp_ub0);
+	ck_assert(bd.ub[0] < bp.ub[0] - 0.5);
+	wp_value v;
+	ck_assert(plans_within(&in, &bd, &v)); /* proven optimal */
+	tu_inst_free(&in);
+}
+
+START_TEST(bound_whole_gangs_tighter)
+{
+	whole_gang_case(true);
+	whole_gang_case(false);
+}
+END_TEST
+
 /* --------------------------------------------------------------- lns */
 
 /* The neighbourhood search never ends worse than its start, its plan is
@@ -599,6 +739,8 @@ static Suite *suite(void)
 	tcase_set_timeout(b, 60);
 	tcase_add_test(b, bound_above_every_plan);
 	tcase_add_test(b, bound_sees_domains);
+	tcase_add_test(b, bound_patterns_valid);
+	tcase_add_test(b, bound_whole_gangs_tighter);
 	suite_add_tcase(s, b);
 	TCase *l = tcase_create("lns");
 	tcase_set_timeout(l, 60);

@@ -839,13 +839,19 @@ static int summarise(run *R, wasp_plan *pl)
 		for (int t = 0; t < R->cb.ntier && u + 24 < sizeof ub; t++)
 			u += (size_t)snprintf(ub + u, sizeof ub - u, "%s%.10g",
 					      t ? "/" : "", R->cb.ub[t]);
+		char cg[128] = "";
+		if (R->cb.cg_rounds > 0)
+			snprintf(cg, sizeof cg,
+				 " (whole gangs per domain, %d rounds in %.1f s; "
+				 "the LP alone: %.10g)",
+				 R->cb.cg_rounds, R->cb.cg_s, R->cb.lp_ub0);
 		if (!(sum->mode_reason = wa_printf(
 			  pa, "%s; bound: the LP over %d node classes%s, work "
-			      "per priority at most %s",
+			      "per priority at most %s%s",
 			  sum->mode_reason ? sum->mode_reason : sum->mode,
 			  R->cb.node_classes,
 			  R->cb.dom_gangs ? " and the gangs' domains" : "",
-			  ub)))
+			  ub, cg)))
 			return -1;
 	}
 	sum->tiers.moves = pl->nmove; /* the post-pass's too */

@@ -31,80 +31,12 @@
  * dropped, so every plan's work fits.  The work tiers are maximised in
  * sequence (a lexicographic LP): tier t's optimum, rounded down to whole
  * units, becomes a lower limit before tier t + 1 is solved, so the vector
- * of optima bounds every plan's work vector lexicographically.  The
+ * of optima bounds every plan's work vector lexicographically.  Tier 0
+ * is then tightened by whole-gang patterns per domain (bound_cg.c).  The
  * model is estimated before it is built (WILP_BOUND_MAX_COLS); gangs past
  * the domain budget (WILP_BOUND_MAX_DCOLS) keep node-class columns.
  */
-#include "solve/ilp/ilp_int.h"
-
-/* The bound LP is not built above this many columns or entries. */
-#define WILP_BOUND_MAX_COLS 2000000L
-#define WILP_BOUND_MAX_NZ 20000000L
-/* LP optima within this of a whole unit are that unit. */
-#define WILP_BOUND_TOL 1e-6
-/* Pod shapes of the rounded capacity rows, at most. */
-#define WILP_BOUND_MAX_SHAPES 4
-/* The full LP gets this share of the time left (at least MIN_S); past
- * it the plain LP over node classes is solved instead. */
-#define WILP_BOUND_SHARE 0.15
-#define WILP_BOUND_MIN_S 1.0
-/* "At most k gangs per domain" rows, k = 1..this. */
-#define WILP_BOUND_MAX_PER_DOM 3
-/* Pods per node when a class requests nothing (not limited). */
-#define WILP_BOUND_NO_FIT_LIMIT 1e9
-/* Domain columns of the gangs, at most. */
-#define WILP_BOUND_MAX_DCOLS 300000L
-
-/* A gang type: n gangs alike (group g is the first; the same class
- * shape, key, priority and fixed domain, sizes in one bucket), class c,
- * F the pods of c that fit per (domain of the key, node class of c's
- * eligibility), on: it has domain columns (ncol of them). */
-typedef struct cb_type {
-	int g, c, n;
-	int run;            /* gangs of one shape and key share a run     */
-	int cmax, need;     /* the largest count, the smallest need       */
-	double tot;         /* pods of all n                              */
-	const double *F;
-	bool on;
-	int ncol;
-} cb_type;
-
-typedef struct cb_state {
-	const wp_problem *p;
-	int nel;            /* distinct eligibility arrays                */
-	int *cel;           /* per class: its array id, -1: no pods       */
-	const int **elv;    /* per id: the array and its length           */
-	int *eln;
-	int *nbeg, *nlist;  /* per node: the ids containing it            */
-	int *ncls;          /* per node: its node class                   */
-	int nk;
-	int *kbeg, *klist;  /* per id: the node classes it reaches        */
-	int nlev;
-	int32_t lev[WP_MAX_TIERS + 1]; /* eff priority levels, ascending */
-	int *clev;          /* per class: the level of its eff priority   */
-	double *capn;       /* nnodes * nres * nlev: room per node (ROOM) */
-	const int64_t *shape[WILP_BOUND_MAX_SHAPES]; /* pod shapes (req) */
-	int nsh;
-	int scarce;         /* the resource the shapes are chosen by      */
-	bool plain;         /* no shapes, no domain columns (tests)       */
-	double *rscale;     /* per resource: its largest request (rows in
-			       that unit, so that GLPK sees numbers near 1) */
-	int nw;             /* capacity rows per place and level          */
-	const int *ct;      /* per class: its tier                        */
-	cb_type *ty;        /* gang types                                 */
-	int nty;
-	unsigned char *dom; /* per class: typed (domain columns)          */
-	/* columns: class, node class, type (-1: node-class column),
-	 * domain, upper bound, the type row's min(count, F_D) */
-	int *jc, *jk, *jt, *jd;
-	double *jub, *jm, *jf; /* ... and F_D */
-	int nrun;
-	int *runkey;        /* per run: its key                           */
-	long *runbase;      /* per run: its first "at most k" row         */
-	int ncol;
-	long g0;            /* first node-class capacity row (virtual)    */
-	long *kbase;        /* per key: first domain row, -1: none        */
-} cb_state;
+#include "solve/ilp/bound_int.h"
 
 static int cmp_ptr(const void *ctx, int a, int b)
 {
@@ -229,7 +161,7 @@ static int lev_of(const cb_state *S, int32_t pr)
 	return l;
 }
 
-#define ROOM(n, r, l) S->capn[((size_t)(n) * S->p->nres + (r)) * S->nlev + (l)]
+#define ROOM(n, r, l) WCB_ROOM(S, n, r, l)
 
 /* Levels and the room per (node, resource, level).  -1 NOMEM, 1 too
  * many levels. */
@@ -290,7 +222,7 @@ static int room(cb_state *S, wa_arena *a)
 }
 
 /* Pods of shape q a node with room f holds (f at level l of node n). */
-static double shape_fit(const cb_state *S, const int64_t *q, int n, int l)
+double wcb_shape_fit(const cb_state *S, const int64_t *q, int n, int l)
 {
 	double m = WILP_BOUND_NO_FIT_LIMIT;
 	for (int r = 0; r < S->p->nres; r++)
@@ -306,8 +238,8 @@ static double shape_fit(const cb_state *S, const int64_t *q, int n, int l)
 /* A pod of request req counts as this many pods of shape q in the
  * rounded rows: min over q's resources of floor(req / q), so that the
  * pods on a node count at most shape_fit. */
-static double shape_coef(const cb_state *S, const int64_t *req,
-			 const int64_t *q)
+double wcb_shape_coef(const cb_state *S, const int64_t *req,
+		      const int64_t *q)
 {
 	double m = WILP_BOUND_NO_FIT_LIMIT;
 	for (int r = 0; r < S->p->nres; r++)
@@ -398,7 +330,7 @@ static void class_tiers(const wp_problem *p, const wp_value *v, int *ct)
 }
 
 /* A pod's work in wp_value units. */
-static double pod_work(const wp_problem *p, int c)
+double wcb_pod_work(const wp_problem *p, int c)
 {
 	return p->value_res < 0
 		   ? 1.0
@@ -489,7 +421,7 @@ static double *fit_per_domain(const cb_state *S, int c, int key, int *kpos,
 		int n = cl->elig[i], d = K->node_dom[n];
 		if (d >= 0)
 			F[(size_t)d * nke + kpos[S->ncls[n]]] +=
-			    shape_fit(S, cl->req, n, S->clev[c]);
+			    wcb_shape_fit(S, cl->req, n, S->clev[c]);
 	}
 	return F;
 }
@@ -712,7 +644,7 @@ static int cap_coefs(const cb_state *S, int c, cb_vr vr, int a1, int a2,
 				co[n++] = (double)req[r] / S->rscale[r];
 			}
 		for (int h = 0; h < S->nsh; h++) {
-			double f = shape_coef(S, req, S->shape[h]);
+			double f = wcb_shape_coef(S, req, S->shape[h]);
 			if (f > 0) {
 				vo[n] = vr(S, a1, a2, l, p->nres + h);
 				co[n++] = f;
@@ -723,7 +655,7 @@ static int cap_coefs(const cb_state *S, int c, cb_vr vr, int a1, int a2,
 }
 
 /* Column j's coefficients as (virtual row, value); returns the count. */
-static int col_coefs(const cb_state *S, int j, long *vo, double *co)
+int wcb_col_coefs(const cb_state *S, int j, long *vo, double *co)
 {
 	int c = S->jc[j], n = 0;
 	if (S->jt[j] < 0) {
@@ -771,7 +703,7 @@ static void cap_rhs(const cb_state *S, int n, double *rhs, cb_vr vr, int a1,
 			rhs[vr(S, a1, a2, l, r)] += ROOM(n, r, l) / S->rscale[r];
 		for (int h = 0; h < S->nsh; h++)
 			rhs[vr(S, a1, a2, l, S->p->nres + h)] +=
-			    shape_fit(S, S->shape[h], n, l);
+			    wcb_shape_fit(S, S->shape[h], n, l);
 	}
 }
 
@@ -801,6 +733,7 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	S->runbase = wa_calloc(a, (size_t)S->nrun + 1, sizeof *S->runbase);
 	if (!S->runbase)
 		return werr(err, WASP_ENOMEM, "out of memory");
+	S->run0 = nv;
 	for (int r = 0; r < S->nrun; r++) {
 		S->runbase[r] = nv;
 		nv += (long)p->topo->keys[S->runkey[r]].ndom *
@@ -837,7 +770,7 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	/* rows that hold a coefficient, numbered in virtual order */
 	long nnz = 0;
 	for (int j = 0; j < S->ncol; j++) {
-		int n = col_coefs(S, j, vo, co);
+		int n = wcb_col_coefs(S, j, vo, co);
 		nnz += n;
 		for (int i = 0; i < n; i++)
 			rowid[vo[i]] = 1;
@@ -849,6 +782,7 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	for (long v = 0; v < nv; v++)
 		if (rowid[v])
 			rowid[v] = ++nrow;
+	S->rowid = rowid;
 	int *ia = wa_calloc(a, (size_t)nnz + 1, sizeof *ia);
 	int *ja = wa_calloc(a, (size_t)nnz + 1, sizeof *ja);
 	double *ar = wa_calloc(a, (size_t)nnz + 1, sizeof *ar);
@@ -858,7 +792,7 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 		return werr(err, WASP_ENOMEM, "out of memory");
 	long z = 0;
 	for (int j = 0; j < S->ncol; j++) {
-		int n = col_coefs(S, j, vo, co);
+		int n = wcb_col_coefs(S, j, vo, co);
 		for (int i = 0; i < n; i++, z++) {
 			ia[z + 1] = rowid[vo[i]];
 			ja[z + 1] = j + 1;
@@ -900,7 +834,7 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	for (int t = 0; t < b->ntier; t++) {
 		for (int j = 0; j < S->ncol; j++)
 			glp_set_obj_coef(P, j + 1,
-					 ct[S->jc[j]] == t ? pod_work(p, S->jc[j])
+					 ct[S->jc[j]] == t ? wcb_pod_work(p, S->jc[j])
 							   : 0);
 		double left = wdl_left(dl, 0);
 		if (!wdl_is_none(dl)) {
@@ -928,12 +862,27 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 		double grain = p->value_res < 0 ? 1 : 0.001;
 		double u = floor(zt / grain + WILP_BOUND_TOL) * grain;
 		b->ub[t] = u < b->total[t] ? u : b->total[t];
+		if (t == 0 && !S->plain) {
+			/* whole gangs per domain: a share of the time left */
+			wb_deadline dc = dl;
+			if (!wdl_is_none(dl))
+				dc = wdl_at(wb_now() +
+					    wdl_left(dl, 0) * WILP_BOUND_CG_SHARE);
+			double cu;
+			if (wcb_cg_tier0(S, P, ct, dc, a, &cu, b)) {
+				rc = WASP_ENOMEM;
+				break;
+			}
+			b->lp_ub0 = b->ub[0];
+			cu = floor(cu / grain + WILP_BOUND_TOL) * grain;
+			b->ub[0] = cu < b->ub[0] ? cu : b->ub[0];
+		}
 		/* the next tiers only among plans reaching it */
 		int len = 0;
 		for (int j = 0; j < S->ncol; j++)
 			if (ct[S->jc[j]] == t) {
 				ind[++len] = j + 1;
-				val[len] = pod_work(p, S->jc[j]);
+				val[len] = wcb_pod_work(p, S->jc[j]);
 			}
 		if (len && t + 1 < b->ntier) {
 			int row = glp_add_rows(P, 1);
@@ -943,6 +892,8 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 		}
 	}
 	wgl_end(&env);
+	if (rc == WASP_ENOMEM)
+		return werr(err, rc, "out of memory");
 	if (rc == WASP_ESOLVER)
 		return werr(err, rc, "the bound LP failed");
 	if (rc == WASP_ECANCELED)
@@ -956,6 +907,7 @@ static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
 		       wilp_cbound *b, wasp_error *err)
 {
 	memset(b, 0, sizeof *b);
+	b->lp_ub0 = NAN;
 	wp_sol *zero = NULL;
 	wa_arena *a = wa_new();
 	cb_state *S = a ? wa_alloc(a, sizeof *S) : NULL;
@@ -979,7 +931,7 @@ static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
 	}
 	class_tiers(p, &v, ct);
 	for (int c = 0; c < p->nclasses; c++)
-		b->total[ct[c]] += pod_work(p, c) * p->classes[c].count;
+		b->total[ct[c]] += wcb_pod_work(p, c) * p->classes[c].count;
 	int rc = node_classes(S, a);
 	if (rc == 0) {
 		long ncol = 0;

@@ -150,6 +150,10 @@ typedef struct wilp_cbound {
 	double ub[WP_MAX_TIERS], total[WP_MAX_TIERS], w[WP_MAX_TIERS];
 	int rows, cols, node_classes;
 	int dom_gangs;      /* gangs with columns per domain of their key  */
+	/* tier 0 by column generation over whole-gang patterns: the LP's
+	 * bound before it, rounds, patterns, seconds (lp_ub0 NAN: none) */
+	double lp_ub0, cg_s;
+	int cg_rounds, cg_cols;
 } wilp_cbound;
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err);

@@ -1,0 +1,102 @@
+/*
+ * bound_int.h -- what the bound's two files share (doc/formulation.md
+ * §12): bound.c builds the LP over node classes and domains and solves
+ * its tiers; bound_cg.c tightens the top tier by column generation over
+ * whole-gang patterns per domain.
+ */
+#ifndef WASP_SOLVE_ILP_BOUND_INT_H
+#define WASP_SOLVE_ILP_BOUND_INT_H
+
+#include "solve/ilp/ilp_int.h"
+
+/* The bound LP is not built above this many columns or entries. */
+#define WILP_BOUND_MAX_COLS 2000000L
+#define WILP_BOUND_MAX_NZ 20000000L
+/* LP optima within this of a whole unit are that unit. */
+#define WILP_BOUND_TOL 1e-6
+/* Pod shapes of the rounded capacity rows, at most. */
+#define WILP_BOUND_MAX_SHAPES 4
+/* The full LP gets this share of the time left (at least MIN_S); past
+ * it the plain LP over node classes is solved instead. */
+#define WILP_BOUND_SHARE 0.15
+#define WILP_BOUND_MIN_S 1.0
+/* The top tier's patterns per domain (bound_cg.c) get this share of
+ * the full LP's time left after its first tier. */
+#define WILP_BOUND_CG_SHARE 0.25
+/* "At most k gangs per domain" rows, k = 1..this. */
+#define WILP_BOUND_MAX_PER_DOM 3
+/* Pods per node when a class requests nothing (not limited). */
+#define WILP_BOUND_NO_FIT_LIMIT 1e9
+/* Domain columns of the gangs, at most. */
+#define WILP_BOUND_MAX_DCOLS 300000L
+
+/* A gang type: n gangs alike (group g is the first; the same class
+ * shape, key, priority and fixed domain, sizes in one bucket), class c,
+ * F the pods of c that fit per (domain of the key, node class of c's
+ * eligibility), on: it has domain columns (ncol of them). */
+typedef struct cb_type {
+	int g, c, n;
+	int run;            /* gangs of one shape and key share a run     */
+	int cmax, need;     /* the largest count, the smallest need       */
+	double tot;         /* pods of all n                              */
+	const double *F;
+	bool on;
+	int ncol;
+} cb_type;
+
+typedef struct cb_state {
+	const wp_problem *p;
+	int nel;            /* distinct eligibility arrays                */
+	int *cel;           /* per class: its array id, -1: no pods       */
+	const int **elv;    /* per id: the array and its length           */
+	int *eln;
+	int *nbeg, *nlist;  /* per node: the ids containing it            */
+	int *ncls;          /* per node: its node class                   */
+	int nk;
+	int *kbeg, *klist;  /* per id: the node classes it reaches        */
+	int nlev;
+	int32_t lev[WP_MAX_TIERS + 1]; /* eff priority levels, ascending */
+	int *clev;          /* per class: the level of its eff priority   */
+	double *capn;       /* nnodes * nres * nlev: room per node (ROOM) */
+	const int64_t *shape[WILP_BOUND_MAX_SHAPES]; /* pod shapes (req) */
+	int nsh;
+	int scarce;         /* the resource the shapes are chosen by      */
+	bool plain;         /* no shapes, no domain columns (tests)       */
+	double *rscale;     /* per resource: its largest request (rows in
+			       that unit, so that GLPK sees numbers near 1) */
+	int nw;             /* capacity rows per place and level          */
+	const int *ct;      /* per class: its tier                        */
+	cb_type *ty;        /* gang types                                 */
+	int nty;
+	unsigned char *dom; /* per class: typed (domain columns)          */
+	/* columns: class, node class, type (-1: node-class column),
+	 * domain, upper bound, the type row's min(count, F_D) */
+	int *jc, *jk, *jt, *jd;
+	double *jub, *jm, *jf; /* ... and F_D */
+	int nrun;
+	int *runkey;        /* per run: its key                           */
+	long *runbase;      /* per run: its first "at most k" row         */
+	int ncol;
+	long g0;            /* first node-class capacity row (virtual)    */
+	long *kbase;        /* per key: first domain row, -1: none        */
+	long run0;          /* the first "at most k" row                  */
+	int *rowid;         /* per virtual row: its GLPK row, 0: none     */
+} cb_state;
+
+
+#define WCB_ROOM(S, n, r, l)                                                   \
+	(S)->capn[((size_t)(n) * (S)->p->nres + (r)) * (S)->nlev + (l)]
+
+double wcb_shape_fit(const cb_state *S, const int64_t *q, int n, int l);
+double wcb_shape_coef(const cb_state *S, const int64_t *req,
+		      const int64_t *q);
+double wcb_pod_work(const wp_problem *p, int c);
+int wcb_col_coefs(const cb_state *S, int j, long *vo, double *co);
+/* Column generation over whole-gang patterns for tier 0 (bound_cg.c):
+ * P is the bound LP just solved for tier 0; on return it is as before
+ * (rows, columns, bounds and basis).  *ub: a bound on tier 0's work,
+ * INFINITY when none was proven in time.  WASP_ENOMEM only. */
+int wcb_cg_tier0(cb_state *S, glp_prob *P, const int *ct, wb_deadline dl,
+		 wa_arena *a, double *ub, wilp_cbound *b);
+
+#endif
