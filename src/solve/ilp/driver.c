@@ -213,6 +213,26 @@ static void search_begin(solve_state *S, int b, double maxstep)
 	r->w.int_opt = false;
 }
 
+/* GLPK's incumbent rounded into vbuf and checked against every row (a
+ * numerically off one is refused); it replaces S->best when at least as
+ * good in block b.  Whether there was one that passed. */
+static bool take_incumbent(solve_state *S, glp_prob *P, int b, double *vbuf)
+{
+	wm *m = &S->m;
+	int st = glp_mip_status(P);
+	if (st != GLP_OPT && st != GLP_FEAS)
+		return false;
+	for (int j = 1; j <= m->ncols; j++)
+		vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
+	if (wm_check(&m->b, vbuf, 0) != 0)
+		return false;
+	if (!S->have_best ||
+	    wilp_obj_at(m, b, vbuf) >= wilp_obj_at(m, b, S->best))
+		memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
+	S->have_best = true;
+	return true;
+}
+
 /* glp_intopt on block b (its LP solved, ip set).  On a small model with
  * Driebeek-Tomlin branching, in two phases (doc/formulation.md §6b):
  * Driebeek-Tomlin for WILP_PHASE1_NODES nodes, which proves the easy
@@ -246,16 +266,7 @@ static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip,
 	r->capped = false;
 	if (!capped || r->w.stopped || r->w.int_opt)
 		return rc;
-	if (glp_mip_status(P) == GLP_FEAS) {
-		for (int j = 1; j <= m->ncols; j++)
-			vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
-		if (wm_check(&m->b, vbuf, 0) == 0 &&
-		    (!S->have_best || wilp_obj_at(m, b, vbuf) >=
-					  wilp_obj_at(m, b, S->best))) {
-			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
-			S->have_best = true;
-		}
-	}
+	take_incumbent(S, P, b, vbuf);
 	*p1 = S->have_best;
 	S->injected_any |= r->w.inject_ok;
 	/* the second phase: the root LP again, then intopt */
@@ -372,20 +383,13 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		    rc != GLP_ESTOP)
 			return werr(err, WASP_ESOLVER,
 				    "GLPK: branch-and-cut failed (rc %d)", rc);
-		bool got = st == GLP_OPT || st == GLP_FEAS;
-		for (int j = 1; got && j <= m->ncols; j++)
-			vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
-		/* numerically off: keep what we had */
-		got = got && wm_check(&m->b, vbuf, 0) == 0;
+		bool got = take_incumbent(S, P, b, vbuf);
 		if (!got && !p1) {
-			/* no incumbent: keep the previous best */
+			/* no incumbent (or numerically off): keep the
+			 * previous best */
 			S->all_opt = false;
 			break;
 		}
-		if (got && (!S->have_best || wilp_obj_at(m, b, vbuf) >=
-						 wilp_obj_at(m, b, S->best)))
-			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
-		S->have_best = true;
 		bool opt = got && ((rc == 0 && st == GLP_OPT) ||
 				   (rc == GLP_ESTOP && r->w.int_opt));
 		double zb = (double)wilp_obj_at(m, b, S->best);
