@@ -282,8 +282,16 @@ static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip,
 	}
 	intopt_params(m, r, b, nb, fixed, ip);
 	ip->br_tech = GLP_BR_PCH;
+	bool hb = r->w.have_bound;
+	double bound = r->w.bound;
 	search_begin(S, b, maxstep);
-	return wgl_intopt(&r->env, P, ip);
+	rc = wgl_intopt(&r->env, P, ip);
+	/* both phases' bounds hold: the smaller */
+	if (hb && (!r->w.have_bound || bound < r->w.bound)) {
+		r->w.have_bound = true;
+		r->w.bound = bound;
+	}
+	return rc;
 }
 
 /* Everything that calls GLPK; a fault longjmps back to wilp_solve. */

@@ -90,7 +90,7 @@
  * to end with worse plans): Driebeek-Tomlin for WILP_PHASE1_NODES
  * nodes, then GLPK's hybrid pseudo-cost branching from its incumbent. */
 #define WILP_PHASES_MAX_COLS 2000
-#define WILP_PHASE1_NODES 2000
+#define WILP_PHASE1_NODES 4000
 
 /* Column kinds (m->ckind; doc/formulation.md §2).  X: pods of a class
  * on a node; A: a group admitted; T: a group in a domain; U: a node left
