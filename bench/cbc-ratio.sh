@@ -15,8 +15,14 @@
 # depend on the machine's load: print `uptime` with the table.
 #
 #   bench/cbc-ratio.sh WASP_BIN [LIMIT] [NAME...]
+#   SEEDS="11 12 13 14" bench/cbc-ratio.sh WASP_BIN [LIMIT] [NAME...]
 #
 # LIMIT defaults to 60 s; NAMEs pick instances from the list below.
+# SEEDS runs every picked instance once per seed (its --seed replaced;
+# rows named NAME/sSEED): GLPK's and cbc's searches are chaotic, one
+# instance says little.  After the rows, one line per solver: how many
+# it proved, and the geometric mean of its times over all rows (an
+# unproven row counts its time, at least LIMIT: a lower bound then).
 set -u
 bin=$1
 limit=${2:-60}
@@ -48,12 +54,19 @@ now() { date +%s.%N; }
 
 echo "| instance | wasp (GLPK) | cbc on the LP | --solver cbc | wasp / cbc LP | wasp / --solver cbc | optima |"
 echo "|---|---|---|---|---|---|---|"
-echo "$instances" | while IFS='|' read -r name opts; do
-	[ -n "$name" ] || continue
+echo "$instances" | while IFS='|' read -r name0 opts0; do
+	[ -n "$name0" ] || continue
 	if [ $# -gt 0 ]; then
 		want=0
-		for n in "$@"; do [ "$n" = "$name" ] && want=1; done
+		for n in "$@"; do [ "$n" = "$name0" ] && want=1; done
 		[ $want = 1 ] || continue
+	fi
+	for seed in ${SEEDS:--}; do
+	name=$name0
+	opts=$opts0
+	if [ "$seed" != - ]; then
+		name="$name0/s$seed"
+		opts=$(echo "$opts0" | sed "s/--seed [0-9]*/--seed $seed/")
 	fi
 	# shellcheck disable=SC2086
 	"$bin" gen $opts > "$tmp/i.yaml" || continue
@@ -97,4 +110,16 @@ echo "$instances" | while IFS='|' read -r name opts; do
 	printf '| %s | %s, %.1f s | %s, %.1f s | %s, %.1f s | %s | %s | %s |\n' \
 		"$name" "$sw" "$tw" "$sl" "$tl" "$sc" "$tc" "$ratio" "$ratio2" \
 		"$same"
+	echo "$sw $tw $sl $tl $sc $tc" >> "$tmp/times"
+	done
 done
+# proven and geometric mean of the times, per solver
+[ -s "$tmp/times" ] && awk '
+{ for (k = 0; k < 3; k++) {
+	n[k]++; if ($(2 * k + 1) == "optimal") p[k]++
+	l[k] += log($(2 * k + 2) > 0.01 ? $(2 * k + 2) : 0.01) } }
+END { split("wasp (GLPK)|cbc on the LP|--solver cbc", nm, "|")
+	printf "\n"
+	for (k = 0; k < 3; k++)
+		printf "%s: %d of %d proven, geomean %.2f s\n", nm[k + 1],
+		    p[k], n[k], exp(l[k] / n[k]) }' "$tmp/times"

@@ -41,8 +41,9 @@ extern char **environ;
 #define WILP_CBC_MARGIN_S 0.5
 /* The wait loop's poll interval. */
 #define WILP_CBC_POLL_NS 10000000L
-/* Half a unit of the last digit of CBC's printed gap ("Gap: 0.12"). */
-#define WILP_CBC_GAP_ROUND 0.005
+/* Half a unit of the last digit of the bound CBC prints ("Upper bound:
+ * 93897742.000"): the printed bound plus this is at least the real one. */
+#define WILP_CBC_PRINT_ROUND (5e-4 + 1e-9)
 /* Values within this of an integer are that integer. */
 #define WILP_CBC_INT_TOL 1e-6
 
@@ -241,6 +242,28 @@ static double log_number(const char *path, const char *label)
 	return v;
 }
 
+/* CBC's best bound from the summary it prints last, in the model's
+ * own sense: "Upper bound:" for a maximisation (the LP says Maximize),
+ * "Lower bound:" for a minimisation; NAN when it printed none.  (Its
+ * "Gap:" has only two decimals and, maximising, a minus sign: 93,897,729
+ * against a bound of 93,897,742 prints "Gap: -0.00".) */
+static double log_bound(const char *path)
+{
+	double b = log_number(path, "Upper bound:");
+	return isnan(b) ? log_number(path, "Lower bound:") : b;
+}
+
+/* Whether every objective coefficient is an integer. */
+static bool int_objective(const wm *m)
+{
+	for (int j = 1; j <= m->ncols; j++) {
+		double c = wilp_coef_of(m, -1, j);
+		if (c != floor(c))
+			return false;
+	}
+	return true;
+}
+
 /* CBC's solution file into v (columns c<j>; the rest keep their lower
  * bound).  1: a solution, *optimal set; 0: none; -1: unreadable. */
 static int read_sol(const wm *m, const char *path, double *v, bool *optimal)
@@ -346,7 +369,13 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 			rc = run_cbc(&C->f, o, dl, wr == 1, err);
 		int got = rc ? 0 : read_sol(m, C->f.sol, v, &optimal);
 		ok = got == 1 && wm_check(&m->b, v, 0) == 0;
-		double g = ok ? log_number(C->f.log, "Gap:") : NAN;
+		double ub = ok ? log_bound(C->f.log) : NAN;
+		if (!isnan(ub) && int_objective(m)) {
+			/* integer objective: so is its best value; a bound
+			 * it meets proves the answer optimal */
+			ub = floor(ub + WILP_CBC_PRINT_ROUND);
+			optimal |= (double)wilp_obj_at(m, -1, v) >= ub;
+		}
 		remove_dir(&C->f);
 		if (rc && rc != WASP_ECANCELED) {
 			wa_destroy(ar);
@@ -357,7 +386,7 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 			return werr(err, WASP_ESOLVER, "cbc's solution could "
 						       "not be read");
 		}
-		st->gap = g;
+		st->bound = ub;
 	}
 	bool mip_ok = ok && wilp_read_answer(m, v, true, warm, out);
 	const char *mst = optimal ? "optimal" : "feasible";
@@ -384,15 +413,16 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 	if (mip_ok && optimal) {
 		st->bound = st->objective;
 		st->gap = 0;
-	} else if (!isnan(st->gap) && st->gap > 0) {
-		/* CBC prints its gap with two decimals: 0.00 when stopped
-		 * is no proof, so no bound then; otherwise half a unit of
-		 * the last digit more, so that the rounding cannot make the
-		 * bound too small */
-		st->gap += WILP_CBC_GAP_ROUND;
-		st->bound = st->objective * (1 + st->gap);
+	} else if (!isnan(st->bound) && !isnan(st->objective)) {
+		/* CBC's bound is on the exported model's objective, the
+		 * units of st->objective (the answer is at most it) */
+		if (st->bound < st->objective)
+			st->bound = st->objective;
+		st->gap = (st->bound - st->objective) /
+			  (fabs(st->objective) > 1e-9 ? fabs(st->objective)
+						      : 1e-9);
 	} else {
-		st->gap = NAN;
+		st->bound = st->gap = NAN;
 	}
 	st->seconds = wb_now() - t0;
 	wa_destroy(ar);

@@ -38,9 +38,15 @@ static void callback(glp_tree *T, void *info)
 	/* a work budget counts branch-and-bound nodes, not seconds
 	 * (doc/library.md, "Determinism") */
 	int nodes = 0;
+	if ((r->o && r->o->work_limit > 0) || r->node_cap > 0)
+		glp_ios_tree_size(T, NULL, NULL, &nodes);
 	if (r->o && r->o->work_limit > 0 &&
-	    (glp_ios_tree_size(T, NULL, NULL, &nodes), nodes) >
-		r->o->work_limit) {
+	    r->nodes_done + nodes > r->o->work_limit) {
+		glp_ios_terminate(T);
+		return;
+	}
+	if (r->node_cap > 0 && nodes > r->node_cap) {
+		r->capped = true;
 		glp_ios_terminate(T);
 		return;
 	}
@@ -193,6 +199,101 @@ static int fix_block(wm *m, glp_prob *P, int b, double zb, wasp_error *err)
 	return WASP_OK;
 }
 
+/* The watch and heuristic state for a search of block b from S->best. */
+static void search_begin(solve_state *S, int b, double maxstep)
+{
+	wilp_run *r = &S->run;
+	r->w.maxstep = maxstep;
+	r->w.last = wb_now();
+	r->w.inject = S->have_best ? S->best : NULL;
+	r->nheur = 0;
+	r->block = b;
+	r->w.injected = r->w.inject_ok = false;
+	r->w.have_bound = false;
+	r->w.int_opt = false;
+}
+
+/* GLPK's incumbent rounded into vbuf and checked against every row (a
+ * numerically off one is refused); it replaces S->best when at least as
+ * good in block b.  Whether there was one that passed. */
+static bool take_incumbent(solve_state *S, glp_prob *P, int b, double *vbuf)
+{
+	wm *m = &S->m;
+	int st = glp_mip_status(P);
+	if (st != GLP_OPT && st != GLP_FEAS)
+		return false;
+	for (int j = 1; j <= m->ncols; j++)
+		vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
+	if (wm_check(&m->b, vbuf, 0) != 0)
+		return false;
+	if (!S->have_best ||
+	    wilp_obj_at(m, b, vbuf) >= wilp_obj_at(m, b, S->best))
+		memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
+	S->have_best = true;
+	return true;
+}
+
+/* glp_intopt on block b (its LP solved, ip set).  On a small model with
+ * Driebeek-Tomlin branching, in two phases (doc/formulation.md §6b):
+ * Driebeek-Tomlin for WILP_PHASE1_NODES nodes, which proves the easy
+ * models as before and finds good incumbents early; then, not proven,
+ * GLPK's hybrid pseudo-cost branching from the root again (its LP
+ * re-solved), with the first phase's incumbent (put in S->best: *p1)
+ * injected, which proves more of the hard ones.  GLPK fixes br_tech
+ * for a whole intopt, hence the restart.  Returns intopt's code. */
+static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip,
+			  glp_smcp *sp, int b, int nb, double fixed,
+			  double *vbuf, bool *p1)
+{
+	wm *m = &S->m;
+	wilp_run *r = &S->run;
+	wilp_tune *tu = r->tune;
+	double maxstep = r->w.maxstep;
+	int cap = tu && tu->phase1_nodes ? tu->phase1_nodes
+					 : WILP_PHASE1_NODES;
+	*p1 = false;
+	r->nodes_done = 0;
+	r->capped = false;
+	r->node_cap = m->ncols <= WILP_PHASES_MAX_COLS &&
+			      ip->br_tech == GLP_BR_DTH && cap > 0
+			  ? cap
+			  : 0;
+	if (tu)
+		tu->out_phases = 1;
+	int rc = wgl_intopt(&r->env, P, ip);
+	bool capped = r->capped;
+	r->node_cap = 0;
+	r->capped = false;
+	if (!capped || r->w.stopped || r->w.int_opt)
+		return rc;
+	take_incumbent(S, P, b, vbuf);
+	*p1 = S->have_best;
+	S->injected_any |= r->w.inject_ok;
+	/* the second phase: the root LP again, then intopt */
+	r->nodes_done = cap;
+	if (tu)
+		tu->out_phases = 2;
+	int lrc = wgl_simplex_retry(&r->env, P, sp, r->w.deadline,
+				    r->w.deadline);
+	if (lrc || glp_get_status(P) != GLP_OPT ||
+	    wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) < fixed) {
+		r->w.stopped = true;
+		return GLP_ETMLIM;
+	}
+	intopt_params(m, r, b, nb, fixed, ip);
+	ip->br_tech = GLP_BR_PCH;
+	bool hb = r->w.have_bound;
+	double bound = r->w.bound;
+	search_begin(S, b, maxstep);
+	rc = wgl_intopt(&r->env, P, ip);
+	/* both phases' bounds hold: the smaller */
+	if (hb && (!r->w.have_bound || bound < r->w.bound)) {
+		r->w.have_bound = true;
+		r->w.bound = bound;
+	}
+	return rc;
+}
+
 /* Everything that calls GLPK; a fault longjmps back to wilp_solve. */
 static int run_glpk(solve_state *S, wasp_error *err)
 {
@@ -277,43 +378,28 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		glp_iocp ip;
 		intopt_params(m, r, b, nb, fixed, &ip);
 		/* a step of intopt costs about one LP solve, or more */
-		r->w.maxstep = tlp;
-		r->w.last = wb_now();
-		r->w.inject = S->have_best ? S->best : NULL;
-		r->nheur = 0;
-		r->block = b;
-		r->w.injected = r->w.inject_ok = false;
-		r->w.have_bound = false;
-		r->w.int_opt = false;
+		search_begin(S, b, tlp);
 		r->w.int_obj = true;
 		for (int j = 1; j <= m->ncols && r->w.int_obj; j++) {
 			double c = wilp_coef_of(m, b, j);
 			r->w.int_obj = c == floor(c);
 		}
-		rc = wgl_intopt(&r->env, P, &ip);
+		bool p1;
+		rc = branch_and_cut(S, P, &ip, &sp, b, nb, fixed, vbuf, &p1);
 		int st = glp_mip_status(P);
 		if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP &&
 		    rc != GLP_ESTOP)
 			return werr(err, WASP_ESOLVER,
 				    "GLPK: branch-and-cut failed (rc %d)", rc);
-		if (st != GLP_OPT && st != GLP_FEAS) {
-			/* no incumbent: keep the previous best */
+		bool got = take_incumbent(S, P, b, vbuf);
+		if (!got && !p1) {
+			/* no incumbent (or numerically off): keep the
+			 * previous best */
 			S->all_opt = false;
 			break;
 		}
-		for (int j = 1; j <= m->ncols; j++)
-			vbuf[j] = floor(glp_mip_col_val(P, j) + 0.5);
-		if (wm_check(&m->b, vbuf, 0) != 0) {
-			/* numerically off: keep what we had */
-			S->all_opt = false;
-			break;
-		}
-		if (!S->have_best ||
-		    wilp_obj_at(m, b, vbuf) >= wilp_obj_at(m, b, S->best))
-			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
-		S->have_best = true;
-		bool opt = (rc == 0 && st == GLP_OPT) ||
-			   (rc == GLP_ESTOP && r->w.int_opt);
+		bool opt = got && ((rc == 0 && st == GLP_OPT) ||
+				   (rc == GLP_ESTOP && r->w.int_opt));
 		double zb = (double)wilp_obj_at(m, b, S->best);
 		if (b == 0)
 			S->bound0 = opt ? zb : r->w.have_bound ? r->w.bound : NAN;

@@ -70,7 +70,11 @@ typedef struct wilp_tune {
 	bool no_dth;        /* never Driebeek-Tomlin branching: its steps
 			       cannot be interrupted (a solve with little
 			       time left, agg.c)                           */
+	int phase1_nodes;   /* > 0: the first branching phase's node cap
+			       (WILP_PHASE1_NODES; doc/formulation.md §6b);
+			       -1: one phase                               */
 	int out_blocks;     /* solves in sequence (1: one weighted solve)    */
+	int out_phases;     /* branching phases run in the last block (1-2) */
 	double out_maxcoef; /* largest coefficient of the single objective   */
 	int out_symrows;    /* symmetry-breaking rows                        */
 	bool out_warm_ok;   /* the warm start passed every row               */

@@ -84,6 +84,13 @@
 #define WILP_FREE_PER_BUILD 0.5
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
+/* Branching in two phases (doc/formulation.md §6b) on models of at most
+ * WILP_PHASES_MAX_COLS columns (the 64-node instances have 540-920, the
+ * 128-node ones 3,100-3,400, where pseudo-cost branching was measured
+ * to end with worse plans): Driebeek-Tomlin for WILP_PHASE1_NODES
+ * nodes, then GLPK's hybrid pseudo-cost branching from its incumbent. */
+#define WILP_PHASES_MAX_COLS 2000
+#define WILP_PHASE1_NODES 4000
 
 /* Column kinds (m->ckind; doc/formulation.md §2).  X: pods of a class
  * on a node; A: a group admitted; T: a group in a domain; U: a node left
@@ -333,6 +340,9 @@ typedef struct wilp_run {
 	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
 	unsigned char *hroot; /* ncomps */
 	double prog_t;      /* last progress report (wasp_options.progress) */
+	int node_cap;       /* > 0: stop the search after this many nodes  */
+	bool capped;        /* it did                                      */
+	long nodes_done;    /* nodes of the block's earlier phases         */
 } wilp_run;
 
 /* A solve of all blocks, kept across the longjmp of a GLPK fault. */
