@@ -234,6 +234,7 @@ typedef struct gs {
 	unsigned char *neg; /* per node: some room below zero (NULL until
 			       preemption)                              */
 	int nneg;          /* such nodes                                 */
+	bool pc_dev;       /* the memo serves device claims (pcache.c)  */
 	/* what is placed per node and pending band (wgr_setup_load): band
 	 * 0 holds groups that may not preempt, band b > 0 the may-preempt
 	 * groups of priority pl_prio[b]; NULL: over WGR_LOAD_MAX bytes,
@@ -399,6 +400,7 @@ bool wgr_ix_verify(gs *G);         /* totals equal a recount      */
 /* pcache.c: the victim search's memo per domain */
 int wgr_pc_setup(gs *G);
 void wgr_pc_neg(gs *G, int n);           /* node n's room changed      */
+void wgr_pc_forget(gs *G);               /* every fingerprint is stale */
 bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
 		     int need, int limit, wgr_pcq *q);
 uint64_t wgr_pc_print(gs *G, const wtp_key *k, int d);

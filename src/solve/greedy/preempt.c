@@ -278,6 +278,7 @@ static void dv_level(gs *G, int32_t q)
 		if (top >= q) {
 			dv_take(G, sp, 1);
 			G->dv_back[sp] = 1;
+			wgr_pc_forget(G); /* no room changed: say so */
 		}
 	}
 	G->dv_clash = false;
