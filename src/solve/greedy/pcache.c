@@ -19,7 +19,7 @@
  * with negative room anywhere (the reprieve checks every node of a
  * victim, inside the domain or not; with no node below zero, those
  * outside always pass).  Device claims are served where the devices
- * keep to their nodes (pc_dev_local): then the fingerprint also takes
+ * keep to their nodes (wgr_dev_local): then the fingerprint also takes
  * the use count of every device of the domain's nodes, and a victim's
  * devices outside the domain come back as they were.
  * wgr_solve_checked searches on every hit anyway and counts the answers
@@ -56,7 +56,7 @@ bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
 		     int need, int limit, wgr_pcq *q)
 {
 	const wp_problem *p = G->p;
-	if (!k || wg->nclasses != 1 || (G->dra && !G->pc_dev) ||
+	if (!k || wg->nclasses != 1 || (G->dra && !G->dev_local) ||
 	    p->nmcls > 0 || p->snap->npdbs > 0 || p->max_evictions > 0 ||
 	    G->pe_rest > 0 || G->pe_only_dom >= 0 || G->nneg > 0)
 		return false;
@@ -229,24 +229,27 @@ void wgr_pc_neg(gs *G, int n)
 	}
 }
 
-/* Can the memo serve a pass with device claims?  When every device
- * belongs to one node (none shared by nodes, shareable or consuming
- * counters), no device is allocated twice, and every allocated claim a
- * running pod holds is that pod's alone with its devices on the pod's
- * node: a victim search then changes devices only on the nodes whose
- * room it changes, and a victim restored outside the domain takes back
- * exactly the devices it freed there (the reprieve sees no clash). */
-static bool pc_dev_local(const gs *G)
+/* Do the devices keep to their nodes?  When every device belongs to
+ * one node (none shared by nodes, shareable or consuming counters), no
+ * device is allocated twice, and every allocated claim a running pod
+ * holds is that pod's alone with its devices on the pod's node: a
+ * placement, an eviction or a take-back (dv_level, on the evicted pods'
+ * nodes, which level_enter touches) changes devices only on nodes whose
+ * version it bumps, and a victim search's victim restored outside the
+ * domain takes back exactly the devices it freed there (the reprieve
+ * sees no clash).  The memo may then serve device claims, and the
+ * waiting reasons sum device fits by node version. */
+bool wgr_dev_local(const gs *G)
 {
 	const ws_snapshot *s = G->s;
 	const ws_dra *d = s->dra;
-	if (!d || d->nglobal > 0 || d->nctrs > 0 || !d->held_beg)
+	if (!d || d->nglobal > 0 || d->nctrs > 0)
 		return false;
 	for (int v = 0; v < d->ndevs; v++)
 		if (d->devs[v].multi || d->devs[v].nuses ||
 		    (d->taken0 && d->taken0[v] > 1))
 			return false;
-	for (int pi = 0; pi < s->npods; pi++)
+	for (int pi = 0; d->held_beg && pi < s->npods; pi++)
 		for (int h = d->held_beg[pi]; h < d->held_beg[pi + 1]; h++) {
 			const wdr_spec *sp = &d->specs[d->held[h]];
 			if (sp->nholders != 1 || sp->holders[0] != pi)
@@ -269,6 +272,5 @@ int wgr_pc_setup(gs *G)
 		G->neg[n] = 0;
 		wgr_pc_neg(G, n);
 	}
-	G->pc_dev = G->dra && pc_dev_local(G);
 	return 0;
 }

@@ -221,6 +221,51 @@ static const char *shared_reason(gs *G, const wp_group *wg)
 	return NULL;
 }
 
+/* The device fit of claim list pc summed over class c's eligible nodes,
+ * kept per claim list with each node's share at its node version (valid
+ * when the devices keep to their nodes, gs.dev_local): only the nodes
+ * that changed since are counted again.  -1: no such sum (no memory). */
+typedef struct rsfit {
+	int32_t *node;             /* per node: its fit at ver[]      */
+	uint32_t *ver;
+	const unsigned char *bits; /* the eligibility summed over      */
+	int64_t sum;
+} rsfit;
+
+static int64_t dev_fit_sum(gs *G, int c, const wdr_podc *pc)
+{
+	if (!G->dev_local || pc->sig >= G->dr_nsig)
+		return -1;
+	if (!G->rsf && !(G->rsf = wa_calloc(G->tmp, (size_t)G->dr_nsig + 1,
+					    sizeof *G->rsf)))
+		return -1;
+	rsfit *f = &G->rsf[pc->sig];
+	const cinfo *ci = &G->ci[c];
+	if (!f->node) {
+		f->node = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
+		f->ver = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(uint32_t));
+		if (!f->node || !f->ver) {
+			f->node = NULL;
+			return -1;
+		}
+	}
+	if (f->bits != ci->bits) { /* versions start at 1: all recounted */
+		memset(f->ver, 0, (size_t)G->nn * sizeof *f->ver);
+		memset(f->node, 0, (size_t)G->nn * sizeof *f->node);
+		f->sum = 0;
+		f->bits = ci->bits;
+	}
+	for (int n = 0; n < G->nn; n++) {
+		if (f->ver[n] == G->nver[n] || !wgr_elig_bit(ci, n))
+			continue;
+		int32_t nf = (int32_t)wdr_fit(G->dra, pc, n, 4096);
+		f->sum += nf - f->node[n];
+		f->node[n] = nf;
+		f->ver[n] = G->nver[n];
+	}
+	return f->sum;
+}
+
 /* A group with device claims that could not be placed: when the devices
  * (not cpu or memory) are what is short, say so in device terms.  The
  * device fit over the nodes and the text are cached per (claim list, key,
@@ -250,9 +295,19 @@ const char *wgr_device_reason(gs *G, const wp_group *wg,
 		fit = G->dr_fit[slot];
 	} else {
 		/* Pods the devices alone would admit, node by node. */
-		fit = 0;
-		for (int j = 0; j < dc->nelig; j++)
-			fit += wdr_fit(G->dra, pc, dc->elig[j], 4096);
+		fit = dev_fit_sum(G, c0, pc);
+		if (fit < 0 || G->ix_check) {
+			/* the checked pass (wgr_solve_checked) counts
+			 * again and compares */
+			int64_t all = 0;
+			for (int j = 0; j < dc->nelig; j++)
+				all += wdr_fit(G->dra, pc, dc->elig[j], 4096);
+			if (fit >= 0) {
+				G->ix_checks++;
+				G->ix_bad += all != fit;
+			}
+			fit = all;
+		}
 		if (cache) {
 			G->dr_fit[slot] = fit;
 			G->dr_elig[slot] = dc->elig;
