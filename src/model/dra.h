@@ -318,6 +318,11 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a);
 /* Pods of claim list pc that could still get their own claims on node n
  * (ignores shared claims), capped at cap.  Read-only, thread-safe. */
 int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap);
+/* Is wdr_fit on node n exactly how many pods of claim list pc
+ * wdr_place would then put there one after another (not only a bound)?
+ * True for the common claim shape on a node whose devices fit a mask
+ * (ws_dra.nmask_ok): both count and allocate on the same masks. */
+bool wdr_fit_exact(const ws_dra *d, const wdr_podc *pc, int node);
 /* Allocate everything pod pi needs on node n (shared instances once,
  * checking reach for those already allocated), recording allocations
  * with class `cls`.  true on success; on failure nothing changes. */

@@ -87,17 +87,23 @@ void wdr_need_specs(const ws_snapshot *s, const ws_dra *d, bool *need)
  * ExactCount, at most matchAttribute constraints -- is counted directly:
  * per attribute value (partition), free matching devices / count.
  * Returns -2 when the claim list has another shape. */
+static bool simple_shape(const ws_dra *d, const wdr_podc *pc)
+{
+	if (pc->n != 1 || pc->c[0].inst >= 0)
+		return false;
+	const wdr_spec *sp = &d->specs[pc->c[0].spec];
+	return sp->nreqs == 1 && sp->reqs[0].nalts == 1 &&
+	       !sp->reqs[0].alts[0].all && sp->ncons <= 1 &&
+	       !(sp->ncons == 1 && sp->cons[0].distinct);
+}
+
 static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 		      int cap)
 {
 	const ws_dra *d = st->d;
-	if (pc->n != 1 || pc->c[0].inst >= 0)
+	if (!simple_shape(d, pc))
 		return -2;
 	const wdr_spec *sp = &d->specs[pc->c[0].spec];
-	if (sp->nreqs != 1 || sp->reqs[0].nalts != 1 ||
-	    sp->reqs[0].alts[0].all || sp->ncons > 1 ||
-	    (sp->ncons == 1 && sp->cons[0].distinct))
-		return -2;
 	const wdr_sub *sb = &sp->reqs[0].alts[0];
 	if (sb->cls < 0)
 		return 0;
@@ -156,6 +162,20 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 	for (int j = 0; j < np; j++)
 		fit += pn[j] / sb->count;
 	return fit < cap ? fit : cap;
+}
+
+bool wdr_fit_exact(const ws_dra *d, const wdr_podc *pc, int node)
+{
+	if (pc->why)
+		return true; /* 0, and no pod is placed */
+	/* a mask node's devices are its candidates: at most
+	 * WDR_DIRECT_CANDS of them, and wdr_place allocates on the masks */
+	if (!simple_shape(d, pc) || !(d->nmask_ok[node] & WDR_NODE_MASK) ||
+	    d->node_first[node + 1] - d->node_first[node] > WDR_DIRECT_CANDS)
+		return false;
+	const wdr_sub *sb = &d->specs[pc->c[0].spec].reqs[0].alts[0];
+	return sb->cls >= 0 && !sb->admin && sb->count > 0 &&
+	       sb->count <= WDR_MAX_RESULTS;
 }
 
 int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
