@@ -323,10 +323,18 @@ int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap);
  * True for the common claim shape on a node whose devices fit a mask
  * (ws_dra.nmask_ok): both count and allocate on the same masks. */
 bool wdr_fit_exact(const ws_dra *d, const wdr_podc *pc, int node);
+/* wdr_fit_exact's condition on the node alone (node -1 above: on the
+ * claim list alone, for a caller that checked every node). */
+bool wdr_node_exact(const ws_dra *d, int node);
 /* Allocate everything pod pi needs on node n (shared instances once,
  * checking reach for those already allocated), recording allocations
  * with class `cls`.  true on success; on failure nothing changes. */
 bool wdr_place(wdr_state *st, int pi, int cls, int node);
+/* wdr_place for up to `count` pods with pod pi's claim list on node
+ * n, one after another, stopping at the first that does not fit: how
+ * many did.  The same allocations; the common shape on masks
+ * (wdr_fit_exact) computes the node's free devices once. */
+int wdr_place_n(wdr_state *st, int pi, int cls, int node, int count);
 /* Record an allocation made elsewhere (the ILP's answer): results r of
  * pod pi's entry (or of instance inst), taking the devices.  0 or -1
  * (out of memory). */

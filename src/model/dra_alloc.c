@@ -168,14 +168,20 @@ bool wdr_fit_exact(const ws_dra *d, const wdr_podc *pc, int node)
 {
 	if (pc->why)
 		return true; /* 0, and no pod is placed */
-	/* a mask node's devices are its candidates: at most
-	 * WDR_DIRECT_CANDS of them, and wdr_place allocates on the masks */
-	if (!simple_shape(d, pc) || !(d->nmask_ok[node] & WDR_NODE_MASK) ||
-	    d->node_first[node + 1] - d->node_first[node] > WDR_DIRECT_CANDS)
+	if (!simple_shape(d, pc) || (node >= 0 && !wdr_node_exact(d, node)))
 		return false;
 	const wdr_sub *sb = &d->specs[pc->c[0].spec].reqs[0].alts[0];
 	return sb->cls >= 0 && !sb->admin && sb->count > 0 &&
 	       sb->count <= WDR_MAX_RESULTS;
+}
+
+bool wdr_node_exact(const ws_dra *d, int node)
+{
+	/* a mask node's devices are its candidates: at most
+	 * WDR_DIRECT_CANDS of them, and wdr_place allocates on the masks */
+	return (d->nmask_ok[node] & WDR_NODE_MASK) &&
+	       d->node_first[node + 1] - d->node_first[node] <=
+		   WDR_DIRECT_CANDS;
 }
 
 int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
@@ -440,6 +446,56 @@ bool wdr_place(wdr_state *st, int pi, int cls, int node)
 		}
 	}
 	return true;
+}
+
+int wdr_place_n(wdr_state *st, int pi, int cls, int node, int count)
+{
+	const ws_dra *d = st->d;
+	const wdr_podc *pc = &d->pods[pi];
+	int ok = 0;
+	if (count < 2 || pc->why || !wdr_fit_exact(d, pc, node)) {
+		while (ok < count && wdr_place(st, pi, cls, node))
+			ok++;
+		return ok;
+	}
+	/* the common shape on masks: what alloc_masks picks for each pod
+	 * in turn, the node's free mask computed once and each pod's
+	 * devices taken out of it */
+	const wdr_spec *sp = &d->specs[pc->c[0].spec];
+	const wdr_sub *sb = &sp->reqs[0].alts[0];
+	const wdr_cons *cn = sp->ncons && sb->con[0] ? &sp->cons[0] : NULL;
+	int need = sb->count;
+	uint64_t fr = wdr_node_free(d, node, st->match[sb->id], st->taken);
+	const int *dv = d->node_devs + d->node_first[node];
+	wdr_result out[WDR_DIRECT_CANDS];
+	for (; ok < count; ok++) {
+		uint64_t pick = fr;
+		if (cn) {
+			const int *beg = d->pm_beg[cn->key];
+			const uint64_t *pm = d->pmask[cn->key];
+			int first = 64;
+			pick = 0;
+			for (int j = beg[node]; j < beg[node + 1]; j++) {
+				uint64_t x = fr & pm[j];
+				if (x && wdr_popcount(x) >= need &&
+				    __builtin_ctzll(x) < first) {
+					first = __builtin_ctzll(x);
+					pick = x;
+				}
+			}
+		}
+		if (wdr_popcount(pick) < need)
+			break;
+		for (int i = 0; i < need; i++) {
+			int b = __builtin_ctzll(pick);
+			out[i] = (wdr_result){sb->id, dv[b]};
+			pick &= pick - 1;
+			fr &= ~((uint64_t)1 << b);
+		}
+		if (push_alloc(st, pi, 0, -1, cls, node, out, need))
+			break;
+	}
+	return ok;
 }
 
 /* Scratch of wdr_explain: the value classes of one node's devices. */

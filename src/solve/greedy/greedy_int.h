@@ -232,6 +232,7 @@ typedef struct gs {
 	/* every device keeps to one node (wgr_dev_local): a device changes
 	 * hands only with its node's room, so node versions follow it */
 	bool dev_local;
+	bool dev_nodes;    /* and wdr_node_exact holds on every node      */
 	struct rsfit *rsf; /* per claim list: device fit (reasons.c)   */
 	gix *ix;           /* the domain index, NULL until preemption    */
 	struct wgr_pcache *pc; /* the victim search's memo (pcache.c)   */

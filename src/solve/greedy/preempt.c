@@ -400,7 +400,10 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 	 * nodes and each node's device fit is exact (wdr_fit_exact) */
 	const wdr_podc *pc = G->cpc ? G->cpc[c] : NULL;
 	*ps = (peslots){c, k, d, cl->count, 0, G->pe_nfit,
-			!pc || G->dev_local, true};
+			!pc || (G->dev_local &&
+				wdr_fit_exact(G->s->dra, pc, -1)), true};
+	if (pc && G->dev_nodes)
+		pc = NULL; /* every node passes: no check per node */
 	if (G->pe_rest > 0)
 		for (int j = 0; j < cl->nelig; j++)
 			ps->m -= G->sol->x[cl->off + j];
@@ -411,7 +414,7 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 		int n = k ? k->dom_nodes[d][j] : cl->elig[j];
 		ps->fit[n] = 0;
 		ps_node(G, ps, n);
-		if (pc && ps->exact && !wdr_fit_exact(G->s->dra, pc, n))
+		if (pc && ps->exact && !wdr_node_exact(G->s->dra, n))
 			ps->exact = false;
 	}
 	return true;
