@@ -359,6 +359,24 @@ void wdr_undo(wdr_state *st, int mark);
 const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			const int *nodes, int nnodes, const char *where,
 			long long fit, int need, wa_arena *a);
+/* What wdr_explain counts on one node for the request it speaks of:
+ * the most free devices one node gives it (in one matchAttribute
+ * partition), and matching devices taints or counters hold back. */
+typedef struct wdr_xnode {
+	int best;
+	long tainted, ctr;
+} wdr_xnode;
+/* Node n's counts for claim list pc (a caller keeping them per node);
+ * false on NOMEM. */
+bool wdr_explain_node(const wdr_state *st, const wdr_podc *pc, int node,
+		      wdr_xnode *x);
+/* wdr_explain from counts the caller summed over the nodes (best: the
+ * largest, tainted and ctr: the sums), pc being the first of pods[]
+ * with claims. */
+const char *wdr_explain_sum(const wdr_state *st, const int *pods,
+			    int npods, const wdr_xnode *sum,
+			    const char *where, long long fit, int need,
+			    wa_arena *a);
 
 /* Allocate one claim spec on node n against `taken`; picks go to out
  * (sub id, device).  Returns the number of results, or -1 when it does

@@ -221,25 +221,81 @@ static const char *shared_reason(gs *G, const wp_group *wg)
 	return NULL;
 }
 
-/* The device fit of claim list pc summed over class c's eligible nodes,
- * kept per claim list with each node's share at its node version (valid
- * when the devices keep to their nodes, gs.dev_local): only the nodes
- * that changed since are counted again.  -1: no such sum (no memory). */
+/* Per claim list (G->rsf): what a waiting reason sums over the
+ * eligible nodes, each node's share kept at its node version (valid when
+ * the devices keep to their nodes, gs.dev_local), so that only the
+ * nodes that changed since are counted again. */
 typedef struct rsfit {
 	int32_t *node;             /* per node: its fit at ver[]      */
 	uint32_t *ver;
 	const unsigned char *bits; /* the eligibility summed over      */
 	int64_t sum;
+	/* the same for the reason text's counts (wdr_explain_node) */
+	wdr_xnode *x;
+	uint32_t *xver;
+	const unsigned char *xbits;
 } rsfit;
 
+/* The per-claim-list entry of G->rsf, or NULL (no memory). */
+static rsfit *rs_entry(gs *G, const wdr_podc *pc)
+{
+	if (!G->rsf && !(G->rsf = wa_calloc(G->tmp, (size_t)G->dr_nsig + 1,
+					    sizeof *G->rsf)))
+		return NULL;
+	return &G->rsf[pc->sig];
+}
+
+/* wdr_explain's node counts over class c's eligible nodes, kept per
+ * node at its version as dev_fit_sum keeps the fits.  false: not kept
+ * (devices not local, no memory). */
+static bool dev_explain_sum(gs *G, int c, const wdr_podc *pc,
+			    wdr_xnode *sum)
+{
+	if (!G->dev_local || pc->sig >= G->dr_nsig)
+		return false;
+	rsfit *f = rs_entry(G, pc);
+	if (!f)
+		return false;
+	const cinfo *ci = &G->ci[c];
+	if (!f->x) {
+		f->x = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof *f->x);
+		f->xver = wa_calloc(G->tmp, (size_t)G->nn + 1,
+				    sizeof *f->xver);
+		if (!f->x || !f->xver) {
+			f->x = NULL;
+			return false;
+		}
+	}
+	if (f->xbits != ci->bits) { /* versions start at 1 */
+		memset(f->xver, 0, (size_t)G->nn * sizeof *f->xver);
+		f->xbits = ci->bits;
+	}
+	*sum = (wdr_xnode){0, 0, 0};
+	for (int n = 0; n < G->nn; n++) {
+		if (!wgr_elig_bit(ci, n))
+			continue;
+		wdr_xnode *x = &f->x[n];
+		if (f->xver[n] != G->nver[n]) {
+			if (!wdr_explain_node(G->dra, pc, n, x))
+				return false;
+			f->xver[n] = G->nver[n];
+		}
+		sum->best = x->best > sum->best ? x->best : sum->best;
+		sum->tainted += x->tainted;
+		sum->ctr += x->ctr;
+	}
+	return true;
+}
+
+/* The device fit of claim list pc summed over class c's eligible
+ * nodes; -1: not kept (devices not local, no memory). */
 static int64_t dev_fit_sum(gs *G, int c, const wdr_podc *pc)
 {
 	if (!G->dev_local || pc->sig >= G->dr_nsig)
 		return -1;
-	if (!G->rsf && !(G->rsf = wa_calloc(G->tmp, (size_t)G->dr_nsig + 1,
-					    sizeof *G->rsf)))
+	rsfit *f = rs_entry(G, pc);
+	if (!f)
 		return -1;
-	rsfit *f = &G->rsf[pc->sig];
 	const cinfo *ci = &G->ci[c];
 	if (!f->node) {
 		f->node = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
@@ -324,9 +380,23 @@ const char *wgr_device_reason(gs *G, const wp_group *wg,
 			      : "in the cluster";
 	if (!where)
 		return NULL;
-	const char *text = wdr_explain(G->dra, dc->pods, dc->count, dc->elig,
-				       dc->nelig, where, (long long)fit, need,
-				       G->ra);
+	wdr_xnode sum;
+	const char *text = NULL;
+	bool kept = dev_explain_sum(G, c0, pc, &sum);
+	if (kept)
+		text = wdr_explain_sum(G->dra, dc->pods, dc->count, &sum, where,
+				       (long long)fit, need, G->ra);
+	if (!kept || G->ix_check) {
+		/* the checked pass counts every node again and compares */
+		const char *all = wdr_explain(G->dra, dc->pods, dc->count,
+					      dc->elig, dc->nelig, where,
+					      (long long)fit, need, G->ra);
+		if (kept) {
+			G->ix_checks++;
+			G->ix_bad += !text || !all || strcmp(text, all);
+		}
+		text = all;
+	}
 	if (cache)
 		G->dr_text[slot] = text;
 	return text;
