@@ -469,21 +469,7 @@ int wdr_place_n(wdr_state *st, int pi, int cls, int node, int count)
 	const int *dv = d->node_devs + d->node_first[node];
 	wdr_result out[WDR_DIRECT_CANDS];
 	for (; ok < count; ok++) {
-		uint64_t pick = fr;
-		if (cn) {
-			const int *beg = d->pm_beg[cn->key];
-			const uint64_t *pm = d->pmask[cn->key];
-			int first = 64;
-			pick = 0;
-			for (int j = beg[node]; j < beg[node + 1]; j++) {
-				uint64_t x = fr & pm[j];
-				if (x && wdr_popcount(x) >= need &&
-				    __builtin_ctzll(x) < first) {
-					first = __builtin_ctzll(x);
-					pick = x;
-				}
-			}
-		}
+		uint64_t pick = wdr_mask_pick(d, cn, node, fr, need);
 		if (wdr_popcount(pick) < need)
 			break;
 		for (int i = 0; i < need; i++) {
