@@ -119,11 +119,12 @@ static uint64_t pc_print(const gs *G, const wtp_key *k, int d)
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++)
 			h = wgr_mix(h, (uint64_t)G->pe_list[e] * 2 +
 					   (G->sol->evict[G->pe_list[e]] ? 1 : 0));
-		const ws_dra *dd = G->dra ? G->dra->d : NULL;
-		for (int i = dd ? dd->node_first[n] : 0;
-		     dd && i < dd->node_first[n + 1]; i++)
-			h = wgr_mix(h, G->dra->taken[dd->node_devs[i]]);
 	}
+	const ws_dra *dd = G->dra ? G->dra->d : NULL;
+	for (int j = 0; dd && j < k->dom_nnodes[d]; j++)
+		for (int i = dd->node_first[nodes[j]];
+		     i < dd->node_first[nodes[j] + 1]; i++)
+			h = wgr_mix(h, G->dra->taken[dd->node_devs[i]]);
 	return h;
 }
 

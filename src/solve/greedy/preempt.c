@@ -414,9 +414,10 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 		int n = k ? k->dom_nodes[d][j] : cl->elig[j];
 		ps->fit[n] = 0;
 		ps_node(G, ps, n);
-		if (pc && ps->exact && !wdr_node_exact(G->s->dra, n))
-			ps->exact = false;
 	}
+	for (int j = 0; pc && ps->exact && j < n1; j++)
+		ps->exact = wdr_node_exact(G->s->dra,
+					   k ? k->dom_nodes[d][j] : cl->elig[j]);
 	return true;
 }
 
