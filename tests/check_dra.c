@@ -1127,7 +1127,8 @@ END_TEST
  * has distinct, so it changes nothing but sends "b" through the search.
  * On random nodes (up to 20 devices: past 16 both search) with random
  * devices taken, both must pick the same devices in the same order, or
- * both fail, and count the same fit. */
+ * both fail, and count the same fit.  Placed several at once
+ * (wdr_place_n), "a" must take what it takes pod after pod. */
 START_TEST(direct_equals_search)
 {
 	unsigned seed = 7919u * (unsigned)_i + 17u;
@@ -1209,6 +1210,23 @@ START_TEST(direct_equals_search)
 		for (int i = 0; i < got_a; i++)
 			ck_assert_int_eq(st.res[al->first + i].dev, keep[i].dev);
 	}
+	/* wdr_place_n takes the devices wdr_place takes pod after pod;
+	 * where wdr_fit_exact holds, wdr_fit counted them */
+	wdr_undo(&st, 0);
+	int fit = wdr_fit(&st, &d->pods[0], 0, 4096), one = 0;
+	while (one < 8 && wdr_place(&st, 0, 0, 0))
+		one++;
+	int nres = st.nres;
+	wdr_result seq[8 * 4];
+	ck_assert_int_le(nres, 8 * 4);
+	memcpy(seq, st.res, (size_t)nres * sizeof *seq);
+	wdr_undo(&st, 0);
+	ck_assert_int_eq(wdr_place_n(&st, 0, 0, 0, 8), one);
+	ck_assert_int_eq(st.nres, nres);
+	for (int i = 0; i < nres; i++)
+		ck_assert_int_eq(st.res[i].dev, seq[i].dev);
+	if (wdr_fit_exact(d, &d->pods[0], 0))
+		ck_assert_int_eq(fit < 8 ? fit : 8, one);
 	wa_destroy(ar);
 	wasp_snapshot_free(s);
 	free(b.buf);

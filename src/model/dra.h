@@ -318,10 +318,23 @@ int wdr_state_init(wdr_state *st, const ws_snapshot *s, wa_arena *a);
 /* Pods of claim list pc that could still get their own claims on node n
  * (ignores shared claims), capped at cap.  Read-only, thread-safe. */
 int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap);
+/* Is wdr_fit on node n exactly how many pods of claim list pc
+ * wdr_place would then put there one after another (not only a bound)?
+ * True for the common claim shape on a node whose devices fit a mask
+ * (ws_dra.nmask_ok): both count and allocate on the same masks. */
+bool wdr_fit_exact(const ws_dra *d, const wdr_podc *pc, int node);
+/* wdr_fit_exact's condition on the node alone (node -1 above: on the
+ * claim list alone, for a caller that checked every node). */
+bool wdr_node_exact(const ws_dra *d, int node);
 /* Allocate everything pod pi needs on node n (shared instances once,
  * checking reach for those already allocated), recording allocations
  * with class `cls`.  true on success; on failure nothing changes. */
 bool wdr_place(wdr_state *st, int pi, int cls, int node);
+/* wdr_place for up to `count` pods with pod pi's claim list on node
+ * n, one after another, stopping at the first that does not fit: how
+ * many did.  The same allocations; the common shape on masks
+ * (wdr_fit_exact) computes the node's free devices once. */
+int wdr_place_n(wdr_state *st, int pi, int cls, int node, int count);
 /* Record an allocation made elsewhere (the ILP's answer): results r of
  * pod pi's entry (or of instance inst), taking the devices.  0 or -1
  * (out of memory). */
@@ -346,6 +359,24 @@ void wdr_undo(wdr_state *st, int mark);
 const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			const int *nodes, int nnodes, const char *where,
 			long long fit, int need, wa_arena *a);
+/* What wdr_explain counts on one node for the request it speaks of:
+ * the most free devices one node gives it (in one matchAttribute
+ * partition), and matching devices taints or counters hold back. */
+typedef struct wdr_xnode {
+	int best;
+	long tainted, ctr;
+} wdr_xnode;
+/* Node n's counts for claim list pc (a caller keeping them per node);
+ * false on NOMEM. */
+bool wdr_explain_node(const wdr_state *st, const wdr_podc *pc, int node,
+		      wdr_xnode *x);
+/* wdr_explain from counts the caller summed over the nodes (best: the
+ * largest, tainted and ctr: the sums), pc being the first of pods[]
+ * with claims. */
+const char *wdr_explain_sum(const wdr_state *st, const int *pods,
+			    int npods, const wdr_xnode *sum,
+			    const char *where, long long fit, int need,
+			    wa_arena *a);
 
 /* Allocate one claim spec on node n against `taken`; picks go to out
  * (sub id, device).  Returns the number of results, or -1 when it does

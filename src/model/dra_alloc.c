@@ -87,17 +87,23 @@ void wdr_need_specs(const ws_snapshot *s, const ws_dra *d, bool *need)
  * ExactCount, at most matchAttribute constraints -- is counted directly:
  * per attribute value (partition), free matching devices / count.
  * Returns -2 when the claim list has another shape. */
+static bool simple_shape(const ws_dra *d, const wdr_podc *pc)
+{
+	if (pc->n != 1 || pc->c[0].inst >= 0)
+		return false;
+	const wdr_spec *sp = &d->specs[pc->c[0].spec];
+	return sp->nreqs == 1 && sp->reqs[0].nalts == 1 &&
+	       !sp->reqs[0].alts[0].all && sp->ncons <= 1 &&
+	       !(sp->ncons == 1 && sp->cons[0].distinct);
+}
+
 static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 		      int cap)
 {
 	const ws_dra *d = st->d;
-	if (pc->n != 1 || pc->c[0].inst >= 0)
+	if (!simple_shape(d, pc))
 		return -2;
 	const wdr_spec *sp = &d->specs[pc->c[0].spec];
-	if (sp->nreqs != 1 || sp->reqs[0].nalts != 1 ||
-	    sp->reqs[0].alts[0].all || sp->ncons > 1 ||
-	    (sp->ncons == 1 && sp->cons[0].distinct))
-		return -2;
 	const wdr_sub *sb = &sp->reqs[0].alts[0];
 	if (sb->cls < 0)
 		return 0;
@@ -156,6 +162,26 @@ static int fit_simple(const wdr_state *st, const wdr_podc *pc, int node,
 	for (int j = 0; j < np; j++)
 		fit += pn[j] / sb->count;
 	return fit < cap ? fit : cap;
+}
+
+bool wdr_fit_exact(const ws_dra *d, const wdr_podc *pc, int node)
+{
+	if (pc->why)
+		return true; /* 0, and no pod is placed */
+	if (!simple_shape(d, pc) || (node >= 0 && !wdr_node_exact(d, node)))
+		return false;
+	const wdr_sub *sb = &d->specs[pc->c[0].spec].reqs[0].alts[0];
+	return sb->cls >= 0 && !sb->admin && sb->count > 0 &&
+	       sb->count <= WDR_MAX_RESULTS;
+}
+
+bool wdr_node_exact(const ws_dra *d, int node)
+{
+	/* a mask node's devices are its candidates: at most
+	 * WDR_DIRECT_CANDS of them, and wdr_place allocates on the masks */
+	return (d->nmask_ok[node] & WDR_NODE_MASK) &&
+	       d->node_first[node + 1] - d->node_first[node] <=
+		   WDR_DIRECT_CANDS;
 }
 
 int wdr_fit(const wdr_state *st, const wdr_podc *pc, int node, int cap)
@@ -422,6 +448,42 @@ bool wdr_place(wdr_state *st, int pi, int cls, int node)
 	return true;
 }
 
+int wdr_place_n(wdr_state *st, int pi, int cls, int node, int count)
+{
+	const ws_dra *d = st->d;
+	const wdr_podc *pc = &d->pods[pi];
+	int ok = 0;
+	if (count < 2 || pc->why || !wdr_fit_exact(d, pc, node)) {
+		while (ok < count && wdr_place(st, pi, cls, node))
+			ok++;
+		return ok;
+	}
+	/* the common shape on masks: what alloc_masks picks for each pod
+	 * in turn, the node's free mask computed once and each pod's
+	 * devices taken out of it */
+	const wdr_spec *sp = &d->specs[pc->c[0].spec];
+	const wdr_sub *sb = &sp->reqs[0].alts[0];
+	const wdr_cons *cn = sp->ncons && sb->con[0] ? &sp->cons[0] : NULL;
+	int need = sb->count;
+	uint64_t fr = wdr_node_free(d, node, st->match[sb->id], st->taken);
+	const int *dv = d->node_devs + d->node_first[node];
+	wdr_result out[WDR_DIRECT_CANDS];
+	for (; ok < count; ok++) {
+		uint64_t pick = wdr_mask_pick(d, cn, node, fr, need);
+		if (wdr_popcount(pick) < need)
+			break;
+		for (int i = 0; i < need; i++) {
+			int b = __builtin_ctzll(pick);
+			out[i] = (wdr_result){sb->id, dv[b]};
+			pick &= pick - 1;
+			fr &= ~((uint64_t)1 << b);
+		}
+		if (push_alloc(st, pi, 0, -1, cls, node, out, need))
+			break;
+	}
+	return ok;
+}
+
 /* Scratch of wdr_explain: the value classes of one node's devices. */
 typedef struct xparts {
 	int32_t pv[WDR_MAX_CANDS];
@@ -429,9 +491,122 @@ typedef struct xparts {
 	bool pok[WDR_MAX_CANDS];
 } xparts;
 
+/* The request a reason speaks of: the first request of the first own
+ * claim, its first way, and the matchAttribute that ties it.  false:
+ * no such claim. */
+static bool x_request(const ws_dra *d, const wdr_podc *pc,
+		      const wdr_spec **spp, const wdr_sub **sbp,
+		      const wdr_cons **cnp)
+{
+	for (int k = 0; k < pc->n; k++) {
+		const wdr_spec *sp = &d->specs[pc->c[k].spec];
+		if (!sp->nreqs || sp->allocated)
+			continue;
+		const wdr_cons *cn = NULL;
+		for (int j = 0; j < sp->ncons && !cn; j++)
+			if (!sp->cons[j].distinct &&
+			    wdr_cons_has(&sp->cons[j], sp->reqs[0].name))
+				cn = &sp->cons[j];
+		*spp = sp;
+		*sbp = &sp->reqs[0].alts[0];
+		*cnp = cn;
+		return true;
+	}
+	return false;
+}
+
+/* Node n's counts for request sb (x_request) into *x. */
+static void x_node(const wdr_state *st, const wdr_sub *sb,
+		   const wdr_cons *cn, int node, xparts *xp, wdr_xnode *x)
+{
+	const ws_dra *d = st->d;
+	const signed char *m = st->match[sb->id];
+	const int32_t *val = cn ? d->aval[cn->key] : NULL;
+	int buf[WDR_MAX_CANDS];
+	int32_t *pv = xp ? xp->pv : NULL;
+	int *pn = xp ? xp->pn : NULL;
+	bool *pok = xp ? xp->pok : NULL;
+	*x = (wdr_xnode){0, 0, 0};
+	int nc;
+	const int *cand = wdr_node_cands_p(st, node, buf, WDR_MAX_CANDS, &nc);
+	unsigned char nf = d->nmask_ok[node];
+	if (nf & WDR_NODE_MASK) {
+		/* on masks: no shared devices, no counters */
+		uint64_t fr = wdr_node_free(d, node, m, st->taken);
+		int b = wdr_popcount(fr);
+		if (val) {
+			const int *beg = d->pm_beg[cn->key];
+			const uint64_t *pm = d->pmask[cn->key];
+			b = 0;
+			for (int j = beg[node]; j < beg[node + 1]; j++) {
+				int q = wdr_popcount(fr & pm[j]);
+				b = q > b ? q : b;
+			}
+		}
+		x->best = b;
+	}
+	/* taints anywhere; counters only off masks */
+	bool held = (nf & WDR_NODE_TAINTS) || !(nf & WDR_NODE_MASK);
+	for (int i = 0; i < nc && held; i++) {
+		int dev = cand[i];
+		const wdr_device *dv = &d->devs[dev];
+		if (!m[dev] && dv->ntaints && !wdr_tolerates(sb, dv) &&
+		    wdr_matches_sel(d, sb, dev, NULL))
+			x->tainted++;
+		else if (m[dev] && dv->nuses && !st->taken[dev] &&
+			 !wdr_counters_fit(d, dev, st->taken, NULL, 0))
+			x->ctr++;
+	}
+	/* free devices per partition value when a matchAttribute applies
+	 * (one partition otherwise), counting partitions with a device the
+	 * counters let in */
+	int np = 0;
+	for (int i = 0; i < nc && !(nf & WDR_NODE_MASK); i++) {
+		int dev = cand[i];
+		if (!m[dev] || (st->taken[dev] && !d->devs[dev].multi))
+			continue;
+		int32_t v = val ? val[dev] : 0;
+		if (v < 0)
+			continue;
+		int j = 0;
+		while (j < np && pv[j] != v)
+			j++;
+		if (j == np) {
+			pv[np] = v;
+			pn[np] = 0;
+			pok[np++] = false;
+		}
+		pn[j]++;
+		pok[j] |= !d->devs[dev].nuses ||
+			  wdr_counters_fit(d, dev, st->taken, NULL, 0);
+	}
+	for (int j = 0; j < np; j++)
+		if (pok[j] && pn[j] > x->best)
+			x->best = pn[j];
+}
+
+bool wdr_explain_node(const wdr_state *st, const wdr_podc *pc, int node,
+		      wdr_xnode *x)
+{
+	const wdr_spec *sp;
+	const wdr_sub *sb;
+	const wdr_cons *cn;
+	*x = (wdr_xnode){0, 0, 0};
+	if (!x_request(st->d, pc, &sp, &sb, &cn))
+		return true;
+	xparts *xp = NULL;
+	if (!(st->d->nmask_ok[node] & WDR_NODE_MASK) &&
+	    !(xp = malloc(sizeof *xp)))
+		return false;
+	x_node(st, sb, cn, node, xp, x);
+	free(xp);
+	return true;
+}
+
 static const char *explain(const wdr_state *st, const int *pods, int npods,
-			   const int *nodes, int nnodes, const char *where,
-			   long long fit, int need, wa_arena *a, xparts *xp);
+			   const int *nodes, int nnodes,
+			   const wdr_xnode *sum, const char *where,
+			   long long fit, int need, wa_arena *a);
 
 /* Most devices one node could give the first unmet request.  The scratch
  * is on the heap, not in `a`: the greedy restarts count what a pass adds
@@ -440,18 +615,23 @@ const char *wdr_explain(const wdr_state *st, const int *pods, int npods,
 			const int *nodes, int nnodes, const char *where,
 			long long fit, int need, wa_arena *a)
 {
-	xparts *xp = malloc(sizeof *xp);
-	if (!xp)
-		return NULL;
-	const char *r = explain(st, pods, npods, nodes, nnodes, where, fit,
-				need, a, xp);
-	free(xp);
-	return r;
+	return explain(st, pods, npods, nodes, nnodes, NULL, where, fit,
+		       need, a);
 }
 
+const char *wdr_explain_sum(const wdr_state *st, const int *pods,
+			    int npods, const wdr_xnode *sum,
+			    const char *where, long long fit, int need,
+			    wa_arena *a)
+{
+	return explain(st, pods, npods, NULL, 0, sum, where, fit, need, a);
+}
+
+/* The reason, its node counts summed from nodes[] or given (sum). */
 static const char *explain(const wdr_state *st, const int *pods, int npods,
-			   const int *nodes, int nnodes, const char *where,
-			   long long fit, int need, wa_arena *a, xparts *xp)
+			   const int *nodes, int nnodes,
+			   const wdr_xnode *sum, const char *where,
+			   long long fit, int need, wa_arena *a)
 {
 	const ws_dra *d = st->d;
 	const wdr_podc *pc = NULL;
@@ -473,144 +653,75 @@ static const char *explain(const wdr_state *st, const int *pods, int npods,
 						 sp->name);
 		}
 	}
-	/* The first request of the first own claim, its first way. */
-	for (int k = 0; k < pc->n; k++) {
-		const wdr_spec *sp = &d->specs[pc->c[k].spec];
-		if (!sp->nreqs || sp->allocated)
-			continue;
-		const wdr_sub *sb = &sp->reqs[0].alts[0];
-		const wdr_cons *cn = NULL;
-		for (int j = 0; j < sp->ncons && !cn; j++)
-			if (!sp->cons[j].distinct &&
-			    wdr_cons_has(&sp->cons[j], sp->reqs[0].name))
-				cn = &sp->cons[j];
-		const signed char *m = st->match[sb->id];
-		const int32_t *val = cn ? d->aval[cn->key] : NULL;
-		int best = 0;
-		int buf[WDR_MAX_CANDS];
-		int32_t *pv = xp->pv;
-		int *pn = xp->pn;
-		bool *pok = xp->pok;
-		/* devices the rules hold back (doc/dra.md): taints not
-		 * tolerated, shared counters used up */
-		long tainted = 0, ctr = 0;
+	const wdr_spec *sp;
+	const wdr_sub *sb;
+	const wdr_cons *cn;
+	if (!x_request(d, pc, &sp, &sb, &cn))
+		return wa_printf(a, "a shared device claim cannot be reached "
+				 "from one node %s", where);
+	int best = 0;
+	/* devices the rules hold back (doc/dra.md): taints not tolerated,
+	 * shared counters used up */
+	long tainted = 0, ctr = 0;
+	if (sum) {
+		best = sum->best;
+		tainted = sum->tainted;
+		ctr = sum->ctr;
+	} else {
+		xparts *xp = malloc(sizeof *xp);
+		if (!xp)
+			return NULL;
 		for (int i = 0; i < nnodes; i++) {
-			int nc;
-			const int *cand = wdr_node_cands_p(
-			    st, nodes[i], buf, WDR_MAX_CANDS, &nc);
-			unsigned char nf = d->nmask_ok[nodes[i]];
-			if (nf & WDR_NODE_MASK) {
-				/* on masks: no shared devices, no counters */
-				uint64_t fr = wdr_node_free(d, nodes[i], m,
-							    st->taken);
-				int b = wdr_popcount(fr);
-				if (val) {
-					const int *beg = d->pm_beg[cn->key];
-					const uint64_t *pm = d->pmask[cn->key];
-					b = 0;
-					for (int j = beg[nodes[i]];
-					     j < beg[nodes[i] + 1]; j++) {
-						int q = wdr_popcount(
-						    fr & pm[j]);
-						b = q > b ? q : b;
-					}
-				}
-				best = b > best ? b : best;
-			}
-			/* taints anywhere; counters only off masks */
-			bool held = (nf & WDR_NODE_TAINTS) ||
-				    !(nf & WDR_NODE_MASK);
-			for (int x = 0; x < nc && held; x++) {
-				int dev = cand[x];
-				const wdr_device *dv = &d->devs[dev];
-				if (!m[dev] && dv->ntaints &&
-				    !wdr_tolerates(sb, dv) &&
-				    wdr_matches_sel(d, sb, dev, NULL))
-					tainted++;
-				else if (m[dev] && dv->nuses &&
-					 !st->taken[dev] &&
-					 !wdr_counters_fit(d, dev, st->taken,
-							   NULL, 0))
-					ctr++;
-			}
-			/* free devices per partition value when a
-			 * matchAttribute applies (one partition otherwise),
-			 * counting partitions with a device the counters
-			 * let in */
-			int np = 0;
-			for (int x = 0; x < nc && !(nf & WDR_NODE_MASK); x++) {
-				int dev = cand[x];
-				if (!m[dev] ||
-				    (st->taken[dev] && !d->devs[dev].multi))
-					continue;
-				int32_t v = val ? val[dev] : 0;
-				if (v < 0)
-					continue;
-				int j = 0;
-				while (j < np && pv[j] != v)
-					j++;
-				if (j == np) {
-					pv[np] = v;
-					pn[np] = 0;
-					pok[np++] = false;
-				}
-				pn[j]++;
-				pok[j] |= !d->devs[dev].nuses ||
-					  wdr_counters_fit(d, dev, st->taken,
-							   NULL, 0);
-			}
-			for (int j = 0; j < np; j++)
-				if (pok[j] && pn[j] > best)
-					best = pn[j];
+			wdr_xnode x;
+			x_node(st, sb, cn, nodes[i], xp, &x);
+			best = x.best > best ? x.best : best;
+			tainted += x.tainted;
+			ctr += x.ctr;
 		}
-		char share[160] = "";
-		if (cn)
-			snprintf(share, sizeof share, " sharing one %s",
-				 cn->attr);
-		/* devices one pod needs together: the requests the
-		 * constraint ties (same class assumed, as in the message) */
-		int per = sb->count;
-		if (cn) {
-			per = 0;
-			for (int r = 0; r < sp->nreqs; r++)
-				if (wdr_cons_has(cn, sp->reqs[r].name) &&
-				    !sp->reqs[r].alts[0].all)
-					per += sp->reqs[r].alts[0].count;
-		}
-		char held[200] = "";
-		size_t hl = 0;
-		if (tainted)
-			hl += (size_t)snprintf(held + hl, sizeof held - hl,
-					       "; %ld matching device%s %s "
-					       "tainted (not tolerated)",
-					       tainted, tainted == 1 ? "" : "s",
-					       tainted == 1 ? "is" : "are");
-		if (ctr && hl < sizeof held)
-			snprintf(held + hl, sizeof held - hl, "; %ld free "
-				 "matching device%s held back by shared "
-				 "counters", ctr, ctr == 1 ? " is" : "s are");
-		const char *cel = st->cel_error ? "; a selector failed: " : "";
-		if (!sb->all && best >= per && fit < need)
-			return wa_printf(a, "free devices of class %s%s admit "
-					 "%lld of the %d pods needed (%d "
-					 "device%s per pod%s)%s%s%s",
-					 sb->class_name,
-					 sb->nsel ? " matching the selectors"
-						  : "", fit, need, per,
-					 per == 1 ? "" : "s", share, held, cel,
-					 st->cel_error ? st->cel_error : "");
-		if (sb->all)
-			return wa_printf(a, "no node %s has all devices of "
-					 "class %s free%s%s%s%s", where,
-					 sb->class_name, share, held, cel,
-					 st->cel_error ? st->cel_error : "");
-		return wa_printf(a, "no node %s has %d free device%s of class "
-				 "%s%s%s; best has %d%s%s%s", where, per,
-				 per == 1 ? "" : "s", sb->class_name,
-				 sb->nsel ? " matching the selectors" : "",
-				 share, best, held, cel,
-				 st->cel_error ? st->cel_error : "");
+		free(xp);
 	}
-	return wa_printf(a, "a shared device claim cannot be reached from "
-			 "one node %s", where);
+	char share[160] = "";
+	if (cn)
+		snprintf(share, sizeof share, " sharing one %s", cn->attr);
+	/* devices one pod needs together: the requests the constraint ties
+	 * (same class assumed, as in the message) */
+	int per = sb->count;
+	if (cn) {
+		per = 0;
+		for (int r = 0; r < sp->nreqs; r++)
+			if (wdr_cons_has(cn, sp->reqs[r].name) &&
+			    !sp->reqs[r].alts[0].all)
+				per += sp->reqs[r].alts[0].count;
+	}
+	char held[200] = "";
+	size_t hl = 0;
+	if (tainted)
+		hl += (size_t)snprintf(held + hl, sizeof held - hl,
+				       "; %ld matching device%s %s tainted "
+				       "(not tolerated)", tainted,
+				       tainted == 1 ? "" : "s",
+				       tainted == 1 ? "is" : "are");
+	if (ctr && hl < sizeof held)
+		snprintf(held + hl, sizeof held - hl, "; %ld free matching "
+			 "device%s held back by shared counters", ctr,
+			 ctr == 1 ? " is" : "s are");
+	const char *cel = st->cel_error ? "; a selector failed: " : "";
+	if (!sb->all && best >= per && fit < need)
+		return wa_printf(a, "free devices of class %s%s admit %lld of "
+				 "the %d pods needed (%d device%s per pod%s)"
+				 "%s%s%s", sb->class_name,
+				 sb->nsel ? " matching the selectors" : "",
+				 fit, need, per, per == 1 ? "" : "s", share,
+				 held, cel,
+				 st->cel_error ? st->cel_error : "");
+	if (sb->all)
+		return wa_printf(a, "no node %s has all devices of class %s "
+				 "free%s%s%s%s", where, sb->class_name, share,
+				 held, cel,
+				 st->cel_error ? st->cel_error : "");
+	return wa_printf(a, "no node %s has %d free device%s of class %s%s%s; "
+			 "best has %d%s%s%s", where, per, per == 1 ? "" : "s",
+			 sb->class_name,
+			 sb->nsel ? " matching the selectors" : "", share,
+			 best, held, cel, st->cel_error ? st->cel_error : "");
 }

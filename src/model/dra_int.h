@@ -169,6 +169,30 @@ static inline uint64_t wdr_node_free(const ws_dra *d, int n,
 	return f;
 }
 
+/* Of the free devices fr of mask node n, those the common claim shape
+ * takes `need` from: all of them, or with a matchAttribute cn the value
+ * class whose first free device comes first among those with `need`
+ * free devices (0: none has). */
+static inline uint64_t wdr_mask_pick(const ws_dra *d, const wdr_cons *cn,
+				     int n, uint64_t fr, int need)
+{
+	if (!cn)
+		return fr;
+	const int *beg = d->pm_beg[cn->key];
+	const uint64_t *pm = d->pmask[cn->key];
+	uint64_t pick = 0;
+	int first = 64;
+	for (int j = beg[n]; j < beg[n + 1]; j++) {
+		uint64_t x = fr & pm[j];
+		if (x && wdr_popcount(x) >= need &&
+		    __builtin_ctzll(x) < first) {
+			first = __builtin_ctzll(x);
+			pick = x;
+		}
+	}
+	return pick;
+}
+
 /* Candidates up to which dra_match.c allocates the common claim shape
  * directly instead of searching. */
 #define WDR_DIRECT_CANDS 16

@@ -323,23 +323,7 @@ static int alloc_masks(const srch *S, const wdr_sub *sb, const wdr_cons *cn,
 	int node = S->node;
 	uint64_t fr = wdr_node_free(d, node, S->st->match[sb->id],
 				    S->taken);
-	uint64_t pick = fr;
-	if (cn) {
-		/* the value class whose first free device comes first
-		 * among those with `need` free devices */
-		const int *beg = d->pm_beg[cn->key];
-		const uint64_t *pm = d->pmask[cn->key];
-		pick = 0;
-		int first = 64;
-		for (int j = beg[node]; j < beg[node + 1]; j++) {
-			uint64_t x = fr & pm[j];
-			if (x && wdr_popcount(x) >= need &&
-			    __builtin_ctzll(x) < first) {
-				first = __builtin_ctzll(x);
-				pick = x;
-			}
-		}
-	}
+	uint64_t pick = wdr_mask_pick(d, cn, node, fr, need);
 	if (wdr_popcount(pick) < need || need > S->max)
 		return -1;
 	const int *dv = d->node_devs + d->node_first[node];

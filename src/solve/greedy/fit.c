@@ -266,10 +266,8 @@ int wgr_place_cands(gs *G, int c, int nc, int m)
 		if (G->cpc && G->cpc[c]) {
 			/* Devices, pod by pod: the fit is an estimate for
 			 * shared claims, this is exact. */
-			int ok = 0;
-			while (ok < cnt &&
-			       wdr_place(G->dra, cl->pods[0], c, top.n))
-				ok++;
+			int ok = wdr_place_n(G->dra, cl->pods[0], c, top.n,
+					     cnt);
 			if (ok == 0)
 				continue;
 			cnt = ok;

@@ -229,6 +229,11 @@ typedef struct gs {
 	 * version), for one eligibility, refreshed from the changed nodes
 	 * once a group was admitted (preempt.c, pd_domains). */
 	struct pdfit *pd;
+	/* every device keeps to one node (wgr_dev_local): a device changes
+	 * hands only with its node's room, so node versions follow it */
+	bool dev_local;
+	bool dev_nodes;    /* and wdr_node_exact holds on every node      */
+	struct rsfit *rsf; /* per claim list: device fit (reasons.c)   */
 	gix *ix;           /* the domain index, NULL until preemption    */
 	struct wgr_pcache *pc; /* the victim search's memo (pcache.c)   */
 	unsigned char *neg; /* per node: some room below zero (NULL until
@@ -402,6 +407,8 @@ bool wgr_ix_verify(gs *G);         /* totals equal a recount      */
 /* pcache.c: the victim search's memo per domain */
 int wgr_pc_setup(gs *G);
 void wgr_pc_neg(gs *G, int n);           /* node n's room changed      */
+void wgr_pc_forget(gs *G);               /* every fingerprint is stale */
+bool wgr_dev_local(const gs *G);
 bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
 		     int need, int limit, wgr_pcq *q);
 uint64_t wgr_pc_print(gs *G, const wtp_key *k, int d);

@@ -14,12 +14,16 @@
  * a domain whose fingerprint is unchanged takes it instead of searching.
  *
  * The answer also depends on things outside the domain, which the memo
- * excludes instead of fingerprinting: device claims, PodDisruptionBudgets,
+ * excludes instead of fingerprinting: PodDisruptionBudgets,
  * --max-evictions, moves, the per-pod rest of a basic group, and nodes
  * with negative room anywhere (the reprieve checks every node of a
  * victim, inside the domain or not; with no node below zero, those
- * outside always pass).  wgr_solve_checked searches on every hit anyway
- * and counts the answers that differ.
+ * outside always pass).  Device claims are served where the devices
+ * keep to their nodes (wgr_dev_local): then the fingerprint also takes
+ * the use count of every device of the domain's nodes, and a victim's
+ * devices outside the domain come back as they were.
+ * wgr_solve_checked searches on every hit anyway and counts the answers
+ * that differ.
  */
 #include "solve/greedy/greedy_int.h"
 
@@ -52,11 +56,15 @@ bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
 		     int need, int limit, wgr_pcq *q)
 {
 	const wp_problem *p = G->p;
-	if (!k || wg->nclasses != 1 || G->dra || G->cpc || p->nmcls > 0 ||
-	    p->snap->npdbs > 0 || p->max_evictions > 0 || G->pe_rest > 0 ||
-	    G->pe_only_dom >= 0 || G->nneg > 0)
+	if (!k || wg->nclasses != 1 || (G->dra && !G->dev_local) ||
+	    p->nmcls > 0 || p->snap->npdbs > 0 || p->max_evictions > 0 ||
+	    G->pe_rest > 0 || G->pe_only_dom >= 0 || G->nneg > 0)
 		return false;
 	int c = wg->classes[0];
+	const wdr_podc *pc = G->cpc ? G->cpc[c] : NULL;
+	for (int i = 0; pc && i < pc->n; i++)
+		if (pc->c[i].inst >= 0)
+			return false; /* a shared claim: state of its own */
 	int64_t m = p->classes[c].count;
 	if (m > limit)
 		m = limit;
@@ -67,10 +75,13 @@ bool wgr_pc_question(const gs *G, const wp_group *wg, const wtp_key *k,
 static uint64_t pc_print(const gs *G, const wtp_key *k, int d);
 static struct wgr_pcache *pc_get(gs *G);
 
-/* The fingerprint of domain d of k: every node's room, and for every
- * unit with a pod there whether it still runs.  Kept while the domain's
+/* The fingerprint of domain d of k: every node's room, for every unit
+ * with a pod there whether it still runs and, with device claims, the
+ * use count of every device of its nodes.  Kept while the domain's
  * placement version (G->dver: every change of a node's room bumps it,
- * and an eviction changes the room of its pods' nodes) stays. */
+ * an eviction changes the room of its pods' nodes, and with local
+ * devices a device changes hands only with its node's room) stays;
+ * wgr_pc_forget drops them all. */
 uint64_t wgr_pc_print(gs *G, const wtp_key *k, int d)
 {
 	int ki = (int)(k - G->p->topo->keys);
@@ -109,7 +120,22 @@ static uint64_t pc_print(const gs *G, const wtp_key *k, int d)
 			h = wgr_mix(h, (uint64_t)G->pe_list[e] * 2 +
 					   (G->sol->evict[G->pe_list[e]] ? 1 : 0));
 	}
+	const ws_dra *dd = G->dra ? G->dra->d : NULL;
+	for (int j = 0; dd && j < k->dom_nnodes[d]; j++)
+		for (int i = dd->node_first[nodes[j]];
+		     i < dd->node_first[nodes[j] + 1]; i++)
+			h = wgr_mix(h, G->dra->taken[dd->node_devs[i]]);
 	return h;
+}
+
+void wgr_pc_forget(gs *G)
+{
+	struct wgr_pcache *C = G->pc;
+	for (int ki = 0; C && ki < C->nkeys; ki++)
+		if (C->fpv[ki])
+			memset(C->fpv[ki], 0,
+			       (size_t)G->p->topo->keys[ki].ndom *
+				   sizeof **C->fpv);
 }
 
 static struct wgr_pcache *pc_get(gs *G)
@@ -202,6 +228,39 @@ void wgr_pc_neg(gs *G, int n)
 		G->nneg += v ? 1 : -1;
 		G->neg[n] = v;
 	}
+}
+
+/* Do the devices keep to their nodes?  When every device belongs to
+ * one node (none shared by nodes, shareable or consuming counters), no
+ * device is allocated twice, and every allocated claim a running pod
+ * holds is that pod's alone with its devices on the pod's node: a
+ * placement, an eviction or a take-back (dv_level, on the evicted pods'
+ * nodes, which level_enter touches) changes devices only on nodes whose
+ * version it bumps, and a victim search's victim restored outside the
+ * domain takes back exactly the devices it freed there (the reprieve
+ * sees no clash).  The memo may then serve device claims, and the
+ * waiting reasons sum device fits by node version. */
+bool wgr_dev_local(const gs *G)
+{
+	const ws_snapshot *s = G->s;
+	const ws_dra *d = s->dra;
+	if (!d || d->nglobal > 0 || d->nctrs > 0)
+		return false;
+	for (int v = 0; v < d->ndevs; v++)
+		if (d->devs[v].multi || d->devs[v].nuses ||
+		    (d->taken0 && d->taken0[v] > 1))
+			return false;
+	for (int pi = 0; d->held_beg && pi < s->npods; pi++)
+		for (int h = d->held_beg[pi]; h < d->held_beg[pi + 1]; h++) {
+			const wdr_spec *sp = &d->specs[d->held[h]];
+			if (sp->nholders != 1 || sp->holders[0] != pi)
+				return false;
+			for (int j = 0; j < sp->nalloc; j++)
+				if (d->devs[sp->alloc_dev[j]].reach.node !=
+				    s->pods[pi].node)
+					return false;
+		}
+	return true;
 }
 
 int wgr_pc_setup(gs *G)

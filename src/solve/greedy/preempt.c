@@ -278,6 +278,7 @@ static void dv_level(gs *G, int32_t q)
 		if (top >= q) {
 			dv_take(G, sp, 1);
 			G->dv_back[sp] = 1;
+			wgr_pc_forget(G); /* no room changed: say so */
 		}
 	}
 	G->dv_clash = false;
@@ -395,8 +396,14 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 		return false;
 	int c = wg->classes[0];
 	const wp_class *cl = &G->p->classes[c];
+	/* with claims the count is exact where the devices keep to their
+	 * nodes and each node's device fit is exact (wdr_fit_exact) */
+	const wdr_podc *pc = G->cpc ? G->cpc[c] : NULL;
 	*ps = (peslots){c, k, d, cl->count, 0, G->pe_nfit,
-			!(G->cpc && G->cpc[c]), true};
+			!pc || (G->dev_local &&
+				wdr_fit_exact(G->s->dra, pc, -1)), true};
+	if (pc && G->dev_nodes)
+		pc = NULL; /* every node passes: no check per node */
 	if (G->pe_rest > 0)
 		for (int j = 0; j < cl->nelig; j++)
 			ps->m -= G->sol->x[cl->off + j];
@@ -408,7 +415,30 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 		ps->fit[n] = 0;
 		ps_node(G, ps, n);
 	}
+	for (int j = 0; pc && ps->exact && j < n1; j++)
+		ps->exact = wdr_node_exact(G->s->dra,
+					   k ? k->dom_nodes[d][j] : cl->elig[j]);
 	return true;
+}
+
+/* The checked pass (wgr_solve_checked): with claims, an exact count
+ * must be what placing gives; the placement is undone. */
+static int ps_check(gs *G, const wp_group *wg, const int *corder,
+		    const wtp_key *k, int d, int need, int limit,
+		    const peslots *ps)
+{
+	if (!G->ix_check || !ps || !ps->exact || !ps->ok || !G->cpc ||
+	    !G->cpc[ps->c])
+		return 0;
+	int64_t want = ps->sum < ps->m ? ps->sum : ps->m;
+	int r = wgr_place_upto(G, wg, corder, k, d, need, limit);
+	if (r == -2)
+		return -2;
+	if (r >= 0)
+		wgr_rollback(G);
+	G->ix_checks++;
+	G->ix_bad += r != (want < need ? -1 : want);
+	return 0;
 }
 
 /* The count says the probe fails (only when the count is known). */
@@ -428,6 +458,8 @@ static int pe_test(gs *G, const wp_group *wg, const int *corder,
 		   const int *v, int *cur, int m, peslots *ps)
 {
 	pe_prefix_ps(G, v, cur, m, ps);
+	if (ps_check(G, wg, corder, k, d, need, limit, ps))
+		return -2;
 	if (ps_short(ps, need))
 		return -1;
 	if (ps && ps->exact)

@@ -221,6 +221,107 @@ static const char *shared_reason(gs *G, const wp_group *wg)
 	return NULL;
 }
 
+/* Per claim list (G->rsf): what a waiting reason sums over the
+ * eligible nodes, each node's share kept at its node version (valid when
+ * the devices keep to their nodes, gs.dev_local), so that only the
+ * nodes that changed since are counted again. */
+typedef struct rsfit {
+	int32_t *node;             /* per node: its fit at ver[]      */
+	uint32_t *ver;
+	const unsigned char *bits; /* the eligibility summed over      */
+	int64_t sum;
+	/* the same for the reason text's counts (wdr_explain_node) */
+	wdr_xnode *x;
+	uint32_t *xver;
+	const unsigned char *xbits;
+} rsfit;
+
+/* The per-claim-list entry of G->rsf, or NULL (no memory). */
+static rsfit *rs_entry(gs *G, const wdr_podc *pc)
+{
+	if (!G->rsf && !(G->rsf = wa_calloc(G->tmp, (size_t)G->dr_nsig + 1,
+					    sizeof *G->rsf)))
+		return NULL;
+	return &G->rsf[pc->sig];
+}
+
+/* wdr_explain's node counts over class c's eligible nodes, kept per
+ * node at its version as dev_fit_sum keeps the fits.  false: not kept
+ * (devices not local, no memory). */
+static bool dev_explain_sum(gs *G, int c, const wdr_podc *pc,
+			    wdr_xnode *sum)
+{
+	if (!G->dev_local || pc->sig >= G->dr_nsig)
+		return false;
+	rsfit *f = rs_entry(G, pc);
+	if (!f)
+		return false;
+	const cinfo *ci = &G->ci[c];
+	if (!f->x) {
+		f->x = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof *f->x);
+		f->xver = wa_calloc(G->tmp, (size_t)G->nn + 1,
+				    sizeof *f->xver);
+		if (!f->x || !f->xver) {
+			f->x = NULL;
+			return false;
+		}
+	}
+	if (f->xbits != ci->bits) { /* versions start at 1 */
+		memset(f->xver, 0, (size_t)G->nn * sizeof *f->xver);
+		f->xbits = ci->bits;
+	}
+	*sum = (wdr_xnode){0, 0, 0};
+	for (int n = 0; n < G->nn; n++) {
+		if (!wgr_elig_bit(ci, n))
+			continue;
+		wdr_xnode *x = &f->x[n];
+		if (f->xver[n] != G->nver[n]) {
+			if (!wdr_explain_node(G->dra, pc, n, x))
+				return false;
+			f->xver[n] = G->nver[n];
+		}
+		sum->best = x->best > sum->best ? x->best : sum->best;
+		sum->tainted += x->tainted;
+		sum->ctr += x->ctr;
+	}
+	return true;
+}
+
+/* The device fit of claim list pc summed over class c's eligible
+ * nodes; -1: not kept (devices not local, no memory). */
+static int64_t dev_fit_sum(gs *G, int c, const wdr_podc *pc)
+{
+	if (!G->dev_local || pc->sig >= G->dr_nsig)
+		return -1;
+	rsfit *f = rs_entry(G, pc);
+	if (!f)
+		return -1;
+	const cinfo *ci = &G->ci[c];
+	if (!f->node) {
+		f->node = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
+		f->ver = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(uint32_t));
+		if (!f->node || !f->ver) {
+			f->node = NULL;
+			return -1;
+		}
+	}
+	if (f->bits != ci->bits) { /* versions start at 1: all recounted */
+		memset(f->ver, 0, (size_t)G->nn * sizeof *f->ver);
+		memset(f->node, 0, (size_t)G->nn * sizeof *f->node);
+		f->sum = 0;
+		f->bits = ci->bits;
+	}
+	for (int n = 0; n < G->nn; n++) {
+		if (f->ver[n] == G->nver[n] || !wgr_elig_bit(ci, n))
+			continue;
+		int32_t nf = (int32_t)wdr_fit(G->dra, pc, n, 4096);
+		f->sum += nf - f->node[n];
+		f->node[n] = nf;
+		f->ver[n] = G->nver[n];
+	}
+	return f->sum;
+}
+
 /* A group with device claims that could not be placed: when the devices
  * (not cpu or memory) are what is short, say so in device terms.  The
  * device fit over the nodes and the text are cached per (claim list, key,
@@ -250,9 +351,19 @@ const char *wgr_device_reason(gs *G, const wp_group *wg,
 		fit = G->dr_fit[slot];
 	} else {
 		/* Pods the devices alone would admit, node by node. */
-		fit = 0;
-		for (int j = 0; j < dc->nelig; j++)
-			fit += wdr_fit(G->dra, pc, dc->elig[j], 4096);
+		fit = dev_fit_sum(G, c0, pc);
+		if (fit < 0 || G->ix_check) {
+			/* the checked pass (wgr_solve_checked) counts
+			 * again and compares */
+			int64_t all = 0;
+			for (int j = 0; j < dc->nelig; j++)
+				all += wdr_fit(G->dra, pc, dc->elig[j], 4096);
+			if (fit >= 0) {
+				G->ix_checks++;
+				G->ix_bad += all != fit;
+			}
+			fit = all;
+		}
 		if (cache) {
 			G->dr_fit[slot] = fit;
 			G->dr_elig[slot] = dc->elig;
@@ -269,9 +380,23 @@ const char *wgr_device_reason(gs *G, const wp_group *wg,
 			      : "in the cluster";
 	if (!where)
 		return NULL;
-	const char *text = wdr_explain(G->dra, dc->pods, dc->count, dc->elig,
-				       dc->nelig, where, (long long)fit, need,
-				       G->ra);
+	wdr_xnode sum;
+	const char *text = NULL;
+	bool kept = dev_explain_sum(G, c0, pc, &sum);
+	if (kept)
+		text = wdr_explain_sum(G->dra, dc->pods, dc->count, &sum, where,
+				       (long long)fit, need, G->ra);
+	if (!kept || G->ix_check) {
+		/* the checked pass counts every node again and compares */
+		const char *all = wdr_explain(G->dra, dc->pods, dc->count,
+					      dc->elig, dc->nelig, where,
+					      (long long)fit, need, G->ra);
+		if (kept) {
+			G->ix_checks++;
+			G->ix_bad += !text || !all || strcmp(text, all);
+		}
+		text = all;
+	}
 	if (cache)
 		G->dr_text[slot] = text;
 	return text;

@@ -207,6 +207,10 @@ static int solve_pass(const wp_problem *p, const wasp_options *o,
 		if (!G.dr_text || !G.dr_ver || !G.dr_fit || !G.dr_elig)
 			G.dr_text = NULL; /* no cache: slower, same text */
 		sol->dra = G.dra;
+		G.dev_local = wgr_dev_local(&G);
+		G.dev_nodes = true;
+		for (int n = 0; n < p->nnodes && G.dev_nodes; n++)
+			G.dev_nodes = wdr_node_exact(p->snap->dra, n);
 	}
 	G.ix_check = chk != NULL;
 	G.par_doms = chk ? 1 : WGR_PAR_DOMS;
