@@ -1219,7 +1219,8 @@ START_TEST(direct_equals_search)
 	int nres = st.nres;
 	wdr_result seq[8 * 4];
 	ck_assert_int_le(nres, 8 * 4);
-	memcpy(seq, st.res, (size_t)nres * sizeof *seq);
+	if (nres) /* st.res may be NULL while nothing was placed */
+		memcpy(seq, st.res, (size_t)nres * sizeof *seq);
 	wdr_undo(&st, 0);
 	ck_assert_int_eq(wdr_place_n(&st, 0, 0, 0, 8), one);
 	ck_assert_int_eq(st.nres, nres);
