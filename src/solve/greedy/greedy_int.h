@@ -59,8 +59,10 @@
 #define WGR_IX_MAX_RES 64
 /* Priority bands the cost bound handles (more: no bound). */
 #define WGR_IX_MAX_BANDS 64
-/* Cached per-node fits (profiles x nodes) the greedy may hold: 64 MB. */
-#define WGR_FIT_CACHE ((size_t)1 << 23)
+/* Cached per-node fits (profiles x nodes) the greedy may hold: 128 MB
+ * (at 64 MB, 20,000 nodes with device claims ran out of it and took 2-3x
+ * longer; bench/README.md, "Quiet figures at the wave-4 merge"). */
+#define WGR_FIT_CACHE ((size_t)1 << 24)
 /* Per-node fit cap: keeps sums far from overflow when requests are 0. */
 #define WGR_FIT_CAP (1 << 30)
 
