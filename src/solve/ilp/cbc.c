@@ -253,17 +253,6 @@ static double log_bound(const char *path)
 	return isnan(b) ? log_number(path, "Lower bound:") : b;
 }
 
-/* Whether every objective coefficient is an integer. */
-static bool int_objective(const wm *m)
-{
-	for (int j = 1; j <= m->ncols; j++) {
-		double c = wilp_coef_of(m, -1, j);
-		if (c != floor(c))
-			return false;
-	}
-	return true;
-}
-
 /* CBC's solution file into v (columns c<j>; the rest keep their lower
  * bound).  1: a solution, *optimal set; 0: none; -1: unreadable. */
 static int read_sol(const wm *m, const char *path, double *v, bool *optimal)
@@ -370,7 +359,7 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 		int got = rc ? 0 : read_sol(m, C->f.sol, v, &optimal);
 		ok = got == 1 && wm_check(&m->b, v, 0) == 0;
 		double ub = ok ? log_bound(C->f.log) : NAN;
-		if (!isnan(ub) && int_objective(m)) {
+		if (!isnan(ub) && wilp_int_objective(m, -1)) {
 			/* integer objective: so is its best value; a bound
 			 * it meets proves the answer optimal */
 			ub = floor(ub + WILP_CBC_PRINT_ROUND);

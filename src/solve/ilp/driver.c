@@ -379,11 +379,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		intopt_params(m, r, b, nb, fixed, &ip);
 		/* a step of intopt costs about one LP solve, or more */
 		search_begin(S, b, tlp);
-		r->w.int_obj = true;
-		for (int j = 1; j <= m->ncols && r->w.int_obj; j++) {
-			double c = wilp_coef_of(m, b, j);
-			r->w.int_obj = c == floor(c);
-		}
+		r->w.int_obj = wilp_int_objective(m, b);
 		bool p1;
 		rc = branch_and_cut(S, P, &ip, &sp, b, nb, fixed, vbuf, &p1);
 		int st = glp_mip_status(P);

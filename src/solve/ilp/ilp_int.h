@@ -477,6 +477,7 @@ double wilp_dv_col_pen(const wm *m, int j);
 void wilp_objective(wm *m, double max_coef);
 long double wilp_obj_at(const wm *m, int b, const double *v);
 double wilp_coef_of(const wm *m, int b, int j);
+bool wilp_int_objective(const wm *m, int b);
 
 /* heur.c */
 bool wilp_cancelled(const wilp_run *r);

@@ -269,3 +269,16 @@ double wilp_coef_of(const wm *m, int b, int j)
 		return m->wblock[t] * m->cval[j];
 	return 0;
 }
+
+/* Whether every coefficient of block b's objective (b < 0: the whole
+ * one) is an integer: its optimum is then an integer too, so a bound
+ * may be rounded down. */
+bool wilp_int_objective(const wm *m, int b)
+{
+	for (int j = 1; j <= m->ncols; j++) {
+		double c = wilp_coef_of(m, b, j);
+		if (c != floor(c))
+			return false;
+	}
+	return true;
+}
