@@ -62,6 +62,23 @@ bool wgr_seed_flat(uint64_t seed)
 	return seed != WGR_SEED_SMALL && seed % 3 == 0;
 }
 
+/* Whether no running unit may be evicted by any pending group (every
+ * PriorityClass Never, --preempt never, or nothing running below a
+ * group that may preempt): where the smallest-pods-first passes run. */
+bool wgr_no_evictions(const wp_problem *p)
+{
+	double range, most;
+	return !wpe_evict_range(p, &range, &most);
+}
+
+/* A seeded pass orders units: a plain group is its own, a tree member
+ * belongs to its root composite's (after the groups). */
+static int order_unit(const wp_problem *p, int g)
+{
+	const wp_group *wg = &p->groups[g];
+	return wg->pcomp ? p->ngroups + p->comps[wg->pcomp - 1].root : g;
+}
+
 /* The order of a seeded pass (wgr_solve_seeded).  Seeds cycle through
  * three kinds:
  *   1 mod 3: by priority, within a level by volume (a tree counts as one
@@ -78,22 +95,9 @@ bool wgr_seed_flat(uint64_t seed)
  * the least of a node first (their mean share, no noise): the work
  * tiers count pods, and where not all of a level fits, many small pods
  * beat a few large ones.  Where nothing may be evicted, the 2 mod 3
- * passes alternate: seeds 5 mod 6 shake that order by up to 40%.  Every level's pass keeps
- * the levels in order, as the preemption bookkeeping needs. */
-bool wgr_no_evictions(const wp_problem *p)
-{
-	double range, most;
-	return !wpe_evict_range(p, &range, &most);
-}
-
-/* A seeded pass orders units: a plain group is its own, a tree member
- * belongs to its root composite's (after the groups). */
-static int order_unit(const wp_problem *p, int g)
-{
-	const wp_group *wg = &p->groups[g];
-	return wg->pcomp ? p->ngroups + p->comps[wg->pcomp - 1].root : g;
-}
-
+ * passes alternate: seeds 5 mod 6 shake that order by up to 40%.  Every
+ * level's pass keeps the levels in order, as the preemption bookkeeping
+ * needs. */
 static int seeded_order(gs *G, gord *ord)
 {
 	const wp_problem *p = G->p;
