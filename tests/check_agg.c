@@ -325,8 +325,7 @@ START_TEST(restarts)
 	wp_evaluate(in.p, r[0], &v1);
 	wp_evaluate(in.p, r[1], &v2);
 	ck_assert_int_eq(wp_value_cmp(&v1, &v2), 0);
-	ck_assert(memcmp(r[0]->x, r[1]->x, (size_t)in.p->nx *
-					       sizeof *r[0]->x) == 0);
+	tu_sol_same(in.p, r[0], r[1], "restarts, 1 vs 2 threads");
 	ck_assert_int_gt(wp_value_cmp(&v1, &vg), 0);
 	double b = wp_packing_bound(in.p, r[0]);
 	ck_assert_msg(!isnan(b), "a pod is left pending");
@@ -369,9 +368,7 @@ START_TEST(restarts_patience)
 			check_sol(&in, r[t], "patience");
 			ck_assert_int_eq(ran[t], ran[0]);
 			ck_assert_int_eq(better[t], better[0]);
-			ck_assert(memcmp(r[0]->x, r[t]->x,
-					 (size_t)in.p->nx * sizeof *r[0]->x) ==
-				  0);
+			tu_sol_same(in.p, r[0], r[t], "patience");
 		}
 		if (!wp_packing_proven(in.p, r[0])) {
 			ck_assert_int_ge(ran[0], WGR_RESTART_MIN);

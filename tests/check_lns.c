@@ -705,10 +705,7 @@ START_TEST(lns_threads_same)
 		compared++;
 		ck_assert_int_eq(ls[0].improved, ls[1].improved);
 		ck_assert_int_eq(ls[0].rounds, ls[1].rounds);
-		for (int s = 0; s < in.p->nx; s++)
-			ck_assert_int_eq(l[0]->x[s], l[1]->x[s]);
-		for (int u = 0; u < in.p->nunits; u++)
-			ck_assert_int_eq(l[0]->evict[u], l[1]->evict[u]);
+		tu_sol_same(in.p, l[0], l[1], "search, 1 vs 2 threads");
 		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(compared, 1);
@@ -768,8 +765,7 @@ START_TEST(small_first_pass)
 			ck_assert_int_ge(wp_value_cmp(&vr[t], &vs), 0);
 		}
 		ck_assert_int_eq(wp_value_cmp(&vr[0], &vr[1]), 0);
-		for (int x = 0; x < in.p->nx; x++)
-			ck_assert_int_eq(r[0]->x[x], r[1]->x[x]);
+		tu_sol_same(in.p, r[0], r[1], "restarts, 1 vs 2 threads");
 		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(beats, 1);

@@ -251,6 +251,22 @@ void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
 	wasp_plan_free(pl);
 }
 
+void tu_sol_same(const wp_problem *p, const wp_sol *a, const wp_sol *b,
+		 const char *label)
+{
+	for (int s = 0; s < p->nx; s++)
+		ck_assert_msg(a->x[s] == b->x[s], "%s: slot %d: %d vs %d",
+			      label, s, a->x[s], b->x[s]);
+	for (int g = 0; g < p->ngroups; g++)
+		ck_assert_msg(a->admit[g] == b->admit[g],
+			      "%s: group %d: admitted %d vs %d", label, g,
+			      (int)a->admit[g], (int)b->admit[g]);
+	for (int u = 0; u < p->nunits; u++)
+		ck_assert_msg(a->evict[u] == b->evict[u],
+			      "%s: unit %d: evicted %d vs %d", label, u,
+			      (int)a->evict[u], (int)b->evict[u]);
+}
+
 char *tu_slurp(const char *path)
 {
 	char *text = NULL;

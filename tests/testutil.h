@@ -30,6 +30,12 @@ void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
 		     const wp_sol *x, const wp_sol *floor,
 		     const char *label);
 
+/* Two solutions of p place the same pods on the same nodes, admit the
+ * same groups and evict the same units (the thread-independence checks); label prefixes the
+ * failures. */
+void tu_sol_same(const wp_problem *p, const wp_sol *a, const wp_sol *b,
+		 const char *label);
+
 /* A whole file, malloc'd and NUL-terminated (wl_read_file); fails the
  * test when it cannot be read. */
 char *tu_slurp(const char *path);
