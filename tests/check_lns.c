@@ -609,10 +609,178 @@ static void whole_gang_case(bool keyed)
 		      "%s: patterns %.0f, not below the LP's %.0f",
 		      keyed ? "keyed" : "anywhere", bd.ub[0], bd.lp_ub0);
 	ck_assert(bd.ub[0] < bp.ub[0] - 0.5);
+	/* the MIP over whole gangs (bound_mip.c) proves 8 too: its LP
+	 * alone says 10 (7 + 3/4 of a 4) */
+	ck_assert_ptr_nonnull(bd.mip_status);
+	ck_assert_str_eq(bd.mip_status, "proven");
+	ck_assert_msg(bd.mip_ub0 < bd.lp_ub0 - 0.5, "%s: MIP %.0f, LP %.0f",
+		      keyed ? "keyed" : "anywhere", bd.mip_ub0, bd.lp_ub0);
 	wp_value v;
 	ck_assert(plans_within(&in, &bd, &v)); /* proven optimal */
+	ck_assert_double_eq_tol(bd.mip_ub0, v.work[0], 1e-9);
 	tu_inst_free(&in);
 }
+
+/* A copy of p whose groups with hint[g] >= 0 (and a key, and no domain
+ * of their own) are confined to that domain, and lead[g] set for them:
+ * run.c's mip_pass. */
+static wp_problem *hinted(const wp_problem *p, const int *hint,
+			  unsigned char *lead, wa_arena *a)
+{
+	wp_problem *q = wa_alloc(a, sizeof *q);
+	ck_assert_ptr_nonnull(q);
+	*q = *p;
+	q->groups = wa_alloc(a, sizeof *q->groups * ((size_t)p->ngroups + 1));
+	ck_assert_ptr_nonnull(q->groups);
+	memcpy(q->groups, p->groups, sizeof *q->groups * (size_t)p->ngroups);
+	for (int g = 0; g < p->ngroups; g++) {
+		lead[g] = hint[g] >= 0;
+		if (hint[g] >= 0 && q->groups[g].key >= 0 &&
+		    q->groups[g].fixed_dom == -1)
+			q->groups[g].fixed_dom = hint[g];
+	}
+	return q;
+}
+
+/* The MIP over whole gangs (doc/formulation.md §12): on generated
+ * instances whose gangs need a rack or block, with and without
+ * evictions, the bound stays above every plan (the proven optimum
+ * included), is below the LP alone on some, and its answer's domains
+ * are domains of the gangs' keys, of top-tier gangs only; the greedy
+ * pass that follows them gives a plan the verifier passes. */
+START_TEST(bound_mip_valid)
+{
+	int nproved = 0, tighter = 0, hinted_runs = 0;
+	for (int i = 0; i < 6; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 90 + i, 24);
+		g.family = i % 2 ? 3 : 2;
+		g.max_gang = 8;
+		g.gangs = 12;
+		g.busy = 0.6;
+		g.priorities = 2;
+		tu_inst in;
+		if (i >= 3)
+			inst_never(&in, &g);
+		else
+			tu_inst_gen(&in, &g);
+		wilp_cbound b;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		int *hint = wa_calloc(in.a, (size_t)in.p->ngroups + 1,
+				      sizeof *hint);
+		ck_assert_ptr_nonnull(hint);
+		ck_assert_int_eq(wilp_class_bound_hint(in.p, wdl_none(), hint,
+						       &b, &e),
+				 0);
+		ck_assert(b.ok);
+		ck_assert_ptr_nonnull(b.mip_status);
+		ck_assert(!isnan(b.mip_ub0) && b.ub[0] <= b.mip_ub0 + 1e-9);
+		tighter += b.mip_ub0 < b.lp_ub0 - 0.5;
+		int n = 0;
+		for (int gi = 0; gi < in.p->ngroups; gi++) {
+			const wp_group *wg = &in.p->groups[gi];
+			if (hint[gi] < 0)
+				continue;
+			n++;
+			ck_assert_int_eq(wg->priority, b.prio[0]);
+			ck_assert(wg->gang);
+			int nd = wg->key >= 0 ? in.p->topo->keys[wg->key].ndom
+					      : 1;
+			ck_assert_int_lt(hint[gi], nd);
+		}
+		ck_assert_int_eq(n, b.mip_hinted);
+		if (n) {
+			unsigned char *lead = wa_calloc(
+			    in.a, (size_t)in.p->ngroups + 1, 1);
+			ck_assert_ptr_nonnull(lead);
+			wp_problem *q = hinted(in.p, hint, lead, in.a);
+			wp_sol *s = wp_sol_new(in.p, in.a);
+			ck_assert_int_eq(wgr_solve_led(q, &in.o, s, 0, lead, &e),
+					 0);
+			tu_sol_verified(in.snap, in.p, s, NULL, "mip pass");
+			wp_value vs;
+			wp_evaluate(in.p, s, &vs);
+			within_bound(&b, &vs, "mip pass");
+			hinted_runs++;
+		}
+		wp_value v;
+		nproved += plans_within(&in, &b, &v);
+		tu_inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 3);
+	ck_assert_int_ge(tighter, 1);
+	ck_assert_int_ge(hinted_runs, 3);
+}
+END_TEST
+
+/* wgr_solve_led: two racks of one 8-GPU node each and, at one priority,
+ * gangs of 8 and of 6 one-GPU pods that each need a rack.  Greedy's own
+ * order takes the 8 first, into the first rack; led with the 6 confined
+ * to the first rack, the 6 goes first, there, and the 8 takes the other
+ * rack: both admitted, the plan clean in the verifier. */
+START_TEST(led_pass_follows_hints)
+{
+	tu_buf b = {0};
+	for (int i = 0; i < 2; i++)
+		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+			      "  name: n%d\n  labels: {example.com/rack: r%d}\n"
+			      "status:\n  allocatable: {cpu: \"64\", memory: "
+			      "512Gi, pods: \"110\", nvidia.com/gpu: \"8\"}\n",
+			  i, i);
+	static const int size[] = {8, 6};
+	for (int gi = 0; gi < 2; gi++) {
+		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+			      "kind: PodGroup\nmetadata: {name: g%d, namespace: "
+			      "ml}\nspec:\n  schedulingPolicy: {gang: "
+			      "{minCount: %d}}\n  schedulingConstraints: "
+			      "{topology: [{key: example.com/rack}]}\n",
+			  gi, size[gi]);
+		for (int k = 0; k < size[gi]; k++) {
+			char pod[32], grp[8];
+			snprintf(pod, sizeof pod, "g%d-%d", gi, k);
+			snprintf(grp, sizeof grp, "g%d", gi);
+			tu_pod_yaml(&b, pod, grp, NULL, 1, 0);
+		}
+	}
+	tu_inst in;
+	memset(&in, 0, sizeof in);
+	in.snap = tu_load_buf(&b);
+	wasp_options_init(&in.o);
+	in.a = wa_new();
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a, &in.p, &e), 0);
+	const wp_problem *p = in.p;
+	int g8 = p->groups[0].size == 8 ? 0 : 1, g6 = 1 - g8;
+	ck_assert_int_eq(p->groups[g6].size, 6);
+	const wtp_key *K = &p->topo->keys[p->groups[g6].key];
+	int first = K->node_dom[0];
+	/* greedy's own order: the 8 in the first rack */
+	wp_sol *s = wp_sol_new(p, in.a);
+	ck_assert_int_eq(wgr_solve(p, &in.o, s, &e), 0);
+	const wp_class *c8 = &p->classes[p->groups[g8].classes[0]];
+	int on0 = 0;
+	for (int k = 0; k < c8->nelig; k++)
+		if (c8->elig[k] == 0)
+			on0 = s->x[c8->off + k];
+	ck_assert_int_eq(on0, 8);
+	/* led: the 6 first, in the first rack */
+	int hint[2] = {-1, -1};
+	hint[g6] = first;
+	unsigned char lead[2];
+	wp_problem *q = hinted(p, hint, lead, in.a);
+	s = wp_sol_new(p, in.a);
+	ck_assert_int_eq(wgr_solve_led(q, &in.o, s, 0, lead, &e), 0);
+	tu_sol_verified(in.snap, p, s, NULL, "led");
+	ck_assert(s->admit[g6] && s->admit[g8]);
+	const wp_class *c6 = &p->classes[p->groups[g6].classes[0]];
+	for (int k = 0; k < c6->nelig; k++)
+		if (s->x[c6->off + k])
+			ck_assert_int_eq(K->node_dom[c6->elig[k]], first);
+	tu_inst_free(&in);
+}
+END_TEST
 
 START_TEST(bound_whole_gangs_tighter)
 {
@@ -846,6 +1014,7 @@ static Suite *suite(void)
 	tcase_add_test(b, bound_sees_domains);
 	tcase_add_test(b, bound_patterns_valid);
 	tcase_add_test(b, bound_whole_gangs_tighter);
+	tcase_add_test(b, bound_mip_valid);
 	suite_add_tcase(s, b);
 	TCase *l = tcase_create("lns");
 	tcase_set_timeout(l, 60);
@@ -856,6 +1025,7 @@ static Suite *suite(void)
 	tcase_set_timeout(f, 60);
 	tcase_add_test(f, small_first_pass);
 	tcase_add_test(f, small_first_packs_more);
+	tcase_add_test(f, led_pass_follows_hints);
 	suite_add_tcase(s, f);
 	return s;
 }

@@ -155,6 +155,7 @@ typedef struct run {
 	/* the bound over node classes (doc/formulation.md §12), when the
 	 * ILP left none */
 	wilp_cbound cb;
+	int *hint;            /* per group: the MIP's domain, -1 (cb)      */
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
 	/* a cancel left the improvement step behind (run/watch.h): the
@@ -786,8 +787,63 @@ static void class_bound(run *R)
 		return;
 	wasp_error e;
 	werr_clear(&e);
-	if (wilp_class_bound(R->p, R->deadline, &R->cb, &e))
+	/* the whole-gang MIP's answer, for mip_pass, before any search */
+	int *hint = NULL;
+	if (!R->ilp_ran && !R->gproven)
+		hint = wa_calloc(R->a, (size_t)R->p->ngroups + 1, sizeof *hint);
+	if (wilp_class_bound_hint(R->p, R->deadline, hint, &R->cb, &e))
 		R->cb.ok = false;
+	else if (hint && R->cb.mip_hinted > 0)
+		R->hint = hint;
+}
+
+/* Greedy passes with the top tier's gangs in the domains of the bound's
+ * whole-gang MIP (doc/formulation.md §12): those gangs get the MIP's
+ * domain and lead their level, the rest follow as greedy finds room;
+ * in wgr_solve's order and smallest pods first.  The best is kept when
+ * feasible and better than the plan; the search then starts from it. */
+static int mip_pass(run *R, wasp_error *err)
+{
+	static const uint64_t seeds[] = {0, WGR_SEED_SMALL};
+	const wp_problem *p = R->p;
+	if (!R->hint || cancelled(R->o) || wdl_passed(R->deadline, 0))
+		return WASP_OK;
+	wp_problem q = *p;
+	q.groups = wa_alloc(R->a, sizeof *q.groups * ((size_t)p->ngroups + 1));
+	unsigned char *lead = wa_calloc(R->a, (size_t)p->ngroups + 1, 1);
+	if (!q.groups || !lead)
+		return nomem(err);
+	memcpy(q.groups, p->groups, sizeof *q.groups * (size_t)p->ngroups);
+	for (int g = 0; g < p->ngroups; g++) {
+		lead[g] = R->hint[g] >= 0;
+		if (R->hint[g] >= 0 && q.groups[g].key >= 0 &&
+		    q.groups[g].fixed_dom == -1)
+			q.groups[g].fixed_dom = R->hint[g];
+	}
+	for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+		wasp_error e;
+		const char *why;
+		if (wdl_passed(R->deadline, 0))
+			break;
+		wp_sol *s = wp_sol_new(p, R->a); /* a pass fills a new one */
+		if (!s)
+			return nomem(err);
+		if (wgr_solve_led(&q, R->o, s, seeds[i], lead, &e) ||
+		    wp_sol_feasible(p, s, &why))
+			continue;
+		wp_value vg, vs;
+		wp_evaluate(p, R->gsol, &vg);
+		wp_evaluate(p, s, &vs);
+		if (wp_value_cmp(&vs, &vg) <= 0)
+			continue;
+		wp_sol_copy(p, R->gsol, s);
+		R->pass = also(R->a, R->pass,
+			       wa_printf(R->a, "the pass with %d gangs in the "
+					       "domains of the bound's "
+					       "whole-gang MIP beat it",
+					 R->cb.mip_hinted));
+	}
+	return WASP_OK;
 }
 
 /* The summary of the plan: mode, status, reason, model and times. */
@@ -845,13 +901,21 @@ static int summarise(run *R, wasp_plan *pl)
 				 " (whole gangs per domain, %d rounds in %.1f s; "
 				 "the LP alone: %.10g)",
 				 R->cb.cg_rounds, R->cb.cg_s, R->cb.lp_ub0);
+		char mip[160] = "";
+		if (R->cb.mip_status)
+			snprintf(mip, sizeof mip,
+				 " (whole gangs, integer: %s, %.10g, %d types, "
+				 "%d columns, %d nodes in %.1f s)",
+				 R->cb.mip_status, R->cb.mip_ub0,
+				 R->cb.mip_types, R->cb.mip_cols,
+				 R->cb.mip_nodes, R->cb.mip_s);
 		if (!(sum->mode_reason = wa_printf(
 			  pa, "%s; bound: the LP over %d node classes%s, work "
-			      "per priority at most %s%s",
+			      "per priority at most %s%s%s",
 			  sum->mode_reason ? sum->mode_reason : sum->mode,
 			  R->cb.node_classes,
 			  R->cb.dom_gangs ? " and the gangs' domains" : "",
-			  ub, cg)))
+			  ub, cg, mip)))
 			return -1;
 	}
 	sum->tiers.moves = pl->nmove; /* the post-pass's too */
@@ -1026,7 +1090,9 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		 * search's deadline cannot leave the plan without one */
 		if (!R.try_ilp)
 			class_bound(&R);
-		rc = improve_watched(&R, &w, err);
+		rc = mip_pass(&R, err);
+		if (!rc)
+			rc = improve_watched(&R, &w, err);
 	}
 	if (!rc) {
 		prove_by_packing(&R);

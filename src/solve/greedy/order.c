@@ -155,6 +155,37 @@ static int seeded_order(gs *G, gord *ord)
 	return 0;
 }
 
+/* wgr_solve_led: the groups it leads with go first in their level, the
+ * largest pods first (their largest share of a node's room), then the
+ * finest key: a whole-gang MIP's answer (bound_mip.c) fits its domains
+ * in aggregate, and with pod sizes that divide each other, largest pods
+ * first is what packs that aggregate onto nodes.  -1 NOMEM. */
+static int lead_order(gs *G, gord *ord)
+{
+	const wp_problem *p = G->p;
+	int nr = p->nres;
+	double *top = wa_calloc(G->tmp, (size_t)nr + 1, sizeof *top);
+	if (!top)
+		return -1;
+	for (int n = 0; n < p->nnodes; n++)
+		for (int r = 0; r < nr; r++)
+			if (p->free[(size_t)n * nr + r] > top[r])
+				top[r] = (double)p->free[(size_t)n * nr + r];
+	for (int i = 0; i < p->ngroups; i++) {
+		const wp_group *wg = &p->groups[ord[i].g];
+		if (!G->lead[ord[i].g] || wg->nclasses == 0)
+			continue;
+		const int64_t *req = p->classes[wg->classes[0]].req;
+		double share = 0;
+		for (int r = 0; r < nr; r++)
+			if (top[r] > 0 && req[r] / top[r] > share)
+				share = req[r] / top[r];
+		int fine = wg->key + 1 < 7 ? wg->key + 1 : 7;
+		ord[i].ncand = -1 - (fine * 200000 + (int)(share * 1e5));
+	}
+	return 0;
+}
+
 /* The order groups are placed in, into ord[0..ngroups): most constrained
  * on the initial capacity (fewest candidate domains that hold the
  * group's minimum), or a seeded pass's perturbed order.  maxd: the most
@@ -198,6 +229,8 @@ int wgr_order_groups(gs *G, gord *ord, int maxd)
 		ord[g].ncand = n;
 	}
 	if (G->seed && seeded_order(G, ord))
+		return -1;
+	if (G->lead && lead_order(G, ord))
 		return -1;
 	qsort(ord, (size_t)p->ngroups, sizeof *ord, cmp_gord);
 	return 0;

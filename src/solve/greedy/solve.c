@@ -157,11 +157,13 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
  * index recounted after every group (wgr_solve_checked). */
 static int solve_pass(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, bool preempt, uint64_t seed,
-		      wa_arena *ra, int *chk, wasp_error *err)
+		      const unsigned char *lead, wa_arena *ra, int *chk,
+		      wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
 		.nn = p->nnodes, .threads = 1, .preempt = preempt,
-		.pe_only_dom = -1, .seed = seed, .ra = ra ? ra : p->arena};
+		.pe_only_dom = -1, .seed = seed, .lead = lead,
+		.ra = ra ? ra : p->arena};
 	if (seed && wgr_seed_flat(seed))
 		G.preempt = false;
 #ifdef _OPENMP
@@ -235,7 +237,7 @@ int wgr_solve_in(const wp_problem *p, const wasp_options *o,
 		 wp_sol *sol, bool preempt, uint64_t seed,
 		 wa_arena *ra, wasp_error *err)
 {
-	return solve_pass(p, o, sol, preempt, seed, ra, NULL, err);
+	return solve_pass(p, o, sol, preempt, seed, NULL, ra, NULL, err);
 }
 
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
@@ -243,7 +245,7 @@ int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		      wasp_error *err)
 {
 	int chk[4] = {0, 0, 0, 0};
-	int rc = solve_pass(p, o, sol, true, 0, NULL, chk, err);
+	int rc = solve_pass(p, o, sol, true, 0, NULL, NULL, chk, err);
 	*checks = chk[0];
 	*bad = chk[1];
 	if (hits) {
@@ -263,4 +265,10 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 		     wp_sol *sol, uint64_t seed, wasp_error *err)
 {
 	return wgr_solve_in(p, o, sol, true, seed, NULL, err);
+}
+
+int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
+		  uint64_t seed, const unsigned char *lead, wasp_error *err)
+{
+	return solve_pass(p, o, sol, true, seed, lead, NULL, NULL, err);
 }

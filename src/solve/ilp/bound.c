@@ -709,7 +709,7 @@ static void cap_rhs(const cb_state *S, int n, double *rhs, cb_vr vr, int a1,
 
 /* Build and solve in the calling thread; GLPK faults come back as
  * WASP_ESOLVER.  1 when the model would be too large. */
-static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
+static int solve_lp(cb_state *S, const int *ct, int *hint, wilp_cbound *b,
 		    wb_deadline dl, wa_arena *a, wasp_error *err)
 {
 	const wp_problem *p = S->p;
@@ -831,6 +831,10 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 	sm.msg_lev = GLP_MSG_OFF;
 	sm.presolve = GLP_OFF;
 	int rc = WASP_OK;
+	/* a tier not reached in time keeps its total (a bound all the
+	 * same) */
+	for (int t = 0; t < b->ntier; t++)
+		b->ub[t] = b->total[t];
 	for (int t = 0; t < b->ntier; t++) {
 		for (int j = 0; j < S->ncol; j++)
 			glp_set_obj_coef(P, j + 1,
@@ -838,6 +842,8 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 							   : 0);
 		double left = wdl_left(dl, 0);
 		if (!wdl_is_none(dl)) {
+			if (left <= 0 && t > 0)
+				break; /* the tiers below keep their totals */
 			if (left <= 0) {
 				rc = WASP_ECANCELED;
 				break;
@@ -853,6 +859,8 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 			sr = glp_simplex(P, &sm);
 		}
 		if (S->ncol && (sr || glp_get_status(P) != GLP_OPT)) {
+			if (t > 0 && sr == GLP_ETMLIM)
+				break; /* the tiers below keep their totals */
 			rc = sr == GLP_ETMLIM ? WASP_ECANCELED : WASP_ESOLVER;
 			break;
 		}
@@ -875,6 +883,34 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 			}
 			b->lp_ub0 = b->ub[0];
 			cu = floor(cu / grain + WILP_BOUND_TOL) * grain;
+			b->ub[0] = cu < b->ub[0] ? cu : b->ub[0];
+			/* whole gangs, integer: a share of what is left */
+			/* where nothing may be evicted the search after it
+			 * ends early: more of the time is the MIP's */
+			double range, most;
+			bool ev = wpe_evict_range(p, &range, &most);
+			double share = ev ? WILP_BOUND_MIP_SHARE
+					  : WILP_BOUND_MIP_SHARE_NO_EVICT;
+			/* with evictions the room is most of the cluster and
+			 * branching did not lower the LP's bound at 2,048
+			 * nodes: its seconds go to the search instead */
+			S->mip_nodes = ev ? 0 : WILP_BOUND_MIP_NODES;
+			dc = S->run_dl;
+			if (!wdl_is_none(dc))
+				dc = wdl_at(wb_now() + wdl_left(dc, 0) * share);
+			double m0 = wb_now();
+			if (wcb_mip_tier0(S, ct, dc, a, hint, &cu, b)) {
+				rc = WASP_ENOMEM;
+				break;
+			}
+			/* the tiers below keep the time they had */
+			if (!wdl_is_none(dl)) {
+				dl = wdl_at(dl.at + (wb_now() - m0));
+				if (!wdl_is_none(S->run_dl) && dl.at > S->run_dl.at)
+					dl = S->run_dl;
+			}
+			cu = floor(cu / grain + WILP_BOUND_TOL) * grain;
+			b->mip_ub0 = cu;
 			b->ub[0] = cu < b->ub[0] ? cu : b->ub[0];
 		}
 		/* the next tiers only among plans reaching it */
@@ -903,11 +939,15 @@ static int solve_lp(cb_state *S, const int *ct, wilp_cbound *b,
 #undef ROOM
 
 /* plain: without the rounded rows and the domain columns. */
-static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
+static int class_bound(const wp_problem *p, wb_deadline dl,
+		       wb_deadline run_dl, bool plain, int *hint,
 		       wilp_cbound *b, wasp_error *err)
 {
+	for (int g = 0; hint && g < p->ngroups; g++)
+		hint[g] = -1;
 	memset(b, 0, sizeof *b);
 	b->lp_ub0 = NAN;
+	b->mip_ub0 = NAN;
 	wp_sol *zero = NULL;
 	wa_arena *a = wa_new();
 	cb_state *S = a ? wa_alloc(a, sizeof *S) : NULL;
@@ -918,6 +958,7 @@ static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
 	memset(S, 0, sizeof *S);
 	S->p = p;
 	S->plain = plain;
+	S->run_dl = run_dl;
 	/* the tiers as wp_evaluate has them, and their totals */
 	wp_value v;
 	wp_evaluate(p, zero, &v);
@@ -963,7 +1004,7 @@ static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
 		return werr(err, WASP_ESOLVER,
 			    "the bound LP would be too large");
 	}
-	rc = solve_lp(S, ct, b, dl, a, err);
+	rc = solve_lp(S, ct, hint, b, dl, a, err);
 	for (int t = 0; t < S->nty; t++)
 		b->dom_gangs += S->ty[t].on ? S->ty[t].n : 0;
 	wa_destroy(a);
@@ -980,6 +1021,12 @@ static int class_bound(const wp_problem *p, wb_deadline dl, bool plain,
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err)
 {
+	return wilp_class_bound_hint(p, dl, NULL, b, err);
+}
+
+int wilp_class_bound_hint(const wp_problem *p, wb_deadline dl, int *hint,
+			  wilp_cbound *b, wasp_error *err)
+{
 	/* the full LP within a share of the time left; past it, or when
 	 * it would be too large, the plain one (a bound all the same) */
 	double left = wdl_left(dl, 0);
@@ -991,11 +1038,11 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 						: WILP_BOUND_MIN_S));
 	if (d1.at > dl.at)
 		d1 = dl;
-	int rc = class_bound(p, d1, false, b, err);
+	int rc = class_bound(p, d1, dl, false, hint, b, err);
 	if ((rc == WASP_ECANCELED || rc == WASP_ESOLVER) &&
 	    !wdl_passed(dl, 0)) {
 		werr_clear(err);
-		rc = class_bound(p, dl, true, b, err);
+		rc = class_bound(p, dl, dl, true, hint, b, err);
 	}
 	return rc;
 }
@@ -1003,7 +1050,7 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 int wilp_class_bound_plain(const wp_problem *p, wb_deadline dl,
 			   wilp_cbound *b, wasp_error *err)
 {
-	return class_bound(p, dl, true, b, err);
+	return class_bound(p, dl, dl, true, NULL, b, err);
 }
 
 double wilp_cbound_value(const wilp_cbound *b, const wp_value *v)

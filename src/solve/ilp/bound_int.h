@@ -23,6 +23,21 @@
 /* The top tier's patterns per domain (bound_cg.c) get this share of
  * the full LP's time left after its first tier. */
 #define WILP_BOUND_CG_SHARE 0.25
+/* The top tier's MIP over whole gangs (bound_mip.c) gets this share of
+ * the run's time left after the patterns (not of the LP's share: at
+ * 10,000 nodes its LP alone takes seconds). */
+#define WILP_BOUND_MIP_SHARE 0.25
+#define WILP_BOUND_MIP_SHARE_NO_EVICT 0.5
+/* ... and is not started when its LP would likely take longer than the
+ * share: about this many seconds per column (measured: 1.2 s for 9,760
+ * columns at 2,048 nodes, 14 s for 67,000 at 10,000, quiet). */
+#define WILP_BOUND_MIP_S_PER_COL 2e-4
+/* Branch-and-bound nodes after its LP, at most (where nothing may be
+ * evicted; none where something may): a count, not the clock, so that
+ * its answer is the same on every machine.  The LP's bound is usually
+ * within a pod of the MIP's (bench/README.md); the nodes are for a
+ * whole-gang answer to lead a greedy pass (run.c). */
+#define WILP_BOUND_MIP_NODES 50
 /* "At most k gangs per domain" rows, k = 1..this. */
 #define WILP_BOUND_MAX_PER_DOM 3
 /* Pods per node when a class requests nothing (not limited). */
@@ -81,6 +96,8 @@ typedef struct cb_state {
 	long *kbase;        /* per key: first domain row, -1: none        */
 	long run0;          /* the first "at most k" row                  */
 	int *rowid;         /* per virtual row: its GLPK row, 0: none     */
+	wb_deadline run_dl; /* the run's deadline (the MIP's share)       */
+	int mip_nodes;      /* the MIP's branch-and-bound nodes, at most  */
 } cb_state;
 
 
@@ -98,5 +115,12 @@ int wcb_col_coefs(const cb_state *S, int j, long *vo, double *co);
  * INFINITY when none was proven in time.  WASP_ENOMEM only. */
 int wcb_cg_tier0(cb_state *S, glp_prob *P, const int *ct, wb_deadline dl,
 		 wa_arena *a, double *ub, wilp_cbound *b);
+
+/* The MIP over whole gangs for tier 0 (bound_mip.c), within dl, in the
+ * caller's GLPK environment: *ub its bound on tier 0's work (INFINITY:
+ * none in time); b gets its figures; hint (ngroups, or NULL) the domain
+ * of each gang in the MIP's best answer, where it had one.  -1 NOMEM. */
+int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
+		  int *hint, double *ub, wilp_cbound *b);
 
 #endif

@@ -158,9 +158,22 @@ typedef struct wilp_cbound {
 	 * bound before it, rounds, patterns, seconds (lp_ub0 NAN: none) */
 	double lp_ub0, cg_s;
 	int cg_rounds, cg_cols;
+	/* tier 0 by the MIP over whole gangs (bound_mip.c): its bound
+	 * (NAN: none), size, branch-and-bound nodes, seconds, and how it
+	 * ended ("proven", "stopped", ...; NULL: not run) */
+	double mip_ub0, mip_s;
+	int mip_rows, mip_cols, mip_types, mip_nodes;
+	int mip_hinted;     /* gangs given a domain in hint (below)       */
+	const char *mip_status;
 } wilp_cbound;
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err);
+/* The same, and hint (p->ngroups, caller-owned, or NULL) gets the top
+ * tier's gangs' domains in the whole-gang MIP's best answer: per group
+ * a domain of its key (0 for a gang without a key), -1 for a group the
+ * answer does not admit or that is not in it. */
+int wilp_class_bound_hint(const wp_problem *p, wb_deadline dl, int *hint,
+			  wilp_cbound *b, wasp_error *err);
 /* The same LP without the rounded rows and the gangs' domain columns
  * (only node classes): tests show what those add. */
 int wilp_class_bound_plain(const wp_problem *p, wb_deadline dl,
