@@ -359,8 +359,7 @@ static bool has_extra(const mb_type *t, double cap)
  * their order, get domain D (keys only; a gang without a key gets 0);
  * mip false: from the LP's answer, rounded down.  Returns the gangs
  * given one. */
-static int hints(const mb_state *M, glp_prob *P, int ny, bool mip,
-		 int *hint)
+static int hints(const mb_state *M, const double *yv, int ny, int *hint)
 {
 	const wp_problem *p = M->S->p;
 	int j = 0, n = 0;
@@ -370,22 +369,75 @@ static int hints(const mb_state *M, glp_prob *P, int ny, bool mip,
 		const mb_type *ty = &M->ty[t];
 		int next = 0;
 		for (int d = 0; d < ndom_of(p->topo, ty->key); d++) {
-			if (type_fit(M, ty, d) <= 0)
+			double f = type_fit(M, ty, d);
+			if (f <= 0)
 				continue;
-			j++;
-			if (j > ny)
+			if (++j > ny)
 				return n;
-			double v = mip ? glp_mip_col_val(P, j)
-				       : glp_get_col_prim(P, j);
-			int y = (int)floor(v + (mip ? 0.5 : 1e-6));
+			int y = (int)floor(yv[j] + 0.5);
 			for (; y > 0 && next < ty->n; y--, next++, n++)
 				hint[M->cand[ty->beg + next]] = d;
-			double f = type_fit(M, ty, d);
 			if (has_extra(ty, f < ty->cnt ? f : ty->cnt))
 				j++; /* its pods' column */
 		}
 	}
 	return n;
+}
+
+static int cmp_frac(const void *ctx, int a, int b)
+{
+	const double *fr = ctx;
+	if (fr[a] != fr[b])
+		return fr[a] > fr[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* A whole-gang answer from the LP's (its gangs' columns, isy): each
+ * rounded down, then one more gang where the fraction was largest
+ * while every row holds (the pods past the needs left at 0, for the
+ * greedy pass to add).  yv[j]: column j's value.  -1 NOMEM. */
+static int round_lp(glp_prob *P, const unsigned char *isy, wa_arena *a,
+		    double *yv)
+{
+	int nc = glp_get_num_cols(P), nr = glp_get_num_rows(P);
+	double *act = wa_calloc(a, (size_t)nr + 1, sizeof *act);
+	double *fr = wa_calloc(a, (size_t)nc + 1, sizeof *fr);
+	int *ord = wa_calloc(a, (size_t)nc + 1, sizeof *ord);
+	int *tmp = wa_calloc(a, (size_t)nc + 1, sizeof *tmp);
+	int *ind = wa_calloc(a, (size_t)nr + 1, sizeof *ind);
+	double *val = wa_calloc(a, (size_t)nr + 1, sizeof *val);
+	if (!act || !fr || !ord || !tmp || !ind || !val)
+		return -1;
+	int no = 0;
+	for (int j = 1; j <= nc; j++) {
+		yv[j] = 0;
+		if (!isy[j])
+			continue;
+		double v = glp_get_col_prim(P, j);
+		yv[j] = floor(v + 1e-6);
+		fr[j] = v - yv[j];
+		if (fr[j] > 1e-6)
+			ord[no++] = j;
+		int len = glp_get_mat_col(P, j, ind, val);
+		for (int i = 1; i <= len; i++)
+			act[ind[i]] += yv[j] * val[i];
+	}
+	wis_sort(ord, tmp, no, cmp_frac, fr);
+	for (int o = 0; o < no; o++) {
+		int j = ord[o];
+		if (yv[j] + 1 > glp_get_col_ub(P, j) + 1e-9)
+			continue;
+		int len = glp_get_mat_col(P, j, ind, val), i = 1;
+		while (i <= len && act[ind[i]] + val[i] <=
+				       glp_get_row_ub(P, ind[i]) + 1e-9)
+			i++;
+		if (i <= len)
+			continue;
+		yv[j] += 1;
+		for (i = 1; i <= len; i++)
+			act[ind[i]] += val[i];
+	}
+	return 0;
 }
 
 int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
@@ -446,7 +498,9 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	int *ind = wa_calloc(a, (size_t)per + 2, sizeof *ind);
 	double *val = wa_calloc(a, (size_t)per + 2, sizeof *val);
 	double *rhs = wa_calloc(a, (size_t)M->nrow + 1, sizeof *rhs);
-	if (!ind || !val || !rhs)
+	unsigned char *isy = wa_calloc(a, (size_t)ncol + 2, 1);
+	double *yv = wa_calloc(a, (size_t)ncol + 2, sizeof *yv);
+	if (!ind || !val || !rhs || !isy || !yv)
 		return -1;
 	for (int t = 0; t < M->nty; t++)
 		rhs[t] = M->ty[t].n;
@@ -483,6 +537,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 			gmax = gmax < ty->n ? gmax : ty->n;
 			int j = glp_add_cols(P, 1);
 			glp_set_col_kind(P, j, GLP_IV);
+			isy[j] = 1;
 			glp_set_col_bnds(P, j, GLP_DB, 0, gmax);
 			/* y carries the gangs' needs, w their pods past it:
 			 * w <= (cap - need) y, one row */
@@ -546,8 +601,13 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	}
 	cb.ub = glp_get_obj_val(P);
 	b->mip_status = "LP";
-	if (hint)
-		b->mip_hinted = hints(M, P, ny, false, hint);
+	if (hint) {
+		if (round_lp(P, isy, a, yv)) {
+			glp_delete_prob(P);
+			return -1;
+		}
+		b->mip_hinted = hints(M, yv, ny, hint);
+	}
 	/* then branch and bound from its basis, for what time is left */
 	glp_iocp io;
 	glp_init_iocp(&io);
@@ -570,8 +630,11 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 		b->mip_status = "stopped";
 	b->mip_nodes = cb.nodes;
 	b->mip_s = wb_now() - t0;
-	if (hint && (st == GLP_OPT || st == GLP_FEAS))
-		b->mip_hinted = hints(M, P, ny, true, hint);
+	if (hint && (st == GLP_OPT || st == GLP_FEAS)) {
+		for (int j = 1; j <= ny; j++)
+			yv[j] = glp_mip_col_val(P, j);
+		b->mip_hinted = hints(M, yv, ny, hint);
+	}
 	glp_delete_prob(P);
 	*ub = cb.ub + 1e-6 * (fabs(cb.ub) + 1);
 	return 0;
