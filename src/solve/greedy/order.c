@@ -71,6 +71,19 @@ bool wgr_no_evictions(const wp_problem *p)
 	return !wpe_evict_range(p, &range, &most);
 }
 
+/* Per resource, the most any node has free (in G->tmp); NULL NOMEM. */
+static double *free_top(gs *G)
+{
+	const wp_problem *p = G->p;
+	int nr = p->nres;
+	double *top = wa_calloc(G->tmp, (size_t)nr + 1, sizeof *top);
+	for (int n = 0; top && n < p->nnodes; n++)
+		for (int r = 0; r < nr; r++)
+			if (p->free[(size_t)n * nr + r] > top[r])
+				top[r] = (double)p->free[(size_t)n * nr + r];
+	return top;
+}
+
 /* A seeded pass orders units: a plain group is its own, a tree member
  * belongs to its root composite's (after the groups). */
 static int order_unit(const wp_problem *p, int g)
@@ -102,17 +115,13 @@ static int seeded_order(gs *G, gord *ord)
 {
 	const wp_problem *p = G->p;
 	int nr = p->nres;
-	double *top = wa_calloc(G->tmp, (size_t)nr + 1, sizeof *top);
+	double *top = free_top(G);
 	double *vol = wa_calloc(G->tmp, (size_t)p->ngroups + p->ncomps + 1,
 				sizeof *vol);
 	double *pods = wa_calloc(G->tmp, (size_t)p->ngroups + p->ncomps + 1,
 				 sizeof *pods);
 	if (!top || !vol || !pods)
 		return -1;
-	for (int n = 0; n < p->nnodes; n++)
-		for (int r = 0; r < nr; r++)
-			if (p->free[(size_t)n * nr + r] > top[r])
-				top[r] = (double)p->free[(size_t)n * nr + r];
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
 		double v = 0;
@@ -156,21 +165,19 @@ static int seeded_order(gs *G, gord *ord)
 }
 
 /* wgr_solve_led: the groups it leads with go first in their level, the
- * largest pods first (their largest share of a node's room), then the
- * finest key: a whole-gang MIP's answer (bound_mip.c) fits its domains
- * in aggregate, and with pod sizes that divide each other, largest pods
- * first is what packs that aggregate onto nodes.  -1 NOMEM. */
+ * finest key first, then the largest pods (their largest share of a
+ * node's room): a whole-gang MIP's answer (bound_mip.c) fits its
+ * domains in aggregate; with pod sizes that divide each other, largest
+ * pods first is what packs an aggregate onto nodes, and a coarser gang
+ * placed first would take the racks the finer ones were counted in.
+ * -1 NOMEM. */
 static int lead_order(gs *G, gord *ord)
 {
 	const wp_problem *p = G->p;
 	int nr = p->nres;
-	double *top = wa_calloc(G->tmp, (size_t)nr + 1, sizeof *top);
+	double *top = free_top(G);
 	if (!top)
 		return -1;
-	for (int n = 0; n < p->nnodes; n++)
-		for (int r = 0; r < nr; r++)
-			if (p->free[(size_t)n * nr + r] > top[r])
-				top[r] = (double)p->free[(size_t)n * nr + r];
 	for (int i = 0; i < p->ngroups; i++) {
 		const wp_group *wg = &p->groups[ord[i].g];
 		if (!G->lead[ord[i].g] || wg->nclasses == 0)

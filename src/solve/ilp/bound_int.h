@@ -38,6 +38,9 @@
  * within a pod of the MIP's (bench/README.md); the nodes are for a
  * whole-gang answer to lead a greedy pass (run.c). */
 #define WILP_BOUND_MIP_NODES 50
+/* ... and none above this many columns (a node there costs seconds:
+ * 5 nodes in 10 s on frag-10000, and none found an answer). */
+#define WILP_BOUND_MIP_BB_MAX_COLS 30000
 /* "At most k gangs per domain" rows, k = 1..this. */
 #define WILP_BOUND_MAX_PER_DOM 3
 /* Pods per node when a class requests nothing (not limited). */

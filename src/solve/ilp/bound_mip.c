@@ -616,7 +616,8 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	io.cb_info = &cb;
 	left = wdl_left(dl, 0);
 	int rc = -1;
-	if (S->mip_nodes > 0 && (wdl_is_none(dl) || left > 0)) {
+	if (S->mip_nodes > 0 && ny <= WILP_BOUND_MIP_BB_MAX_COLS &&
+	    (wdl_is_none(dl) || left > 0)) {
 		if (!wdl_is_none(dl))
 			io.tm_lim = (int)(left * 1000) + 1;
 		rc = glp_intopt(P, &io);
