@@ -35,6 +35,9 @@
 /* The MIP is not built above this many columns or entries. */
 #define WCB_MIP_MAX_COLS 400000L
 #define WCB_MIP_MAX_NZ 6000000L
+/* Where the MIP would not be solved in time, its LP over about this
+ * many domains per type still gives the greedy pass an answer. */
+#define WCB_MIP_HINT_DOMS 16
 /* Rounded rows per place and level, at most: the top tier's largest
  * requests of the scarce resource, and always its smallest. */
 #define WCB_MIP_MAX_SHAPES 4
@@ -43,6 +46,9 @@
 typedef struct mb_type {
 	int g, c, n, cnt, need, key, fixed;
 	int beg;            /* its gangs: cand[beg .. beg + n)            */
+	int id, stride;     /* its index; columns in domains d with
+			       (d + id) % stride == 0 (hints only: 1 in
+			       a bound)                                   */
 	int fitid;          /* its fit per domain: F + fitbeg[fitid]      */
 } mb_type;
 
@@ -196,6 +202,8 @@ static int types(mb_state *M, wa_arena *a)
 		t->fixed = key >= 0 ? wg->fixed_dom : -1;
 		t->fitid = M->nfit - 1;
 		t->beg = i;
+		t->id = M->nty - 1;
+		t->stride = 1;
 	}
 	return 0;
 }
@@ -203,7 +211,8 @@ static int types(mb_state *M, wa_arena *a)
 /* F_D of type t in domain d, 0 when its need does not fit there. */
 static double type_fit(const mb_state *M, const mb_type *t, int d)
 {
-	if (t->fixed >= 0 && d != t->fixed)
+	if ((t->fixed >= 0 && d != t->fixed) ||
+	    (t->stride > 1 && (d + t->id) % t->stride))
 		return 0;
 	double f = M->F[M->fitbeg[t->fitid] + d];
 	return f >= t->need && f >= 1 ? f : 0;
@@ -440,6 +449,31 @@ static int round_lp(glp_prob *P, const unsigned char *isy, wa_arena *a,
 	return 0;
 }
 
+/* Columns of every type in about WCB_MIP_HINT_DOMS of its domains (a
+ * slice that differs from type to type, so that together they cover
+ * the cluster); returns the columns. */
+static long hint_slices(mb_state *M)
+{
+	const wp_problem *p = M->S->p;
+	long ncol = 0;
+	for (int t = 0; t < M->nty; t++) {
+		mb_type *ty = &M->ty[t];
+		int nf = 0;
+		ty->stride = 1;
+		for (int d = 0; d < ndom_of(p->topo, ty->key); d++)
+			nf += type_fit(M, ty, d) > 0;
+		ty->stride = (nf + WCB_MIP_HINT_DOMS - 1) / WCB_MIP_HINT_DOMS;
+		if (ty->stride < 1)
+			ty->stride = 1;
+		for (int d = 0; d < ndom_of(p->topo, ty->key); d++)
+			if (type_fit(M, ty, d) > 0)
+				ncol += ty->need < ty->cnt ? 2 : 1;
+	}
+	for (int c = 0; c < p->nclasses; c++)
+		ncol += M->S->cel[c] >= 0 && M->ct[c] == 0 && !M->typed[c];
+	return ncol;
+}
+
 int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 		  int *hint, double *ub, wilp_cbound *b)
 {
@@ -448,6 +482,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	if (S->scarce < 0)
 		return 0;
 	double t0 = wb_now();
+	bool hint_only = false;
 	mb_state M0, *M = &M0;
 	memset(M, 0, sizeof *M);
 	M->S = S;
@@ -486,12 +521,22 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	int per = 3 + depth * M->nl * M->nw; /* entries per column */
 	nnz = ncol * per;
 	b->mip_cols = (int)(ncol < INT32_MAX ? ncol : INT32_MAX);
-	if (ncol > WCB_MIP_MAX_COLS || nnz > WCB_MIP_MAX_NZ) {
-		b->mip_status = "too large";
-		return 0;
+	bool too = ncol > WCB_MIP_MAX_COLS || nnz > WCB_MIP_MAX_NZ ||
+		   (!wdl_is_none(dl) &&
+		    wdl_left(dl, 0) < (double)ncol * WILP_BOUND_MIP_S_PER_COL);
+	if (too && hint) {
+		/* no bound in time, but an answer to lead the greedy pass:
+		 * each type in a slice of its domains (a restriction: its
+		 * LP bounds nothing) */
+		ncol = hint_slices(M);
+		nnz = ncol * per;
+		too = ncol > WCB_MIP_MAX_COLS || nnz > WCB_MIP_MAX_NZ ||
+		      (!wdl_is_none(dl) &&
+		       wdl_left(dl, 0) < (double)ncol * WILP_BOUND_MIP_S_PER_COL);
+		hint_only = true;
 	}
-	if (!wdl_is_none(dl) &&
-	    wdl_left(dl, 0) < (double)ncol * WILP_BOUND_MIP_S_PER_COL) {
+	b->mip_cols = (int)(ncol < INT32_MAX ? ncol : INT32_MAX);
+	if (too) {
 		b->mip_status = "too large for its time";
 		return 0;
 	}
@@ -599,8 +644,8 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 		b->mip_s = wb_now() - t0;
 		return 0;
 	}
-	cb.ub = glp_get_obj_val(P);
-	b->mip_status = "LP";
+	cb.ub = hint_only ? INFINITY : glp_get_obj_val(P);
+	b->mip_status = hint_only ? "LP over slices, for the pass only" : "LP";
 	if (hint) {
 		if (round_lp(P, isy, a, yv)) {
 			glp_delete_prob(P);
@@ -616,7 +661,8 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	io.cb_info = &cb;
 	left = wdl_left(dl, 0);
 	int rc = -1;
-	if (S->mip_nodes > 0 && ny <= WILP_BOUND_MIP_BB_MAX_COLS &&
+	if (S->mip_nodes > 0 && !hint_only &&
+	    ny <= WILP_BOUND_MIP_BB_MAX_COLS &&
 	    (wdl_is_none(dl) || left > 0)) {
 		if (!wdl_is_none(dl))
 			io.tm_lim = (int)(left * 1000) + 1;
@@ -637,6 +683,6 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 		b->mip_hinted = hints(M, yv, ny, hint);
 	}
 	glp_delete_prob(P);
-	*ub = cb.ub + 1e-6 * (fabs(cb.ub) + 1);
+	*ub = cb.ub < INFINITY ? cb.ub + 1e-6 * (fabs(cb.ub) + 1) : INFINITY;
 	return 0;
 }
