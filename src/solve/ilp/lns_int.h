@@ -16,6 +16,17 @@
 /* A neighbourhood has at most this many nodes (the size of the
  * instances GLPK proves in a second or two, bench/README.md). */
 #define WLNS_MAX_NODES 32
+/* A part neighbourhood (lns.c): domains of the search's key within one
+ * domain of its parent key, at most this many nodes, so that groups
+ * keyed to the parent (a block's gangs, where the search's domains are
+ * racks) are freed and offered too; twice WLNS_MAX_NODES keeps its
+ * sub-ILP about the size GLPK solves in the time (whole blocks of 156
+ * nodes were too big, doc/formulation.md §12). */
+#define WLNS_PART_NODES 64
+/* The smallest-pods-first start (lns.c, alt_start) is made only when
+ * the search has at least this long: a pass at 10,000 nodes takes a few
+ * seconds. */
+#define WLNS_ALT_MIN_S 15.0
 /* Waiting groups offered to one neighbourhood, highest priority first,
  * then the smallest pods, round robin over a batch (lns_sub.c). */
 #define WLNS_MAX_WAIT 16
