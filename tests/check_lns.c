@@ -712,29 +712,29 @@ START_TEST(lns_threads_same)
 }
 END_TEST
 
-/* One block of two racks of 20 8-GPU nodes, all busy but three nodes
- * in each rack; three block-keyed gangs of one priority: "a" (5 pods of
- * 6 GPUs), "b" and "c" (4 pods of 4 GPUs each).  Greedy takes the most
- * pods first: a, on five of the six free nodes, and neither b nor c
- * fits in what is left: 5 pods.  No rack holds b or c beside a, and a
- * rack's neighbourhood cannot free a, which reaches into the other rack;
- * the part neighbourhood of both racks (WLNS_PART_NODES) frees a and
- * offers b and c: 8 pods, the same on 1 and 2 threads. */
-START_TEST(lns_part_admits_block_gang)
+/* One block of `racks` racks of 20 8-GPU nodes, all busy but `nfree`
+ * nodes in each; three block-keyed gangs of one priority: "a" (`na`
+ * pods of 6 GPUs), "b" and "c" (`nb` pods of 4 GPUs each), a first in
+ * the input.  Greedy takes the most pods first: a, and neither b nor c
+ * fits in what it leaves.  Returns the search's top-priority pods (the
+ * same on 1 and 2 threads, every plan verified) and its stats from 2
+ * threads. */
+static double block_gangs_case(int racks, int nfree, int na, int nb,
+			       wilp_lns_stats *out)
 {
 	tu_buf b = {0};
 	tu_printf(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\n"
 		      "kind: Topology\nmetadata: {name: t}\nspec:\n"
 		      "  levels:\n  - nodeLabel: example.com/block\n"
 		      "  - nodeLabel: example.com/rack\n");
-	for (int n = 0; n < 40; n++) {
+	for (int n = 0; n < 20 * racks; n++) {
 		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
 			      "  name: n%02d\n  labels: {example.com/block: "
 			      "b0, example.com/rack: r%d}\nstatus:\n"
 			      "  allocatable: {cpu: \"64\", memory: 512Gi, "
 			      "pods: \"110\", nvidia.com/gpu: \"8\"}\n",
 			  n, n / 20);
-		if (n % 20 < 17) {
+		if (n % 20 < 20 - nfree) {
 			char pod[16], node[8];
 			snprintf(pod, sizeof pod, "run%02d", n);
 			snprintf(node, sizeof node, "n%02d", n);
@@ -742,7 +742,7 @@ START_TEST(lns_part_admits_block_gang)
 		}
 	}
 	static const char *const name[] = {"a", "b", "c"};
-	static const int size[] = {5, 4, 4}, gpus[] = {6, 4, 4};
+	const int size[] = {na, nb, nb}, gpus[] = {6, 4, 4};
 	for (int g = 0; g < 3; g++) {
 		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
 			      "kind: PodGroup\nmetadata: {name: %s, "
@@ -771,26 +771,51 @@ START_TEST(lns_part_admits_block_gang)
 	ck_assert_int_eq(wgr_solve(p, &o, gr, &e), 0);
 	wp_value vg, vl[2];
 	wp_evaluate(p, gr, &vg);
-	ck_assert_double_eq(vg.work[0], 5);
+	ck_assert_double_eq(vg.work[0], na);
 	wp_sol *l[2];
 	for (int t = 0; t < 2; t++) {
 		l[t] = wp_sol_new(p, a);
 		wp_sol_copy(p, l[t], gr);
 		o.threads = t + 1;
-		wilp_lns_stats ls;
 		ck_assert_int_eq(wilp_lns_rounds(p, &o, wdl_none(), 2, 60,
-						 l[t], &ls, &e),
+						 l[t], out, &e),
 				 0);
-		tu_sol_verified(snap, p, l[t], gr, "part neighbourhood");
+		tu_sol_verified(snap, p, l[t], gr, "block gangs");
 		wp_evaluate(p, l[t], &vl[t]);
-		ck_assert_double_eq(vl[t].work[0], 8);
-		ck_assert_str_eq(ls.key, "example.com/rack");
-		ck_assert_int_ge(ls.part_improved, 1);
-		ck_assert_int_eq(ls.cut, 0);
+		ck_assert_str_eq(out->key, "example.com/rack");
+		ck_assert_int_eq(out->cut, 0);
 	}
-	tu_sol_same(p, l[0], l[1], "part neighbourhoods, 1 vs 2 threads");
+	ck_assert_double_eq(vl[0].work[0], vl[1].work[0]);
+	tu_sol_same(p, l[0], l[1], "block gangs, 1 vs 2 threads");
 	wa_destroy(a);
 	wasp_snapshot_free(snap);
+	return vl[0].work[0];
+}
+
+/* Two racks, three free nodes in each; a has 5 pods, b and c 4: a takes
+ * five of the six free nodes (5 pods).  No rack holds b or c beside a,
+ * and a rack's neighbourhood cannot free a, which reaches into the
+ * other rack; the part neighbourhood of both racks (WLNS_PART_NODES)
+ * frees a and offers b and c: 8 pods. */
+START_TEST(lns_part_admits_block_gang)
+{
+	wilp_lns_stats ls;
+	ck_assert_double_eq(block_gangs_case(2, 3, 5, 4, &ls), 8);
+	ck_assert_int_ge(ls.part_improved, 1);
+	ck_assert_int_eq(ls.block_tried, 0); /* 40 nodes: parts hold it */
+}
+END_TEST
+
+/* Four racks (80 nodes, more than WLNS_PART_NODES), two free nodes in
+ * each; a has 7 pods, b and c 6: a takes seven of the eight free nodes,
+ * so it reaches into all four racks, and no part neighbourhood (three
+ * racks) frees it: 7 pods.  The block neighbourhood, where only the top
+ * priority's block-keyed gangs are free, swaps it for b and c: 12. */
+START_TEST(lns_block_admits_block_gangs)
+{
+	wilp_lns_stats ls;
+	ck_assert_double_eq(block_gangs_case(4, 2, 7, 6, &ls), 12);
+	ck_assert_int_ge(ls.block_improved, 1);
 }
 END_TEST
 
@@ -1005,6 +1030,7 @@ static Suite *suite(void)
 	tcase_add_test(l, lns_never_worse);
 	tcase_add_test(l, lns_threads_same);
 	tcase_add_test(l, lns_part_admits_block_gang);
+	tcase_add_test(l, lns_block_admits_block_gangs);
 	tcase_add_test(l, lns_small_start_with_evictions);
 	suite_add_tcase(s, l);
 	TCase *f = tcase_create("order");

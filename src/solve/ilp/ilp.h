@@ -181,9 +181,12 @@ typedef struct wilp_lns_stats {
 	int improved;       /* answers taken                               */
 	int cut;            /* sub-solves stopped by their time limit      */
 	/* of tried and improved: the part neighbourhoods (domains of key
-	 * within one domain of part_key, lns.c), 0 where none were made */
+	 * within one domain of part_key, lns.c), and the block ones (whole
+	 * domains of part_key, only its top-priority groups free); 0 where
+	 * none were made */
 	const char *part_key;
 	int part_tried, part_improved;
+	int block_tried, block_improved;
 	/* the search went on from the smallest-pods-first plan, better
 	 * than its own after the first sweep (counted in improved) */
 	bool alt;

@@ -11,6 +11,13 @@
  * every other group stay, and their use is taken off the nodes' room.
  * It is a wp_problem like any other, solved by wilp_solve_tuned.
  *
+ * Where a group keyed to the next coarser key (a block) waits, two more
+ * kinds of neighbourhood take turns with these: a few of one block's
+ * racks (make_part_hoods), and a whole block where only the top
+ * priority's block-keyed groups are free (block_hoods).  Where running
+ * units may be evicted, the search also makes the smallest-pods-first
+ * plan and goes on from it if it beats the first sweep's (alt_start).
+ *
  * Determinism: the domains are ordered by their slack (free room and
  * room held by evictable units, a deterministic score) and cut into
  * neighbourhoods the same way on every machine; a batch of WLNS_BATCH
@@ -252,6 +259,64 @@ static int make_part_hoods(const wp_problem *p, const wtp_key *key,
 	return nh;
 }
 
+/* Block neighbourhoods: each whole domain of the parent key (a block),
+ * the roomiest first (the slack of its domains), where only the top
+ * priority's groups keyed to the parent are free or offered
+ * (lns_hood.focus_key): the block-keyed gangs a block spreads over all
+ * its racks, which no part neighbourhood frees, swapped for waiting
+ * ones with smaller pods, in a sub-ILP small enough for its time
+ * although the block has more than WLNS_PART_NODES nodes.  Where the
+ * parent's domains are larger than WLNS_PART_NODES. */
+static int cmp_dbl_desc(const void *ctx, int a, int b)
+{
+	const double *s = ctx;
+	if (s[a] != s[b])
+		return s[a] > s[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static bool blocks_apply(const wp_problem *p, const wtp_key *key)
+{
+	const wtp_key *pk = &p->topo->keys[key->parent];
+	for (int d = 0; d < pk->ndom; d++)
+		if (pk->dom_nnodes[d] > WLNS_PART_NODES)
+			return true;
+	return false;
+}
+
+static int block_hoods(const wp_problem *p, const wtp_key *key,
+		       const double *slack, wa_arena *a, int ***out)
+{
+	const wtp_key *pk = &p->topo->keys[key->parent];
+	int np = pk->ndom;
+	double *ps = wa_calloc(a, np + 1, sizeof *ps);
+	int *ord = wa_calloc(a, np + 1, sizeof *ord);
+	int *tmp = wa_calloc(a, np + 1, sizeof *tmp);
+	int **hood = wa_calloc(a, np + 1, sizeof *hood);
+	if (!ps || !ord || !tmp || !hood)
+		return -1;
+	for (int d = 0; d < key->ndom; d++)
+		if (key->dom_parent[d] >= 0)
+			ps[key->dom_parent[d]] += slack[d];
+	for (int d = 0; d < np; d++)
+		ord[d] = d;
+	wis_sort(ord, tmp, np, cmp_dbl_desc, ps);
+	int nh = 0;
+	for (int i = 0; i < np; i++) {
+		int d = ord[i], sz = pk->dom_nnodes[d];
+		if (sz < 2)
+			continue;
+		int *cur = wa_calloc(a, sz + 1, sizeof *cur);
+		if (!cur)
+			return -1;
+		memcpy(cur, pk->dom_nodes[d], sizeof *cur * sz);
+		cur[sz] = -1;
+		hood[nh++] = cur;
+	}
+	*out = hood;
+	return nh;
+}
+
 static int cmp_int(const void *x, const void *y)
 {
 	int a = *(const int *)x, b = *(const int *)y;
@@ -262,7 +327,7 @@ static int cmp_int(const void *x, const void *y)
  * merge their answers in order.  Returns how many were taken, -1 NOMEM. */
 static int run_batch(const wp_problem *p, const wasp_options *o,
 		     wb_deadline dl, double sub_s, int **hood, int h0, int h1,
-		     wp_sol *sol, wilp_lns_stats *st)
+		     int focus_key, wp_sol *sol, wilp_lns_stats *st)
 {
 	int nb = h1 - h0;
 	lns_hood H[WLNS_BATCH];
@@ -316,6 +381,7 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 	int bad = 0;
 	for (int i = 0; i < nb; i++) {
 		H[i].wait_skip = i;
+		H[i].focus_key = focus_key;
 		if (wlns_sub_build(p, sol, &H[i]) < 0)
 			bad = 1;
 	}
@@ -432,15 +498,22 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 	    (wdl_is_none(dl) || dl.at - wb_now() >= WLNS_ALT_MIN_S))
 		alt = alt_start(p, o, a);
 	int rc = WASP_OK;
-	/* sweeps alternate between the plain neighbourhoods (kind 0) and
-	 * the part ones (kind 1) where these apply; a kind is done after a
-	 * sweep of it that improved nothing (and had none cut, or can get
-	 * no more time), until an improvement; all done ends the search */
-	int kinds = parts_apply(p, key, sol) ? 2 : 1;
-	double ksub[2] = {sub_s, sub_s};
-	bool done[2] = {false, false};
+	/* sweeps take turns: the plain neighbourhoods (kind 0), the block
+	 * ones (kind 2) and the part ones (kind 1), where these apply; a
+	 * kind is done after a sweep of it that improved nothing (and had
+	 * none cut, or can get no more time), until an improvement; all
+	 * done ends the search */
+	int kinds = parts_apply(p, key, sol) ? blocks_apply(p, key) ? 3 : 2
+					     : 1;
+	double ksub[3] = {sub_s, sub_s,
+			  sub_s > WLNS_BLOCK_SUB_S ? sub_s : WLNS_BLOCK_SUB_S};
+	bool done[3] = {false, false, false};
 	for (int round = 0; round < rounds * kinds; round++) {
-		int kind = round % kinds, sweep = round / kinds;
+		/* the block sweep right after the plain one: it frees
+		 * what most holds the top priority back (bench/README.md) */
+		static const int seq[3] = {0, 2, 1};
+		int kind = kinds == 3 ? seq[round % 3] : round % kinds;
+		int sweep = round / kinds;
 		if (done[kind])
 			continue;
 		/* slack from the problem, not the plan: the order is
@@ -450,8 +523,10 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			order[d] = d;
 		wis_sort(order, tmp, key->ndom, cmp_slack, slack);
 		int **hood = NULL;
-		int nh = kind ? make_part_hoods(p, key, order, sweep, a, &hood)
-			      : make_hoods(p, key, order, sweep, a, &hood);
+		int nh = kind == 2 ? block_hoods(p, key, slack, a, &hood)
+			 : kind    ? make_part_hoods(p, key, order, sweep, a,
+						     &hood)
+				   : make_hoods(p, key, order, sweep, a, &hood);
 		if (nh < 0) {
 			rc = werr(err, WASP_ENOMEM, "out of memory");
 			break;
@@ -465,7 +540,8 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			}
 			int e = h + WLNS_BATCH < nh ? h + WLNS_BATCH : nh;
 			int t = run_batch(p, o, dl, ksub[kind], hood, h, e,
-					  sol, st);
+					  kind == 2 ? key->parent : -1, sol,
+					  st);
 			if (t < 0) {
 				rc = werr(err, WASP_ENOMEM, "out of memory");
 				break;
@@ -473,17 +549,17 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			st->improved += t;
 		}
 		st->rounds++;
-		if (kind) {
+		if (kind == 1) {
 			st->part_tried += st->tried - tried;
 			st->part_improved += st->improved - before;
+		} else if (kind == 2) {
+			st->block_tried += st->tried - tried;
+			st->block_improved += st->improved - before;
 		}
-		if (rc || st->deadline)
-			break;
-		/* a sweep that improved nothing ends its kind, unless
-		 * sub-ILPs were cut: then the next gets twice the time */
-		/* after a plain sweep, the other start when it is still
-		 * better (the search goes on from it) */
-		if (alt && !kind) {
+		/* after the first plain sweep (or the deadline in it), the
+		 * other start when it is still better: the search goes on
+		 * from it */
+		if (alt && !kind && !rc) {
 			wp_value va, vs;
 			wp_evaluate(p, alt, &va);
 			wp_evaluate(p, sol, &vs);
@@ -494,14 +570,21 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			}
 			alt = NULL;
 		}
+		if (rc || st->deadline)
+			break;
+		/* a sweep that improved nothing ends its kind, unless
+		 * sub-ILPs were cut: then the next gets twice the time */
 		if (st->improved == before) {
 			if (st->cut == cut || ksub[kind] * 2 > WLNS_SUB_MAX_S)
 				done[kind] = true;
 			else
 				ksub[kind] *= 2;
 		} else
-			done[0] = done[1] = false;
-		if (done[0] && (kinds == 1 || done[1]))
+			done[0] = done[1] = done[2] = false;
+		bool all = true;
+		for (int k2 = 0; k2 < kinds; k2++)
+			all = all && done[k2];
+		if (all)
 			break;
 	}
 	free(ev);

@@ -226,9 +226,13 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 		for (int r = 0; r < nr; r++)
 			room[r] += nroom[(size_t)k * nr + r];
 	int ncand = 0;
+	int32_t ftop = ng ? p->groups[0].priority : 0;
 	for (int g = 0; g < ng; g++) {
 		long in = h->gin[g], out = h->gtot[g] - in;
 		gs[g] = G_FIXED;
+		if (h->focus_key >= 0 && (p->groups[g].key != h->focus_key ||
+					  p->groups[g].priority != ftop))
+			continue;
 		if (in > 0 && out == 0)
 			gs[g] = G_FREE;
 		else if (in == 0 && out == 0 && !s->admit[g] &&
