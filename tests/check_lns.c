@@ -880,6 +880,184 @@ START_TEST(lns_threads_same)
 }
 END_TEST
 
+/* One block of `racks` racks of 20 8-GPU nodes, all busy but `nfree`
+ * nodes in each; three block-keyed gangs of one priority: "a" (`na`
+ * pods of 6 GPUs), "b" and "c" (`nb` pods of 4 GPUs each), a first in
+ * the input.  Greedy takes the most pods first: a, and neither b nor c
+ * fits in what it leaves.  Returns the search's top-priority pods (the
+ * same on 1 and 2 threads, every plan verified) and its stats from 2
+ * threads. */
+static double block_gangs_case(int racks, int nfree, int na, int nb,
+			       wilp_lns_stats *out)
+{
+	tu_buf b = {0};
+	tu_printf(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\n"
+		      "kind: Topology\nmetadata: {name: t}\nspec:\n"
+		      "  levels:\n  - nodeLabel: example.com/block\n"
+		      "  - nodeLabel: example.com/rack\n");
+	for (int n = 0; n < 20 * racks; n++) {
+		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+			      "  name: n%02d\n  labels: {example.com/block: "
+			      "b0, example.com/rack: r%d}\nstatus:\n"
+			      "  allocatable: {cpu: \"64\", memory: 512Gi, "
+			      "pods: \"110\", nvidia.com/gpu: \"8\"}\n",
+			  n, n / 20);
+		if (n % 20 < 20 - nfree) {
+			char pod[16], node[8];
+			snprintf(pod, sizeof pod, "run%02d", n);
+			snprintf(node, sizeof node, "n%02d", n);
+			tu_pod_yaml(&b, pod, NULL, node, 8, 100);
+		}
+	}
+	static const char *const name[] = {"a", "b", "c"};
+	const int size[] = {na, nb, nb}, gpus[] = {6, 4, 4};
+	for (int g = 0; g < 3; g++) {
+		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+			      "kind: PodGroup\nmetadata: {name: %s, "
+			      "namespace: ml}\nspec:\n  priority: 100\n"
+			      "  schedulingPolicy: {gang: {minCount: %d}}\n"
+			      "  schedulingConstraints: {topology: "
+			      "[{key: example.com/block}]}\n",
+			  name[g], size[g]);
+		for (int i = 0; i < size[g]; i++) {
+			char pod[32];
+			snprintf(pod, sizeof pod, "%s-%d", name[g], i);
+			tu_pod_yaml(&b, pod, name[g], NULL, gpus[g], 100);
+		}
+	}
+	wasp_snapshot *snap = tu_load_buf(&b);
+	wasp_options o;
+	wasp_options_init(&o);
+	wa_arena *a = wa_new();
+	wp_problem *p = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wsv_problem(snap, &o, a, &p, &e), 0);
+	const char *why = NULL;
+	ck_assert_msg(wilp_lns_applies(p, &why), "%s", why);
+	wp_sol *gr = wp_sol_new(p, a);
+	ck_assert_int_eq(wgr_solve(p, &o, gr, &e), 0);
+	wp_value vg, vl[2];
+	wp_evaluate(p, gr, &vg);
+	ck_assert_double_eq(vg.work[0], na);
+	wp_sol *l[2];
+	for (int t = 0; t < 2; t++) {
+		l[t] = wp_sol_new(p, a);
+		wp_sol_copy(p, l[t], gr);
+		o.threads = t + 1;
+		ck_assert_int_eq(wilp_lns_rounds(p, &o, wdl_none(), 2, 60,
+						 l[t], out, &e),
+				 0);
+		tu_sol_verified(snap, p, l[t], gr, "block gangs");
+		wp_evaluate(p, l[t], &vl[t]);
+		ck_assert_str_eq(out->key, "example.com/rack");
+		ck_assert_int_eq(out->cut, 0);
+	}
+	ck_assert_double_eq(vl[0].work[0], vl[1].work[0]);
+	tu_sol_same(p, l[0], l[1], "block gangs, 1 vs 2 threads");
+	wa_destroy(a);
+	wasp_snapshot_free(snap);
+	return vl[0].work[0];
+}
+
+/* Two racks, three free nodes in each; a has 5 pods, b and c 4: a takes
+ * five of the six free nodes (5 pods).  No rack holds b or c beside a,
+ * and a rack's neighbourhood cannot free a, which reaches into the
+ * other rack; the part neighbourhood of both racks (WLNS_PART_NODES)
+ * frees a and offers b and c: 8 pods. */
+START_TEST(lns_part_admits_block_gang)
+{
+	wilp_lns_stats ls;
+	ck_assert_double_eq(block_gangs_case(2, 3, 5, 4, &ls), 8);
+	ck_assert_int_ge(ls.part_improved, 1);
+	ck_assert_int_eq(ls.block_tried, 0); /* 40 nodes: parts hold it */
+}
+END_TEST
+
+/* Four racks (80 nodes, more than WLNS_PART_NODES), two free nodes in
+ * each; a has 7 pods, b and c 6: a takes seven of the eight free nodes,
+ * so it reaches into all four racks, and no part neighbourhood (three
+ * racks) frees it: 7 pods.  The block neighbourhood, where only the top
+ * priority's block-keyed gangs are free, swaps it for b and c: 12. */
+START_TEST(lns_block_admits_block_gangs)
+{
+	wilp_lns_stats ls;
+	ck_assert_double_eq(block_gangs_case(4, 2, 7, 6, &ls), 12);
+	ck_assert_int_ge(ls.block_improved, 1);
+}
+END_TEST
+
+/* Two racks of 20 8-GPU nodes, free but for one low-priority pod; at
+ * one priority an unkeyed gang "big" of 40 8-GPU pods, first in the
+ * input, and two unkeyed gangs of 30 4-GPU pods.  Greedy takes the most
+ * pods first: big, over both racks, evicting the low pod: 40 pods.  No
+ * rack's neighbourhood can free big; the smallest-pods-first start the
+ * search makes where units may be evicted (lns.c, alt_start) admits
+ * both small gangs: 60 pods, and the search goes on from it. */
+START_TEST(lns_small_start_with_evictions)
+{
+	tu_buf b = {0};
+	tu_printf(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\n"
+		      "kind: Topology\nmetadata: {name: t}\nspec:\n"
+		      "  levels:\n  - nodeLabel: example.com/rack\n");
+	for (int n = 0; n < 40; n++)
+		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+			      "  name: n%02d\n  labels: {example.com/rack: "
+			      "r%d}\nstatus:\n  allocatable: {cpu: \"64\", "
+			      "memory: 512Gi, pods: \"110\", nvidia.com/gpu: "
+			      "\"8\"}\n",
+			  n, n / 20);
+	tu_pod_yaml(&b, "low", NULL, "n00", 1, 10);
+	static const char *const name[] = {"big", "small1", "small2"};
+	static const int size[] = {40, 30, 30}, gpus[] = {8, 4, 4};
+	for (int g = 0; g < 3; g++) {
+		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+			      "kind: PodGroup\nmetadata: {name: %s, "
+			      "namespace: ml}\nspec:\n  priority: 100\n"
+			      "  schedulingPolicy: {gang: {minCount: %d}}\n",
+			  name[g], size[g]);
+		for (int i = 0; i < size[g]; i++) {
+			char pod[32];
+			snprintf(pod, sizeof pod, "%s-%d", name[g], i);
+			tu_pod_yaml(&b, pod, name[g], NULL, gpus[g], 100);
+		}
+	}
+	wasp_snapshot *snap = tu_load_buf(&b);
+	wasp_options o;
+	wasp_options_init(&o);
+	wa_arena *a = wa_new();
+	wp_problem *p = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wsv_problem(snap, &o, a, &p, &e), 0);
+	const char *why = NULL;
+	ck_assert_msg(wilp_lns_applies(p, &why), "%s", why);
+	wp_sol *gr = wp_sol_new(p, a);
+	ck_assert_int_eq(wgr_solve(p, &o, gr, &e), 0);
+	wp_value vg, vl[2];
+	wp_evaluate(p, gr, &vg);
+	ck_assert_double_eq(vg.work[0], 40);
+	ck_assert_double_eq(vg.evictions, 1);
+	wp_sol *l[2];
+	for (int t = 0; t < 2; t++) {
+		l[t] = wp_sol_new(p, a);
+		wp_sol_copy(p, l[t], gr);
+		o.threads = t + 1;
+		wilp_lns_stats ls;
+		ck_assert_int_eq(wilp_lns_rounds(p, &o, wdl_none(), 2, 60,
+						 l[t], &ls, &e),
+				 0);
+		tu_sol_verified(snap, p, l[t], gr, "smallest-pods start");
+		wp_evaluate(p, l[t], &vl[t]);
+		ck_assert_double_eq(vl[t].work[0], 60);
+		ck_assert(ls.alt);
+	}
+	tu_sol_same(p, l[0], l[1], "smallest-pods start, 1 vs 2 threads");
+	wa_destroy(a);
+	wasp_snapshot_free(snap);
+}
+END_TEST
+
 /* -------------------------------------------- smallest pods first */
 
 /* Where nothing may be evicted, the restarts start with a pass that
@@ -1020,6 +1198,9 @@ static Suite *suite(void)
 	tcase_set_timeout(l, 60);
 	tcase_add_test(l, lns_never_worse);
 	tcase_add_test(l, lns_threads_same);
+	tcase_add_test(l, lns_part_admits_block_gang);
+	tcase_add_test(l, lns_block_admits_block_gangs);
+	tcase_add_test(l, lns_small_start_with_evictions);
 	suite_add_tcase(s, l);
 	TCase *f = tcase_create("order");
 	tcase_set_timeout(f, 60);

@@ -193,13 +193,23 @@ typedef struct wilp_lns_stats {
 	int tried;          /* neighbourhoods with something to re-plan    */
 	int improved;       /* answers taken                               */
 	int cut;            /* sub-solves stopped by their time limit      */
+	/* of tried and improved: the part neighbourhoods (domains of key
+	 * within one domain of part_key, lns.c), and the block ones (whole
+	 * domains of part_key, only its top-priority groups free); 0 where
+	 * none were made */
+	const char *part_key;
+	int part_tried, part_improved;
+	int block_tried, block_improved;
+	/* the search went on from the smallest-pods-first plan, better
+	 * than its own after the first sweep (counted in improved) */
+	bool alt;
 	bool deadline;      /* the run's deadline ended the search         */
 	double seconds;
 } wilp_lns_stats;
 bool wilp_lns_applies(const wp_problem *p, const char **why);
 int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err);
-/* The same with at most `rounds` sweeps (wilp_lns: 12) and sub-ILPs of
+/* The same with at most `rounds` sweeps of each kind (wilp_lns: 12) and sub-ILPs of
  * at most sub_s seconds (<= 0: wilp_lns's 0.4 s), doubled after a sweep
  * that improved nothing but had some cut; tests take fewer sweeps and
  * no cap worth the name, so that no sub-solve is cut. */

@@ -11,6 +11,13 @@
  * every other group stay, and their use is taken off the nodes' room.
  * It is a wp_problem like any other, solved by wilp_solve_tuned.
  *
+ * Where a group keyed to the next coarser key (a block) waits, two more
+ * kinds of neighbourhood take turns with these: a few of one block's
+ * racks (make_part_hoods), and a whole block where only the top
+ * priority's block-keyed groups are free (block_hoods).  Where running
+ * units may be evicted, the search also makes the smallest-pods-first
+ * plan and goes on from it if it beats the first sweep's (alt_start).
+ *
  * Determinism: the domains are ordered by their slack (free room and
  * room held by evictable units, a deterministic score) and cut into
  * neighbourhoods the same way on every machine; a batch of WLNS_BATCH
@@ -21,6 +28,7 @@
  * run hit its time limit (counted in wilp_lns_stats.cut).
  */
 #include "solve/ilp/lns_int.h"
+#include "solve/greedy/greedy.h"
 
 #include <math.h>
 #include <omp.h>
@@ -169,6 +177,146 @@ static int make_hoods(const wp_problem *p, const wtp_key *key,
 	return nh;
 }
 
+/* Part neighbourhoods (WLNS_PART_NODES): where some group waiting in
+ * the plan is keyed to the parent of the search's key, the search's
+ * domains are also dealt within each parent domain, parents in the
+ * order of their roomiest domain, a parent's domains in slack order with
+ * stride r + 1 in round r, at most WLNS_PART_NODES nodes each.  So a
+ * block-keyed gang, which no rack holds, is offered a few racks of its
+ * block, and the block-keyed gangs placed there are freed. */
+static bool parts_apply(const wp_problem *p, const wtp_key *key,
+			const wp_sol *s)
+{
+	if (key->parent < 0 || !key->dom_parent)
+		return false;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].key == key->parent && !p->groups[g].invalid &&
+		    !s->admit[g])
+			return true;
+	return false;
+}
+
+static int make_part_hoods(const wp_problem *p, const wtp_key *key,
+			   const int *order, int round, wa_arena *a,
+			   int ***out)
+{
+	const wtp_key *pk = &p->topo->keys[key->parent];
+	int nd = key->ndom, np = pk->ndom, per = WLNS_PART_NODES;
+	int **hood = wa_calloc(a, nd + 1, sizeof *hood);
+	int *cnt = wa_calloc(a, np + 1, sizeof *cnt);
+	int *off = wa_calloc(a, np + 1, sizeof *off);
+	int *fill = wa_calloc(a, np + 1, sizeof *fill);
+	int *porder = wa_calloc(a, np + 1, sizeof *porder);
+	int *list = wa_calloc(a, nd + 1, sizeof *list);
+	if (!hood || !cnt || !off || !fill || !porder || !list)
+		return -1;
+	int npo = 0, nh = 0;
+	for (int i = 0; i < nd; i++) {
+		int pd = key->dom_parent[order[i]];
+		if (pd < 0)
+			continue;
+		if (!cnt[pd]++)
+			porder[npo++] = pd;
+	}
+	for (int i = 0, at = 0; i < npo; i++) {
+		off[porder[i]] = at;
+		at += cnt[porder[i]];
+	}
+	for (int i = 0; i < nd; i++) {
+		int pd = key->dom_parent[order[i]];
+		if (pd >= 0)
+			list[off[pd] + fill[pd]++] = order[i];
+	}
+	int stride = round + 1;
+	for (int j = 0; j < npo; j++) {
+		const int *seg = list + off[porder[j]];
+		int m = cnt[porder[j]];
+		if (m < 2)
+			continue; /* the plain neighbourhoods have it */
+		int *cur = NULL, ncur = 0;
+		for (int start = 0; start < stride && start < m; start++)
+			for (int i = start; i < m; i += stride) {
+				int d = seg[i], sz = key->dom_nnodes[d];
+				if (cur && ncur + sz > per) {
+					cur[ncur] = -1;
+					cur = NULL;
+				}
+				if (!cur) {
+					cur = wa_calloc(a, per + 1,
+							sizeof *cur);
+					if (!cur)
+						return -1;
+					hood[nh++] = cur;
+					ncur = 0;
+				}
+				for (int k = 0; k < sz; k++)
+					cur[ncur++] = key->dom_nodes[d][k];
+			}
+		if (cur)
+			cur[ncur] = -1;
+	}
+	*out = hood;
+	return nh;
+}
+
+/* Block neighbourhoods: each whole domain of the parent key (a block),
+ * the roomiest first (the slack of its domains), where only the top
+ * priority's groups keyed to the parent are free or offered
+ * (lns_hood.focus_key): the block-keyed gangs a block spreads over all
+ * its racks, which no part neighbourhood frees, swapped for waiting
+ * ones with smaller pods, in a sub-ILP small enough for its time
+ * although the block has more than WLNS_PART_NODES nodes.  Where the
+ * parent's domains are larger than WLNS_PART_NODES. */
+static int cmp_dbl_desc(const void *ctx, int a, int b)
+{
+	const double *s = ctx;
+	if (s[a] != s[b])
+		return s[a] > s[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static bool blocks_apply(const wp_problem *p, const wtp_key *key)
+{
+	const wtp_key *pk = &p->topo->keys[key->parent];
+	for (int d = 0; d < pk->ndom; d++)
+		if (pk->dom_nnodes[d] > WLNS_PART_NODES)
+			return true;
+	return false;
+}
+
+static int block_hoods(const wp_problem *p, const wtp_key *key,
+		       const double *slack, wa_arena *a, int ***out)
+{
+	const wtp_key *pk = &p->topo->keys[key->parent];
+	int np = pk->ndom;
+	double *ps = wa_calloc(a, np + 1, sizeof *ps);
+	int *ord = wa_calloc(a, np + 1, sizeof *ord);
+	int *tmp = wa_calloc(a, np + 1, sizeof *tmp);
+	int **hood = wa_calloc(a, np + 1, sizeof *hood);
+	if (!ps || !ord || !tmp || !hood)
+		return -1;
+	for (int d = 0; d < key->ndom; d++)
+		if (key->dom_parent[d] >= 0)
+			ps[key->dom_parent[d]] += slack[d];
+	for (int d = 0; d < np; d++)
+		ord[d] = d;
+	wis_sort(ord, tmp, np, cmp_dbl_desc, ps);
+	int nh = 0;
+	for (int i = 0; i < np; i++) {
+		int d = ord[i], sz = pk->dom_nnodes[d];
+		if (sz < 2)
+			continue;
+		int *cur = wa_calloc(a, sz + 1, sizeof *cur);
+		if (!cur)
+			return -1;
+		memcpy(cur, pk->dom_nodes[d], sizeof *cur * sz);
+		cur[sz] = -1;
+		hood[nh++] = cur;
+	}
+	*out = hood;
+	return nh;
+}
+
 static int cmp_int(const void *x, const void *y)
 {
 	int a = *(const int *)x, b = *(const int *)y;
@@ -179,7 +327,7 @@ static int cmp_int(const void *x, const void *y)
  * merge their answers in order.  Returns how many were taken, -1 NOMEM. */
 static int run_batch(const wp_problem *p, const wasp_options *o,
 		     wb_deadline dl, double sub_s, int **hood, int h0, int h1,
-		     wp_sol *sol, wilp_lns_stats *st)
+		     int focus_key, wp_sol *sol, wilp_lns_stats *st)
 {
 	int nb = h1 - h0;
 	lns_hood H[WLNS_BATCH];
@@ -233,6 +381,7 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 	int bad = 0;
 	for (int i = 0; i < nb; i++) {
 		H[i].wait_skip = i;
+		H[i].focus_key = focus_key;
 		if (wlns_sub_build(p, sol, &H[i]) < 0)
 			bad = 1;
 	}
@@ -289,6 +438,28 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 	return taken;
 }
 
+/* The other start: where running units may be evicted, the restarts do
+ * not run the pass that takes each level's smallest pods first (its
+ * lower levels hold room a search from it cannot free; restarts.c), yet
+ * where many small top-priority pods wait behind a few large ones it
+ * admits far more than a search from the largest-first plan reaches
+ * (mixed-10000: 16,198 top-priority pods against 13,533 after the
+ * first sweep; bench/README.md, "At scale").  The search makes it up
+ * front and, after its first sweep, goes on from it if it is still
+ * better.  NULL: not made (NOMEM or an error; the search goes on). */
+static wp_sol *alt_start(const wp_problem *p, const wasp_options *o,
+			 wa_arena *a)
+{
+	wp_sol *s = wp_sol_new(p, a);
+	wasp_error e;
+	werr_clear(&e);
+	const char *why;
+	if (!s || wgr_solve_seeded(p, o, s, WGR_SEED_SMALL, &e) ||
+	    wp_sol_feasible(p, s, &why))
+		return NULL;
+	return s;
+}
+
 int wilp_lns(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 	     wp_sol *sol, wilp_lns_stats *st, wasp_error *err)
 {
@@ -308,6 +479,8 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 	int k = lns_key(p);
 	const wtp_key *key = &p->topo->keys[k];
 	st->key = key->label;
+	if (key->parent >= 0)
+		st->part_key = p->topo->keys[key->parent].label;
 	wa_arena *a = wa_new();
 	int64_t *ev = evictable_room(p);
 	double *slack = a ? wa_calloc(a, key->ndom + 1, sizeof *slack) : NULL;
@@ -318,8 +491,31 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 		wa_destroy(a);
 		return werr(err, WASP_ENOMEM, "out of memory");
 	}
+	/* the other start (see alt_start), made while time is plenty */
+	wp_sol *alt = NULL;
+	double range, most;
+	if (wpe_evict_range(p, &range, &most) &&
+	    (wdl_is_none(dl) || dl.at - wb_now() >= WLNS_ALT_MIN_S))
+		alt = alt_start(p, o, a);
 	int rc = WASP_OK;
-	for (int round = 0; round < rounds; round++) {
+	/* sweeps take turns: the plain neighbourhoods (kind 0), the block
+	 * ones (kind 2) and the part ones (kind 1), where these apply; a
+	 * kind is done after a sweep of it that improved nothing (and had
+	 * none cut, or can get no more time), until an improvement; all
+	 * done ends the search */
+	int kinds = parts_apply(p, key, sol) ? blocks_apply(p, key) ? 3 : 2
+					     : 1;
+	double ksub[3] = {sub_s, sub_s,
+			  sub_s > WLNS_BLOCK_SUB_S ? sub_s : WLNS_BLOCK_SUB_S};
+	bool done[3] = {false, false, false};
+	for (int round = 0; round < rounds * kinds; round++) {
+		/* the block sweep right after the plain one: it frees
+		 * what most holds the top priority back (bench/README.md) */
+		static const int seq[3] = {0, 2, 1};
+		int kind = kinds == 3 ? seq[round % 3] : round % kinds;
+		int sweep = round / kinds;
+		if (done[kind])
+			continue;
 		/* slack from the problem, not the plan: the order is
 		 * the same whatever the earlier rounds did */
 		domain_slack(p, key, ev, slack);
@@ -327,12 +523,15 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			order[d] = d;
 		wis_sort(order, tmp, key->ndom, cmp_slack, slack);
 		int **hood = NULL;
-		int nh = make_hoods(p, key, order, round, a, &hood);
+		int nh = kind == 2 ? block_hoods(p, key, slack, a, &hood)
+			 : kind    ? make_part_hoods(p, key, order, sweep, a,
+						     &hood)
+				   : make_hoods(p, key, order, sweep, a, &hood);
 		if (nh < 0) {
 			rc = werr(err, WASP_ENOMEM, "out of memory");
 			break;
 		}
-		int before = st->improved, cut = st->cut;
+		int before = st->improved, cut = st->cut, tried = st->tried;
 		for (int h = 0; h < nh; h += WLNS_BATCH) {
 			if (wdl_passed(dl, WDL_MARGIN_PHASE_S) ||
 			    (o && o->cancel && *o->cancel)) {
@@ -340,7 +539,8 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 				break;
 			}
 			int e = h + WLNS_BATCH < nh ? h + WLNS_BATCH : nh;
-			int t = run_batch(p, o, dl, sub_s, hood, h, e, sol,
+			int t = run_batch(p, o, dl, ksub[kind], hood, h, e,
+					  kind == 2 ? key->parent : -1, sol,
 					  st);
 			if (t < 0) {
 				rc = werr(err, WASP_ENOMEM, "out of memory");
@@ -348,16 +548,44 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			}
 			st->improved += t;
 		}
-		st->rounds = round + 1;
+		st->rounds++;
+		if (kind == 1) {
+			st->part_tried += st->tried - tried;
+			st->part_improved += st->improved - before;
+		} else if (kind == 2) {
+			st->block_tried += st->tried - tried;
+			st->block_improved += st->improved - before;
+		}
+		/* after the first plain sweep (or the deadline in it), the
+		 * other start when it is still better: the search goes on
+		 * from it */
+		if (alt && !kind && !rc) {
+			wp_value va, vs;
+			wp_evaluate(p, alt, &va);
+			wp_evaluate(p, sol, &vs);
+			if (wp_value_cmp(&va, &vs) > 0) {
+				wp_sol_copy(p, sol, alt);
+				st->alt = true;
+				st->improved++;
+			}
+			alt = NULL;
+		}
 		if (rc || st->deadline)
 			break;
-		/* a sweep that improved nothing ends the search, unless
+		/* a sweep that improved nothing ends its kind, unless
 		 * sub-ILPs were cut: then the next gets twice the time */
 		if (st->improved == before) {
-			if (st->cut == cut || sub_s * 2 > WLNS_SUB_MAX_S)
-				break;
-			sub_s *= 2;
-		}
+			if (st->cut == cut || ksub[kind] * 2 > WLNS_SUB_MAX_S)
+				done[kind] = true;
+			else
+				ksub[kind] *= 2;
+		} else
+			done[0] = done[1] = done[2] = false;
+		bool all = true;
+		for (int k2 = 0; k2 < kinds; k2++)
+			all = all && done[k2];
+		if (all)
+			break;
 	}
 	free(ev);
 	wa_destroy(a);

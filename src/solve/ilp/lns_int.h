@@ -16,6 +16,21 @@
 /* A neighbourhood has at most this many nodes (the size of the
  * instances GLPK proves in a second or two, bench/README.md). */
 #define WLNS_MAX_NODES 32
+/* A part neighbourhood (lns.c): domains of the search's key within one
+ * domain of its parent key, at most this many nodes, so that groups
+ * keyed to the parent (a block's gangs, where the search's domains are
+ * racks) are freed and offered too; twice WLNS_MAX_NODES keeps its
+ * sub-ILP about the size GLPK solves in the time (whole blocks of 156
+ * nodes were too big, doc/formulation.md §12). */
+#define WLNS_PART_NODES 64
+/* Seconds a block neighbourhood's sub-ILP may take (lns.c,
+ * block_hoods): at 0.4 s 59 of frag-10000's 64 were cut and the sweep
+ * added 453 top-priority pods, at 1 s 15 were cut and it added 702. */
+#define WLNS_BLOCK_SUB_S 1.0
+/* The smallest-pods-first start (lns.c, alt_start) is made only when
+ * the search has at least this long: a pass at 10,000 nodes takes a few
+ * seconds. */
+#define WLNS_ALT_MIN_S 15.0
 /* Waiting groups offered to one neighbourhood, highest priority first,
  * then the smallest pods, round robin over a batch (lns_sub.c). */
 #define WLNS_MAX_WAIT 16
@@ -48,6 +63,9 @@ typedef struct lns_hood {
 	bool solved, improved, proven;
 	int wait_skip;       /* its place in the batch: which waiting groups
 				it is offered (lns_sub.c)                  */
+	int focus_key;       /* >= 0: a whole domain of this key, where
+				only the top priority's groups keyed to it
+				are free or offered (lns.c, block_hoods)  */
 } lns_hood;
 
 /* lns_sub.c */

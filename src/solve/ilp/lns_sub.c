@@ -10,7 +10,9 @@
  * (more pods admitted per room), each neighbourhood of a batch its own;
  * every other group is fixed: its pods there stay, and their requests
  * come off the nodes' free room.  A group that evicted a unit reaching
- * outside the neighbourhood is fixed too.
+ * outside the neighbourhood is fixed too.  A block neighbourhood
+ * (lns_hood.focus_key) frees and offers only the top priority's groups
+ * keyed to its key; every other group there is fixed.
  *
  * Units: those wholly on the neighbourhood's nodes that no fixed group
  * evicted are the sub-problem's, evicted or not as in the plan.  A unit
@@ -206,11 +208,16 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 					    pod->req[r];
 		}
 	}
-	/* less what groups reaching outside keep here: they stay */
+	/* less what groups reaching outside keep here: they stay; in a
+	 * block neighbourhood so do those outside its focus */
+	int32_t ftop = ng ? p->groups[0].priority : 0;
 	for (int g = 0; g < ng; g++) {
-		if (h->gin[g] == 0 || h->gin[g] == h->gtot[g])
-			continue;
 		const wp_group *wg = &p->groups[g];
+		bool stays = h->gin[g] != h->gtot[g] ||
+			     (h->focus_key >= 0 && (wg->key != h->focus_key ||
+						    wg->priority != ftop));
+		if (h->gin[g] == 0 || !stays)
+			continue;
 		for (int i = 0; i < wg->nclasses; i++) {
 			const wp_class *c = &p->classes[wg->classes[i]];
 			for (int k = 0; k < h->nnodes; k++) {
@@ -229,6 +236,9 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 	for (int g = 0; g < ng; g++) {
 		long in = h->gin[g], out = h->gtot[g] - in;
 		gs[g] = G_FIXED;
+		if (h->focus_key >= 0 && (p->groups[g].key != h->focus_key ||
+					  p->groups[g].priority != ftop))
+			continue;
 		if (in > 0 && out == 0)
 			gs[g] = G_FREE;
 		else if (in == 0 && out == 0 && !s->admit[g] &&
