@@ -604,10 +604,26 @@ static int improve_lns(run *R, wasp_error *err)
 		R->mode = "lns";
 		R->status = "feasible";
 	}
+	/* the block and part neighbourhoods (of part_key), and the other
+	 * start, where the search made them */
+	const char *kinds = "";
+	if (ls.block_tried || ls.part_tried)
+		kinds = wa_printf(R->a, " (of them %d of %d whole %s domains "
+					"and %d of %d runs of %s domains "
+					"within one)",
+				  ls.block_improved, ls.block_tried,
+				  ls.part_key, ls.part_improved,
+				  ls.part_tried, ls.key);
+	if (ls.alt)
+		kinds = wa_printf(R->a, "%s, from the smallest-pods-first "
+					"plan after the first sweep",
+				  kinds ? kinds : "");
+	if (!kinds)
+		return nomem(err);
 	R->reason = wa_printf(R->a, "%s; %d of %d neighbourhoods of %s "
-				    "domains improved the plan in %d "
+				    "domains%s improved the plan in %d "
 				    "sweep(s), %.1f s%s%s",
-			      R->reason, ls.improved, ls.tried, ls.key,
+			      R->reason, ls.improved, ls.tried, ls.key, kinds,
 			      ls.rounds, ls.seconds,
 			      ls.cut ? wa_printf(R->a, ", %d sub-ILPs cut by "
 						       "their time limit",
