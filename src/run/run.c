@@ -836,6 +836,7 @@ static int mip_pass(run *R, wasp_error *err)
 		    q.groups[g].fixed_dom == -1)
 			q.groups[g].fixed_dom = R->hint[g];
 	}
+	bool beat = false;
 	for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
 		wasp_error e;
 		const char *why;
@@ -853,12 +854,14 @@ static int mip_pass(run *R, wasp_error *err)
 		if (wp_value_cmp(&vs, &vg) <= 0)
 			continue;
 		wp_sol_copy(p, R->gsol, s);
+		beat = true;
+	}
+	if (beat)
 		R->pass = also(R->a, R->pass,
 			       wa_printf(R->a, "the pass with %d gangs in the "
 					       "domains of the bound's "
 					       "whole-gang MIP beat it",
 					 R->cb.mip_hinted));
-	}
 	return WASP_OK;
 }
 
