@@ -667,7 +667,7 @@ START_TEST(bound_mip_valid)
 		wilp_cbound b;
 		wasp_error e;
 		memset(&e, 0, sizeof e);
-		int *hint = wa_calloc(in.a, (size_t)in.p->ngroups + 1,
+		int *hint = wa_calloc(in.a, 2 * (size_t)in.p->ngroups + 1,
 				      sizeof *hint);
 		ck_assert_ptr_nonnull(hint);
 		ck_assert_int_eq(wilp_class_bound_hint(in.p, wdl_none(), hint,
@@ -690,6 +690,15 @@ START_TEST(bound_mip_valid)
 			ck_assert_int_lt(hint[gi], nd);
 		}
 		ck_assert_int_eq(n, b.mip_hinted);
+		for (int gi = 0; gi < in.p->ngroups; gi++) {
+			int h2 = hint[in.p->ngroups + gi];
+			const wp_group *wg = &in.p->groups[gi];
+			if (h2 >= 0)
+				ck_assert_int_lt(
+				    h2, wg->key >= 0
+					    ? in.p->topo->keys[wg->key].ndom
+					    : 1);
+		}
 		if (n) {
 			unsigned char *lead = wa_calloc(
 			    in.a, (size_t)in.p->ngroups + 1, 1);

@@ -806,7 +806,8 @@ static void class_bound(run *R)
 	/* the whole-gang MIP's answer, for mip_pass, before any search */
 	int *hint = NULL;
 	if (!R->ilp_ran && !R->gproven)
-		hint = wa_calloc(R->a, (size_t)R->p->ngroups + 1, sizeof *hint);
+		hint = wa_calloc(R->a, 2 * (size_t)R->p->ngroups + 1,
+				 sizeof *hint);
 	if (wilp_class_bound_hint(R->p, R->deadline, hint, &R->cb, &e))
 		R->cb.ok = false;
 	else if (hint && R->cb.mip_hinted > 0)
@@ -816,8 +817,9 @@ static void class_bound(run *R)
 /* Greedy passes with the top tier's gangs in the domains of the bound's
  * whole-gang MIP (doc/formulation.md §12): those gangs get the MIP's
  * domain and lead their level, the rest follow as greedy finds room;
- * in wgr_solve's order and smallest pods first.  The best is kept when
- * feasible and better than the plan; the search then starts from it. */
+ * for each of its two answers, in wgr_solve's order and smallest pods
+ * first.  The best is kept when feasible and better than the plan; the
+ * search then starts from it. */
 static int mip_pass(run *R, wasp_error *err)
 {
 	static const uint64_t seeds[] = {0, WGR_SEED_SMALL};
@@ -829,15 +831,23 @@ static int mip_pass(run *R, wasp_error *err)
 	unsigned char *lead = wa_calloc(R->a, (size_t)p->ngroups + 1, 1);
 	if (!q.groups || !lead)
 		return nomem(err);
-	memcpy(q.groups, p->groups, sizeof *q.groups * (size_t)p->ngroups);
-	for (int g = 0; g < p->ngroups; g++) {
-		lead[g] = R->hint[g] >= 0;
-		if (R->hint[g] >= 0 && q.groups[g].key >= 0 &&
-		    q.groups[g].fixed_dom == -1)
-			q.groups[g].fixed_dom = R->hint[g];
-	}
 	bool beat = false;
-	for (size_t i = 0; i < sizeof seeds / sizeof *seeds; i++) {
+	size_t ns = sizeof seeds / sizeof *seeds;
+	for (size_t i = 0; i < 2 * ns; i++) {
+		const int *hint = R->hint + (i / ns) * (size_t)p->ngroups;
+		if (i == ns && !memcmp(hint, R->hint,
+				       sizeof *hint * (size_t)p->ngroups))
+			break; /* the second answer is the first */
+		if (i % ns == 0) {
+			memcpy(q.groups, p->groups,
+			       sizeof *q.groups * (size_t)p->ngroups);
+			for (int g = 0; g < p->ngroups; g++) {
+				lead[g] = hint[g] >= 0;
+				if (hint[g] >= 0 && q.groups[g].key >= 0 &&
+				    q.groups[g].fixed_dom == -1)
+					q.groups[g].fixed_dom = hint[g];
+			}
+		}
 		wasp_error e;
 		const char *why;
 		if (wdl_passed(R->deadline, 0))
@@ -845,7 +855,7 @@ static int mip_pass(run *R, wasp_error *err)
 		wp_sol *s = wp_sol_new(p, R->a); /* a pass fills a new one */
 		if (!s)
 			return nomem(err);
-		if (wgr_solve_led(&q, R->o, s, seeds[i], lead, &e) ||
+		if (wgr_solve_led(&q, R->o, s, seeds[i % ns], lead, &e) ||
 		    wp_sol_feasible(p, s, &why))
 			continue;
 		wp_value vg, vs;

@@ -401,12 +401,34 @@ static int cmp_frac(const void *ctx, int a, int b)
 	return a < b ? -1 : a > b;
 }
 
+/* Up to k more gangs in column j while every row holds (act: the rows'
+ * activities, kept). */
+static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
+		      double *val, double *yv)
+{
+	int len = glp_get_mat_col(P, j, ind, val);
+	double ub = glp_get_col_ub(P, j);
+	for (; k > 0 && yv[j] + 1 <= ub + 1e-9; k--) {
+		int i = 1;
+		while (i <= len && act[ind[i]] + val[i] <=
+				       glp_get_row_ub(P, ind[i]) + 1e-9)
+			i++;
+		if (i <= len)
+			return;
+		yv[j] += 1;
+		for (i = 1; i <= len; i++)
+			act[ind[i]] += val[i];
+	}
+}
+
 /* A whole-gang answer from the LP's (its gangs' columns, isy): each
  * rounded down, then one more gang where the fraction was largest
  * while every row holds (the pods past the needs left at 0, for the
- * greedy pass to add).  yv[j]: column j's value.  -1 NOMEM. */
-static int round_lp(glp_prob *P, const unsigned char *isy, wa_arena *a,
-		    double *yv)
+ * greedy pass to add), then with fill more gangs wherever they still
+ * fit, those with the most work first.  yv[j]: column j's value.  -1
+ * NOMEM. */
+static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
+		    wa_arena *a, double *yv)
 {
 	int nc = glp_get_num_cols(P), nr = glp_get_num_rows(P);
 	double *act = wa_calloc(a, (size_t)nr + 1, sizeof *act);
@@ -432,20 +454,20 @@ static int round_lp(glp_prob *P, const unsigned char *isy, wa_arena *a,
 			act[ind[i]] += yv[j] * val[i];
 	}
 	wis_sort(ord, tmp, no, cmp_frac, fr);
-	for (int o = 0; o < no; o++) {
-		int j = ord[o];
-		if (yv[j] + 1 > glp_get_col_ub(P, j) + 1e-9)
-			continue;
-		int len = glp_get_mat_col(P, j, ind, val), i = 1;
-		while (i <= len && act[ind[i]] + val[i] <=
-				       glp_get_row_ub(P, ind[i]) + 1e-9)
-			i++;
-		if (i <= len)
-			continue;
-		yv[j] += 1;
-		for (i = 1; i <= len; i++)
-			act[ind[i]] += val[i];
-	}
+	for (int o = 0; o < no; o++)
+		add_gangs(P, ord[o], 1, act, ind, val, yv);
+	if (!fill)
+		return 0;
+	/* then whatever else still fits, the most work per gang first */
+	no = 0;
+	for (int j = 1; j <= nc; j++)
+		if (isy[j]) {
+			ord[no++] = j;
+			fr[j] = glp_get_obj_coef(P, j);
+		}
+	wis_sort(ord, tmp, no, cmp_frac, fr);
+	for (int o = 0; o < no; o++)
+		add_gangs(P, ord[o], INT32_MAX, act, ind, val, yv);
 	return 0;
 }
 
@@ -646,12 +668,16 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	}
 	cb.ub = hint_only ? INFINITY : glp_get_obj_val(P);
 	b->mip_status = hint_only ? "LP over slices, for the pass only" : "LP";
-	if (hint) {
-		if (round_lp(P, isy, a, yv)) {
+	/* two answers for the pass: rounded and filled, and rounded only
+	 * (the first is usually better; not always: bench/README.md) */
+	for (int k = 0; hint && k < 2; k++) {
+		if (round_lp(P, isy, k == 0, a, yv)) {
 			glp_delete_prob(P);
 			return -1;
 		}
-		b->mip_hinted = hints(M, yv, ny, hint);
+		int n = hints(M, yv, ny, hint + (size_t)k * p->ngroups);
+		if (k == 0)
+			b->mip_hinted = n;
 	}
 	/* then branch and bound from its basis, for what time is left */
 	glp_iocp io;

@@ -168,10 +168,12 @@ typedef struct wilp_cbound {
 } wilp_cbound;
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err);
-/* The same, and hint (p->ngroups, caller-owned, or NULL) gets the top
- * tier's gangs' domains in the whole-gang MIP's best answer: per group
- * a domain of its key (0 for a gang without a key), -1 for a group the
- * answer does not admit or that is not in it. */
+/* The same, and hint (2 * p->ngroups, caller-owned, or NULL) gets the
+ * top tier's gangs' domains in two answers of the whole-gang MIP: per
+ * group a domain of its key (0 for a gang without a key), -1 for a
+ * group the answer does not admit or that is not in it.  The first
+ * answer is branch and bound's, else its LP's rounded and filled; the
+ * second the LP's rounded only (all -1 where the LP did not run). */
 int wilp_class_bound_hint(const wp_problem *p, wb_deadline dl, int *hint,
 			  wilp_cbound *b, wasp_error *err);
 /* The same LP without the rounded rows and the gangs' domain columns
