@@ -787,6 +787,18 @@ START_TEST(led_pass_follows_hints)
 	for (int k = 0; k < c6->nelig; k++)
 		if (s->x[c6->off + k])
 			ck_assert_int_eq(K->node_dom[c6->elig[k]], first);
+	/* both held to the first rack: the 8 (larger) fills it, and the
+	 * 6 waits with a reason that names the pass, not running pods */
+	hint[g8] = first;
+	q = hinted(p, hint, lead, in.a);
+	s = wp_sol_new(p, in.a);
+	ck_assert_int_eq(wgr_solve_led(q, &in.o, s, 0, lead, &e), 0);
+	tu_sol_verified(in.snap, p, s, NULL, "led, one rack");
+	ck_assert(s->admit[g8] && !s->admit[g6]);
+	ck_assert_ptr_nonnull(s->reason[g6]);
+	ck_assert_msg(strstr(s->reason[g6], "whole-gang answer") &&
+			  !strstr(s->reason[g6], "running pods"),
+		      "reason: %s", s->reason[g6]);
 	tu_inst_free(&in);
 }
 END_TEST

@@ -128,15 +128,23 @@ const char *wgr_explain(gs *G, const wp_group *wg, const int *corder,
 	const char *sn = wgr_short_name(k->label);
 	if (wg->fixed_dom >= 0) {
 		int d = wg->fixed_dom;
+		/* without running pods the domain is a led pass's (run.c:
+		 * the bound's whole-gang answer, kept only when that plan
+		 * admits more of the top priority) */
+		const char *pin = wg->nbound > 0
+				      ? "its running pods pin it to"
+				      : "the plan (led by the bound's "
+					"whole-gang answer) gave it";
+		const char *more = wg->nbound > 0 ? "more " : "";
 		if (wg->nclasses > 1)
-			return wa_printf(a, "its running pods pin it to %s %s, "
-					 "which has room for %lld of the %d "
-					 "more pods it needs", sn,
-					 k->dom_name[d], (long long)bb, need);
-		return wa_printf(a, "its running pods pin it to %s %s, which "
-				 "has room for %lld of the %d more pod%s it "
-				 "needs (%s each)", sn, k->dom_name[d],
-				 (long long)bb, need, wgr_plural(need, "", "s"),
+			return wa_printf(a, "%s %s %s, which has room for %lld "
+					 "of the %d %spods it needs", pin, sn,
+					 k->dom_name[d], (long long)bb, need,
+					 more);
+		return wa_printf(a, "%s %s %s, which has room for %lld of the "
+				 "%d %spod%s it needs (%s each)", pin, sn,
+				 k->dom_name[d], (long long)bb, need, more,
+				 wgr_plural(need, "", "s"),
 				 describe_req(G, c0, k, d));
 	}
 	if (best < 0)
