@@ -21,3 +21,11 @@ void wis_sort(int *v, int *tmp, int n, wis_cmp cmp, const void *ctx)
 		tmp[k++] = v[j++];
 	memcpy(v, tmp, (size_t)n * sizeof *v);
 }
+
+int wis_desc(const void *ctx, int a, int b)
+{
+	const double *v = ctx;
+	if (v[a] != v[b])
+		return v[a] > v[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}

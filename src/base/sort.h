@@ -12,4 +12,8 @@ typedef int (*wis_cmp)(const void *ctx, int a, int b);
 /* Sort v[0..n) stably by cmp; tmp has room for n ints. */
 void wis_sort(int *v, int *tmp, int n, wis_cmp cmp, const void *ctx);
 
+/* A comparator for indices into the double array ctx: the largest value
+ * first, ties by index. */
+int wis_desc(const void *ctx, int a, int b);
+
 #endif

@@ -393,14 +393,6 @@ static int hints(const mb_state *M, const double *yv, int ny, int *hint)
 	return n;
 }
 
-static int cmp_frac(const void *ctx, int a, int b)
-{
-	const double *fr = ctx;
-	if (fr[a] != fr[b])
-		return fr[a] > fr[b] ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
 /* Up to k more gangs in column j while every row holds (act: the rows'
  * activities, kept). */
 static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
@@ -453,7 +445,7 @@ static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
 		for (int i = 1; i <= len; i++)
 			act[ind[i]] += yv[j] * val[i];
 	}
-	wis_sort(ord, tmp, no, cmp_frac, fr);
+	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
 		add_gangs(P, ord[o], 1, act, ind, val, yv);
 	if (!fill)
@@ -465,7 +457,7 @@ static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
 			ord[no++] = j;
 			fr[j] = glp_get_obj_coef(P, j);
 		}
-	wis_sort(ord, tmp, no, cmp_frac, fr);
+	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
 		add_gangs(P, ord[o], INT32_MAX, act, ind, val, yv);
 	return 0;

@@ -33,14 +33,6 @@
 #include <math.h>
 #include <omp.h>
 
-static int cmp_slack(const void *ctx, int a, int b)
-{
-	const double *s = ctx;
-	if (s[a] != s[b])
-		return s[a] > s[b] ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
 /* The key neighbourhoods are made of: the coarsest whose largest domain
  * has at most WLNS_MAX_NODES nodes and that has two domains or more;
  * -1: none. */
@@ -267,14 +259,6 @@ static int make_part_hoods(const wp_problem *p, const wtp_key *key,
  * ones with smaller pods, in a sub-ILP small enough for its time
  * although the block has more than WLNS_PART_NODES nodes.  Where the
  * parent's domains are larger than WLNS_PART_NODES. */
-static int cmp_dbl_desc(const void *ctx, int a, int b)
-{
-	const double *s = ctx;
-	if (s[a] != s[b])
-		return s[a] > s[b] ? -1 : 1;
-	return a < b ? -1 : a > b;
-}
-
 static bool blocks_apply(const wp_problem *p, const wtp_key *key)
 {
 	const wtp_key *pk = &p->topo->keys[key->parent];
@@ -300,7 +284,7 @@ static int block_hoods(const wp_problem *p, const wtp_key *key,
 			ps[key->dom_parent[d]] += slack[d];
 	for (int d = 0; d < np; d++)
 		ord[d] = d;
-	wis_sort(ord, tmp, np, cmp_dbl_desc, ps);
+	wis_sort(ord, tmp, np, wis_desc, ps);
 	int nh = 0;
 	for (int i = 0; i < np; i++) {
 		int d = ord[i], sz = pk->dom_nnodes[d];
@@ -521,7 +505,7 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 		domain_slack(p, key, ev, slack);
 		for (int d = 0; d < key->ndom; d++)
 			order[d] = d;
-		wis_sort(order, tmp, key->ndom, cmp_slack, slack);
+		wis_sort(order, tmp, key->ndom, wis_desc, slack);
 		int **hood = NULL;
 		int nh = kind == 2 ? block_hoods(p, key, slack, a, &hood)
 			 : kind    ? make_part_hoods(p, key, order, sweep, a,
