@@ -43,6 +43,43 @@ static void small_frag(wasp_gen_options *g, int seed, int nodes)
 	g->busy = 0.5;
 }
 
+/* A Node "name" with 64 cpu, 512Gi, 110 pods and 8 GPUs, and labels
+ * (the inside of the map, e.g. "example.com/rack: r1") unless NULL. */
+static void node_yaml(tu_buf *b, const char *name, const char *labels)
+{
+	tu_printf(b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+		     "  name: %s\n",
+		  name);
+	if (labels)
+		tu_printf(b, "  labels: {%s}\n", labels);
+	tu_printf(b, "status:\n  allocatable: {cpu: \"64\", memory: 512Gi, "
+		     "pods: \"110\", nvidia.com/gpu: \"8\"}\n");
+}
+
+/* A PodGroup "name" in namespace ml (minCount: size, at priority prio
+ * when it is not 0, confined to one domain of key when key is not
+ * NULL) and its `size` pending pods of `gpus` GPUs each. */
+static void gang_yaml(tu_buf *b, const char *name, int size, int gpus,
+		      int prio, const char *key)
+{
+	tu_printf(b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+		     "kind: PodGroup\nmetadata: {name: %s, namespace: ml}\n"
+		     "spec:\n",
+		  name);
+	if (prio)
+		tu_printf(b, "  priority: %d\n", prio);
+	tu_printf(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", size);
+	if (key)
+		tu_printf(b, "  schedulingConstraints: {topology: [{key: "
+			     "%s}]}\n",
+			  key);
+	for (int i = 0; i < size; i++) {
+		char pod[32];
+		snprintf(pod, sizeof pod, "%s-%d", name, i);
+		tu_pod_yaml(b, pod, name, NULL, gpus, prio);
+	}
+}
+
 /* ------------------------------------------------------------- cbc */
 
 static int run_tool(char *const argv[], const char *out)
@@ -148,10 +185,7 @@ START_TEST(cbc_run_plan)
 	small_frag(&g, 4, 16);
 	wasp_error e;
 	memset(&e, 0, sizeof e);
-	char *text = wasp_gen(&g, &e);
-	ck_assert_ptr_nonnull(text);
-	wasp_snapshot *s = tu_load(text);
-	wasp_free(text);
+	wasp_snapshot *s = tu_gen_load(&g);
 	wasp_options o;
 	wasp_options_init(&o);
 	o.mode = WASP_MODE_ILP;
@@ -203,12 +237,7 @@ static wasp_plan *frag_run(int seed, int nodes, int solver)
 	g.gangs = nodes / 4;
 	g.max_gang = 8;
 	g.priorities = 3;
-	wasp_error e;
-	memset(&e, 0, sizeof e);
-	char *text = wasp_gen(&g, &e);
-	ck_assert_ptr_nonnull(text);
-	wasp_snapshot *s = tu_load(text);
-	wasp_free(text);
+	wasp_snapshot *s = tu_gen_load(&g);
 	wasp_options o;
 	wasp_options_init(&o);
 	o.mode = WASP_MODE_ILP;
@@ -481,12 +510,15 @@ START_TEST(bound_sees_domains)
 }
 END_TEST
 
-/* A generated instance's text with every PriorityClass at
- * preemptionPolicy: Never (no plan may evict), loaded. */
-static void inst_never(tu_inst *in, const wasp_gen_options *g)
+/* The instance g generates; with never, every PriorityClass at
+ * preemptionPolicy: Never (no plan may evict). */
+static void inst_gen(tu_inst *in, const wasp_gen_options *g, bool never)
 {
+	if (!never) {
+		tu_inst_gen(in, g);
+		return;
+	}
 	wasp_error e;
-	memset(in, 0, sizeof *in);
 	memset(&e, 0, sizeof e);
 	char *text = wasp_gen(g, &e);
 	ck_assert_ptr_nonnull(text);
@@ -508,13 +540,8 @@ static void inst_never(tu_inst *in, const wasp_gen_options *g)
 	}
 	strcpy(o, s);
 	wasp_free(text);
-	in->snap = tu_load(out);
+	tu_inst_load(in, tu_load(out));
 	free(out);
-	wasp_options_init(&in->o);
-	in->a = wa_new();
-	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
-	in->greedy = wp_sol_new(in->p, in->a);
-	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
 }
 
 /* Whole gangs per domain (§12, column generation): on generated
@@ -533,10 +560,7 @@ START_TEST(bound_patterns_valid)
 			g.rack_nodes = 9;
 		g.priorities = 2;
 		tu_inst in;
-		if (i >= 4)
-			inst_never(&in, &g);
-		else
-			tu_inst_gen(&in, &g);
+		inst_gen(&in, &g, i >= 4);
 		wilp_cbound b;
 		wasp_error e;
 		memset(&e, 0, sizeof e);
@@ -563,44 +587,19 @@ static void whole_gang_case(bool keyed)
 {
 	tu_buf b = {0};
 	for (int i = 0; i < 2; i++) {
-		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
-			      "  name: n%d\n  labels: {example.com/rack: r1}\n"
-			      "status:\n  allocatable: {cpu: \"64\", memory: "
-			      "512Gi, pods: \"110\", nvidia.com/gpu: \"8\"}\n",
-			  i);
 		char pod[16], node[8];
 		snprintf(pod, sizeof pod, "run%d", i);
 		snprintf(node, sizeof node, "n%d", i);
+		node_yaml(&b, node, "example.com/rack: r1");
 		tu_pod_yaml(&b, pod, NULL, node, 3, 0);
 	}
-	static const int size[] = {7, 4, 4};
-	for (int gi = 0; gi < 3; gi++) {
-		char name[16];
-		snprintf(name, sizeof name, "g%d", gi);
-		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-			      "kind: PodGroup\nmetadata: {name: %s, namespace: "
-			      "ml}\nspec:\n  schedulingPolicy: {gang: "
-			      "{minCount: %d}}\n",
-			  name, size[gi]);
-		if (keyed)
-			tu_printf(&b, "  schedulingConstraints: {topology: "
-				      "[{key: example.com/rack}]}\n");
-		for (int k = 0; k < size[gi]; k++) {
-			char pod[32];
-			snprintf(pod, sizeof pod, "%s-%d", name, k);
-			tu_pod_yaml(&b, pod, name, NULL, 1, 0);
-		}
-	}
+	gang_yaml(&b, "g0", 7, 1, 0, keyed ? "example.com/rack" : NULL);
+	gang_yaml(&b, "g1", 4, 1, 0, keyed ? "example.com/rack" : NULL);
+	gang_yaml(&b, "g2", 4, 1, 0, keyed ? "example.com/rack" : NULL);
 	tu_inst in;
-	memset(&in, 0, sizeof in);
-	in.snap = tu_load_buf(&b);
-	wasp_options_init(&in.o);
-	in.a = wa_new();
+	tu_inst_load(&in, tu_load_buf(&b));
 	wasp_error e;
 	memset(&e, 0, sizeof e);
-	ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a, &in.p, &e), 0);
-	in.greedy = wp_sol_new(in.p, in.a);
-	ck_assert_int_eq(wgr_solve(in.p, &in.o, in.greedy, &e), 0);
 	wilp_cbound bd, bp;
 	ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &bd, &e), 0);
 	ck_assert_int_eq(wilp_class_bound_plain(in.p, wdl_none(), &bp, &e), 0);
@@ -621,27 +620,6 @@ static void whole_gang_case(bool keyed)
 	tu_inst_free(&in);
 }
 
-/* A copy of p whose groups with hint[g] >= 0 (and a key, and no domain
- * of their own) are confined to that domain, and lead[g] set for them:
- * run.c's mip_pass. */
-static wp_problem *hinted(const wp_problem *p, const int *hint,
-			  unsigned char *lead, wa_arena *a)
-{
-	wp_problem *q = wa_alloc(a, sizeof *q);
-	ck_assert_ptr_nonnull(q);
-	*q = *p;
-	q->groups = wa_alloc(a, sizeof *q->groups * ((size_t)p->ngroups + 1));
-	ck_assert_ptr_nonnull(q->groups);
-	memcpy(q->groups, p->groups, sizeof *q->groups * (size_t)p->ngroups);
-	for (int g = 0; g < p->ngroups; g++) {
-		lead[g] = hint[g] >= 0;
-		if (hint[g] >= 0 && q->groups[g].key >= 0 &&
-		    q->groups[g].fixed_dom == -1)
-			q->groups[g].fixed_dom = hint[g];
-	}
-	return q;
-}
-
 /* The MIP over whole gangs (doc/formulation.md §12): on generated
  * instances whose gangs need a rack or block, with and without
  * evictions, the bound stays above every plan (the proven optimum
@@ -660,10 +638,7 @@ START_TEST(bound_mip_valid)
 		g.busy = 0.6;
 		g.priorities = 2;
 		tu_inst in;
-		if (i >= 3)
-			inst_never(&in, &g);
-		else
-			tu_inst_gen(&in, &g);
+		inst_gen(&in, &g, i >= 3);
 		wilp_cbound b;
 		wasp_error e;
 		memset(&e, 0, sizeof e);
@@ -700,13 +675,9 @@ START_TEST(bound_mip_valid)
 					    : 1);
 		}
 		if (n) {
-			unsigned char *lead = wa_calloc(
-			    in.a, (size_t)in.p->ngroups + 1, 1);
-			ck_assert_ptr_nonnull(lead);
-			wp_problem *q = hinted(in.p, hint, lead, in.a);
 			wp_sol *s = wp_sol_new(in.p, in.a);
-			ck_assert_int_eq(wgr_solve_led(q, &in.o, s, 0, lead, &e),
-					 0);
+			ck_assert_int_eq(
+			    wgr_solve_led(in.p, &in.o, s, 0, hint, &e), 0);
 			tu_sol_verified(in.snap, in.p, s, NULL, "mip pass");
 			wp_value vs;
 			wp_evaluate(in.p, s, &vs);
@@ -731,43 +702,25 @@ END_TEST
 START_TEST(led_pass_follows_hints)
 {
 	tu_buf b = {0};
-	for (int i = 0; i < 2; i++)
-		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
-			      "  name: n%d\n  labels: {example.com/rack: r%d}\n"
-			      "status:\n  allocatable: {cpu: \"64\", memory: "
-			      "512Gi, pods: \"110\", nvidia.com/gpu: \"8\"}\n",
-			  i, i);
-	static const int size[] = {8, 6};
-	for (int gi = 0; gi < 2; gi++) {
-		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-			      "kind: PodGroup\nmetadata: {name: g%d, namespace: "
-			      "ml}\nspec:\n  schedulingPolicy: {gang: "
-			      "{minCount: %d}}\n  schedulingConstraints: "
-			      "{topology: [{key: example.com/rack}]}\n",
-			  gi, size[gi]);
-		for (int k = 0; k < size[gi]; k++) {
-			char pod[32], grp[8];
-			snprintf(pod, sizeof pod, "g%d-%d", gi, k);
-			snprintf(grp, sizeof grp, "g%d", gi);
-			tu_pod_yaml(&b, pod, grp, NULL, 1, 0);
-		}
+	for (int i = 0; i < 2; i++) {
+		char node[8], labels[32];
+		snprintf(node, sizeof node, "n%d", i);
+		snprintf(labels, sizeof labels, "example.com/rack: r%d", i);
+		node_yaml(&b, node, labels);
 	}
+	gang_yaml(&b, "g0", 8, 1, 0, "example.com/rack");
+	gang_yaml(&b, "g1", 6, 1, 0, "example.com/rack");
 	tu_inst in;
-	memset(&in, 0, sizeof in);
-	in.snap = tu_load_buf(&b);
-	wasp_options_init(&in.o);
-	in.a = wa_new();
+	tu_inst_load(&in, tu_load_buf(&b));
 	wasp_error e;
 	memset(&e, 0, sizeof e);
-	ck_assert_int_eq(wsv_problem(in.snap, &in.o, in.a, &in.p, &e), 0);
 	const wp_problem *p = in.p;
 	int g8 = p->groups[0].size == 8 ? 0 : 1, g6 = 1 - g8;
 	ck_assert_int_eq(p->groups[g6].size, 6);
 	const wtp_key *K = &p->topo->keys[p->groups[g6].key];
 	int first = K->node_dom[0];
 	/* greedy's own order: the 8 in the first rack */
-	wp_sol *s = wp_sol_new(p, in.a);
-	ck_assert_int_eq(wgr_solve(p, &in.o, s, &e), 0);
+	wp_sol *s = in.greedy;
 	const wp_class *c8 = &p->classes[p->groups[g8].classes[0]];
 	int on0 = 0;
 	for (int k = 0; k < c8->nelig; k++)
@@ -777,10 +730,8 @@ START_TEST(led_pass_follows_hints)
 	/* led: the 6 first, in the first rack */
 	int hint[2] = {-1, -1};
 	hint[g6] = first;
-	unsigned char lead[2];
-	wp_problem *q = hinted(p, hint, lead, in.a);
 	s = wp_sol_new(p, in.a);
-	ck_assert_int_eq(wgr_solve_led(q, &in.o, s, 0, lead, &e), 0);
+	ck_assert_int_eq(wgr_solve_led(p, &in.o, s, 0, hint, &e), 0);
 	tu_sol_verified(in.snap, p, s, NULL, "led");
 	ck_assert(s->admit[g6] && s->admit[g8]);
 	const wp_class *c6 = &p->classes[p->groups[g6].classes[0]];
@@ -790,9 +741,8 @@ START_TEST(led_pass_follows_hints)
 	/* both held to the first rack: the 8 (larger) fills it, and the
 	 * 6 waits with a reason that names the pass, not running pods */
 	hint[g8] = first;
-	q = hinted(p, hint, lead, in.a);
 	s = wp_sol_new(p, in.a);
-	ck_assert_int_eq(wgr_solve_led(q, &in.o, s, 0, lead, &e), 0);
+	ck_assert_int_eq(wgr_solve_led(p, &in.o, s, 0, hint, &e), 0);
 	tu_sol_verified(in.snap, p, s, NULL, "led, one rack");
 	ck_assert(s->admit[g8] && !s->admit[g6]);
 	ck_assert_ptr_nonnull(s->reason[g6]);
@@ -901,6 +851,31 @@ START_TEST(lns_threads_same)
 }
 END_TEST
 
+/* The search (two sweeps, 60 s sub-ILPs) from in's greedy plan on 1
+ * and on 2 threads, where it applies: both plans clean in the verifier
+ * and never worse than greedy's, and the same; ls and v per thread
+ * count (index 0: 1 thread). */
+static void lns_both_threads(tu_inst *in, const char *label,
+			     wilp_lns_stats ls[2], wp_value v[2])
+{
+	const char *why = NULL;
+	ck_assert_msg(wilp_lns_applies(in->p, &why), "%s", why);
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wp_sol *l[2];
+	for (int t = 0; t < 2; t++) {
+		l[t] = wp_sol_new(in->p, in->a);
+		wp_sol_copy(in->p, l[t], in->greedy);
+		in->o.threads = t + 1;
+		ck_assert_int_eq(wilp_lns_rounds(in->p, &in->o, wdl_none(), 2,
+						 60, l[t], &ls[t], &e),
+				 0);
+		tu_sol_verified(in->snap, in->p, l[t], in->greedy, label);
+		wp_evaluate(in->p, l[t], &v[t]);
+	}
+	tu_sol_same(in->p, l[0], l[1], label);
+}
+
 /* One block of `racks` racks of 20 8-GPU nodes, all busy but `nfree`
  * nodes in each; three block-keyed gangs of one priority: "a" (`na`
  * pods of 6 GPUs), "b" and "c" (`nb` pods of 4 GPUs each), a first in
@@ -917,67 +892,33 @@ static double block_gangs_case(int racks, int nfree, int na, int nb,
 		      "  levels:\n  - nodeLabel: example.com/block\n"
 		      "  - nodeLabel: example.com/rack\n");
 	for (int n = 0; n < 20 * racks; n++) {
-		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
-			      "  name: n%02d\n  labels: {example.com/block: "
-			      "b0, example.com/rack: r%d}\nstatus:\n"
-			      "  allocatable: {cpu: \"64\", memory: 512Gi, "
-			      "pods: \"110\", nvidia.com/gpu: \"8\"}\n",
-			  n, n / 20);
+		char pod[16], node[8], labels[64];
+		snprintf(node, sizeof node, "n%02d", n);
+		snprintf(labels, sizeof labels,
+			 "example.com/block: b0, example.com/rack: r%d", n / 20);
+		node_yaml(&b, node, labels);
 		if (n % 20 < 20 - nfree) {
-			char pod[16], node[8];
 			snprintf(pod, sizeof pod, "run%02d", n);
-			snprintf(node, sizeof node, "n%02d", n);
 			tu_pod_yaml(&b, pod, NULL, node, 8, 100);
 		}
 	}
-	static const char *const name[] = {"a", "b", "c"};
-	const int size[] = {na, nb, nb}, gpus[] = {6, 4, 4};
-	for (int g = 0; g < 3; g++) {
-		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-			      "kind: PodGroup\nmetadata: {name: %s, "
-			      "namespace: ml}\nspec:\n  priority: 100\n"
-			      "  schedulingPolicy: {gang: {minCount: %d}}\n"
-			      "  schedulingConstraints: {topology: "
-			      "[{key: example.com/block}]}\n",
-			  name[g], size[g]);
-		for (int i = 0; i < size[g]; i++) {
-			char pod[32];
-			snprintf(pod, sizeof pod, "%s-%d", name[g], i);
-			tu_pod_yaml(&b, pod, name[g], NULL, gpus[g], 100);
-		}
-	}
-	wasp_snapshot *snap = tu_load_buf(&b);
-	wasp_options o;
-	wasp_options_init(&o);
-	wa_arena *a = wa_new();
-	wp_problem *p = NULL;
-	wasp_error e;
-	memset(&e, 0, sizeof e);
-	ck_assert_int_eq(wsv_problem(snap, &o, a, &p, &e), 0);
-	const char *why = NULL;
-	ck_assert_msg(wilp_lns_applies(p, &why), "%s", why);
-	wp_sol *gr = wp_sol_new(p, a);
-	ck_assert_int_eq(wgr_solve(p, &o, gr, &e), 0);
+	gang_yaml(&b, "a", na, 6, 100, "example.com/block");
+	gang_yaml(&b, "b", nb, 4, 100, "example.com/block");
+	gang_yaml(&b, "c", nb, 4, 100, "example.com/block");
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
 	wp_value vg, vl[2];
-	wp_evaluate(p, gr, &vg);
+	wp_evaluate(in.p, in.greedy, &vg);
 	ck_assert_double_eq(vg.work[0], na);
-	wp_sol *l[2];
+	wilp_lns_stats ls[2];
+	lns_both_threads(&in, "block gangs", ls, vl);
 	for (int t = 0; t < 2; t++) {
-		l[t] = wp_sol_new(p, a);
-		wp_sol_copy(p, l[t], gr);
-		o.threads = t + 1;
-		ck_assert_int_eq(wilp_lns_rounds(p, &o, wdl_none(), 2, 60,
-						 l[t], out, &e),
-				 0);
-		tu_sol_verified(snap, p, l[t], gr, "block gangs");
-		wp_evaluate(p, l[t], &vl[t]);
-		ck_assert_str_eq(out->key, "example.com/rack");
-		ck_assert_int_eq(out->cut, 0);
+		ck_assert_str_eq(ls[t].key, "example.com/rack");
+		ck_assert_int_eq(ls[t].cut, 0);
 	}
 	ck_assert_double_eq(vl[0].work[0], vl[1].work[0]);
-	tu_sol_same(p, l[0], l[1], "block gangs, 1 vs 2 threads");
-	wa_destroy(a);
-	wasp_snapshot_free(snap);
+	*out = ls[1];
+	tu_inst_free(&in);
 	return vl[0].work[0];
 }
 
@@ -1021,61 +962,29 @@ START_TEST(lns_small_start_with_evictions)
 	tu_printf(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\n"
 		      "kind: Topology\nmetadata: {name: t}\nspec:\n"
 		      "  levels:\n  - nodeLabel: example.com/rack\n");
-	for (int n = 0; n < 40; n++)
-		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
-			      "  name: n%02d\n  labels: {example.com/rack: "
-			      "r%d}\nstatus:\n  allocatable: {cpu: \"64\", "
-			      "memory: 512Gi, pods: \"110\", nvidia.com/gpu: "
-			      "\"8\"}\n",
-			  n, n / 20);
-	tu_pod_yaml(&b, "low", NULL, "n00", 1, 10);
-	static const char *const name[] = {"big", "small1", "small2"};
-	static const int size[] = {40, 30, 30}, gpus[] = {8, 4, 4};
-	for (int g = 0; g < 3; g++) {
-		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-			      "kind: PodGroup\nmetadata: {name: %s, "
-			      "namespace: ml}\nspec:\n  priority: 100\n"
-			      "  schedulingPolicy: {gang: {minCount: %d}}\n",
-			  name[g], size[g]);
-		for (int i = 0; i < size[g]; i++) {
-			char pod[32];
-			snprintf(pod, sizeof pod, "%s-%d", name[g], i);
-			tu_pod_yaml(&b, pod, name[g], NULL, gpus[g], 100);
-		}
+	for (int n = 0; n < 40; n++) {
+		char node[8], labels[32];
+		snprintf(node, sizeof node, "n%02d", n);
+		snprintf(labels, sizeof labels, "example.com/rack: r%d", n / 20);
+		node_yaml(&b, node, labels);
 	}
-	wasp_snapshot *snap = tu_load_buf(&b);
-	wasp_options o;
-	wasp_options_init(&o);
-	wa_arena *a = wa_new();
-	wp_problem *p = NULL;
-	wasp_error e;
-	memset(&e, 0, sizeof e);
-	ck_assert_int_eq(wsv_problem(snap, &o, a, &p, &e), 0);
-	const char *why = NULL;
-	ck_assert_msg(wilp_lns_applies(p, &why), "%s", why);
-	wp_sol *gr = wp_sol_new(p, a);
-	ck_assert_int_eq(wgr_solve(p, &o, gr, &e), 0);
+	tu_pod_yaml(&b, "low", NULL, "n00", 1, 10);
+	gang_yaml(&b, "big", 40, 8, 100, NULL);
+	gang_yaml(&b, "small1", 30, 4, 100, NULL);
+	gang_yaml(&b, "small2", 30, 4, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
 	wp_value vg, vl[2];
-	wp_evaluate(p, gr, &vg);
+	wp_evaluate(in.p, in.greedy, &vg);
 	ck_assert_double_eq(vg.work[0], 40);
 	ck_assert_double_eq(vg.evictions, 1);
-	wp_sol *l[2];
+	wilp_lns_stats ls[2];
+	lns_both_threads(&in, "smallest-pods start", ls, vl);
 	for (int t = 0; t < 2; t++) {
-		l[t] = wp_sol_new(p, a);
-		wp_sol_copy(p, l[t], gr);
-		o.threads = t + 1;
-		wilp_lns_stats ls;
-		ck_assert_int_eq(wilp_lns_rounds(p, &o, wdl_none(), 2, 60,
-						 l[t], &ls, &e),
-				 0);
-		tu_sol_verified(snap, p, l[t], gr, "smallest-pods start");
-		wp_evaluate(p, l[t], &vl[t]);
 		ck_assert_double_eq(vl[t].work[0], 60);
-		ck_assert(ls.alt);
+		ck_assert(ls[t].alt);
 	}
-	tu_sol_same(p, l[0], l[1], "smallest-pods start, 1 vs 2 threads");
-	wa_destroy(a);
-	wasp_snapshot_free(snap);
+	tu_inst_free(&in);
 }
 END_TEST
 
@@ -1147,12 +1056,11 @@ END_TEST
 START_TEST(small_first_packs_more)
 {
 	tu_buf b = {0};
-	for (int n = 0; n < 3; n++)
-		tu_printf(&b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
-			      "  name: n%d\nstatus:\n  allocatable: {cpu: "
-			      "\"64\", memory: 512Gi, pods: \"110\", "
-			      "nvidia.com/gpu: \"8\"}\n",
-			  n);
+	for (int n = 0; n < 3; n++) {
+		char node[8];
+		snprintf(node, sizeof node, "n%d", n);
+		node_yaml(&b, node, NULL);
+	}
 	const char *name[] = {"big", "small1", "small2"};
 	for (int g = 0; g < 3; g++) {
 		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"

@@ -331,21 +331,34 @@ void tu_ilp_cross_check(const wasp_snapshot *s, double obj, int seed)
 		      "%.1f, wasp %.1f", seed, g, obj);
 }
 
-void tu_inst_gen(tu_inst *in, const wasp_gen_options *g)
+wasp_snapshot *tu_gen_load(const wasp_gen_options *g)
+{
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	char *text = wasp_gen(g, &e);
+	ck_assert_msg(text != NULL, "gen: %s", e.msg);
+	wasp_snapshot *s = tu_load(text);
+	wasp_free(text);
+	return s;
+}
+
+void tu_inst_load(tu_inst *in, wasp_snapshot *snap)
 {
 	wasp_error e;
 	memset(in, 0, sizeof *in);
 	memset(&e, 0, sizeof e);
-	char *text = wasp_gen(g, &e);
-	ck_assert_msg(text != NULL, "gen: %s", e.msg);
-	in->snap = tu_load(text);
-	wasp_free(text);
+	in->snap = snap;
 	wasp_options_init(&in->o);
 	in->a = wa_new();
 	ck_assert_ptr_nonnull(in->a);
 	ck_assert_int_eq(wsv_problem(in->snap, &in->o, in->a, &in->p, &e), 0);
 	in->greedy = wp_sol_new(in->p, in->a);
 	ck_assert_int_eq(wgr_solve(in->p, &in->o, in->greedy, &e), 0);
+}
+
+void tu_inst_gen(tu_inst *in, const wasp_gen_options *g)
+{
+	tu_inst_load(in, tu_gen_load(g));
 }
 
 void tu_inst_free(tu_inst *in)

@@ -102,6 +102,11 @@ typedef struct tu_inst {
 	wp_sol *greedy;
 	wasp_options o;
 } tu_inst;
+/* The snapshot wasp_gen writes for g, loaded. */
+wasp_snapshot *tu_gen_load(const wasp_gen_options *g);
+/* An instance of snap (taken over: tu_inst_free frees it): its problem
+ * under default options and greedy's plan. */
+void tu_inst_load(tu_inst *in, wasp_snapshot *snap);
 void tu_inst_gen(tu_inst *in, const wasp_gen_options *g);
 void tu_inst_free(tu_inst *in);
 

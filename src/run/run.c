@@ -826,11 +826,6 @@ static int mip_pass(run *R, wasp_error *err)
 	const wp_problem *p = R->p;
 	if (!R->hint || cancelled(R->o) || wdl_passed(R->deadline, 0))
 		return WASP_OK;
-	wp_problem q = *p;
-	q.groups = wa_alloc(R->a, sizeof *q.groups * ((size_t)p->ngroups + 1));
-	unsigned char *lead = wa_calloc(R->a, (size_t)p->ngroups + 1, 1);
-	if (!q.groups || !lead)
-		return nomem(err);
 	bool beat = false;
 	size_t ns = sizeof seeds / sizeof *seeds;
 	for (size_t i = 0; i < 2 * ns; i++) {
@@ -838,16 +833,6 @@ static int mip_pass(run *R, wasp_error *err)
 		if (i == ns && !memcmp(hint, R->hint,
 				       sizeof *hint * (size_t)p->ngroups))
 			break; /* the second answer is the first */
-		if (i % ns == 0) {
-			memcpy(q.groups, p->groups,
-			       sizeof *q.groups * (size_t)p->ngroups);
-			for (int g = 0; g < p->ngroups; g++) {
-				lead[g] = hint[g] >= 0;
-				if (hint[g] >= 0 && q.groups[g].key >= 0 &&
-				    q.groups[g].fixed_dom == -1)
-					q.groups[g].fixed_dom = hint[g];
-			}
-		}
 		wasp_error e;
 		const char *why;
 		if (wdl_passed(R->deadline, 0))
@@ -855,7 +840,7 @@ static int mip_pass(run *R, wasp_error *err)
 		wp_sol *s = wp_sol_new(p, R->a); /* a pass fills a new one */
 		if (!s)
 			return nomem(err);
-		if (wgr_solve_led(&q, R->o, s, seeds[i % ns], lead, &e) ||
+		if (wgr_solve_led(p, R->o, s, seeds[i % ns], hint, &e) ||
 		    wp_sol_feasible(p, s, &why))
 			continue;
 		wp_value vg, vs;

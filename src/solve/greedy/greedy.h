@@ -36,11 +36,13 @@ int wgr_solve_ex(const wp_problem *p, const wasp_options *o, wp_sol *sol,
  * tighter packings (wgr_restarts). */
 int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 		     wp_sol *sol, uint64_t seed, wasp_error *err);
-/* The same (seed 0: wgr_solve's order) with the groups whose lead[g] is
- * set first within their priority level: the pass that follows the
- * bound's whole-gang MIP (run.c). */
+/* The same (seed 0: wgr_solve's order) led by hint (ngroups): a group
+ * with hint[g] >= 0 goes first within its priority level and, where it
+ * has a key and no domain of its own, is held to domain hint[g] of it
+ * (a gang that then waits says so, not that running pods pin it): the
+ * pass that follows the bound's whole-gang MIP (run.c). */
 int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
-		  uint64_t seed, const unsigned char *lead, wasp_error *err);
+		  uint64_t seed, const int *hint, wasp_error *err);
 /* The seed of the pass that takes, within each priority level, the
  * groups with the smallest pods first (order.c); wgr_restarts runs it
  * before the others. */

@@ -153,8 +153,9 @@ typedef struct gs {
 	int nres, nn, threads;
 	uint64_t seed;   /* 0: the standard order; else a perturbed one
 			    (wgr_solve_seeded, order.c)             */
-	const unsigned char *lead; /* per group: first in its level
-				      (wgr_solve_led), or NULL      */
+	const int *hint; /* per group: the domain it is held to and
+			    first in its level when >= 0
+			    (wgr_solve_led), or NULL               */
 	wa_arena *ra;    /* where the plan's texts go: the problem's
 			    arena, or a restart's own (wgr_restarts) */
 	cinfo *ci;

@@ -180,7 +180,7 @@ static int lead_order(gs *G, gord *ord)
 		return -1;
 	for (int i = 0; i < p->ngroups; i++) {
 		const wp_group *wg = &p->groups[ord[i].g];
-		if (!G->lead[ord[i].g] || wg->nclasses == 0)
+		if (G->hint[ord[i].g] < 0 || wg->nclasses == 0)
 			continue;
 		const int64_t *req = p->classes[wg->classes[0]].req;
 		double share = 0;
@@ -237,7 +237,7 @@ int wgr_order_groups(gs *G, gord *ord, int maxd)
 	}
 	if (G->seed && seeded_order(G, ord))
 		return -1;
-	if (G->lead && lead_order(G, ord))
+	if (G->hint && lead_order(G, ord))
 		return -1;
 	qsort(ord, (size_t)p->ngroups, sizeof *ord, cmp_gord);
 	return 0;

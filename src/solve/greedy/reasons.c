@@ -128,14 +128,15 @@ const char *wgr_explain(gs *G, const wp_group *wg, const int *corder,
 	const char *sn = wgr_short_name(k->label);
 	if (wg->fixed_dom >= 0) {
 		int d = wg->fixed_dom;
-		/* without running pods the domain is a led pass's (run.c:
-		 * the bound's whole-gang answer, kept only when that plan
-		 * admits more of the top priority) */
-		const char *pin = wg->nbound > 0
-				      ? "its running pods pin it to"
-				      : "the plan (led by the bound's "
-					"whole-gang answer) gave it";
-		const char *more = wg->nbound > 0 ? "more " : "";
+		/* a led pass's hint (wgr_solve_led: the bound's
+		 * whole-gang answer) rides on fixed_dom where the group
+		 * had none, that is, no running pods */
+		bool led = G->hint && G->hint[wg - p->groups] >= 0 &&
+			   wg->nbound == 0;
+		const char *pin = led ? "the plan (led by the bound's "
+					"whole-gang answer) gave it"
+				      : "its running pods pin it to";
+		const char *more = led ? "" : "more ";
 		if (wg->nclasses > 1)
 			return wa_printf(a, "%s %s %s, which has room for %lld "
 					 "of the %d %spods it needs", pin, sn,

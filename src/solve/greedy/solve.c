@@ -157,12 +157,12 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
  * index recounted after every group (wgr_solve_checked). */
 static int solve_pass(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, bool preempt, uint64_t seed,
-		      const unsigned char *lead, wa_arena *ra, int *chk,
+		      const int *hint, wa_arena *ra, int *chk,
 		      wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
 		.nn = p->nnodes, .threads = 1, .preempt = preempt,
-		.pe_only_dom = -1, .seed = seed, .lead = lead,
+		.pe_only_dom = -1, .seed = seed, .hint = hint,
 		.ra = ra ? ra : p->arena};
 	if (seed && wgr_seed_flat(seed))
 		G.preempt = false;
@@ -268,7 +268,25 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 }
 
 int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
-		  uint64_t seed, const unsigned char *lead, wasp_error *err)
+		  uint64_t seed, const int *hint, wasp_error *err)
 {
-	return solve_pass(p, o, sol, true, seed, lead, NULL, NULL, err);
+	/* the hinted domain rides on fixed_dom, on a copy of the groups:
+	 * every path of the pass (domains, evictions, trees, reasons)
+	 * already holds a group with one to it */
+	wa_arena *t = wa_new();
+	wp_problem q = *p;
+	q.groups = t ? wa_alloc(t, sizeof *q.groups * ((size_t)p->ngroups + 1))
+		     : NULL;
+	if (!q.groups) {
+		wa_destroy(t);
+		return werr(err, WASP_ENOMEM, "out of memory in greedy");
+	}
+	memcpy(q.groups, p->groups, sizeof *q.groups * (size_t)p->ngroups);
+	for (int g = 0; g < p->ngroups; g++)
+		if (hint[g] >= 0 && q.groups[g].key >= 0 &&
+		    q.groups[g].fixed_dom == -1)
+			q.groups[g].fixed_dom = hint[g];
+	int rc = solve_pass(&q, o, sol, true, seed, hint, NULL, NULL, err);
+	wa_destroy(t);
+	return rc;
 }

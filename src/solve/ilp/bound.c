@@ -884,22 +884,10 @@ static int solve_lp(cb_state *S, const int *ct, int *hint, wilp_cbound *b,
 			b->lp_ub0 = b->ub[0];
 			cu = floor(cu / grain + WILP_BOUND_TOL) * grain;
 			b->ub[0] = cu < b->ub[0] ? cu : b->ub[0];
-			/* whole gangs, integer: a share of what is left */
-			/* where nothing may be evicted the search after it
-			 * ends early: more of the time is the MIP's */
-			double range, most;
-			bool ev = wpe_evict_range(p, &range, &most);
-			double share = ev ? WILP_BOUND_MIP_SHARE
-					  : WILP_BOUND_MIP_SHARE_NO_EVICT;
-			/* with evictions the room is most of the cluster and
-			 * branching did not lower the LP's bound at 2,048
-			 * nodes: its seconds go to the search instead */
-			S->mip_nodes = ev ? 0 : WILP_BOUND_MIP_NODES;
-			dc = S->run_dl;
-			if (!wdl_is_none(dc))
-				dc = wdl_at(wb_now() + wdl_left(dc, 0) * share);
+			/* whole gangs, integer: bound_mip.c takes its own
+			 * share of the run's time */
 			double m0 = wb_now();
-			if (wcb_mip_tier0(S, ct, dc, a, hint, &cu, b)) {
+			if (wcb_mip_tier0(S, ct, a, hint, &cu, b)) {
 				rc = WASP_ENOMEM;
 				break;
 			}

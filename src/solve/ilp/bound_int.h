@@ -100,7 +100,6 @@ typedef struct cb_state {
 	long run0;          /* the first "at most k" row                  */
 	int *rowid;         /* per virtual row: its GLPK row, 0: none     */
 	wb_deadline run_dl; /* the run's deadline (the MIP's share)       */
-	int mip_nodes;      /* the MIP's branch-and-bound nodes, at most  */
 } cb_state;
 
 
@@ -119,11 +118,12 @@ int wcb_col_coefs(const cb_state *S, int j, long *vo, double *co);
 int wcb_cg_tier0(cb_state *S, glp_prob *P, const int *ct, wb_deadline dl,
 		 wa_arena *a, double *ub, wilp_cbound *b);
 
-/* The MIP over whole gangs for tier 0 (bound_mip.c), within dl, in the
- * caller's GLPK environment: *ub its bound on tier 0's work (INFINITY:
- * none in time); b gets its figures; hint (ngroups, or NULL) the domain
- * of each gang in the MIP's best answer, where it had one.  -1 NOMEM. */
-int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
-		  int *hint, double *ub, wilp_cbound *b);
+/* The MIP over whole gangs for tier 0 (bound_mip.c), within its share
+ * of S->run_dl, in the caller's GLPK environment: *ub its bound on tier
+ * 0's work (INFINITY: none in time); b gets its figures; hint (2 *
+ * ngroups, or NULL) the domain of each gang in its two answers, where
+ * it had one.  -1 NOMEM. */
+int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
+		  double *ub, wilp_cbound *b);
 
 #endif

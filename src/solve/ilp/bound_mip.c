@@ -3,30 +3,32 @@
  * (doc/formulation.md §12, "Whole gangs, integer").
  *
  * The LP of bound.c and the patterns of bound_cg.c let a gang be split
- * over domains (as a convex combination); the gap that leaves is
- * integrality, which a MIP solver's preprocessing and cuts close at the
- * root.  Here the top tier's single-class gangs are grouped into exact
- * types (the same requests, eligibility, level, key, size, need and
- * fixed domain: interchangeable, so one integer column per type and
- * domain is the same MIP as one binary per gang), with
+ * over domains (as a convex combination).  Here the top tier's
+ * single-class gangs are grouped into exact types (the same requests,
+ * eligibility, level, key, size C, need N and fixed domain:
+ * interchangeable, so one integer column per type and domain is the
+ * same MIP as one binary per gang), with
  *
- *   y[t,D] in 0..min(n_t, F_D / need_t)    gangs of type t in domain D
- *   w[t,D]: need_t y <= w <= min(C_t, F_D) y  their pods (when need < C)
+ *   y[t,D] in 0..min(n_t, F_D / N_t)   gangs of type t in domain D
+ *                                      (each with its need's pods)
+ *   w[t,D] <= (min(C_t, F_D) - N_t) y  their pods past the need
  *   sum_D y[t,D] <= n_t
  *
  * (F_D: the type's pods that fit in D node by node; gangs without a
  * required key have the whole cluster as their one domain), and per
- * domain of every key above a typed one and for the whole cluster, per
- * level and pod shape q, the rounded capacity rows of bound.c,
+ * domain of every key at or above a typed one and for the whole
+ * cluster, per level and shape q of the scarce resource, the rounded
+ * capacity rows of bound.c,
  *
  *   sum a[c,q] pods <= sum_{n in D} fit[n,q,l]
  *
- * The top tier's other classes (lone pods, several classes, a need of
- * 0) get a continuous column in the cluster's rows.  Budgets, evictions'
- * costs, the rest of the topology and the resources outside the shapes
- * are dropped, so every plan's top tier is a solution: GLPK's bound on
- * this MIP (presolve, cuts, branching until the time share is spent),
- * read in its callback, bounds the top tier.
+ * The top tier's other classes (lone pods, several classes) get a
+ * continuous column in the cluster's rows.  Budgets, evictions' costs,
+ * the rest of the topology and the resources outside the shapes are
+ * dropped, so every plan's top tier is a solution: the LP's optimum,
+ * and the best node bound of a few branch-and-bound nodes after it
+ * (read in the callback), bound the top tier.  The LP's answer rounded
+ * (or branch and bound's) names a domain per gang for run.c's pass.
  */
 #include "solve/ilp/bound_int.h"
 
@@ -99,11 +101,6 @@ static int typed_class(const mb_state *M, int g)
 	return c;
 }
 
-static int key_of(const wp_group *wg)
-{
-	return wg->key >= 0 ? wg->key : -1;
-}
-
 /* Gangs sharing a fit per domain: eligibility, level, key, requests. */
 static int cmp_fit(const void *ctx, int a, int b)
 {
@@ -117,8 +114,8 @@ static int cmp_fit(const void *ctx, int a, int b)
 	int lx = M->S->clev[x->classes[0]], ly = M->S->clev[y->classes[0]];
 	if (lx != ly)
 		return lx < ly ? -1 : 1;
-	if (key_of(x) != key_of(y))
-		return key_of(x) < key_of(y) ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	for (int r = 0; r < p->nres; r++)
 		if (cx->req[r] != cy->req[r])
 			return cx->req[r] < cy->req[r] ? -1 : 1;
@@ -167,7 +164,7 @@ static int types(mb_state *M, wa_arena *a)
 	long nF = 0;
 	for (int i = 0; i < nc; i++)
 		if (i == 0 || cmp_fit(M, cand[i - 1], cand[i]))
-			nF += ndom_of(p->topo, key_of(&p->groups[cand[i]]));
+			nF += ndom_of(p->topo, p->groups[cand[i]].key);
 	M->F = wa_calloc(a, (size_t)nF + 1, sizeof *M->F);
 	if (!M->F)
 		return -1;
@@ -175,7 +172,7 @@ static int types(mb_state *M, wa_arena *a)
 	for (int i = 0; i < nc; i++) {
 		int g = cand[i];
 		const wp_group *wg = &p->groups[g];
-		int c = wg->classes[0], key = key_of(wg);
+		int c = wg->classes[0], key = wg->key;
 		if (i == 0 || cmp_fit(M, cand[i - 1], g)) {
 			const wp_class *cl = &p->classes[c];
 			double *F = M->F + nF;
@@ -364,10 +361,9 @@ static bool has_extra(const mb_type *t, double cap)
 	return t->need < t->cnt && cap > t->need;
 }
 
-/* The MIP's answer as a domain per gang: y[t,D] of type t's gangs, in
- * their order, get domain D (keys only; a gang without a key gets 0);
- * mip false: from the LP's answer, rounded down.  Returns the gangs
- * given one. */
+/* An answer (yv: per column, whole numbers of gangs) as a domain per
+ * gang: y[t,D] of type t's gangs, in their order, get domain D (a gang
+ * without a key gets 0).  Returns the gangs given one. */
 static int hints(const mb_state *M, const double *yv, int ny, int *hint)
 {
 	const wp_problem *p = M->S->p;
@@ -463,22 +459,14 @@ static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
 	return 0;
 }
 
-/* Columns of every type in about WCB_MIP_HINT_DOMS of its domains (a
- * slice that differs from type to type, so that together they cover
- * the cluster); returns the columns. */
-static long hint_slices(mb_state *M)
+/* The columns the model will have: per type its domains (y, and w
+ * when need < size, at most), then the other top-tier classes. */
+static long count_cols(const mb_state *M)
 {
 	const wp_problem *p = M->S->p;
 	long ncol = 0;
 	for (int t = 0; t < M->nty; t++) {
-		mb_type *ty = &M->ty[t];
-		int nf = 0;
-		ty->stride = 1;
-		for (int d = 0; d < ndom_of(p->topo, ty->key); d++)
-			nf += type_fit(M, ty, d) > 0;
-		ty->stride = (nf + WCB_MIP_HINT_DOMS - 1) / WCB_MIP_HINT_DOMS;
-		if (ty->stride < 1)
-			ty->stride = 1;
+		const mb_type *ty = &M->ty[t];
 		for (int d = 0; d < ndom_of(p->topo, ty->key); d++)
 			if (type_fit(M, ty, d) > 0)
 				ncol += ty->need < ty->cnt ? 2 : 1;
@@ -488,14 +476,44 @@ static long hint_slices(mb_state *M)
 	return ncol;
 }
 
-int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
-		  int *hint, double *ub, wilp_cbound *b)
+/* Columns of every type in about WCB_MIP_HINT_DOMS of its domains (a
+ * slice that differs from type to type, so that together they cover
+ * the cluster); returns the columns. */
+static long hint_slices(mb_state *M)
+{
+	const wp_problem *p = M->S->p;
+	for (int t = 0; t < M->nty; t++) {
+		mb_type *ty = &M->ty[t];
+		int nf = 0;
+		for (int d = 0; d < ndom_of(p->topo, ty->key); d++)
+			nf += type_fit(M, ty, d) > 0;
+		ty->stride = (nf + WCB_MIP_HINT_DOMS - 1) / WCB_MIP_HINT_DOMS;
+		if (ty->stride < 1)
+			ty->stride = 1;
+	}
+	return count_cols(M);
+}
+
+int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
+		  double *ub, wilp_cbound *b)
 {
 	*ub = INFINITY;
 	const wp_problem *p = S->p;
 	if (S->scarce < 0)
 		return 0;
 	double t0 = wb_now();
+	/* where nothing may be evicted the search after it ends early: more
+	 * of the time is the MIP's; with evictions the room is most of the
+	 * cluster and branching did not lower the LP's bound at 2,048
+	 * nodes: its seconds go to the search instead */
+	double range, most;
+	bool ev = wpe_evict_range(p, &range, &most);
+	int max_nodes = ev ? 0 : WILP_BOUND_MIP_NODES;
+	wb_deadline dl = S->run_dl;
+	if (!wdl_is_none(dl))
+		dl = wdl_at(t0 + wdl_left(dl, 0) *
+				     (ev ? WILP_BOUND_MIP_SHARE
+					 : WILP_BOUND_MIP_SHARE_NO_EVICT));
 	bool hint_only = false;
 	mb_state M0, *M = &M0;
 	memset(M, 0, sizeof *M);
@@ -518,23 +536,11 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 		return -1;
 	if (M->nsh == 0)
 		return 0;
-	/* columns: per type its domains (y, and w when need < size), then
-	 * the other top-tier classes */
-	long ncol = 0, nnz = 0;
-	for (int t = 0; t < M->nty; t++) {
-		const mb_type *ty = &M->ty[t];
-		for (int d = 0; d < ndom_of(p->topo, ty->key); d++)
-			if (type_fit(M, ty, d) > 0)
-				ncol += ty->need < ty->cnt ? 2 : 1;
-	}
-	for (int c = 0; c < p->nclasses; c++)
-		ncol += S->cel[c] >= 0 && ct[c] == 0;
-	int depth = 1;
-	for (int k = 0; p->topo && k < p->topo->nkeys; k++)
-		depth++;
-	int per = 3 + depth * M->nl * M->nw; /* entries per column */
-	nnz = ncol * per;
-	b->mip_cols = (int)(ncol < INT32_MAX ? ncol : INT32_MAX);
+	long ncol = count_cols(M);
+	/* entries per column, at most: its type row and its domain's
+	 * chain of keys up to the cluster */
+	int per = 3 + (1 + (p->topo ? p->topo->nkeys : 0)) * M->nl * M->nw;
+	long nnz = ncol * per;
 	bool too = ncol > WCB_MIP_MAX_COLS || nnz > WCB_MIP_MAX_NZ ||
 		   (!wdl_is_none(dl) &&
 		    wdl_left(dl, 0) < (double)ncol * WILP_BOUND_MIP_S_PER_COL);
@@ -637,7 +643,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	/* the LP first: its optimum is already a bound (and, with the
 	 * types' fits, close to the MIP's on the generated families), and
 	 * its rounding the hint when the search finds no answer in time */
-	mb_cb cb = {.ub = INFINITY, .max_nodes = S->mip_nodes};
+	mb_cb cb = {.ub = INFINITY, .max_nodes = max_nodes};
 	double left = wdl_left(dl, 0);
 	if (!wdl_is_none(dl) && left <= 0) {
 		glp_delete_prob(P);
@@ -679,7 +685,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wb_deadline dl, wa_arena *a,
 	io.cb_info = &cb;
 	left = wdl_left(dl, 0);
 	int rc = -1;
-	if (S->mip_nodes > 0 && !hint_only &&
+	if (max_nodes > 0 && !hint_only &&
 	    ny <= WILP_BOUND_MIP_BB_MAX_COLS &&
 	    (wdl_is_none(dl) || left > 0)) {
 		if (!wdl_is_none(dl))
