@@ -390,10 +390,7 @@ START_TEST(pipeline_proven)
 {
 	wasp_gen_options g;
 	trees256(&g, 0);
-	char *text = wasp_gen(&g, NULL);
-	ck_assert_ptr_nonnull(text);
-	wasp_snapshot *s = tu_load(text);
-	wasp_free(text);
+	wasp_snapshot *s = tu_gen_load(&g);
 	for (int mode = WASP_MODE_AUTO; mode <= WASP_MODE_ILP; mode++) {
 		wasp_options o;
 		wasp_options_init(&o);
@@ -425,12 +422,7 @@ START_TEST(pipeline_parts)
 {
 	wasp_gen_options g;
 	trees256(&g, 0.5);
-	wasp_error e;
-	memset(&e, 0, sizeof e);
-	char *text = wasp_gen(&g, &e);
-	ck_assert_ptr_nonnull(text);
-	wasp_snapshot *s = tu_load(text);
-	wasp_free(text);
+	wasp_snapshot *s = tu_gen_load(&g);
 	for (int mode = WASP_MODE_AUTO; mode <= WASP_MODE_ILP; mode++) {
 		if (mode == WASP_MODE_GREEDY)
 			continue;

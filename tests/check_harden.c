@@ -523,10 +523,7 @@ START_TEST(ilp_within_max_memory)
 	g.gangs = 50;
 	g.max_gang = 16;
 	wasp_error e;
-	char *text = wasp_gen(&g, &e);
-	ck_assert_ptr_nonnull(text);
-	wasp_snapshot *s = tu_load(text);
-	wasp_free(text);
+	wasp_snapshot *s = tu_gen_load(&g);
 	wasp_options o;
 	wasp_options_init(&o);
 	o.mode = WASP_MODE_ILP;
@@ -696,10 +693,7 @@ START_TEST(cancel_inside_the_lp)
 	ck_assert_int_eq(wasp_gen_option_set(&g, "nodes", "1024", &e), 0);
 	ck_assert_int_eq(wasp_gen_option_set(&g, "gangs", "200", &e), 0);
 	ck_assert_int_eq(wasp_gen_option_set(&g, "max-gang", "32", &e), 0);
-	char *text = wasp_gen(&g, &e);
-	ck_assert_ptr_nonnull(text);
-	wasp_snapshot *s = tu_load(text);
-	wasp_free(text);
+	wasp_snapshot *s = tu_gen_load(&g);
 	wasp_options o;
 	wasp_options_init(&o);
 	o.node_model = 1;
