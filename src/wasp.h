@@ -159,6 +159,12 @@ typedef struct wasp_options {
 				    (doc/formulation.md §10)                 */
 	/* the ILP's solver (doc/formulation.md §7b): */
 	int solver;              /* enum wasp_solver                         */
+	/* wasp_export only: */
+	int export_top_tier;     /* 1: the objective is the top tier's work
+				    alone (the highest pending priority's
+				    pods or --value), so that another
+				    solver's optimum is the true best top
+				    tier, to hold a plan's bound against     */
 	/* determinism (doc/library.md, "Determinism"): */
 	long work_limit;         /* > 0: a work budget instead of the clock:
 				    greedy restart passes and branch-and-

@@ -959,6 +959,30 @@ START_TEST(test_export)
 	text = read_all(mps, NULL);
 	ck_assert(text && strstr(text, "ROWS") != NULL);
 	free(text);
+	/* the top tier alone: every objective term counts one pod */
+	const char *top = tmp_path("top.lp"), *dat = tmp_path("top.dat");
+	r = run("export", "-q", "--top-tier", "--lp", (char *)top, (char *)ex);
+	expect_status(&r, 0, "export --top-tier --lp");
+	rr_free(&r);
+	text = read_all(top, NULL);
+	ck_assert(text != NULL);
+	char *obj = strstr(text, "Maximize"), *end = strstr(text, "Subject To");
+	ck_assert(obj && end && obj < end);
+	*end = 0;
+	ck_assert_msg(strstr(obj, "+ x(") != NULL, "objective: %.300s", obj);
+	for (const char *q = obj; (q = strpbrk(q, "+-")); q++)
+		ck_assert_msg(q[1] == ' ' && q[2] != '-' &&
+				  (q[2] < '0' || q[2] > '9') && q[0] == '+',
+			      "a term with a coefficient: %.60s", q);
+	free(text);
+	/* GMPL data has no objective to replace: a clear error, no file */
+	r = run("export", "-q", "--top-tier", "--dat", (char *)dat,
+		(char *)ex);
+	ck_assert(!r.signaled);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "top tier") != NULL, "%s", r.err);
+	ck_assert(!file_exists(dat));
+	rr_free(&r);
 }
 END_TEST
 

@@ -102,8 +102,9 @@ static int run_tool(char *const argv[], const char *out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* cbc's optimum on the exported LP, run by hand; NAN when not proven. */
-static double cbc_by_hand(tu_inst *in)
+/* cbc's optimum on the exported LP (with top: the top tier's work
+ * alone, wasp export --top-tier), run by hand; NAN when not proven. */
+static double cbc_by_hand(tu_inst *in, bool top)
 {
 	char dir[64], lp[96], log[96];
 	snprintf(dir, sizeof dir, "/tmp/wasp-lns-XXXXXX");
@@ -112,8 +113,9 @@ static double cbc_by_hand(tu_inst *in)
 	snprintf(log, sizeof log, "%s/cbc.log", dir);
 	wasp_error e;
 	memset(&e, 0, sizeof e);
-	ck_assert_int_eq(wilp_export(in->p, &in->o, WASP_EXPORT_LP, lp, &e),
-			 0);
+	wasp_options o = in->o;
+	o.export_top_tier = top;
+	ck_assert_int_eq(wilp_export(in->p, &o, WASP_EXPORT_LP, lp, &e), 0);
 	char *argv[] = {"cbc", lp, "-solve", NULL};
 	ck_assert_int_eq(run_tool(argv, log), 0);
 	char *txt = tu_slurp(log);
@@ -154,7 +156,7 @@ START_TEST(cbc_plan_is_cbc_optimum)
 		ck_assert_int_eq(wilp_solve(in.p, &in.o, dl, in.greedy, l, &sl,
 					    &e),
 				 0);
-		double z = cbc_by_hand(&in);
+		double z = cbc_by_hand(&in, false);
 		if (!strcmp(sc.status, "optimal") &&
 		    !strcmp(sl.status, "optimal") && !isnan(z)) {
 			nproved++;
@@ -173,6 +175,60 @@ START_TEST(cbc_plan_is_cbc_optimum)
 		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(nproved, 2);
+}
+END_TEST
+
+/* The top tier's true optimum, cbc's on the model written with
+ * --top-tier: no plan's top tier beats it (greedy's, verified), the
+ * bound of the plan's summary is not below it, and where GLPK proves
+ * the lexicographic optimum its top tier is that optimum. */
+START_TEST(top_tier_optimum_holds_bound)
+{
+	if (!wilp_cbc_available())
+		return;
+	int nproved = 0;
+	for (int i = 0; i < 6; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 40 + i, 16);
+		g.family = i % 3 == 0 ? 0 : i % 3 == 1 ? 2 : 3;
+		tu_inst in;
+		tu_inst_gen(&in, &g);
+		double z = cbc_by_hand(&in, true);
+		ck_assert_msg(!isnan(z), "case %d: cbc proved no optimum", i);
+		wp_value vg;
+		wp_evaluate(in.p, in.greedy, &vg);
+		ck_assert_msg(vg.work[0] <= z + 1e-6,
+			      "case %d: greedy %.1f above the optimum %.1f", i,
+			      vg.work[0], z);
+		wilp_cbound b;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		ck_assert(b.ok && b.prio[0] == vg.prio[0]);
+		ck_assert_msg(b.ub[0] >= z - 1e-6,
+			      "case %d: bound %.2f below the optimum %.1f", i,
+			      b.ub[0], z);
+		wp_sol *l = wp_sol_new(in.p, in.a);
+		wilp_stats sl;
+		ck_assert_int_eq(wilp_solve(in.p, &in.o, wdl_after(wb_now(), 20),
+					    in.greedy, l, &sl, &e),
+				 0);
+		tu_sol_verified(in.snap, in.p, l, in.greedy, "top tier");
+		/* proven: "optimal", or nothing better than greedy's plan
+		 * with no gap left */
+		if (sl.gap == 0 && (!strcmp(sl.status, "optimal") ||
+				    !strcmp(sl.status, "greedy"))) {
+			wp_value vl;
+			wp_evaluate(in.p, l, &vl);
+			ck_assert_msg(fabs(vl.work[0] - z) < 1e-6,
+				      "case %d: GLPK's optimum has %.1f in "
+				      "the top tier, cbc %.1f",
+				      i, vl.work[0], z);
+			nproved++;
+		}
+		tu_inst_free(&in);
+	}
+	ck_assert_int_ge(nproved, 3);
 }
 END_TEST
 
@@ -1122,6 +1178,7 @@ static Suite *suite(void)
 	tcase_add_test(b, bound_patterns_valid);
 	tcase_add_test(b, bound_whole_gangs_tighter);
 	tcase_add_test(b, bound_mip_valid);
+	tcase_add_test(b, top_tier_optimum_holds_bound);
 	suite_add_tcase(s, b);
 	TCase *l = tcase_create("lns");
 	tcase_set_timeout(l, 60);

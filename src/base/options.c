@@ -63,6 +63,9 @@ int wopt_check(const wasp_options *o, wasp_error *err)
 	if (o->node_model != 0 && o->node_model != 1)
 		return werr(err, WASP_EINVAL, "options: node_model %d: "
 			    "expected 0 or 1", o->node_model);
+	if (o->export_top_tier != 0 && o->export_top_tier != 1)
+		return werr(err, WASP_EINVAL, "options: export_top_tier %d: "
+			    "expected 0 or 1", o->export_top_tier);
 	if (o->work_limit < 0)
 		return werr(err, WASP_EINVAL, "options: work_limit %ld: "
 			    "expected 0 (the clock) or more", o->work_limit);

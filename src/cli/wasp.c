@@ -296,6 +296,10 @@ static const char export_help[] =
 "      --lp FILE           write CPLEX LP format\n"
 "      --mps FILE          write free MPS format\n"
 "      --dat FILE          write GMPL data for models/wasp.mod\n"
+"      --top-tier          the objective is the top tier alone (the\n"
+"                          highest pending priority's pods, or --value):\n"
+"                          another solver's optimum is then the best top\n"
+"                          tier any plan can reach (LP and MPS only)\n"
 PLAN_OPTIONS_HELP
 "\n"
 "Exit status: 0 written, 2 bad input or usage, 3 internal or I/O error.\n";
@@ -354,6 +358,7 @@ enum {
 	OPT_LP,
 	OPT_MPS,
 	OPT_DAT,
+	OPT_TOP_TIER,
 	OPT_JSON,
 	OPT_DRA,
 	OPT_PREEMPTIBLE,
@@ -963,6 +968,7 @@ static int cmd_export(int argc, char **argv)
 	    {"lp", required_argument, NULL, OPT_LP},
 	    {"mps", required_argument, NULL, OPT_MPS},
 	    {"dat", required_argument, NULL, OPT_DAT},
+	    {"top-tier", no_argument, NULL, OPT_TOP_TIER},
 	    PLAN_LONG_OPTIONS,
 	    {NULL, 0, NULL, 0}};
 	const char *cmd = "export", *path = NULL;
@@ -984,6 +990,9 @@ static int cmd_export(int argc, char **argv)
 			format = c == OPT_LP    ? WASP_EXPORT_LP
 				 : c == OPT_MPS ? WASP_EXPORT_MPS
 						: WASP_EXPORT_DAT;
+			continue;
+		case OPT_TOP_TIER:
+			o.export_top_tier = 1;
 			continue;
 		case 'h':
 			fputs(export_help, stdout);

@@ -894,6 +894,10 @@ static int glpk_text(export_state *X, int format, char **text,
 	}
 	r->env.P = glp_create_prob();
 	wilp_load_prob(&X->m, r->env.P, -1, NULL);
+	if (r->o->export_top_tier)
+		for (int j = 1; j <= X->m.ncols; j++)
+			glp_set_obj_coef(r->env.P, j,
+					 X->m.ctier[j] == 0 ? X->m.cval[j] : 0);
 	r->env.msglen = 0;
 	r->env.msg[0] = 0;
 	int old = glp_term_out(GLP_ON); /* its message, into env.msg */
@@ -941,6 +945,10 @@ int wilp_export(const wp_problem *p, const wasp_options *o, int format,
 	    format != WASP_EXPORT_DAT)
 		return werr(err, WASP_EINVAL, "unknown export format %d",
 			    format);
+	if (o->export_top_tier && format == WASP_EXPORT_DAT)
+		return werr(err, WASP_EINVAL, "the top tier alone is written "
+			    "as LP or MPS, not as GMPL data (models/wasp.mod "
+			    "states its own objective)");
 	wa_arena *ar = wa_new();
 	export_state *X = ar ? wa_alloc(ar, sizeof *X) : NULL;
 	if (!X) {
