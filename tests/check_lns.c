@@ -26,6 +26,7 @@
 #include "run/run.h"
 #include "solve/baseline.h"
 #include "solve/greedy/greedy.h"
+#include "solve/topup.h"
 #include "solve/ilp/ilp.h"
 #include "reduce/units.h"
 
@@ -56,11 +57,11 @@ static void node_yaml(tu_buf *b, const char *name, const char *labels)
 		     "pods: \"110\", nvidia.com/gpu: \"8\"}\n");
 }
 
-/* A PodGroup "name" in namespace ml (minCount: size, at priority prio
+/* A PodGroup "name" in namespace ml (minCount: min, at priority prio
  * when it is not 0, confined to one domain of key when key is not
  * NULL) and its `size` pending pods of `gpus` GPUs each. */
-static void gang_yaml(tu_buf *b, const char *name, int size, int gpus,
-		      int prio, const char *key)
+static void gang_min_yaml(tu_buf *b, const char *name, int size, int min,
+			  int gpus, int prio, const char *key)
 {
 	tu_printf(b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
 		     "kind: PodGroup\nmetadata: {name: %s, namespace: ml}\n"
@@ -68,7 +69,7 @@ static void gang_yaml(tu_buf *b, const char *name, int size, int gpus,
 		  name);
 	if (prio)
 		tu_printf(b, "  priority: %d\n", prio);
-	tu_printf(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", size);
+	tu_printf(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", min);
 	if (key)
 		tu_printf(b, "  schedulingConstraints: {topology: [{key: "
 			     "%s}]}\n",
@@ -78,6 +79,13 @@ static void gang_yaml(tu_buf *b, const char *name, int size, int gpus,
 		snprintf(pod, sizeof pod, "%s-%d", name, i);
 		tu_pod_yaml(b, pod, name, NULL, gpus, prio);
 	}
+}
+
+/* The same with minCount: size. */
+static void gang_yaml(tu_buf *b, const char *name, int size, int gpus,
+		      int prio, const char *key)
+{
+	gang_min_yaml(b, name, size, size, gpus, prio, key);
 }
 
 /* ------------------------------------------------------------- cbc */
@@ -809,6 +817,61 @@ START_TEST(led_pass_follows_hints)
 }
 END_TEST
 
+/* The top-up (solve/topup.h): a gang admitted at its minimum gets the
+ * pods it still has, in the domain its pods hold: on free room, then on
+ * room that evicting a lower priority makes; never on another domain's
+ * free room, and never by evicting an equal or higher priority. */
+START_TEST(topup_fills_gang_in_its_domain)
+{
+	tu_buf b = {0};
+	node_yaml(&b, "n0", "example.com/rack: r0");
+	node_yaml(&b, "n1", "example.com/rack: r1");
+	node_yaml(&b, "n2", "example.com/rack: r0");
+	tu_pod_yaml(&b, "low", NULL, "n0", 6, 10);   /* evictable  */
+	tu_pod_yaml(&b, "high", NULL, "n2", 7, 200); /* not by 100 */
+	gang_min_yaml(&b, "a", 5, 2, 1, 100, "example.com/rack");
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	ck_assert(wtu_applies(p));
+	int g = -1, ulow = -1;
+	for (int i = 0; i < p->ngroups; i++)
+		if (p->groups[i].nclasses)
+			g = i;
+	ck_assert_int_ge(g, 0);
+	ck_assert_int_eq(p->nunits, 2);
+	for (int u = 0; u < p->nunits; u++)
+		if (p->units[u].priority == 10)
+			ulow = u;
+	ck_assert_int_ge(ulow, 0);
+	/* the plan greedy would keep: its minimum on n0's free room */
+	wp_sol *s = wp_sol_new(p, in.a);
+	int c = p->groups[g].classes[0];
+	s->x[wp_slot(p, c, 0)] = 2;
+	s->admit[g] = 1;
+	tu_sol_verified(in.snap, p, s, NULL, "the minimum");
+	wp_sol *start = wp_sol_new(p, in.a);
+	wp_sol_copy(p, start, s);
+	wtu_stats st;
+	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	tu_sol_verified(in.snap, p, s, start, "topped up");
+	ck_assert_int_eq(st.pods, 3);
+	ck_assert_int_eq(st.groups, 1);
+	ck_assert_int_eq(st.evicted, 1);
+	ck_assert_int_eq(s->x[wp_slot(p, c, 0)], 4); /* 2 + the freed 2 */
+	ck_assert_int_eq(s->x[wp_slot(p, c, 2)], 1); /* n2's free GPU  */
+	ck_assert_int_eq(s->x[wp_slot(p, c, 1)], 0); /* r1: not its rack */
+	ck_assert(s->evict[ulow] && s->evict_by[ulow] == g);
+	ck_assert_int_eq(s->evict[1 - ulow], 0);
+	/* full already: nothing to do, the plan unchanged */
+	wp_sol_copy(p, start, s);
+	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	ck_assert_int_eq(st.pods, 0);
+	ck_assert_mem_eq(s->x, start->x, (size_t)p->nx * sizeof *s->x);
+	tu_inst_free(&in);
+}
+END_TEST
+
 START_TEST(bound_whole_gangs_tighter)
 {
 	whole_gang_case(true);
@@ -1193,6 +1256,7 @@ static Suite *suite(void)
 	tcase_add_test(f, small_first_pass);
 	tcase_add_test(f, small_first_packs_more);
 	tcase_add_test(f, led_pass_follows_hints);
+	tcase_add_test(f, topup_fills_gang_in_its_domain);
 	suite_add_tcase(s, f);
 	return s;
 }

@@ -29,3 +29,11 @@ int wis_desc(const void *ctx, int a, int b)
 		return v[a] > v[b] ? -1 : 1;
 	return a < b ? -1 : a > b;
 }
+
+int wis_asc(const void *ctx, int a, int b)
+{
+	const double *v = ctx;
+	if (v[a] != v[b])
+		return v[a] < v[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}

@@ -15,5 +15,7 @@ void wis_sort(int *v, int *tmp, int n, wis_cmp cmp, const void *ctx);
 /* A comparator for indices into the double array ctx: the largest value
  * first, ties by index. */
 int wis_desc(const void *ctx, int a, int b);
+/* The same, smallest value first. */
+int wis_asc(const void *ctx, int a, int b);
 
 #endif

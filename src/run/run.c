@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "solve/baseline.h"
+#include "solve/topup.h"
 #include "solve/ilp/agg.h"
 #include "solve/greedy/greedy.h"
 #include "solve/ilp/ilp.h"
@@ -579,6 +580,32 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 
 /* The neighbourhood search from the constructive plan (§12): sub-ILPs
  * over a few domains; never worse than its start. */
+/* The pods admitted groups still have, on room free or made by evicting
+ * lower priorities (solve/topup.h): the search re-solves groups only
+ * inside its domains, and greedy's gangs evict for their minimum only. */
+static int topup(run *R, wasp_error *err)
+{
+	if (!wtu_applies(R->p) || cancelled(R->o))
+		return WASP_OK;
+	wp_sol *t = wp_sol_new(R->p, R->a);
+	if (!t)
+		return nomem(err);
+	wp_sol_copy(R->p, t, R->best ? R->best : R->gsol);
+	wtu_stats st;
+	if (wtu_topup(R->p, t, &st))
+		return nomem(err);
+	if (st.pods == 0)
+		return WASP_OK;
+	R->best = t;
+	R->reason = wa_printf(R->a, "%s; then %d pod%s past their groups' "
+				    "minimum in %d group%s (evicting %d "
+				    "pod%s)",
+			      R->reason, st.pods, st.pods == 1 ? "" : "s",
+			      st.groups, st.groups == 1 ? "" : "s",
+			      st.evicted, st.evicted == 1 ? "" : "s");
+	return R->reason ? WASP_OK : nomem(err);
+}
+
 static int improve_lns(run *R, wasp_error *err)
 {
 	wilp_lns_stats ls;
@@ -634,7 +661,7 @@ static int improve_lns(run *R, wasp_error *err)
 		R->reason = also(R->a, R->reason, "cancelled during the "
 				 "neighbourhood search: the best plan found "
 				 "by then");
-	return WASP_OK;
+	return topup(R, err);
 }
 
 /* max_memory (doc/library.md, "Memory"): the ILP and GLPK work within

@@ -1,0 +1,430 @@
+/*
+ * topup.c -- pods past a group's minimum, added to a finished plan
+ * (topup.h; doc/formulation.md §12, "Topping up").
+ *
+ * The room a pod may take is that of the capacity-by-priority rows
+ * (reduce/units.h): per node, resource and pending level L,
+ *
+ *   sum_{c: prio(c) <= L} req x + sum_{u: prio(u) >= L or kept} use <= cap
+ *
+ * with cap the node's allocatable less what pods outside every unit use.
+ * A pod of priority P counts in the rows of every level at or above P, so
+ * it fits where all of those have room.  The rows' left sides are kept per
+ * node and level as pods are added and units evicted.
+ */
+#include "solve/topup.h"
+#include "base/sort.h"
+#include "reduce/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tstate {
+	const wp_problem *p;
+	wp_sol *s;
+	wa_arena *a;
+	int nl, nres;
+	int32_t *lv;        /* pending priorities, highest first           */
+	int64_t *cap;       /* nnodes * nres                               */
+	int64_t *lhs;       /* (nnodes * nl + L) * nres: the rows' sums     */
+	int *ustart, *ulist; /* node -> units with a pod there (CSR)       */
+	int *ulog, nulog;   /* units evicted for the node being tried      */
+	int evicted;        /* pods evicted so far (the plan's)            */
+} tstate;
+
+bool wtu_applies(const wp_problem *p)
+{
+	return !p->snap->dra && p->nmcls == 0 && p->ncomps == 0;
+}
+
+static int level_of(const tstate *T, int32_t prio)
+{
+	for (int i = 0; i < T->nl; i++)
+		if (T->lv[i] == prio)
+			return i;
+	return -1;
+}
+
+static int64_t *row(const tstate *T, int n, int L)
+{
+	return T->lhs + ((size_t)n * T->nl + L) * T->nres;
+}
+
+/* Add sign * k pods of request req to node n's rows at levels 0..li. */
+static void add(tstate *T, int n, int li, const int64_t *req, int64_t k)
+{
+	for (int L = 0; L <= li; L++) {
+		int64_t *h = row(T, n, L);
+		for (int r = 0; r < T->nres; r++)
+			h[r] += k * req[r];
+	}
+}
+
+/* Unit u's pods in the rows of the levels above its priority: counted
+ * (sign 1) while it runs, not (sign -1) once evicted. */
+static void unit_rows(tstate *T, int u, int sign)
+{
+	const wp_unit *un = &T->p->units[u];
+	for (int i = 0; i < un->npods; i++) {
+		const ws_pod *pod = &T->p->snap->pods[un->pods[i]];
+		if (pod->node < 0)
+			continue;
+		for (int L = 0; L < T->nl; L++) {
+			if (T->lv[L] <= un->priority)
+				continue;
+			int64_t *h = row(T, pod->node, L);
+			for (int r = 0; r < T->nres; r++)
+				h[r] += sign * pod->req[r];
+		}
+	}
+}
+
+/* Pods of class c (at level li) that fit on node n now. */
+static int64_t fit(const tstate *T, int c, int li, int n)
+{
+	const int64_t *req = T->p->classes[c].req;
+	const int64_t *cap = T->cap + (size_t)n * T->nres;
+	int64_t best = INT64_MAX;
+	for (int L = 0; L <= li; L++) {
+		const int64_t *h = row(T, n, L);
+		for (int r = 0; r < T->nres; r++) {
+			if (req[r] <= 0)
+				continue;
+			int64_t room = cap[r] - h[r];
+			int64_t k = room > 0 ? room / req[r] : 0;
+			if (k < best)
+				best = k;
+		}
+	}
+	return best == INT64_MAX ? 0 : best;
+}
+
+static int setup(tstate *T)
+{
+	const wp_problem *p = T->p;
+	const wp_sol *s = T->s;
+	size_t nn = (size_t)p->nnodes;
+	T->nres = p->nres;
+	T->lv = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->lv);
+	if (!T->lv)
+		return -1;
+	for (int g = 0; g < p->ngroups; g++) {
+		int32_t pr = p->groups[g].priority;
+		if (p->groups[g].nclasses && level_of(T, pr) < 0)
+			T->lv[T->nl++] = pr;
+	}
+	for (int i = 1; i < T->nl; i++) /* a few levels: insertion */
+		for (int j = i; j > 0 && T->lv[j - 1] < T->lv[j]; j--) {
+			int32_t t = T->lv[j];
+			T->lv[j] = T->lv[j - 1];
+			T->lv[j - 1] = t;
+		}
+	T->cap = wa_calloc(T->a, nn * T->nres + 1, sizeof *T->cap);
+	T->lhs = wa_calloc(T->a, nn * T->nl * T->nres + 1, sizeof *T->lhs);
+	T->ustart = wa_calloc(T->a, nn + 2, sizeof *T->ustart);
+	T->ulog = wa_calloc(T->a, (size_t)p->nunits + 1, sizeof *T->ulog);
+	if (!T->cap || !T->lhs || !T->ustart || !T->ulog)
+		return -1;
+	memcpy(T->cap, p->free, nn * T->nres * sizeof *T->cap);
+	/* node -> units, each unit once per node (its pods are in input
+	 * order; a unit's pods on one node need not be adjacent) */
+	int *last = wa_calloc(T->a, nn + 1, sizeof *last);
+	if (!last)
+		return -1;
+	for (size_t n = 0; n < nn; n++)
+		last[n] = -1;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t n = 0; n < nn; n++)
+			last[n] = -1;
+		for (int u = 0; u < p->nunits; u++) {
+			const wp_unit *un = &p->units[u];
+			for (int i = 0; i < un->npods; i++) {
+				int n = p->snap->pods[un->pods[i]].node;
+				if (n < 0 || last[n] == u)
+					continue;
+				last[n] = u;
+				if (pass == 0)
+					T->ustart[n + 1]++;
+				else
+					T->ulist[T->ustart[n]++] = u;
+			}
+		}
+		if (pass == 0) {
+			for (size_t n = 0; n < nn; n++)
+				T->ustart[n + 1] += T->ustart[n];
+			T->ulist = wa_calloc(T->a, (size_t)T->ustart[nn] + 1,
+					     sizeof *T->ulist);
+			if (!T->ulist)
+				return -1;
+		}
+	}
+	for (size_t n = nn; n > 0; n--) /* undo the fill's shift */
+		T->ustart[n] = T->ustart[n - 1];
+	T->ustart[0] = 0;
+	/* cap: allocatable less the pods outside units; every unit's pods
+	 * in the rows of levels at or below its priority, and above it
+	 * while they run */
+	for (int u = 0; u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		for (int i = 0; i < un->npods; i++) {
+			const ws_pod *pod = &p->snap->pods[un->pods[i]];
+			if (pod->node < 0)
+				continue;
+			for (int r = 0; r < T->nres; r++)
+				T->cap[(size_t)pod->node * T->nres + r] +=
+				    pod->req[r];
+			for (int L = 0; L < T->nl; L++) {
+				if (T->lv[L] > un->priority &&
+				    s->evict && s->evict[u])
+					continue;
+				int64_t *h = row(T, pod->node, L);
+				for (int r = 0; r < T->nres; r++)
+					h[r] += pod->req[r];
+			}
+		}
+	}
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		int li = level_of(T, p->groups[cl->group].priority);
+		for (int k = 0; li >= 0 && k < cl->nelig; k++)
+			if (s->x[cl->off + k])
+				add(T, cl->elig[k], li, cl->req, s->x[cl->off + k]);
+	}
+	if (s->evict)
+		T->evicted = wpe_evicted_pods(p, s);
+	return 0;
+}
+
+/* May group g evict unit u for a pod of its own? */
+static bool evictable(const tstate *T, int g, int u)
+{
+	const wp_problem *p = T->p;
+	const wp_unit *un = &p->units[u];
+	/* budgets and their violations are left to the solvers: a top-up
+	 * never breaks one */
+	return !T->s->evict[u] && !un->keep && un->npdb == 0 &&
+	       un->priority < p->groups[g].priority &&
+	       (p->max_evictions <= 0 ||
+		T->evicted + un->npods <= p->max_evictions);
+}
+
+/* Units on node n by eviction cost: lowest priority, fewest pods. */
+static int cmp_cost(const void *ctx, int a, int b)
+{
+	const wp_unit *U = ctx;
+	if (U[a].priority != U[b].priority)
+		return U[a].priority < U[b].priority ? -1 : 1;
+	if (U[a].npods != U[b].npods)
+		return U[a].npods < U[b].npods ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Evict the cheapest units on node n that group g may evict until a pod
+ * of class c fits; all of them taken back when none does.  Pods that
+ * fit after, 0 when nothing changed. */
+static int64_t make_room(tstate *T, int g, int c, int li, int n, int *tmp)
+{
+	const wp_problem *p = T->p;
+	int m = 0;
+	for (int e = T->ustart[n]; e < T->ustart[n + 1]; e++)
+		if (evictable(T, g, T->ulist[e]))
+			T->ulog[m++] = T->ulist[e];
+	if (m == 0)
+		return 0;
+	wis_sort(T->ulog, tmp, m, cmp_cost, p->units);
+	int64_t f = 0;
+	int used = 0;
+	for (; used < m && f == 0; used++) {
+		int u = T->ulog[used];
+		if (!evictable(T, g, u)) /* the budget moved */
+			continue;
+		T->s->evict[u] = 1;
+		T->s->evict_by[u] = g;
+		T->evicted += p->units[u].npods;
+		unit_rows(T, u, -1);
+		f = fit(T, c, li, n);
+	}
+	if (f > 0)
+		return f;
+	for (int i = 0; i < used; i++) { /* nothing gained: undo */
+		int u = T->ulog[i];
+		if (!T->s->evict[u] || T->s->evict_by[u] != g)
+			continue;
+		T->s->evict[u] = 0;
+		T->s->evict_by[u] = -1;
+		T->evicted -= p->units[u].npods;
+		unit_rows(T, u, 1);
+	}
+	return 0;
+}
+
+/* Per class, its normalised size (requests over the largest allocatable
+ * of each resource), to put small pods first. */
+static double *class_sizes(const tstate *T)
+{
+	const wp_problem *p = T->p;
+	int64_t *amax = wa_calloc(T->a, (size_t)T->nres + 1, sizeof *amax);
+	double *sz = wa_calloc(T->a, (size_t)p->nclasses + 1, sizeof *sz);
+	if (!amax || !sz)
+		return NULL;
+	for (int n = 0; n < p->nnodes; n++)
+		for (int r = 0; r < T->nres; r++)
+			if (p->snap->nodes[n].alloc[r] > amax[r])
+				amax[r] = p->snap->nodes[n].alloc[r];
+	for (int c = 0; c < p->nclasses; c++)
+		for (int r = 0; r < T->nres; r++)
+			if (amax[r] > 0)
+				sz[c] += (double)p->classes[c].req[r] / amax[r];
+	return sz;
+}
+
+typedef struct gkey {
+	int32_t prio;
+	double size;
+} gkey;
+
+static int cmp_group(const void *ctx, int a, int b)
+{
+	const gkey *k = ctx;
+	if (k[a].prio != k[b].prio)
+		return k[a].prio > k[b].prio ? -1 : 1;
+	if (k[a].size != k[b].size)
+		return k[a].size < k[b].size ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/* Group g's pods: placed in all, and the domain of its key they hold
+ * (-1: no key). */
+static long placed_in(const wp_problem *p, const wp_sol *s, int g, int *dom)
+{
+	const wp_group *wg = &p->groups[g];
+	const wtp_key *k = wg->key >= 0 && p->topo ? &p->topo->keys[wg->key]
+						   : NULL;
+	long n = 0;
+	*dom = -1;
+	for (int i = 0; i < wg->nclasses; i++) {
+		const wp_class *cl = &p->classes[wg->classes[i]];
+		for (int j = 0; j < cl->nelig; j++) {
+			int x = s->x[cl->off + j];
+			if (x && k && *dom < 0)
+				*dom = k->node_dom[cl->elig[j]];
+			n += x;
+		}
+	}
+	return n;
+}
+
+/* Top up group g: per class, smallest first, free room then room made
+ * by evictions, in the domain its pods hold. */
+static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
+		 wtu_stats *st)
+{
+	const wp_problem *p = T->p;
+	wp_sol *s = T->s;
+	const wp_group *wg = &p->groups[g];
+	const wtp_key *k = wg->key >= 0 && p->topo ? &p->topo->keys[wg->key]
+						   : NULL;
+	int dom;
+	long have = placed_in(p, s, g, &dom);
+	if (have == 0 || (k && dom < 0))
+		return 0;
+	long room = wg->size - have;
+	int li = level_of(T, wg->priority);
+	bool may = s->evict && !p->no_preempt && wpe_may_preempt(p, g);
+	for (int i = 0; i < wg->nclasses; i++)
+		ord[i] = wg->classes[i];
+	wis_sort(ord, tmp, wg->nclasses, wis_asc, (void *)sz);
+	long added = 0;
+	for (int i = 0; i < wg->nclasses && room > 0; i++) {
+		int c = ord[i];
+		const wp_class *cl = &p->classes[c];
+		long want = cl->count;
+		for (int j = 0; j < cl->nelig; j++)
+			want -= s->x[cl->off + j];
+		if (want > room)
+			want = room;
+		for (int phase = 0; phase < 2 && want > 0; phase++) {
+			if (phase == 1 && !may)
+				break;
+			for (int j = 0; j < cl->nelig && want > 0; j++) {
+				int n = cl->elig[j];
+				if (k && k->node_dom[n] != dom)
+					continue;
+				int64_t f = fit(T, c, li, n);
+				if (f == 0 && phase == 1) {
+					int before = T->evicted;
+					f = make_room(T, g, c, li, n, tmp);
+					st->evicted += T->evicted - before;
+				}
+				if (f > want)
+					f = want;
+				if (f <= 0)
+					continue;
+				s->x[cl->off + j] += (int)f;
+				add(T, n, li, cl->req, f);
+				want -= f;
+				room -= f;
+				added += f;
+			}
+		}
+	}
+	st->pods += (int)added;
+	st->groups += added > 0;
+	return 0;
+}
+
+int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	if (!wtu_applies(p)) /* no moves: move_to is all -1 */
+		return 0;
+	wa_arena *a = wa_new();
+	if (!a)
+		return -1;
+	tstate T0 = {.p = p, .s = s, .a = a}, *T = &T0;
+	wp_sol *keep = wp_sol_new(p, a);
+	int ng = p->ngroups;
+	gkey *key = wa_calloc(a, (size_t)ng + 1, sizeof *key);
+	int *cand = wa_calloc(a, (size_t)ng + 1, sizeof *cand);
+	int big = p->nunits > ng ? p->nunits : ng;
+	if (big < p->nclasses)
+		big = p->nclasses;
+	int *tmp = wa_calloc(a, (size_t)big + 1, sizeof *tmp);
+	int *ord = wa_calloc(a, (size_t)p->nclasses + 1, sizeof *ord);
+	double *sz = keep && key && cand && tmp && ord && !setup(T)
+			 ? class_sizes(T)
+			 : NULL;
+	if (!sz) {
+		wa_destroy(a);
+		return -1;
+	}
+	wp_sol_copy(p, keep, s);
+	int nc = 0;
+	for (int g = 0; g < ng; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (!s->admit[g] || wg->invalid || wg->pcomp || wg->tas ||
+		    wg->nclasses == 0 || level_of(T, wg->priority) < 0)
+			continue;
+		double m = 0;
+		for (int i = 0; i < wg->nclasses; i++)
+			if (i == 0 || sz[wg->classes[i]] < m)
+				m = sz[wg->classes[i]];
+		key[g] = (gkey){wg->priority, m};
+		cand[nc++] = g;
+	}
+	wis_sort(cand, tmp, nc, cmp_group, key);
+	for (int i = 0; i < nc; i++)
+		group(T, cand[i], sz, tmp, ord, st);
+	/* the whole plan checked, and kept only when better */
+	wp_value before, after;
+	wp_evaluate(p, keep, &before);
+	wp_evaluate(p, s, &after);
+	const char *why;
+	if (st->pods == 0 || wp_sol_feasible(p, s, &why) ||
+	    wp_value_cmp(&after, &before) <= 0) {
+		wp_sol_copy(p, s, keep);
+		memset(st, 0, sizeof *st);
+	}
+	wa_destroy(a);
+	return 0;
+}

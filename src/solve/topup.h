@@ -1,0 +1,38 @@
+/*
+ * topup.h -- pods past a group's minimum, added to a finished plan
+ * (doc/formulation.md §12, "Topping up").
+ *
+ * A gang evicts for its minimum only while greedy builds a plan, and the
+ * neighbourhood search re-solves groups only inside its domains: a gang
+ * without a key, or a domain the search never frees, keeps pods it could
+ * run where the room is there or could be made by evicting lower
+ * priorities.  wtu_topup walks the admitted groups (highest priority
+ * first, smallest pods first within a priority) and places what they
+ * still have in the domain their pods hold: on free room first, then on
+ * room that evicting running units of strictly lower priority makes (the
+ * cheapest units of a node first, kept only when a pod then fits).  Every
+ * pod added is work at its tier, above any eviction's cost, so the plan
+ * only gets better by the lexicographic objective; it is checked whole
+ * (wp_sol_feasible) and kept only then.
+ */
+#ifndef WASP_TOPUP_H
+#define WASP_TOPUP_H
+
+#include "reduce/problem.h"
+
+typedef struct wtu_stats {
+	int pods;    /* pods added                           */
+	int groups;  /* groups that got some                 */
+	int evicted; /* running pods evicted for them         */
+} wtu_stats;
+
+/* Whether the top-up handles p: no device claims (their devices are
+ * allocated pod by pod), no moves, no CompositePodGroup trees. */
+bool wtu_applies(const wp_problem *p);
+
+/* Top s up in place (s feasible on entry).  When the result is not
+ * feasible or not better, s is left as it was and st->pods is 0.
+ * -1 on NOMEM (s unchanged). */
+int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st);
+
+#endif
