@@ -587,10 +587,13 @@ static int topup(run *R, wasp_error *err)
 {
 	if (!wtu_applies(R->p) || cancelled(R->o))
 		return WASP_OK;
-	wp_sol *t = wp_sol_new(R->p, R->a);
-	if (!t)
-		return nomem(err);
-	wp_sol_copy(R->p, t, R->best ? R->best : R->gsol);
+	/* in place, but not on the constructive plan (kept as it was) */
+	wp_sol *t = R->best;
+	if (!t || t == R->gsol) {
+		if (!(t = wp_sol_new(R->p, R->a)))
+			return nomem(err);
+		wp_sol_copy(R->p, t, R->gsol);
+	}
 	wtu_stats st;
 	if (wtu_topup(R->p, t, &st))
 		return nomem(err);

@@ -28,8 +28,17 @@ typedef struct tstate {
 	int64_t *cap;       /* nnodes * nres                               */
 	int64_t *lhs;       /* (nnodes * nl + L) * nres: the rows' sums     */
 	int *ustart, *ulist; /* node -> units with a pod there (CSR)       */
-	int *ulog, nulog;   /* units evicted for the node being tried      */
+	int *ulog;          /* units evicted for the node being tried      */
 	int evicted;        /* pods evicted so far (the plan's)            */
+	/* what the top-up did, to take it back: pods added per slot, and
+	 * the units it evicted */
+	struct xent {
+		int slot, k;
+	} *xl;
+	size_t nxl, xcap;
+	int *ev;
+	size_t nev, evcap;
+	bool nomem;
 } tstate;
 
 bool wtu_applies(const wp_problem *p)
@@ -244,8 +253,13 @@ static int64_t make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 		unit_rows(T, u, -1);
 		f = fit(T, c, li, n);
 	}
-	if (f > 0)
+	if (f > 0) {
+		for (int i = 0; i < used; i++)
+			if (T->s->evict_by[T->ulog[i]] == g &&
+			    WA_PUSH(T->a, T->ev, T->nev, T->evcap, T->ulog[i]))
+				T->nomem = true;
 		return f;
+	}
 	for (int i = 0; i < used; i++) { /* nothing gained: undo */
 		int u = T->ulog[i];
 		if (!T->s->evict[u] || T->s->evict_by[u] != g)
@@ -362,6 +376,9 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 					continue;
 				s->x[cl->off + j] += (int)f;
 				add(T, n, li, cl->req, f);
+				struct xent e = {cl->off + j, (int)f};
+				if (WA_PUSH(T->a, T->xl, T->nxl, T->xcap, e))
+					T->nomem = true;
 				want -= f;
 				room -= f;
 				added += f;
@@ -373,6 +390,17 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 	return 0;
 }
 
+/* Take back what the top-up did (T's logs). */
+static void undo(tstate *T)
+{
+	for (size_t i = 0; i < T->nxl; i++)
+		T->s->x[T->xl[i].slot] -= T->xl[i].k;
+	for (size_t i = 0; i < T->nev; i++) {
+		T->s->evict[T->ev[i]] = 0;
+		T->s->evict_by[T->ev[i]] = -1;
+	}
+}
+
 int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
 {
 	memset(st, 0, sizeof *st);
@@ -382,7 +410,6 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
 	if (!a)
 		return -1;
 	tstate T0 = {.p = p, .s = s, .a = a}, *T = &T0;
-	wp_sol *keep = wp_sol_new(p, a);
 	int ng = p->ngroups;
 	gkey *key = wa_calloc(a, (size_t)ng + 1, sizeof *key);
 	int *cand = wa_calloc(a, (size_t)ng + 1, sizeof *cand);
@@ -391,14 +418,14 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
 		big = p->nclasses;
 	int *tmp = wa_calloc(a, (size_t)big + 1, sizeof *tmp);
 	int *ord = wa_calloc(a, (size_t)p->nclasses + 1, sizeof *ord);
-	double *sz = keep && key && cand && tmp && ord && !setup(T)
-			 ? class_sizes(T)
-			 : NULL;
+	double *sz = key && cand && tmp && ord && !setup(T) ? class_sizes(T)
+							     : NULL;
 	if (!sz) {
 		wa_destroy(a);
 		return -1;
 	}
-	wp_sol_copy(p, keep, s);
+	wp_value before, after;
+	wp_evaluate(p, s, &before);
 	int nc = 0;
 	for (int g = 0; g < ng; g++) {
 		const wp_group *wg = &p->groups[g];
@@ -413,18 +440,17 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
 		cand[nc++] = g;
 	}
 	wis_sort(cand, tmp, nc, cmp_group, key);
-	for (int i = 0; i < nc; i++)
+	for (int i = 0; i < nc && !T->nomem; i++)
 		group(T, cand[i], sz, tmp, ord, st);
 	/* the whole plan checked, and kept only when better */
-	wp_value before, after;
-	wp_evaluate(p, keep, &before);
 	wp_evaluate(p, s, &after);
 	const char *why;
-	if (st->pods == 0 || wp_sol_feasible(p, s, &why) ||
+	int rc = T->nomem ? -1 : 0;
+	if (rc || st->pods == 0 || wp_sol_feasible(p, s, &why) ||
 	    wp_value_cmp(&after, &before) <= 0) {
-		wp_sol_copy(p, s, keep);
+		undo(T);
 		memset(st, 0, sizeof *st);
 	}
 	wa_destroy(a);
-	return 0;
+	return rc;
 }
