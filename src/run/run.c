@@ -583,22 +583,22 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 /* The pods admitted groups still have, on room free or made by evicting
  * lower priorities (solve/topup.h): the search re-solves groups only
  * inside its domains, and greedy's gangs evict for their minimum only. */
-static int topup(run *R, wasp_error *err)
+static int topup(run *R, wp_sol *t, wasp_error *err)
 {
 	if (!wtu_applies(R->p) || cancelled(R->o))
 		return WASP_OK;
-	/* in place, but not on the constructive plan (kept as it was) */
-	wp_sol *t = R->best;
-	if (!t || t == R->gsol) {
-		if (!(t = wp_sol_new(R->p, R->a)))
-			return nomem(err);
-		wp_sol_copy(R->p, t, R->gsol);
-	}
+	/* t: the search's own copy, to hold the best plan so far */
+	if (R->best != t)
+		wp_sol_copy(R->p, t, R->best);
 	wtu_stats st;
 	if (wtu_topup(R->p, t, &st))
 		return nomem(err);
 	if (st.pods == 0)
 		return WASP_OK;
+	if (R->best == R->gsol) { /* the search's stage made this plan */
+		R->mode = "lns";
+		R->status = "feasible";
+	}
 	R->best = t;
 	R->reason = wa_printf(R->a, "%s; then %d pod%s past their groups' "
 				    "minimum in %d group%s (evicting %d "
@@ -664,7 +664,7 @@ static int improve_lns(run *R, wasp_error *err)
 		R->reason = also(R->a, R->reason, "cancelled during the "
 				 "neighbourhood search: the best plan found "
 				 "by then");
-	return topup(R, err);
+	return topup(R, lsol, err);
 }
 
 /* max_memory (doc/library.md, "Memory"): the ILP and GLPK work within
