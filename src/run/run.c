@@ -602,10 +602,12 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	R->best = t;
 	R->reason = wa_printf(R->a, "%s; then %d pod%s past their groups' "
 				    "minimum in %d group%s (evicting %d "
-				    "pod%s)",
+				    "pod%s; %d gang%s made way for more "
+				    "pods)",
 			      R->reason, st.pods, st.pods == 1 ? "" : "s",
 			      st.groups, st.groups == 1 ? "" : "s",
-			      st.evicted, st.evicted == 1 ? "" : "s");
+			      st.evicted, st.evicted == 1 ? "" : "s",
+			      st.traded, st.traded == 1 ? "" : "s");
 	return R->reason ? WASP_OK : nomem(err);
 }
 

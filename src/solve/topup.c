@@ -38,6 +38,8 @@ typedef struct tstate {
 	size_t nxl, xcap;
 	int *ev;
 	size_t nev, evcap;
+	int *drop;          /* groups a trade made wait                   */
+	size_t ndrop, dcap;
 	bool nomem;
 } tstate;
 
@@ -328,6 +330,35 @@ static long placed_in(const wp_problem *p, const wp_sol *s, int g, int *dom)
 	return n;
 }
 
+/* k pods (k < 0: taken off) of slot's class on its node: counts, rows
+ * and the log. */
+static void put(tstate *T, int slot, int k)
+{
+	const wp_problem *p = T->p;
+	int c = wp_slot_class(p, slot);
+	const wp_class *cl = &p->classes[c];
+	int li = level_of(T, p->groups[cl->group].priority);
+	T->s->x[slot] += k;
+	add(T, cl->elig[slot - cl->off], li, cl->req, k);
+	struct xent e = {slot, k};
+	if (WA_PUSH(T->a, T->xl, T->nxl, T->xcap, e))
+		T->nomem = true;
+}
+
+/* Back to log mark m, rows included. */
+static void back_to(tstate *T, size_t m)
+{
+	while (T->nxl > m) {
+		struct xent e = T->xl[--T->nxl];
+		const wp_problem *p = T->p;
+		int c = wp_slot_class(p, e.slot);
+		const wp_class *cl = &p->classes[c];
+		int li = level_of(T, p->groups[cl->group].priority);
+		T->s->x[e.slot] -= e.k;
+		add(T, cl->elig[e.slot - cl->off], li, cl->req, -e.k);
+	}
+}
+
 /* Top up group g: per class, smallest first, free room then room made
  * by evictions, in the domain its pods hold. */
 static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
@@ -374,11 +405,7 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 					f = want;
 				if (f <= 0)
 					continue;
-				s->x[cl->off + j] += (int)f;
-				add(T, n, li, cl->req, f);
-				struct xent e = {cl->off + j, (int)f};
-				if (WA_PUSH(T->a, T->xl, T->nxl, T->xcap, e))
-					T->nomem = true;
+				put(T, cl->off + j, (int)f);
 				want -= f;
 				room -= f;
 				added += f;
@@ -390,10 +417,136 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 	return 0;
 }
 
+static const char *const WAIT_TRADE =
+    "its room went to more pods of groups of the same priority (pods past "
+    "their minimum, in the top-up after the search)";
+
+/* A trade: gang d (no running pods, no evictions of its own) waits, and
+ * its room on its nodes goes to the pods the groups of its priority still
+ * want (want[], smallest pods first) -- kept only when they gain more
+ * pods than d had.  Pods gained net, 0 when undone. */
+static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
+{
+	const wp_problem *p = T->p;
+	wp_sol *s = T->s;
+	const wp_group *wd = &p->groups[d];
+	size_t mark = T->nxl;
+	long lost = 0;
+	for (int i = 0; i < wd->nclasses; i++) {
+		const wp_class *cl = &p->classes[wd->classes[i]];
+		for (int j = 0; j < cl->nelig; j++)
+			if (s->x[cl->off + j]) {
+				lost += s->x[cl->off + j];
+				put(T, cl->off + j, -s->x[cl->off + j]);
+			}
+	}
+	long got = 0;
+	for (int w = 0; w < nw && !T->nomem; w++) {
+		int g = want[w];
+		const wp_group *wg = &p->groups[g];
+		const wtp_key *k = wg->key >= 0 && p->topo
+				       ? &p->topo->keys[wg->key]
+				       : NULL;
+		int dom;
+		long room = wg->size - placed_in(p, s, g, &dom);
+		int li = level_of(T, wg->priority);
+		for (int i = 0; i < wg->nclasses && room > 0; i++) {
+			int c = wg->classes[i];
+			const wp_class *cl = &p->classes[c];
+			if (sz[c] >= sz[wd->classes[0]])
+				continue; /* smaller pods only */
+			long left = cl->count;
+			for (int j = 0; j < cl->nelig; j++)
+				left -= s->x[cl->off + j];
+			/* d's nodes only: the room it gave */
+			for (size_t e = mark; e < T->nxl && left > 0 && room > 0;
+			     e++) {
+				if (T->xl[e].k >= 0)
+					continue;
+				int dc = wp_slot_class(p, T->xl[e].slot);
+				int n = p->classes[dc].elig[T->xl[e].slot -
+							   p->classes[dc].off];
+				int slot = wp_slot(p, c, n);
+				if (slot < 0 || (k && k->node_dom[n] != dom))
+					continue;
+				int64_t f = fit(T, c, li, n);
+				if (f > left)
+					f = left;
+				if (f > room)
+					f = room;
+				if (f <= 0)
+					continue;
+				put(T, slot, (int)f);
+				left -= f;
+				room -= f;
+				got += f;
+			}
+		}
+	}
+	if (got <= lost || T->nomem) {
+		back_to(T, mark);
+		return 0;
+	}
+	s->admit[d] = 0;
+	s->reason[d] = WAIT_TRADE;
+	if (WA_PUSH(T->a, T->drop, T->ndrop, T->dcap, d))
+		T->nomem = true;
+	return got - lost;
+}
+
+/* Trades at each priority: the gangs with the largest pods first, each
+ * against the groups of its priority that still want pods. */
+static void trades(tstate *T, const int *cand, int nc, const double *sz,
+		   int *tmp, wtu_stats *st)
+{
+	const wp_problem *p = T->p;
+	wp_sol *s = T->s;
+	unsigned char *evd = wa_calloc(T->a, (size_t)p->ngroups + 1, 1);
+	int *want = wa_calloc(T->a, (size_t)nc + 1, sizeof *want);
+	int *dl = wa_calloc(T->a, (size_t)nc + 1, sizeof *dl);
+	double *dsz = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *dsz);
+	if (!evd || !want || !dl || !dsz) {
+		T->nomem = true;
+		return;
+	}
+	for (int u = 0; u < p->nunits; u++)
+		if (s->evict[u] && s->evict_by[u] >= 0)
+			evd[s->evict_by[u]] = 1;
+	for (int a = 0; a < nc;) {
+		int32_t pr = p->groups[cand[a]].priority;
+		int b = a, nw = 0, nd = 0;
+		for (; b < nc && p->groups[cand[b]].priority == pr; b++) {
+			int g = cand[b], dom;
+			const wp_group *wg = &p->groups[g];
+			long have = placed_in(p, s, g, &dom);
+			if (have > 0 && have < wg->size)
+				want[nw++] = g; /* cand: smallest pods first */
+			if (wg->gang && wg->nbound == 0 && !evd[g] &&
+			    have > 0) {
+				dsz[g] = sz[wg->classes[0]];
+				dl[nd++] = g;
+			}
+		}
+		wis_sort(dl, tmp, nd, wis_desc, dsz);
+		for (int i = 0; nw > 0 && i < nd && !T->nomem; i++) {
+			long net = trade(T, dl[i], want, nw, sz);
+			if (net > 0) {
+				st->pods += (int)net;
+				st->traded++;
+			}
+		}
+		a = b;
+	}
+}
+
 /* Take back what the top-up did (T's logs). */
 static void undo(tstate *T)
 {
-	for (size_t i = 0; i < T->nxl; i++)
+	for (size_t i = 0; i < T->ndrop; i++) {
+		T->s->admit[T->drop[i]] = 1;
+		T->s->reason[T->drop[i]] = NULL;
+	}
+	for (size_t i = T->nxl; i-- > 0;)
 		T->s->x[T->xl[i].slot] -= T->xl[i].k;
 	for (size_t i = 0; i < T->nev; i++) {
 		T->s->evict[T->ev[i]] = 0;
@@ -442,6 +595,8 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
 	wis_sort(cand, tmp, nc, cmp_group, key);
 	for (int i = 0; i < nc && !T->nomem; i++)
 		group(T, cand[i], sz, tmp, ord, st);
+	if (!T->nomem && s->evict)
+		trades(T, cand, nc, sz, tmp, st);
 	/* the whole plan checked, and kept only when better */
 	wp_evaluate(p, s, &after);
 	const char *why;

@@ -24,6 +24,7 @@ typedef struct wtu_stats {
 	int pods;    /* pods added                           */
 	int groups;  /* groups that got some                 */
 	int evicted; /* running pods evicted for them         */
+	int traded;  /* gangs that made way for more pods      */
 } wtu_stats;
 
 /* Whether the top-up handles p: no device claims (their devices are
