@@ -872,6 +872,47 @@ START_TEST(topup_fills_gang_in_its_domain)
 }
 END_TEST
 
+/* A trade (solve/topup.h): a gang of large pods waits when its room
+ * gives a gang of the same priority more pods past its minimum than it
+ * had; not when it gives as many or fewer. */
+static void trade_case(int wsize, int want_pods, bool traded)
+{
+	tu_buf b = {0};
+	node_yaml(&b, "n0", NULL);
+	node_yaml(&b, "n1", NULL);
+	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
+	gang_min_yaml(&b, "w", wsize, 8, 1, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gd = p->groups[0].size == 1 ? 0 : 1, gw = 1 - gd;
+	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, cd, 0)] = 1; /* d fills n0 */
+	s->x[wp_slot(p, cw, 1)] = 8; /* w's minimum fills n1 */
+	s->admit[gd] = s->admit[gw] = 1;
+	wp_sol *start = wp_sol_new(p, in.a);
+	wp_sol_copy(p, start, s);
+	tu_sol_verified(in.snap, p, s, NULL, "start");
+	wtu_stats st;
+	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	tu_sol_verified(in.snap, p, s, start, "traded");
+	ck_assert_int_eq(st.traded, traded);
+	ck_assert_int_eq(st.pods, traded ? want_pods - 1 : 0);
+	ck_assert_int_eq(s->admit[gd], !traded);
+	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)], traded ? want_pods : 0);
+	if (traded)
+		ck_assert_ptr_nonnull(strstr(s->reason[gd], "same priority"));
+	tu_inst_free(&in);
+}
+
+START_TEST(topup_trades_large_for_more)
+{
+	trade_case(16, 8, true);  /* 8 one-GPU pods for one of 8 GPUs */
+	trade_case(9, 1, false);  /* one for one: not worth it */
+}
+END_TEST
+
 START_TEST(bound_whole_gangs_tighter)
 {
 	whole_gang_case(true);
@@ -1257,6 +1298,7 @@ static Suite *suite(void)
 	tcase_add_test(f, small_first_packs_more);
 	tcase_add_test(f, led_pass_follows_hints);
 	tcase_add_test(f, topup_fills_gang_in_its_domain);
+	tcase_add_test(f, topup_trades_large_for_more);
 	suite_add_tcase(s, f);
 	return s;
 }
