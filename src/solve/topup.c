@@ -421,25 +421,13 @@ static const char *const WAIT_TRADE =
     "its room went to more pods of groups of the same priority (pods past "
     "their minimum, in the top-up after the search)";
 
-/* A trade: gang d (no running pods, no evictions of its own) waits, and
- * its room on its nodes goes to the pods the groups of its priority still
- * want (want[], smallest pods first) -- kept only when they gain more
- * pods than d had.  Pods gained net, 0 when undone. */
-static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
+/* On node n, the pods the groups in want[] (smallest pods first) still
+ * have, of classes smaller than size: pods placed. */
+static long fill_node(tstate *T, int n, const int *want, int nw,
+		      const double *sz, double size)
 {
 	const wp_problem *p = T->p;
 	wp_sol *s = T->s;
-	const wp_group *wd = &p->groups[d];
-	size_t mark = T->nxl;
-	long lost = 0;
-	for (int i = 0; i < wd->nclasses; i++) {
-		const wp_class *cl = &p->classes[wd->classes[i]];
-		for (int j = 0; j < cl->nelig; j++)
-			if (s->x[cl->off + j]) {
-				lost += s->x[cl->off + j];
-				put(T, cl->off + j, -s->x[cl->off + j]);
-			}
-	}
 	long got = 0;
 	for (int w = 0; w < nw && !T->nomem; w++) {
 		int g = want[w];
@@ -449,49 +437,91 @@ static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
 				       : NULL;
 		int dom;
 		long room = wg->size - placed_in(p, s, g, &dom);
+		if (room <= 0 || (k && k->node_dom[n] != dom))
+			continue;
 		int li = level_of(T, wg->priority);
 		for (int i = 0; i < wg->nclasses && room > 0; i++) {
 			int c = wg->classes[i];
 			const wp_class *cl = &p->classes[c];
-			if (sz[c] >= sz[wd->classes[0]])
-				continue; /* smaller pods only */
+			int slot = wp_slot(p, c, n);
+			if (sz[c] >= size || slot < 0)
+				continue;
 			long left = cl->count;
 			for (int j = 0; j < cl->nelig; j++)
 				left -= s->x[cl->off + j];
-			/* d's nodes only: the room it gave */
-			for (size_t e = mark; e < T->nxl && left > 0 && room > 0;
-			     e++) {
-				if (T->xl[e].k >= 0)
-					continue;
-				int dc = wp_slot_class(p, T->xl[e].slot);
-				int n = p->classes[dc].elig[T->xl[e].slot -
-							   p->classes[dc].off];
-				int slot = wp_slot(p, c, n);
-				if (slot < 0 || (k && k->node_dom[n] != dom))
-					continue;
-				int64_t f = fit(T, c, li, n);
-				if (f > left)
-					f = left;
-				if (f > room)
-					f = room;
-				if (f <= 0)
-					continue;
-				put(T, slot, (int)f);
-				left -= f;
-				room -= f;
-				got += f;
-			}
+			int64_t f = fit(T, c, li, n);
+			if (f > left)
+				f = left;
+			if (f > room)
+				f = room;
+			if (f <= 0)
+				continue;
+			put(T, slot, (int)f);
+			room -= f;
+			got += f;
 		}
+	}
+	return got;
+}
+
+/* Exchanges for gang d (no running pods, no evictions of its own): node
+ * by node, its pods past its minimum make room for more, smaller pods of
+ * the groups in want[]; then d waits altogether when the room of all its
+ * pods gives them more than it has.  Each kept only when it gains.  Pods
+ * gained net. */
+static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
+{
+	const wp_problem *p = T->p;
+	wp_sol *s = T->s;
+	const wp_group *wd = &p->groups[d];
+	double size = sz[wd->classes[0]];
+	int dom;
+	long have = placed_in(p, s, d, &dom), net = 0;
+	for (int i = 0; i < wd->nclasses; i++) {
+		const wp_class *cl = &p->classes[wd->classes[i]];
+		for (int j = 0; j < cl->nelig && have > wd->min_need; j++) {
+			long k = s->x[cl->off + j];
+			if (k > have - wd->min_need)
+				k = have - wd->min_need;
+			if (k <= 0)
+				continue;
+			size_t mark = T->nxl;
+			put(T, cl->off + j, (int)-k);
+			long got = fill_node(T, cl->elig[j], want, nw, sz, size);
+			if (got <= k || T->nomem) {
+				back_to(T, mark);
+				continue;
+			}
+			have -= k;
+			net += got - k;
+		}
+	}
+	size_t mark = T->nxl;
+	long lost = 0, got = 0;
+	for (int i = 0; i < wd->nclasses; i++) {
+		const wp_class *cl = &p->classes[wd->classes[i]];
+		for (int j = 0; j < cl->nelig; j++)
+			if (s->x[cl->off + j]) {
+				lost += s->x[cl->off + j];
+				put(T, cl->off + j, -s->x[cl->off + j]);
+			}
+	}
+	for (size_t e = mark; e < T->nxl && !T->nomem; e++) {
+		if (T->xl[e].k >= 0)
+			continue;
+		int dc = wp_slot_class(p, T->xl[e].slot);
+		int n = p->classes[dc].elig[T->xl[e].slot - p->classes[dc].off];
+		got += fill_node(T, n, want, nw, sz, size);
 	}
 	if (got <= lost || T->nomem) {
 		back_to(T, mark);
-		return 0;
+		return net;
 	}
 	s->admit[d] = 0;
 	s->reason[d] = WAIT_TRADE;
 	if (WA_PUSH(T->a, T->drop, T->ndrop, T->dcap, d))
 		T->nomem = true;
-	return got - lost;
+	return net + got - lost;
 }
 
 /* Trades at each priority: the gangs with the largest pods first, each
@@ -529,11 +559,10 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		}
 		wis_sort(dl, tmp, nd, wis_desc, dsz);
 		for (int i = 0; nw > 0 && i < nd && !T->nomem; i++) {
+			int before = (int)T->ndrop;
 			long net = trade(T, dl[i], want, nw, sz);
-			if (net > 0) {
-				st->pods += (int)net;
-				st->traded++;
-			}
+			st->pods += (int)net;
+			st->traded += (int)T->ndrop - before;
 		}
 		a = b;
 	}
