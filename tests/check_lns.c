@@ -910,6 +910,38 @@ START_TEST(topup_trades_large_for_more)
 {
 	trade_case(16, 8, true);  /* 8 one-GPU pods for one of 8 GPUs */
 	trade_case(9, 1, false);  /* one for one: not worth it */
+	/* a gang past its minimum gives up the pod past it first, and
+	 * stays admitted */
+	tu_buf b = {0};
+	for (int i = 0; i < 3; i++) {
+		char n[8];
+		snprintf(n, sizeof n, "n%d", i);
+		node_yaml(&b, n, NULL);
+	}
+	gang_min_yaml(&b, "d", 2, 1, 8, 100, NULL);
+	gang_min_yaml(&b, "w", 16, 8, 1, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gd = p->groups[0].size == 2 ? 0 : 1, gw = 1 - gd;
+	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
+	s->x[wp_slot(p, cw, 2)] = 8;
+	s->admit[gd] = s->admit[gw] = 1;
+	wp_sol *start = wp_sol_new(p, in.a);
+	wp_sol_copy(p, start, s);
+	wtu_stats st;
+	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	tu_sol_verified(in.snap, p, s, start, "shrunk");
+	ck_assert_int_eq(st.pods, 7);
+	ck_assert_int_eq(st.traded, 0);
+	ck_assert(s->admit[gd]);
+	ck_assert_int_eq(s->x[wp_slot(p, cd, 0)] + s->x[wp_slot(p, cd, 1)],
+			 1);
+	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)] + s->x[wp_slot(p, cw, 1)],
+			 8);
+	tu_inst_free(&in);
 }
 END_TEST
 
