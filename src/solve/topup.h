@@ -10,10 +10,13 @@
  * first, smallest pods first within a priority) and places what they
  * still have in the domain their pods hold: on free room first, then on
  * room that evicting running units of strictly lower priority makes (the
- * cheapest units of a node first, kept only when a pod then fits).  Every
- * pod added is work at its tier, above any eviction's cost, so the plan
- * only gets better by the lexicographic objective; it is checked whole
- * (wp_sol_feasible) and kept only then.
+ * cheapest units of a node first, kept only when a pod then fits).  Then
+ * exchanges at each priority: a gang's pods past its minimum, node by
+ * node, and then the whole gang, make way for more, smaller pods of its
+ * priority, each kept only when it gains pods.  Every pod added is work
+ * at its tier, above any eviction's cost, so the plan only gets better
+ * by the lexicographic objective; it is checked whole (wp_sol_feasible)
+ * and kept only then.
  */
 #ifndef WASP_TOPUP_H
 #define WASP_TOPUP_H
