@@ -853,7 +853,7 @@ START_TEST(topup_fills_gang_in_its_domain)
 	wp_sol *start = wp_sol_new(p, in.a);
 	wp_sol_copy(p, start, s);
 	wtu_stats st;
-	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
 	tu_sol_verified(in.snap, p, s, start, "topped up");
 	ck_assert_int_eq(st.pods, 3);
 	ck_assert_int_eq(st.groups, 1);
@@ -865,7 +865,7 @@ START_TEST(topup_fills_gang_in_its_domain)
 	ck_assert_int_eq(s->evict[1 - ulow], 0);
 	/* full already: nothing to do, the plan unchanged */
 	wp_sol_copy(p, start, s);
-	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
 	ck_assert_int_eq(st.pods, 0);
 	ck_assert_mem_eq(s->x, start->x, (size_t)p->nx * sizeof *s->x);
 	tu_inst_free(&in);
@@ -895,7 +895,7 @@ static void trade_case(int wsize, int want_pods, bool traded)
 	wp_sol_copy(p, start, s);
 	tu_sol_verified(in.snap, p, s, NULL, "start");
 	wtu_stats st;
-	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
 	tu_sol_verified(in.snap, p, s, start, "traded");
 	ck_assert_int_eq(st.traded, traded);
 	ck_assert_int_eq(st.pods, traded ? want_pods - 1 : 0);
@@ -932,7 +932,7 @@ START_TEST(topup_trades_large_for_more)
 	wp_sol *start = wp_sol_new(p, in.a);
 	wp_sol_copy(p, start, s);
 	wtu_stats st;
-	ck_assert_int_eq(wtu_topup(p, s, &st), 0);
+	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
 	tu_sol_verified(in.snap, p, s, start, "shrunk");
 	ck_assert_int_eq(st.pods, 7);
 	ck_assert_int_eq(st.traded, 0);

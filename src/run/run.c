@@ -58,6 +58,9 @@
  * 5 * 10^7 slots under load). */
 #define WSV_LNS_FINISH_S 0.3
 #define WSV_LNS_FINISH_S_PER_SLOT 5e-8
+/* and the top-up after it (solve/topup.h; 0.1-0.2 s at 10,000 nodes) */
+#define WSV_TOPUP_S 0.1
+#define WSV_TOPUP_S_PER_SLOT 1e-8
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -583,6 +586,13 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 /* The pods admitted groups still have, on room free or made by evicting
  * lower priorities (solve/topup.h): the search re-solves groups only
  * inside its domains, and greedy's gangs evict for their minimum only. */
+/* The seconds making the plan from an answer takes (the search and the
+ * top-up leave them). */
+static double fin_s(const run *R)
+{
+	return WSV_LNS_FINISH_S + WSV_LNS_FINISH_S_PER_SLOT * R->p->nx;
+}
+
 static int topup(run *R, wp_sol *t, wasp_error *err)
 {
 	if (!wtu_applies(R->p) || cancelled(R->o))
@@ -591,8 +601,10 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	if (R->best != t)
 		wp_sol_copy(R->p, t, R->best);
 	wtu_stats st;
-	if (wtu_topup(R->p, t, &st))
+	double t0 = wb_now();
+	if (wtu_topup(R->p, t, wdl_sooner(R->deadline, fin_s(R)), &st))
 		return nomem(err);
+	double secs = wb_now() - t0;
 	if (st.pods == 0)
 		return WASP_OK;
 	if (R->best == R->gsol) { /* the search's stage made this plan */
@@ -603,11 +615,12 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	R->reason = wa_printf(R->a, "%s; then %d pod%s past their groups' "
 				    "minimum in %d group%s (evicting %d "
 				    "pod%s; %d gang%s made way for more "
-				    "pods)",
+				    "pods; %.1f s%s)",
 			      R->reason, st.pods, st.pods == 1 ? "" : "s",
 			      st.groups, st.groups == 1 ? "" : "s",
 			      st.evicted, st.evicted == 1 ? "" : "s",
-			      st.traded, st.traded == 1 ? "" : "s");
+			      st.traded, st.traded == 1 ? "" : "s", secs,
+			      st.late ? ", stopped by the deadline" : "");
 	return R->reason ? WASP_OK : nomem(err);
 }
 
@@ -621,7 +634,7 @@ static int improve_lns(run *R, wasp_error *err)
 		return nomem(err);
 	wp_sol_copy(R->p, lsol, R->gsol);
 	/* room left for the plan to be made from the answer */
-	double fin = WSV_LNS_FINISH_S + WSV_LNS_FINISH_S_PER_SLOT * R->p->nx;
+	double fin = fin_s(R) + WSV_TOPUP_S + WSV_TOPUP_S_PER_SLOT * R->p->nx;
 	int rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol,
 			  &ls, &le);
 	if (rc == WASP_ENOMEM)

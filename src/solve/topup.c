@@ -13,6 +13,7 @@
  * node and level as pods are added and units evicted.
  */
 #include "solve/topup.h"
+#include "base/clock.h"
 #include "base/sort.h"
 #include "reduce/units.h"
 
@@ -40,6 +41,10 @@ typedef struct tstate {
 	size_t nev, evcap;
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
+	long *ch, *gh;      /* pods placed per class and per group         */
+	int *gdom;          /* per group: the domain its pods hold, -1     */
+	wb_deadline dl;
+	bool late;          /* the deadline came: stop adding              */
 	bool nomem;
 } tstate;
 
@@ -203,6 +208,29 @@ static int setup(tstate *T)
 	}
 	if (s->evict)
 		T->evicted = wpe_evicted_pods(p, s);
+	T->ch = wa_calloc(T->a, (size_t)p->nclasses + 1, sizeof *T->ch);
+	T->gh = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->gh);
+	T->gdom = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->gdom);
+	if (!T->ch || !T->gh || !T->gdom)
+		return -1;
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		const wtp_key *k = wg->key >= 0 && p->topo
+				       ? &p->topo->keys[wg->key]
+				       : NULL;
+		T->gdom[g] = -1;
+		for (int i = 0; i < wg->nclasses; i++) {
+			int c = wg->classes[i];
+			const wp_class *cl = &p->classes[c];
+			for (int j = 0; j < cl->nelig; j++) {
+				int x = s->x[cl->off + j];
+				if (x && k && T->gdom[g] < 0)
+					T->gdom[g] = k->node_dom[cl->elig[j]];
+				T->ch[c] += x;
+			}
+			T->gh[g] += T->ch[c];
+		}
+	}
 	return 0;
 }
 
@@ -309,27 +337,6 @@ static int cmp_group(const void *ctx, int a, int b)
 	return a < b ? -1 : a > b;
 }
 
-/* Group g's pods: placed in all, and the domain of its key they hold
- * (-1: no key). */
-static long placed_in(const wp_problem *p, const wp_sol *s, int g, int *dom)
-{
-	const wp_group *wg = &p->groups[g];
-	const wtp_key *k = wg->key >= 0 && p->topo ? &p->topo->keys[wg->key]
-						   : NULL;
-	long n = 0;
-	*dom = -1;
-	for (int i = 0; i < wg->nclasses; i++) {
-		const wp_class *cl = &p->classes[wg->classes[i]];
-		for (int j = 0; j < cl->nelig; j++) {
-			int x = s->x[cl->off + j];
-			if (x && k && *dom < 0)
-				*dom = k->node_dom[cl->elig[j]];
-			n += x;
-		}
-	}
-	return n;
-}
-
 /* k pods (k < 0: taken off) of slot's class on its node: counts, rows
  * and the log. */
 static void put(tstate *T, int slot, int k)
@@ -339,6 +346,8 @@ static void put(tstate *T, int slot, int k)
 	const wp_class *cl = &p->classes[c];
 	int li = level_of(T, p->groups[cl->group].priority);
 	T->s->x[slot] += k;
+	T->ch[c] += k;
+	T->gh[cl->group] += k;
 	add(T, cl->elig[slot - cl->off], li, cl->req, k);
 	struct xent e = {slot, k};
 	if (WA_PUSH(T->a, T->xl, T->nxl, T->xcap, e))
@@ -355,6 +364,8 @@ static void back_to(tstate *T, size_t m)
 		const wp_class *cl = &p->classes[c];
 		int li = level_of(T, p->groups[cl->group].priority);
 		T->s->x[e.slot] -= e.k;
+		T->ch[c] -= e.k;
+		T->gh[cl->group] -= e.k;
 		add(T, cl->elig[e.slot - cl->off], li, cl->req, -e.k);
 	}
 }
@@ -369,8 +380,8 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 	const wp_group *wg = &p->groups[g];
 	const wtp_key *k = wg->key >= 0 && p->topo ? &p->topo->keys[wg->key]
 						   : NULL;
-	int dom;
-	long have = placed_in(p, s, g, &dom);
+	int dom = T->gdom[g];
+	long have = T->gh[g];
 	if (have == 0 || (k && dom < 0))
 		return 0;
 	long room = wg->size - have;
@@ -383,9 +394,7 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 	for (int i = 0; i < wg->nclasses && room > 0; i++) {
 		int c = ord[i];
 		const wp_class *cl = &p->classes[c];
-		long want = cl->count;
-		for (int j = 0; j < cl->nelig; j++)
-			want -= s->x[cl->off + j];
+		long want = cl->count - T->ch[c];
 		if (want > room)
 			want = room;
 		for (int phase = 0; phase < 2 && want > 0; phase++) {
@@ -427,7 +436,6 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 		      const double *sz, double size)
 {
 	const wp_problem *p = T->p;
-	wp_sol *s = T->s;
 	long got = 0;
 	for (int w = 0; w < nw && !T->nomem; w++) {
 		int g = want[w];
@@ -435,8 +443,8 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 		const wtp_key *k = wg->key >= 0 && p->topo
 				       ? &p->topo->keys[wg->key]
 				       : NULL;
-		int dom;
-		long room = wg->size - placed_in(p, s, g, &dom);
+		int dom = T->gdom[g];
+		long room = wg->size - T->gh[g];
 		if (room <= 0 || (k && k->node_dom[n] != dom))
 			continue;
 		int li = level_of(T, wg->priority);
@@ -446,9 +454,7 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 			int slot = wp_slot(p, c, n);
 			if (sz[c] >= size || slot < 0)
 				continue;
-			long left = cl->count;
-			for (int j = 0; j < cl->nelig; j++)
-				left -= s->x[cl->off + j];
+			long left = cl->count - T->ch[c];
 			int64_t f = fit(T, c, li, n);
 			if (f > left)
 				f = left;
@@ -475,8 +481,7 @@ static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
 	wp_sol *s = T->s;
 	const wp_group *wd = &p->groups[d];
 	double size = sz[wd->classes[0]];
-	int dom;
-	long have = placed_in(p, s, d, &dom), net = 0;
+	long have = T->gh[d], net = 0;
 	for (int i = 0; i < wd->nclasses; i++) {
 		const wp_class *cl = &p->classes[wd->classes[i]];
 		for (int j = 0; j < cl->nelig && have > wd->min_need; j++) {
@@ -546,9 +551,9 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		int32_t pr = p->groups[cand[a]].priority;
 		int b = a, nw = 0, nd = 0;
 		for (; b < nc && p->groups[cand[b]].priority == pr; b++) {
-			int g = cand[b], dom;
+			int g = cand[b];
 			const wp_group *wg = &p->groups[g];
-			long have = placed_in(p, s, g, &dom);
+			long have = T->gh[g];
 			if (have > 0 && have < wg->size)
 				want[nw++] = g; /* cand: smallest pods first */
 			if (wg->gang && wg->nbound == 0 && !evd[g] &&
@@ -559,6 +564,10 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		}
 		wis_sort(dl, tmp, nd, wis_desc, dsz);
 		for (int i = 0; nw > 0 && i < nd && !T->nomem; i++) {
+			if (wdl_passed(T->dl, 0)) {
+				T->late = true;
+				return;
+			}
 			int before = (int)T->ndrop;
 			long net = trade(T, dl[i], want, nw, sz);
 			st->pods += (int)net;
@@ -583,7 +592,8 @@ static void undo(tstate *T)
 	}
 }
 
-int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
+int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
+	      wtu_stats *st)
 {
 	memset(st, 0, sizeof *st);
 	if (!wtu_applies(p)) /* no moves: move_to is all -1 */
@@ -591,7 +601,7 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
 	wa_arena *a = wa_new();
 	if (!a)
 		return -1;
-	tstate T0 = {.p = p, .s = s, .a = a}, *T = &T0;
+	tstate T0 = {.p = p, .s = s, .a = a, .dl = dl}, *T = &T0;
 	int ng = p->ngroups;
 	gkey *key = wa_calloc(a, (size_t)ng + 1, sizeof *key);
 	int *cand = wa_calloc(a, (size_t)ng + 1, sizeof *cand);
@@ -622,10 +632,15 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st)
 		cand[nc++] = g;
 	}
 	wis_sort(cand, tmp, nc, cmp_group, key);
-	for (int i = 0; i < nc && !T->nomem; i++)
-		group(T, cand[i], sz, tmp, ord, st);
-	if (!T->nomem && s->evict)
+	for (int i = 0; i < nc && !T->nomem && !T->late; i++) {
+		if (wdl_passed(dl, 0))
+			T->late = true;
+		else
+			group(T, cand[i], sz, tmp, ord, st);
+	}
+	if (!T->nomem && !T->late && s->evict)
 		trades(T, cand, nc, sz, tmp, st);
+	st->late = T->late;
 	/* the whole plan checked, and kept only when better */
 	wp_evaluate(p, s, &after);
 	const char *why;

@@ -21,6 +21,7 @@
 #ifndef WASP_TOPUP_H
 #define WASP_TOPUP_H
 
+#include "base/clock.h"
 #include "reduce/problem.h"
 
 typedef struct wtu_stats {
@@ -28,15 +29,18 @@ typedef struct wtu_stats {
 	int groups;  /* groups that got some                 */
 	int evicted; /* running pods evicted for them         */
 	int traded;  /* gangs that made way for more pods      */
+	bool late;   /* the deadline stopped it (what it added
+			by then is kept)                      */
 } wtu_stats;
 
 /* Whether the top-up handles p: no device claims (their devices are
  * allocated pod by pod), no moves, no CompositePodGroup trees. */
 bool wtu_applies(const wp_problem *p);
 
-/* Top s up in place (s feasible on entry).  When the result is not
- * feasible or not better, s is left as it was and st->pods is 0.
- * -1 on NOMEM (s unchanged). */
-int wtu_topup(const wp_problem *p, wp_sol *s, wtu_stats *st);
+/* Top s up in place (s feasible on entry), adding nothing more once dl
+ * has passed.  When the result is not feasible or not better, s is left
+ * as it was and st->pods is 0.  -1 on NOMEM (s unchanged). */
+int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
+	      wtu_stats *st);
 
 #endif
