@@ -853,6 +853,10 @@ START_TEST(topup_fills_gang_in_its_domain)
 	wp_sol *start = wp_sol_new(p, in.a);
 	wp_sol_copy(p, start, s);
 	wtu_stats st;
+	/* past its deadline it adds nothing and says so */
+	ck_assert_int_eq(wtu_topup(p, s, wdl_at(wb_now() - 1), &st), 0);
+	ck_assert(st.late && st.pods == 0);
+	ck_assert_mem_eq(s->x, start->x, (size_t)p->nx * sizeof *s->x);
 	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
 	tu_sol_verified(in.snap, p, s, start, "topped up");
 	ck_assert_int_eq(st.pods, 3);

@@ -649,6 +649,7 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 	    wp_value_cmp(&after, &before) <= 0) {
 		undo(T);
 		memset(st, 0, sizeof *st);
+		st->late = T->late;
 	}
 	wa_destroy(a);
 	return rc;
