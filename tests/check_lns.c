@@ -879,17 +879,31 @@ END_TEST
 /* A trade (solve/topup.h): a gang of large pods waits when its room
  * gives a gang of the same priority more pods past its minimum than it
  * had; not when it gives as many or fewer. */
-static void trade_case(int wsize, int want_pods, bool traded)
+/* Nodes n0.., gang d (dsize pods of 8 GPUs, minCount 1) and gang w
+ * (wsize pods of 1 GPU, minCount 8), both at priority 100, loaded into
+ * in; *gd, *gw: their problem groups. */
+static void two_gangs(tu_inst *in, int nodes, int dsize, int wsize, int *gd,
+		      int *gw)
 {
 	tu_buf b = {0};
-	node_yaml(&b, "n0", NULL);
-	node_yaml(&b, "n1", NULL);
-	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
+	for (int i = 0; i < nodes; i++) {
+		char n[8];
+		snprintf(n, sizeof n, "n%d", i);
+		node_yaml(&b, n, NULL);
+	}
+	gang_min_yaml(&b, "d", dsize, 1, 8, 100, NULL);
 	gang_min_yaml(&b, "w", wsize, 8, 1, 100, NULL);
+	tu_inst_load(in, tu_load_buf(&b));
+	*gd = in->p->groups[0].size == dsize ? 0 : 1;
+	*gw = 1 - *gd;
+}
+
+static void trade_case(int wsize, int want_pods, bool traded)
+{
 	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
+	int gd, gw;
+	two_gangs(&in, 2, 1, wsize, &gd, &gw);
 	const wp_problem *p = in.p;
-	int gd = p->groups[0].size == 1 ? 0 : 1, gw = 1 - gd;
 	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
 	s->x[wp_slot(p, cd, 0)] = 1; /* d fills n0 */
@@ -916,18 +930,10 @@ START_TEST(topup_trades_large_for_more)
 	trade_case(9, 1, false);  /* one for one: not worth it */
 	/* a gang past its minimum gives up the pod past it first, and
 	 * stays admitted */
-	tu_buf b = {0};
-	for (int i = 0; i < 3; i++) {
-		char n[8];
-		snprintf(n, sizeof n, "n%d", i);
-		node_yaml(&b, n, NULL);
-	}
-	gang_min_yaml(&b, "d", 2, 1, 8, 100, NULL);
-	gang_min_yaml(&b, "w", 16, 8, 1, 100, NULL);
 	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
+	int gd, gw;
+	two_gangs(&in, 3, 2, 16, &gd, &gw);
 	const wp_problem *p = in.p;
-	int gd = p->groups[0].size == 2 ? 0 : 1, gw = 1 - gd;
 	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
 	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
