@@ -876,6 +876,56 @@ START_TEST(topup_fills_gang_in_its_domain)
 }
 END_TEST
 
+/* A group under preemptionPolicy Never may not use room that others'
+ * evictions freed (doc/preemption.md): the top-up keeps its pods within
+ * the node's free room before any eviction. */
+START_TEST(topup_never_uses_no_freed_room)
+{
+	tu_buf b = {0};
+	node_yaml(&b, "n0", NULL);
+	tu_pod_yaml(&b, "low", NULL, "n0", 6, 10);
+	gang_min_yaml(&b, "p", 1, 1, 4, 100, NULL);
+	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+		      "kind: PodGroup\nmetadata: {name: nv, namespace: ml}\n"
+		      "spec:\n  priority: 100\n  preemptionPolicy: Never\n"
+		      "  schedulingPolicy: {gang: {minCount: 1}}\n");
+	for (int i = 0; i < 5; i++) /* the pods say so too */
+		tu_printf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: "
+			      "{name: nv-%d, namespace: ml}\nspec:\n  "
+			      "priority: 100\n  preemptionPolicy: Never\n  "
+			      "schedulingGroup: {podGroupName: nv}\n  "
+			      "containers:\n  - name: c\n    resources: "
+			      "{requests: {cpu: \"1\", nvidia.com/gpu: "
+			      "\"1\"}}\n",
+			  i);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gp = -1, gn = -1;
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].nclasses)
+			*(p->groups[g].size == 1 ? &gp : &gn) = g;
+	ck_assert(gp >= 0 && gn >= 0 && !wpe_may_preempt(p, gn));
+	ck_assert_int_eq(p->nunits, 1);
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, p->groups[gp].classes[0], 0)] = 1; /* 4 GPUs */
+	s->evict[0] = 1;                                   /* low's 6 */
+	s->evict_by[0] = gp;
+	int slot = wp_slot(p, p->groups[gn].classes[0], 0);
+	s->x[slot] = 1;
+	s->admit[gp] = s->admit[gn] = 1;
+	tu_sol_verified(in.snap, p, s, NULL, "start");
+	wtu_stats st;
+	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
+	/* the rows leave 3 GPUs; the free room before the eviction was 2,
+	 * one of which nv holds already */
+	ck_assert_int_eq(st.pods, 1);
+	ck_assert_int_eq(s->x[slot], 2);
+	tu_sol_verified(in.snap, p, s, NULL, "topped up");
+	tu_inst_free(&in);
+}
+END_TEST
+
 /* A trade (solve/topup.h): a gang of large pods waits when its room
  * gives a gang of the same priority more pods past its minimum than it
  * had; not when it gives as many or fewer. */
@@ -1341,6 +1391,7 @@ static Suite *suite(void)
 	tcase_add_test(f, led_pass_follows_hints);
 	tcase_add_test(f, topup_fills_gang_in_its_domain);
 	tcase_add_test(f, topup_trades_large_for_more);
+	tcase_add_test(f, topup_never_uses_no_freed_room);
 	suite_add_tcase(s, f);
 	return s;
 }

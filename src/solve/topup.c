@@ -42,6 +42,12 @@ typedef struct tstate {
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
 	long *ch, *gh;      /* pods placed per class and per group         */
+	/* groups that may not preempt may not use room that evictions
+	 * freed either (doc/preemption.md): their pods on a node stay
+	 * within its free room before any eviction, less what such groups
+	 * took there (greedy's never_cap) */
+	unsigned char *never;  /* per group                              */
+	int64_t *nv;           /* nnodes * nres: their pods' requests     */
 	int *gdom;          /* per group: the domain its pods hold, -1     */
 	wb_deadline dl;
 	bool late;          /* the deadline came: stop adding              */
@@ -98,9 +104,22 @@ static void unit_rows(tstate *T, int u, int sign)
 /* Pods of class c (at level li) that fit on node n now. */
 static int64_t fit(const tstate *T, int c, int li, int n)
 {
-	const int64_t *req = T->p->classes[c].req;
+	const wp_problem *p = T->p;
+	const int64_t *req = p->classes[c].req;
 	const int64_t *cap = T->cap + (size_t)n * T->nres;
 	int64_t best = INT64_MAX;
+	if (T->never[p->classes[c].group]) {
+		const int64_t *fr = p->free + (size_t)n * T->nres;
+		const int64_t *nv = T->nv + (size_t)n * T->nres;
+		for (int r = 0; r < T->nres; r++) {
+			if (req[r] <= 0)
+				continue;
+			int64_t room = fr[r] - nv[r];
+			int64_t k = room > 0 ? room / req[r] : 0;
+			if (k < best)
+				best = k;
+		}
+	}
 	for (int L = 0; L <= li; L++) {
 		const int64_t *h = row(T, n, L);
 		for (int r = 0; r < T->nres; r++) {
@@ -211,8 +230,19 @@ static int setup(tstate *T)
 	T->ch = wa_calloc(T->a, (size_t)p->nclasses + 1, sizeof *T->ch);
 	T->gh = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->gh);
 	T->gdom = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->gdom);
-	if (!T->ch || !T->gh || !T->gdom)
+	T->never = wa_calloc(T->a, (size_t)p->ngroups + 1, 1);
+	T->nv = wa_calloc(T->a, nn * T->nres + 1, sizeof *T->nv);
+	if (!T->ch || !T->gh || !T->gdom || !T->never || !T->nv)
 		return -1;
+	for (int g = 0; g < p->ngroups; g++)
+		T->never[g] = p->nunits > 0 && !wpe_may_preempt(p, g);
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		for (int k = 0; T->never[cl->group] && k < cl->nelig; k++)
+			for (int r = 0; r < T->nres; r++)
+				T->nv[(size_t)cl->elig[k] * T->nres + r] +=
+				    s->x[cl->off + k] * cl->req[r];
+	}
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
 		const wtp_key *k = wg->key >= 0 && p->topo
@@ -337,6 +367,16 @@ static int cmp_group(const void *ctx, int a, int b)
 	return a < b ? -1 : a > b;
 }
 
+/* k pods of class cl on node n in the requests of the groups that may
+ * not preempt (when its group is one). */
+static void never_add(tstate *T, const wp_class *cl, int n, int k)
+{
+	if (!T->never[cl->group])
+		return;
+	for (int r = 0; r < T->nres; r++)
+		T->nv[(size_t)n * T->nres + r] += (int64_t)k * cl->req[r];
+}
+
 /* k pods (k < 0: taken off) of slot's class on its node: counts, rows
  * and the log. */
 static void put(tstate *T, int slot, int k)
@@ -348,6 +388,7 @@ static void put(tstate *T, int slot, int k)
 	T->s->x[slot] += k;
 	T->ch[c] += k;
 	T->gh[cl->group] += k;
+	never_add(T, cl, cl->elig[slot - cl->off], k);
 	add(T, cl->elig[slot - cl->off], li, cl->req, k);
 	struct xent e = {slot, k};
 	if (WA_PUSH(T->a, T->xl, T->nxl, T->xcap, e))
@@ -366,6 +407,7 @@ static void back_to(tstate *T, size_t m)
 		T->s->x[e.slot] -= e.k;
 		T->ch[c] -= e.k;
 		T->gh[cl->group] -= e.k;
+		never_add(T, cl, cl->elig[e.slot - cl->off], -e.k);
 		add(T, cl->elig[e.slot - cl->off], li, cl->req, -e.k);
 	}
 }
