@@ -60,10 +60,22 @@ static void y_gang(yb *b, const char *name, int n, int gpus, int prio,
 		   const char *extra)
 {
 	y_group(b, name, n, RACK, prio, extra);
+	/* a group's preemptionPolicy is its pods' too: pods that disagree
+	 * with it make the group invalid (doc/input.md) */
+	bool never = strstr(extra, "preemptionPolicy: Never") != NULL;
 	for (int i = 0; i < n; i++) {
 		char pod[128];
 		snprintf(pod, sizeof pod, "%s-%d", name, i);
-		tu_pod_yaml(b, pod, name, NULL, gpus, prio);
+		if (!never) {
+			tu_pod_yaml(b, pod, name, NULL, gpus, prio);
+			continue;
+		}
+		y(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
+		     "namespace: ml}\nspec:\n  priority: %d\n  "
+		     "preemptionPolicy: Never\n  schedulingGroup: "
+		     "{podGroupName: %s}\n  containers:\n  - name: c\n    "
+		     "resources: {requests: {cpu: \"1\", " GPU ": \"%d\"}}\n",
+		  pod, prio, name, gpus);
 	}
 }
 
@@ -220,6 +232,9 @@ START_TEST(test_never_policy_evicts_nothing)
 	wasp_plan *p = tu_solve(s, NULL);
 	ck_assert_int_eq(p->nevict, 0);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	/* it waits for room, not because its pods disagree with it */
+	const char *why = tu_wait_reason(p, "ml", "polite");
+	ck_assert_msg(why && !strstr(why, "disagree"), "reason: %s", why);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
 }
@@ -285,6 +300,8 @@ START_TEST(test_never_policy_no_freed_room)
 	ck_assert_int_eq(p->nevict, 1);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "top"), 1);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "polite"), 0);
+	const char *why = tu_wait_reason(p, "ml", "polite");
+	ck_assert_msg(why && !strstr(why, "disagree"), "reason: %s", why);
 	wasp_plan_free(p);
 	wasp_snapshot_free(s);
 }
