@@ -922,6 +922,24 @@ START_TEST(topup_never_uses_no_freed_room)
 	ck_assert_int_eq(st.pods, 1);
 	ck_assert_int_eq(s->x[slot], 2);
 	tu_sol_verified(in.snap, p, s, NULL, "topped up");
+	const char *why;
+	ck_assert_int_eq(wpe_check_never(p, s, &why), 0);
+	/* the rows would take two more: the solvers' check and the
+	 * verifier both refuse them */
+	s->x[slot] = 4;
+	ck_assert_int_eq(wp_sol_feasible(p, s, &why), 0);
+	ck_assert_int_eq(wpe_check_never(p, s, &why), -1);
+	wasp_plan *pl = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wpl_from_sol(p, s, &pl, &e), 0);
+	size_t nv = 0;
+	char *rep = NULL;
+	ck_assert_int_eq(wasp_check(in.snap, pl, &nv, &rep, &e), 0);
+	ck_assert_msg(nv >= 1 && rep && strstr(rep, "preemptionPolicy Never"),
+		      "verifier: %s", rep ? rep : "");
+	wasp_free(rep);
+	wasp_plan_free(pl);
 	tu_inst_free(&in);
 }
 END_TEST

@@ -311,6 +311,28 @@ void wv_check_priority_rows(vctx *v)
 		if (es[n] == es[n + 1] || ps[n] == ps[n + 1])
 			continue;
 		const ws_node *node = &s->nodes[n];
+		/* pods under preemptionPolicy Never use no room that
+		 * evictions freed: they fit beside every bound pod */
+		for (int r = 0; r < nres; r++) {
+			int64_t tot = node->used[r] + mvd[(size_t)n * nres + r];
+			bool any = false;
+			for (int b = ps[n]; b < ps[n + 1]; b++) {
+				const ws_pod *q = &s->pods[pl[b]];
+				if (q->preempt != WS_PREEMPT_NEVER)
+					continue;
+				any = true;
+				tot = sat_add(tot, q->req[r]);
+			}
+			if (any && tot > node->alloc[r]) {
+				wv_viol(v, "node %s: pods under preemptionPolicy "
+					"Never use %s that evictions freed: %s "
+					"> %s", node->name, s->res[r],
+					qty(v, r, tot, b1, sizeof b1),
+					qty(v, r, node->alloc[r], b2,
+					    sizeof b2));
+				break;
+			}
+		}
 		bool bad = false;
 		for (int a = ps[n]; a < ps[n + 1] && !bad; a++) {
 			int32_t L = pod_prio(s, &s->pods[pl[a]]);

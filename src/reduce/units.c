@@ -270,22 +270,79 @@ static int unit_pdbs(wp_problem *p, wa_arena *a)
 	return 0;
 }
 
-bool wpe_may_preempt(const wp_problem *p, int g)
+bool wpe_never(const wp_problem *p, int g)
 {
 	const wp_group *wg = &p->groups[g];
 	const ws_snapshot *s = p->snap;
-	if (wg->invalid || wg->nclasses == 0 || p->no_preempt)
-		return false;
 	if (wg->sg >= 0)
-		return s->groups[wg->sg].preempt != WS_PREEMPT_NEVER;
-	/* lone pods: every pod of the pseudo group must allow it */
+		return s->groups[wg->sg].preempt == WS_PREEMPT_NEVER;
+	/* lone pods: every pod of the pseudo group must allow preempting */
 	for (int ci = 0; ci < wg->nclasses; ci++) {
 		const wp_class *c = &p->classes[wg->classes[ci]];
 		for (int i = 0; i < c->count; i++)
 			if (s->pods[c->pods[i]].preempt == WS_PREEMPT_NEVER)
-				return false;
+				return true;
 	}
-	return true;
+	return false;
+}
+
+bool wpe_may_preempt(const wp_problem *p, int g)
+{
+	const wp_group *wg = &p->groups[g];
+	if (wg->invalid || wg->nclasses == 0 || p->no_preempt)
+		return false;
+	return !wpe_never(p, g);
+}
+
+int wpe_check_never(const wp_problem *p, const wp_sol *s, const char **why)
+{
+	int nres = p->nres, rc = 0;
+	*why = NULL;
+	if (!s->evict || p->nunits == 0)
+		return 0;
+	unsigned char *dirty = calloc((size_t)p->nnodes + 1, 1);
+	int64_t *use = calloc((size_t)p->nnodes * nres + 1, sizeof *use);
+	unsigned char *nv = calloc((size_t)p->ngroups + 1, 1);
+	if (!dirty || !use || !nv) {
+		*why = "out of memory checking the solution";
+		rc = -1;
+		goto out;
+	}
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; s->evict[u] && i < p->units[u].npods; i++)
+			dirty[p->snap->pods[p->units[u].pods[i]].node] = 1;
+	for (int g = 0; g < p->ngroups; g++)
+		nv[g] = wpe_never(p, g);
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *k = &p->classes[c];
+		for (int j = 0; nv[k->group] && j < k->nelig; j++)
+			for (int r = 0; r < nres; r++)
+				use[(size_t)k->elig[j] * nres + r] +=
+				    (int64_t)s->x[k->off + j] * k->req[r];
+	}
+	/* moves free their room for every level and take it at every one */
+	for (int i = 0; s->move_to && i < p->snap->npods; i++) {
+		const ws_pod *pod = &p->snap->pods[i];
+		int to = s->move_to[i];
+		for (int r = 0; to >= 0 && pod->node >= 0 && r < nres; r++) {
+			use[(size_t)pod->node * nres + r] -= pod->req[r];
+			use[(size_t)to * nres + r] += pod->req[r];
+		}
+	}
+	for (int n = 0; n < p->nnodes && !rc; n++)
+		for (int r = 0; dirty[n] && r < nres && !rc; r++) {
+			int64_t u = use[(size_t)n * nres + r];
+			if (u > 0 && u > p->free[(size_t)n * nres + r]) {
+				*why = "a group under preemptionPolicy Never uses "
+				       "room that evictions freed";
+				rc = -1;
+			}
+		}
+out:
+	free(dirty);
+	free(use);
+	free(nv);
+	return rc;
 }
 
 int wpe_evicted_pods(const wp_problem *p, const wp_sol *s)

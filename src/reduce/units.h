@@ -25,6 +25,12 @@ int wpe_units(wp_problem *p, wa_arena *a);
 
 /* May problem group g evict anything (valid, policy not Never)? */
 bool wpe_may_preempt(const wp_problem *p, int g);
+/* Is group g under preemptionPolicy Never (lone pods: any of them)? */
+bool wpe_never(const wp_problem *p, int g);
+/* Such groups use no room that evictions freed: on every node with an
+ * eviction their pods fit the free room before any (moves counted as
+ * in wpe_check_rows).  0 when they do, else -1 and *why (static). */
+int wpe_check_never(const wp_problem *p, const wp_sol *s, const char **why);
 
 /* Credit each evicted unit of s (s->evict set, s->x and s->admit final)
  * to the highest-priority admitted group that may preempt, outranks it

@@ -688,6 +688,7 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 	const char *why;
 	int rc = T->nomem ? -1 : 0;
 	if (rc || st->pods == 0 || wp_sol_feasible(p, s, &why) ||
+	    wpe_check_never(p, s, &why) ||
 	    wp_value_cmp(&after, &before) <= 0) {
 		undo(T);
 		memset(st, 0, sizeof *st);
