@@ -239,16 +239,24 @@ void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
 		ck_assert_msg(wp_value_cmp(&vx, &vf) >= 0,
 			      "%s: worse than greedy", label);
 	}
+	size_t nv;
+	char *rep = tu_sol_report(s, p, x, &nv);
+	ck_assert_msg(nv == 0, "%s: verifier: %s", label, rep ? rep : "");
+	wasp_free(rep);
+}
+
+char *tu_sol_report(const wasp_snapshot *s, const wp_problem *p,
+		    const wp_sol *x, size_t *nv)
+{
 	wasp_plan *pl = NULL;
 	wasp_error e;
 	memset(&e, 0, sizeof e);
 	ck_assert_int_eq(wpl_from_sol(p, x, &pl, &e), 0);
-	size_t nv = 9;
 	char *rep = NULL;
-	ck_assert_int_eq(wasp_check(s, pl, &nv, &rep, &e), 0);
-	ck_assert_msg(nv == 0, "%s: verifier: %s", label, rep ? rep : "");
-	wasp_free(rep);
+	*nv = 9;
+	ck_assert_int_eq(wasp_check(s, pl, nv, &rep, &e), 0);
 	wasp_plan_free(pl);
+	return rep;
 }
 
 void tu_sol_same(const wp_problem *p, const wp_sol *a, const wp_sol *b,

@@ -29,6 +29,10 @@
 void tu_sol_verified(const wasp_snapshot *s, const wp_problem *p,
 		     const wp_sol *x, const wp_sol *floor,
 		     const char *label);
+/* The independent verifier's report on x as a plan (wasp_free it; NULL
+ * when it has nothing to say), and its violations in *nv. */
+char *tu_sol_report(const wasp_snapshot *s, const wp_problem *p,
+		    const wp_sol *x, size_t *nv);
 
 /* Two solutions of p place the same pods on the same nodes, admit the
  * same groups and evict the same units (the thread-independence checks); label prefixes the

@@ -101,36 +101,32 @@ static void unit_rows(tstate *T, int u, int sign)
 	}
 }
 
+/* min(best, the pods of request req that room - used takes). */
+static int64_t fits_in(const int64_t *room, const int64_t *used,
+		       const int64_t *req, int nres, int64_t best)
+{
+	for (int r = 0; r < nres; r++) {
+		if (req[r] <= 0)
+			continue;
+		int64_t left = room[r] - used[r];
+		int64_t k = left > 0 ? left / req[r] : 0;
+		if (k < best)
+			best = k;
+	}
+	return best;
+}
+
 /* Pods of class c (at level li) that fit on node n now. */
 static int64_t fit(const tstate *T, int c, int li, int n)
 {
 	const wp_problem *p = T->p;
 	const int64_t *req = p->classes[c].req;
-	const int64_t *cap = T->cap + (size_t)n * T->nres;
+	size_t at = (size_t)n * T->nres;
 	int64_t best = INT64_MAX;
-	if (T->never[p->classes[c].group]) {
-		const int64_t *fr = p->free + (size_t)n * T->nres;
-		const int64_t *nv = T->nv + (size_t)n * T->nres;
-		for (int r = 0; r < T->nres; r++) {
-			if (req[r] <= 0)
-				continue;
-			int64_t room = fr[r] - nv[r];
-			int64_t k = room > 0 ? room / req[r] : 0;
-			if (k < best)
-				best = k;
-		}
-	}
-	for (int L = 0; L <= li; L++) {
-		const int64_t *h = row(T, n, L);
-		for (int r = 0; r < T->nres; r++) {
-			if (req[r] <= 0)
-				continue;
-			int64_t room = cap[r] - h[r];
-			int64_t k = room > 0 ? room / req[r] : 0;
-			if (k < best)
-				best = k;
-		}
-	}
+	if (T->never[p->classes[c].group])
+		best = fits_in(p->free + at, T->nv + at, req, T->nres, best);
+	for (int L = 0; L <= li; L++)
+		best = fits_in(T->cap + at, row(T, n, L), req, T->nres, best);
 	return best == INT64_MAX ? 0 : best;
 }
 
