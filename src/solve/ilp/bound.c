@@ -355,9 +355,10 @@ static int dom_class(const cb_state *S, int g)
 	return c;
 }
 
-/* Candidate order: same eligibility, level, requests and key together
- * (they share the fit per domain), then priority, size and need. */
-static int cmp_cand(const void *ctx, int a, int b)
+/* Candidate order (ctx: the cb_state): same eligibility, level, key and
+ * requests together, since they share the fit per domain (cmp_type then
+ * orders by priority, size and need). */
+int wcb_cmp_fit(const void *ctx, int a, int b)
 {
 	const cb_state *S = ctx;
 	const wp_problem *p = S->p;
@@ -389,7 +390,7 @@ static int size_bucket(int n)
 
 static int cmp_type(const void *ctx, int a, int b)
 {
-	int d = cmp_cand(ctx, a, b);
+	int d = wcb_cmp_fit(ctx, a, b);
 	if (d)
 		return d;
 	const cb_state *S = ctx;
@@ -480,7 +481,7 @@ static int gang_types(cb_state *S, const int *ct, wa_arena *a)
 		return -1;
 	for (int i = 0; i < nc; i++) {
 		int g = cand[i];
-		if (i == 0 || cmp_cand(S, cand[i - 1], g)) {
+		if (i == 0 || wcb_cmp_fit(S, cand[i - 1], g)) {
 			F = fit_per_domain(S, p->groups[g].classes[0],
 					   p->groups[g].key, kpos, a);
 			if (!F)

@@ -110,6 +110,10 @@ double wcb_shape_fit(const cb_state *S, const int64_t *q, int n, int l);
 double wcb_shape_coef(const cb_state *S, const int64_t *req,
 		      const int64_t *q);
 double wcb_pod_work(const wp_problem *p, int c);
+/* Gangs a and b (one class each) share a fit per domain: the same
+ * eligibility, level, key and requests (0); else their order.  ctx is
+ * the cb_state. */
+int wcb_cmp_fit(const void *ctx, int a, int b);
 int wcb_col_coefs(const cb_state *S, int j, long *vo, double *co);
 /* Column generation over whole-gang patterns for tier 0 (bound_cg.c):
  * P is the bound LP just solved for tier 0; on return it is as before

@@ -101,25 +101,11 @@ static int typed_class(const mb_state *M, int g)
 	return c;
 }
 
-/* Gangs sharing a fit per domain: eligibility, level, key, requests. */
+/* Gangs sharing a fit per domain (wcb_cmp_fit). */
 static int cmp_fit(const void *ctx, int a, int b)
 {
 	const mb_state *M = ctx;
-	const wp_problem *p = M->S->p;
-	const wp_group *x = &p->groups[a], *y = &p->groups[b];
-	const wp_class *cx = &p->classes[x->classes[0]],
-		       *cy = &p->classes[y->classes[0]];
-	if (cx->elig != cy->elig)
-		return cx->elig < cy->elig ? -1 : 1;
-	int lx = M->S->clev[x->classes[0]], ly = M->S->clev[y->classes[0]];
-	if (lx != ly)
-		return lx < ly ? -1 : 1;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	for (int r = 0; r < p->nres; r++)
-		if (cx->req[r] != cy->req[r])
-			return cx->req[r] < cy->req[r] ? -1 : 1;
-	return 0;
+	return wcb_cmp_fit(M->S, a, b);
 }
 
 /* ... and exact types: also size, need and fixed domain. */
