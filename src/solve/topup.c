@@ -29,7 +29,7 @@ typedef struct tstate {
 	int64_t *cap;       /* nnodes * nres                               */
 	int64_t *lhs;       /* (nnodes * nl + L) * nres: the rows' sums     */
 	int *ustart, *ulist; /* node -> units with a pod there (CSR)       */
-	int *ulog;          /* units evicted for the node being tried      */
+	int *ulog;          /* the units make_room may evict on a node     */
 	int evicted;        /* pods evicted so far (the plan's)            */
 	/* what the top-up did, to take it back: pods added per slot, and
 	 * the units it evicted */
@@ -130,6 +130,35 @@ static int64_t fit(const tstate *T, int c, int li, int n)
 	return best == INT64_MAX ? 0 : best;
 }
 
+/* k pods of class cl on node n in the requests of the groups that may
+ * not preempt (when its group is one). */
+static void never_add(tstate *T, const wp_class *cl, int n, int k)
+{
+	if (!T->never[cl->group])
+		return;
+	for (int r = 0; r < T->nres; r++)
+		T->nv[(size_t)n * T->nres + r] += (int64_t)k * cl->req[r];
+}
+
+/* k pods of class c (k < 0: taken off) in slot, in the counts, the
+ * Never groups' requests and the rows. */
+static void account(tstate *T, int c, int slot, int k)
+{
+	const wp_class *cl = &T->p->classes[c];
+	int n = cl->elig[slot - cl->off];
+	T->ch[c] += k;
+	T->gh[cl->group] += k;
+	never_add(T, cl, n, k);
+	add(T, n, level_of(T, T->p->groups[cl->group].priority), cl->req, k);
+}
+
+/* ... and in the plan. */
+static void apply(tstate *T, int c, int slot, int k)
+{
+	T->s->x[slot] += k;
+	account(T, c, slot, k);
+}
+
 static int setup(tstate *T)
 {
 	const wp_problem *p = T->p;
@@ -162,8 +191,6 @@ static int setup(tstate *T)
 	int *last = wa_calloc(T->a, nn + 1, sizeof *last);
 	if (!last)
 		return -1;
-	for (size_t n = 0; n < nn; n++)
-		last[n] = -1;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t n = 0; n < nn; n++)
 			last[n] = -1;
@@ -214,13 +241,6 @@ static int setup(tstate *T)
 			}
 		}
 	}
-	for (int c = 0; c < p->nclasses; c++) {
-		const wp_class *cl = &p->classes[c];
-		int li = level_of(T, p->groups[cl->group].priority);
-		for (int k = 0; li >= 0 && k < cl->nelig; k++)
-			if (s->x[cl->off + k])
-				add(T, cl->elig[k], li, cl->req, s->x[cl->off + k]);
-	}
 	if (s->evict)
 		T->evicted = wpe_evicted_pods(p, s);
 	T->ch = wa_calloc(T->a, (size_t)p->nclasses + 1, sizeof *T->ch);
@@ -230,31 +250,26 @@ static int setup(tstate *T)
 	T->nv = wa_calloc(T->a, nn * T->nres + 1, sizeof *T->nv);
 	if (!T->ch || !T->gh || !T->gdom || !T->never || !T->nv)
 		return -1;
-	for (int g = 0; g < p->ngroups; g++)
+	for (int g = 0; g < p->ngroups; g++) {
 		T->never[g] = p->nunits > 0 && !wpe_may_preempt(p, g);
+		T->gdom[g] = -1;
+	}
+	/* the plan's pods: rows, counts, the Never groups' requests and
+	 * the domain each group holds */
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
-		for (int k = 0; T->never[cl->group] && k < cl->nelig; k++)
-			for (int r = 0; r < T->nres; r++)
-				T->nv[(size_t)cl->elig[k] * T->nres + r] +=
-				    s->x[cl->off + k] * cl->req[r];
-	}
-	for (int g = 0; g < p->ngroups; g++) {
-		const wp_group *wg = &p->groups[g];
+		const wp_group *wg = &p->groups[cl->group];
 		const wtp_key *k = wg->key >= 0 && p->topo
 				       ? &p->topo->keys[wg->key]
 				       : NULL;
-		T->gdom[g] = -1;
-		for (int i = 0; i < wg->nclasses; i++) {
-			int c = wg->classes[i];
-			const wp_class *cl = &p->classes[c];
-			for (int j = 0; j < cl->nelig; j++) {
-				int x = s->x[cl->off + j];
-				if (x && k && T->gdom[g] < 0)
-					T->gdom[g] = k->node_dom[cl->elig[j]];
-				T->ch[c] += x;
-			}
-			T->gh[g] += T->ch[c];
+		int li = level_of(T, wg->priority);
+		for (int j = 0; li >= 0 && j < cl->nelig; j++) {
+			int x = s->x[cl->off + j];
+			if (x == 0)
+				continue;
+			if (k && T->gdom[cl->group] < 0)
+				T->gdom[cl->group] = k->node_dom[cl->elig[j]];
+			account(T, c, cl->off + j, x);
 		}
 	}
 	return 0;
@@ -271,6 +286,15 @@ static bool evictable(const tstate *T, int g, int u)
 	       un->priority < p->groups[g].priority &&
 	       (p->max_evictions <= 0 ||
 		T->evicted + un->npods <= p->max_evictions);
+}
+
+/* Unit u evicted (by group g) or, g < 0, running again. */
+static void set_evicted(tstate *T, int u, int g)
+{
+	T->s->evict[u] = g >= 0;
+	T->s->evict_by[u] = g;
+	T->evicted += (g >= 0 ? 1 : -1) * T->p->units[u].npods;
+	unit_rows(T, u, g >= 0 ? -1 : 1);
 }
 
 /* Units on node n by eviction cost: lowest priority, fewest pods. */
@@ -303,10 +327,7 @@ static int64_t make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 		int u = T->ulog[used];
 		if (!evictable(T, g, u)) /* the budget moved */
 			continue;
-		T->s->evict[u] = 1;
-		T->s->evict_by[u] = g;
-		T->evicted += p->units[u].npods;
-		unit_rows(T, u, -1);
+		set_evicted(T, u, g);
 		f = fit(T, c, li, n);
 	}
 	if (f > 0) {
@@ -316,15 +337,9 @@ static int64_t make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 				T->nomem = true;
 		return f;
 	}
-	for (int i = 0; i < used; i++) { /* nothing gained: undo */
-		int u = T->ulog[i];
-		if (!T->s->evict[u] || T->s->evict_by[u] != g)
-			continue;
-		T->s->evict[u] = 0;
-		T->s->evict_by[u] = -1;
-		T->evicted -= p->units[u].npods;
-		unit_rows(T, u, 1);
-	}
+	for (int i = 0; i < used; i++) /* nothing gained: undo */
+		if (T->s->evict[T->ulog[i]] && T->s->evict_by[T->ulog[i]] == g)
+			set_evicted(T, T->ulog[i], -1);
 	return 0;
 }
 
@@ -363,29 +378,11 @@ static int cmp_group(const void *ctx, int a, int b)
 	return a < b ? -1 : a > b;
 }
 
-/* k pods of class cl on node n in the requests of the groups that may
- * not preempt (when its group is one). */
-static void never_add(tstate *T, const wp_class *cl, int n, int k)
-{
-	if (!T->never[cl->group])
-		return;
-	for (int r = 0; r < T->nres; r++)
-		T->nv[(size_t)n * T->nres + r] += (int64_t)k * cl->req[r];
-}
-
 /* k pods (k < 0: taken off) of slot's class on its node: counts, rows
  * and the log. */
 static void put(tstate *T, int slot, int k)
 {
-	const wp_problem *p = T->p;
-	int c = wp_slot_class(p, slot);
-	const wp_class *cl = &p->classes[c];
-	int li = level_of(T, p->groups[cl->group].priority);
-	T->s->x[slot] += k;
-	T->ch[c] += k;
-	T->gh[cl->group] += k;
-	never_add(T, cl, cl->elig[slot - cl->off], k);
-	add(T, cl->elig[slot - cl->off], li, cl->req, k);
+	apply(T, wp_slot_class(T->p, slot), slot, k);
 	struct xent e = {slot, k};
 	if (WA_PUSH(T->a, T->xl, T->nxl, T->xcap, e))
 		T->nomem = true;
@@ -396,15 +393,7 @@ static void back_to(tstate *T, size_t m)
 {
 	while (T->nxl > m) {
 		struct xent e = T->xl[--T->nxl];
-		const wp_problem *p = T->p;
-		int c = wp_slot_class(p, e.slot);
-		const wp_class *cl = &p->classes[c];
-		int li = level_of(T, p->groups[cl->group].priority);
-		T->s->x[e.slot] -= e.k;
-		T->ch[c] -= e.k;
-		T->gh[cl->group] -= e.k;
-		never_add(T, cl, cl->elig[e.slot - cl->off], -e.k);
-		add(T, cl->elig[e.slot - cl->off], li, cl->req, -e.k);
+		apply(T, wp_slot_class(T->p, e.slot), e.slot, -e.k);
 	}
 }
 
@@ -424,7 +413,7 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 		return 0;
 	long room = wg->size - have;
 	int li = level_of(T, wg->priority);
-	bool may = s->evict && !p->no_preempt && wpe_may_preempt(p, g);
+	bool may = s->evict && wpe_may_preempt(p, g);
 	for (int i = 0; i < wg->nclasses; i++)
 		ord[i] = wg->classes[i];
 	wis_sort(ord, tmp, wg->nclasses, wis_asc, (void *)sz);
@@ -622,12 +611,9 @@ static void undo(tstate *T)
 		T->s->admit[T->drop[i]] = 1;
 		T->s->reason[T->drop[i]] = NULL;
 	}
-	for (size_t i = T->nxl; i-- > 0;)
-		T->s->x[T->xl[i].slot] -= T->xl[i].k;
-	for (size_t i = 0; i < T->nev; i++) {
-		T->s->evict[T->ev[i]] = 0;
-		T->s->evict_by[T->ev[i]] = -1;
-	}
+	back_to(T, 0);
+	for (size_t i = 0; i < T->nev; i++)
+		set_evicted(T, T->ev[i], -1);
 }
 
 int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
