@@ -581,11 +581,6 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 	return WASP_OK;
 }
 
-/* The neighbourhood search from the constructive plan (§12): sub-ILPs
- * over a few domains; never worse than its start. */
-/* The pods admitted groups still have, on room free or made by evicting
- * lower priorities (solve/topup.h): the search re-solves groups only
- * inside its domains, and greedy's gangs evict for their minimum only. */
 /* The seconds making the plan from an answer takes (the search and the
  * top-up leave them). */
 static double fin_s(const run *R)
@@ -593,6 +588,9 @@ static double fin_s(const run *R)
 	return WSV_LNS_FINISH_S + WSV_LNS_FINISH_S_PER_SLOT * R->p->nx;
 }
 
+/* The pods admitted groups still have, on room free or made by evicting
+ * lower priorities (solve/topup.h): the search re-solves groups only
+ * inside its domains, and greedy's gangs evict for their minimum only. */
 static int topup(run *R, wp_sol *t, wasp_error *err)
 {
 	if (!wtu_applies(R->p) || cancelled(R->o))
@@ -624,6 +622,8 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	return R->reason ? WASP_OK : nomem(err);
 }
 
+/* The neighbourhood search from the constructive plan (§12): sub-ILPs
+ * over a few domains; never worse than its start.  Then the top-up. */
 static int improve_lns(run *R, wasp_error *err)
 {
 	wilp_lns_stats ls;
