@@ -203,6 +203,7 @@ START_TEST(top_tier_optimum_holds_bound)
 		tu_inst_gen(&in, &g);
 		double z = cbc_by_hand(&in, true);
 		ck_assert_msg(!isnan(z), "case %d: cbc proved no optimum", i);
+		tu_sol_verified(in.snap, in.p, in.greedy, NULL, "greedy");
 		wp_value vg;
 		wp_evaluate(in.p, in.greedy, &vg);
 		ck_assert_msg(vg.work[0] <= z + 1e-6,
