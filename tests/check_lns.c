@@ -1018,6 +1018,54 @@ START_TEST(topup_trades_large_for_more)
 }
 END_TEST
 
+/* A gang that evicted to fit trades too: the units it evicted run again
+ * where the pods that take its room leave them room, else are evicted
+ * by the group whose pods now use it (doc/formulation.md §12).  n0:
+ * gang d (one pod of 8 GPUs) where the low-priority pod "low" (lgpus
+ * GPUs) ran; n1: gang w's minimum, 8 one-GPU pods of wsize. */
+static void rehome_case(int lgpus, int wsize, bool runs_again)
+{
+	tu_buf b = {0};
+	node_yaml(&b, "n0", NULL);
+	node_yaml(&b, "n1", NULL);
+	tu_pod_yaml(&b, "low", NULL, "n0", lgpus, 10);
+	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
+	gang_min_yaml(&b, "w", wsize, 8, 1, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gd = p->groups[0].size == 1 ? 0 : 1, gw = 1 - gd;
+	ck_assert_int_eq(p->nunits, 1);
+	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, cd, 0)] = 1;
+	s->x[wp_slot(p, cw, 1)] = 8;
+	s->admit[gd] = s->admit[gw] = 1;
+	s->evict[0] = 1;
+	s->evict_by[0] = gd;
+	wp_sol *start = wp_sol_new(p, in.a);
+	wp_sol_copy(p, start, s);
+	tu_sol_verified(in.snap, p, s, NULL, "start");
+	wtu_stats st;
+	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
+	tu_sol_verified(in.snap, p, s, start, "traded");
+	ck_assert_int_eq(st.traded, 1);
+	ck_assert_int_eq(s->admit[gd], 0);
+	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)], wsize - 8);
+	ck_assert_int_eq(st.pods, wsize - 8 - 1);
+	ck_assert_int_eq(s->evict[0], !runs_again);
+	ck_assert_int_eq(s->evict_by[0], runs_again ? -1 : gw);
+	tu_inst_free(&in);
+}
+
+START_TEST(topup_trade_rehomes_evictions)
+{
+	rehome_case(4, 12, true);  /* 4 pods of w beside low's 4 GPUs */
+	rehome_case(4, 16, false); /* 8 pods of w: low stays evicted, by w */
+	rehome_case(8, 14, false);
+}
+END_TEST
+
 START_TEST(bound_whole_gangs_tighter)
 {
 	whole_gang_case(true);
@@ -1404,6 +1452,7 @@ static Suite *suite(void)
 	tcase_add_test(f, led_pass_follows_hints);
 	tcase_add_test(f, topup_fills_gang_in_its_domain);
 	tcase_add_test(f, topup_trades_large_for_more);
+	tcase_add_test(f, topup_trade_rehomes_evictions);
 	tcase_add_test(f, topup_never_uses_no_freed_room);
 	suite_add_tcase(s, f);
 	return s;

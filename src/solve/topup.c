@@ -41,6 +41,12 @@ typedef struct tstate {
 	size_t nev, evcap;
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
+	/* units whose evicting group a trade changed, or that it let run
+	 * again: what they were before */
+	struct rent {
+		int u, by;
+	} *rl;
+	size_t nrl, rcap;
 	long *ch, *gh;      /* pods placed per class and per group         */
 	/* groups that may not preempt may not use room that evictions
 	 * freed either (doc/preemption.md): their pods on a node stay
@@ -453,6 +459,96 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 	return 0;
 }
 
+/* Is a row of node n over its capacity? */
+static bool node_over(const tstate *T, int n)
+{
+	const int64_t *cap = T->cap + (size_t)n * T->nres;
+	for (int L = 0; L < T->nl; L++) {
+		const int64_t *h = row(T, n, L);
+		for (int r = 0; r < T->nres; r++)
+			if (h[r] > cap[r])
+				return true;
+	}
+	return false;
+}
+
+/* Unit u evicted by g (g < 0: running), logged for take_back. */
+static void relog(tstate *T, int u, int g)
+{
+	struct rent e = {u, T->s->evict[u] ? T->s->evict_by[u] : -1};
+	if (WA_PUSH(T->a, T->rl, T->nrl, T->rcap, e))
+		T->nomem = true;
+	if ((g >= 0) != (bool)T->s->evict[u])
+		set_evicted(T, u, g);
+	else
+		T->s->evict_by[u] = g;
+}
+
+/* Back to relog mark m. */
+static void take_back(tstate *T, size_t m)
+{
+	while (T->nrl > m) {
+		struct rent e = T->rl[--T->nrl];
+		if ((e.by >= 0) != (bool)T->s->evict[e.u])
+			set_evicted(T, e.u, e.by);
+		else
+			T->s->evict_by[e.u] = e.by;
+	}
+}
+
+/* A group whose pods the log since xmark put on one of unit u's nodes
+ * and that may evict u; -1: none. */
+static int taker(const tstate *T, int u, size_t xmark)
+{
+	const wp_problem *p = T->p;
+	const wp_unit *un = &p->units[u];
+	for (size_t e = xmark; e < T->nxl; e++) {
+		if (T->xl[e].k <= 0)
+			continue;
+		int c = wp_slot_class(p, T->xl[e].slot);
+		const wp_class *cl = &p->classes[c];
+		int n = cl->elig[T->xl[e].slot - cl->off];
+		int g = cl->group;
+		if (p->groups[g].priority <= un->priority ||
+		    !wpe_may_preempt(p, g))
+			continue;
+		for (int i = 0; i < un->npods; i++)
+			if (p->snap->pods[un->pods[i]].node == n)
+				return g;
+	}
+	return -1;
+}
+
+/* Gang d waits: the units it evicted run again where their room is
+ * still free, else are evicted by a group whose pods the log since
+ * xmark put on their nodes.  False when one is neither (the caller
+ * takes it all back). */
+static bool rehome(tstate *T, int d, size_t xmark)
+{
+	const wp_problem *p = T->p;
+	wp_sol *s = T->s;
+	for (int u = 0; u < p->nunits && !T->nomem; u++) {
+		if (!s->evict[u] || s->evict_by[u] != d)
+			continue;
+		relog(T, u, -1);
+		bool over = false;
+		const wp_unit *un = &p->units[u];
+		for (int i = 0; i < un->npods && !over; i++) {
+			int n = p->snap->pods[un->pods[i]].node;
+			over = n >= 0 && node_over(T, n);
+		}
+		if (!over)
+			continue;
+		int g = taker(T, u, xmark);
+		if (g < 0)
+			return false;
+		T->nrl--; /* evicted again, by g: one entry (by d) */
+		set_evicted(T, u, d);
+		relog(T, u, g);
+	}
+	return !T->nomem;
+}
+
 static const char *const WAIT_TRADE =
     "its room went to more pods of groups of the same priority (pods past "
     "their minimum, in the top-up after the search)";
@@ -497,11 +593,11 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 	return got;
 }
 
-/* Exchanges for gang d (no running pods, no evictions of its own): node
- * by node, its pods past its minimum make room for more, smaller pods of
- * the groups in want[]; then d waits altogether when the room of all its
- * pods gives them more than it has.  Each kept only when it gains.  Pods
- * gained net. */
+/* Exchanges for gang d (no running pods): node by node, its pods past
+ * its minimum make room for more, smaller pods of the groups in want[];
+ * then d waits altogether when the room of all its pods gives them more
+ * than it has, and the units d evicted are rehomed (rehome).  Each kept
+ * only when it gains.  Pods gained net. */
 static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
 {
 	const wp_problem *p = T->p;
@@ -545,7 +641,9 @@ static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
 		int n = p->classes[dc].elig[T->xl[e].slot - p->classes[dc].off];
 		got += fill_node(T, n, want, nw, sz, size);
 	}
-	if (got <= lost || T->nomem) {
+	size_t rmark = T->nrl;
+	if (got <= lost || T->nomem || !rehome(T, d, mark)) {
+		take_back(T, rmark);
 		back_to(T, mark);
 		return net;
 	}
@@ -562,18 +660,13 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		   int *tmp, wtu_stats *st)
 {
 	const wp_problem *p = T->p;
-	wp_sol *s = T->s;
-	unsigned char *evd = wa_calloc(T->a, (size_t)p->ngroups + 1, 1);
 	int *want = wa_calloc(T->a, (size_t)nc + 1, sizeof *want);
 	int *dl = wa_calloc(T->a, (size_t)nc + 1, sizeof *dl);
 	double *dsz = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *dsz);
-	if (!evd || !want || !dl || !dsz) {
+	if (!want || !dl || !dsz) {
 		T->nomem = true;
 		return;
 	}
-	for (int u = 0; u < p->nunits; u++)
-		if (s->evict[u] && s->evict_by[u] >= 0)
-			evd[s->evict_by[u]] = 1;
 	for (int a = 0; a < nc;) {
 		int32_t pr = p->groups[cand[a]].priority;
 		int b = a, nw = 0, nd = 0;
@@ -583,8 +676,7 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 			long have = T->gh[g];
 			if (have > 0 && have < wg->size)
 				want[nw++] = g; /* cand: smallest pods first */
-			if (wg->gang && wg->nbound == 0 && !evd[g] &&
-			    have > 0) {
+			if (wg->gang && wg->nbound == 0 && have > 0) {
 				dsz[g] = sz[wg->classes[0]];
 				dl[nd++] = g;
 			}
@@ -611,6 +703,7 @@ static void undo(tstate *T)
 		T->s->admit[T->drop[i]] = 1;
 		T->s->reason[T->drop[i]] = NULL;
 	}
+	take_back(T, 0);
 	back_to(T, 0);
 	for (size_t i = 0; i < T->nev; i++)
 		set_evicted(T, T->ev[i], -1);
