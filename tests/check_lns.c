@@ -961,6 +961,18 @@ static void two_gangs(tu_inst *in, int nodes, int dsize, int wsize, int *gd,
 	*gw = 1 - *gd;
 }
 
+/* Top s up (feasible on entry, verified) and verify the result against
+ * it: a plan no worse, every rule held. */
+static void topped_up(tu_inst *in, wp_sol *s, wtu_stats *st)
+{
+	const wp_problem *p = in->p;
+	wp_sol *start = wp_sol_new(p, in->a);
+	wp_sol_copy(p, start, s);
+	tu_sol_verified(in->snap, p, s, NULL, "start");
+	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), st), 0);
+	tu_sol_verified(in->snap, p, s, start, "topped up");
+}
+
 static void trade_case(int wsize, int want_pods, bool traded)
 {
 	tu_inst in;
@@ -972,12 +984,8 @@ static void trade_case(int wsize, int want_pods, bool traded)
 	s->x[wp_slot(p, cd, 0)] = 1; /* d fills n0 */
 	s->x[wp_slot(p, cw, 1)] = 8; /* w's minimum fills n1 */
 	s->admit[gd] = s->admit[gw] = 1;
-	wp_sol *start = wp_sol_new(p, in.a);
-	wp_sol_copy(p, start, s);
-	tu_sol_verified(in.snap, p, s, NULL, "start");
 	wtu_stats st;
-	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
-	tu_sol_verified(in.snap, p, s, start, "traded");
+	topped_up(&in, s, &st);
 	ck_assert_int_eq(st.traded, traded);
 	ck_assert_int_eq(st.pods, traded ? want_pods - 1 : 0);
 	ck_assert_int_eq(s->admit[gd], !traded);
@@ -1002,11 +1010,8 @@ START_TEST(topup_trades_large_for_more)
 	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
 	s->x[wp_slot(p, cw, 2)] = 8;
 	s->admit[gd] = s->admit[gw] = 1;
-	wp_sol *start = wp_sol_new(p, in.a);
-	wp_sol_copy(p, start, s);
 	wtu_stats st;
-	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
-	tu_sol_verified(in.snap, p, s, start, "shrunk");
+	topped_up(&in, s, &st);
 	ck_assert_int_eq(st.pods, 7);
 	ck_assert_int_eq(st.traded, 0);
 	ck_assert(s->admit[gd]);
@@ -1043,12 +1048,8 @@ static void rehome_case(int lgpus, int wsize, bool runs_again)
 	s->admit[gd] = s->admit[gw] = 1;
 	s->evict[0] = 1;
 	s->evict_by[0] = gd;
-	wp_sol *start = wp_sol_new(p, in.a);
-	wp_sol_copy(p, start, s);
-	tu_sol_verified(in.snap, p, s, NULL, "start");
 	wtu_stats st;
-	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
-	tu_sol_verified(in.snap, p, s, start, "traded");
+	topped_up(&in, s, &st);
 	ck_assert_int_eq(st.traded, 1);
 	ck_assert_int_eq(s->admit[gd], 0);
 	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)], wsize - 8);
