@@ -1067,6 +1067,48 @@ START_TEST(topup_trade_rehomes_evictions)
 }
 END_TEST
 
+/* A waiting gang of the same priority joins a trade: where a gang of
+ * larger pods making way gives it its minimum, it is admitted (and the
+ * trade kept only when the pods gained outnumber those lost); where it
+ * would get fewer, it keeps waiting and nothing changes.  One node: gang
+ * d (one pod of 8 GPUs) on it, gang j (jsize pods of 4 GPUs, minCount
+ * jmin) waiting. */
+static void join_case(int jsize, int jmin, bool joins)
+{
+	tu_buf b = {0};
+	node_yaml(&b, "n0", NULL);
+	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
+	gang_min_yaml(&b, "j", jsize, jmin, 4, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gd = p->groups[0].size == 1 ? 0 : 1, gj = 1 - gd;
+	int cd = p->groups[gd].classes[0], cj = p->groups[gj].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, cd, 0)] = 1;
+	s->admit[gd] = 1;
+	s->reason[gj] = "waits in the test";
+	wtu_stats st;
+	topped_up(&in, s, &st);
+	ck_assert_int_eq(s->admit[gj], joins);
+	ck_assert_int_eq(s->admit[gd], !joins);
+	ck_assert_int_eq(s->x[wp_slot(p, cj, 0)], joins ? 2 : 0);
+	ck_assert_int_eq(st.traded, joins);
+	ck_assert_int_eq(st.joined, joins);
+	ck_assert_int_eq(st.pods, joins ? 1 : 0);
+	if (!joins)
+		ck_assert_str_eq(s->reason[gj], "waits in the test");
+	tu_inst_free(&in);
+}
+
+START_TEST(topup_trade_admits_waiting)
+{
+	join_case(2, 2, true);  /* two pods of 4 GPUs for one of 8 */
+	join_case(3, 2, true);  /* two of its three: all the node holds */
+	join_case(3, 3, false); /* its minimum does not fit */
+}
+END_TEST
+
 START_TEST(bound_whole_gangs_tighter)
 {
 	whole_gang_case(true);
@@ -1454,6 +1496,7 @@ static Suite *suite(void)
 	tcase_add_test(f, topup_fills_gang_in_its_domain);
 	tcase_add_test(f, topup_trades_large_for_more);
 	tcase_add_test(f, topup_trade_rehomes_evictions);
+	tcase_add_test(f, topup_trade_admits_waiting);
 	tcase_add_test(f, topup_never_uses_no_freed_room);
 	suite_add_tcase(s, f);
 	return s;

@@ -613,11 +613,13 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	R->reason = wa_printf(R->a, "%s; then %d pod%s past their groups' "
 				    "minimum in %d group%s (evicting %d "
 				    "pod%s; %d gang%s made way for more "
-				    "pods; %.1f s%s)",
+				    "pods, %d waiting gang%s admitted in "
+				    "their room; %.1f s%s)",
 			      R->reason, st.pods, st.pods == 1 ? "" : "s",
 			      st.groups, st.groups == 1 ? "" : "s",
 			      st.evicted, st.evicted == 1 ? "" : "s",
-			      st.traded, st.traded == 1 ? "" : "s", secs,
+			      st.traded, st.traded == 1 ? "" : "s",
+			      st.joined, st.joined == 1 ? "" : "s", secs,
 			      st.late ? ", stopped by the deadline" : "");
 	return R->reason ? WASP_OK : nomem(err);
 }

@@ -20,6 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A waiting gang joins a trade's fill only when its minimum, by size,
+ * is at most this many times the room the gang making way leaves. */
+#define WTU_JOIN_ROOM 2.0
+
 typedef struct tstate {
 	const wp_problem *p;
 	wp_sol *s;
@@ -39,8 +43,15 @@ typedef struct tstate {
 	size_t nxl, xcap;
 	int *ev;
 	size_t nev, evcap;
+	int *jw;            /* a trade's wanting groups (scratch)          */
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
+	struct aent {       /* waiting groups a trade admitted, and their
+			       reasons                                    */
+		int g;
+		const char *why;
+	} *adm;
+	size_t nadm, acap;
 	/* units whose evicting group a trade changed, or that it let run
 	 * again: what they were before */
 	struct rent {
@@ -503,7 +514,7 @@ static int taker(const tstate *T, int u, size_t xmark)
 	const wp_problem *p = T->p;
 	const wp_unit *un = &p->units[u];
 	for (size_t e = xmark; e < T->nxl; e++) {
-		if (T->xl[e].k <= 0)
+		if (T->xl[e].k <= 0 || T->s->x[T->xl[e].slot] <= 0)
 			continue;
 		int c = wp_slot_class(p, T->xl[e].slot);
 		const wp_class *cl = &p->classes[c];
@@ -549,14 +560,27 @@ static bool rehome(tstate *T, int d, size_t xmark)
 	return !T->nomem;
 }
 
+
+
 static const char *const WAIT_TRADE =
     "its room went to more pods of groups of the same priority (pods past "
     "their minimum, in the top-up after the search)";
 
+/* May waiting group g join a trade's fill: a gang of one class, no
+ * running pods, no tree or annotations, not made to wait by a trade. */
+static bool joinable(const tstate *T, int g)
+{
+	const wp_group *wg = &T->p->groups[g];
+	return !T->s->admit[g] && wg->gang && !wg->invalid &&
+	       wg->nclasses == 1 && !wg->nbound && wg->fixed_dom == -1 &&
+	       !wg->pcomp && !wg->tas && wg->min_need >= 1 &&
+	       T->s->reason[g] != WAIT_TRADE;
+}
+
 /* On node n, the pods the groups in want[] (smallest pods first) still
  * have, of classes smaller than size: pods placed. */
 static long fill_node(tstate *T, int n, const int *want, int nw,
-		      const double *sz, double size)
+		      const double *sz, double size, bool join)
 {
 	const wp_problem *p = T->p;
 	long got = 0;
@@ -566,6 +590,12 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 		const wtp_key *k = wg->key >= 0 && p->topo
 				       ? &p->topo->keys[wg->key]
 				       : NULL;
+		bool waits = !T->s->admit[g];
+		if (waits && (!join || !joinable(T, g)))
+			continue;
+		/* a waiting gang's domain: that of its first pod */
+		if (k && waits && T->gh[g] == 0)
+			T->gdom[g] = k->node_dom[n];
 		int dom = T->gdom[g];
 		long room = wg->size - T->gh[g];
 		if (room <= 0 || (k && k->node_dom[n] != dom))
@@ -593,12 +623,58 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 	return got;
 }
 
+/* The waiting gangs in want[] that the log since mark gave fewer pods
+ * than their minimum lose them again.  Pods taken off. */
+static long settle(tstate *T, const int *want, int nw, size_t mark)
+{
+	const wp_problem *p = T->p;
+	long off = 0;
+	for (int w = 0; w < nw; w++) {
+		int g = want[w];
+		if (T->s->admit[g] || T->gh[g] == 0 ||
+		    T->gh[g] >= p->groups[g].min_need)
+			continue;
+		size_t end = T->nxl;
+		for (size_t e = mark; e < end; e++) {
+			int slot = T->xl[e].slot;
+			if (p->classes[wp_slot_class(p, slot)].group == g &&
+			    T->xl[e].k > 0) {
+				off += T->xl[e].k;
+				put(T, slot, -T->xl[e].k);
+			}
+		}
+		T->gdom[g] = -1;
+	}
+	return off;
+}
+
+/* The waiting gangs in want[] that now have pods are admitted (logged
+ * for the undo).  False on NOMEM. */
+static bool admit_joined(tstate *T, const int *want, int nw)
+{
+	wp_sol *s = T->s;
+	for (int w = 0; w < nw; w++) {
+		int g = want[w];
+		if (s->admit[g] || T->gh[g] == 0)
+			continue;
+		struct aent e = {g, s->reason[g]};
+		if (WA_PUSH(T->a, T->adm, T->nadm, T->acap, e))
+			return !(T->nomem = true);
+		s->admit[g] = 1;
+		s->reason[g] = NULL;
+	}
+	return true;
+}
+
 /* Exchanges for gang d (no running pods): node by node, its pods past
- * its minimum make room for more, smaller pods of the groups in want[];
- * then d waits altogether when the room of all its pods gives them more
- * than it has, and the units d evicted are rehomed (rehome).  Each kept
- * only when it gains.  Pods gained net. */
-static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
+ * its minimum make room for more, smaller pods of the admitted groups
+ * in want[0..nw0); then d waits altogether when the room of all its
+ * pods gives more to all of want[] (the waiting gangs after nw0 join
+ * where they get their minimum: settle, admit_joined), and the units d
+ * evicted are rehomed (rehome).  Each kept only when it gains.  Pods
+ * gained net. */
+static long trade(tstate *T, int d, const int *want, int nw0, int nw,
+		  const double *sz)
 {
 	const wp_problem *p = T->p;
 	wp_sol *s = T->s;
@@ -615,7 +691,8 @@ static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
 				continue;
 			size_t mark = T->nxl;
 			put(T, cl->off + j, (int)-k);
-			long got = fill_node(T, cl->elig[j], want, nw, sz, size);
+			long got = fill_node(T, cl->elig[j], want, nw0, sz, size,
+					     false);
 			if (got <= k || T->nomem) {
 				back_to(T, mark);
 				continue;
@@ -634,17 +711,40 @@ static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
 				put(T, cl->off + j, -s->x[cl->off + j]);
 			}
 	}
+	/* the waiting gangs whose minimum is not much more than the room
+	 * d leaves (by size; a filter, so that a trade does not try every
+	 * waiting gang on every node) */
+	int *jw = T->jw, nj = nw0;
+	memcpy(jw, want, sizeof *jw * (size_t)nw0);
+	for (int w = nw0; w < nw; w++) {
+		const wp_group *wg = &p->groups[want[w]];
+		if (wg->min_need * sz[wg->classes[0]] <=
+		    WTU_JOIN_ROOM * (double)lost * size)
+			jw[nj++] = want[w];
+	}
 	for (size_t e = mark; e < T->nxl && !T->nomem; e++) {
 		if (T->xl[e].k >= 0)
 			continue;
 		int dc = wp_slot_class(p, T->xl[e].slot);
 		int n = p->classes[dc].elig[T->xl[e].slot - p->classes[dc].off];
-		got += fill_node(T, n, want, nw, sz, size);
+		got += fill_node(T, n, jw, nj, sz, size, true);
 	}
-	size_t rmark = T->nrl;
-	if (got <= lost || T->nomem || !rehome(T, d, mark)) {
+	want = jw;
+	nw = nj;
+	got -= settle(T, want, nw, mark);
+	size_t rmark = T->nrl, amark = T->nadm;
+	if (got <= lost || T->nomem || !rehome(T, d, mark) ||
+	    !admit_joined(T, want, nw)) {
 		take_back(T, rmark);
 		back_to(T, mark);
+		for (int w = 0; w < nw; w++)
+			if (!s->admit[want[w]] && T->gh[want[w]] == 0)
+				T->gdom[want[w]] = -1;
+		while (T->nadm > amark) {
+			struct aent e = T->adm[--T->nadm];
+			s->admit[e.g] = 0;
+			s->reason[e.g] = e.why;
+		}
 		return net;
 	}
 	s->admit[d] = 0;
@@ -655,15 +755,17 @@ static long trade(tstate *T, int d, const int *want, int nw, const double *sz)
 }
 
 /* Trades at each priority: the gangs with the largest pods first, each
- * against the groups of its priority that still want pods. */
+ * against the groups of its priority that still want pods, admitted or
+ * waiting. */
 static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		   int *tmp, wtu_stats *st)
 {
 	const wp_problem *p = T->p;
-	int *want = wa_calloc(T->a, (size_t)nc + 1, sizeof *want);
+	int *want = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *want);
+	T->jw = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->jw);
 	int *dl = wa_calloc(T->a, (size_t)nc + 1, sizeof *dl);
 	double *dsz = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *dsz);
-	if (!want || !dl || !dsz) {
+	if (!want || !T->jw || !dl || !dsz) {
 		T->nomem = true;
 		return;
 	}
@@ -681,16 +783,26 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 				dl[nd++] = g;
 			}
 		}
+		/* then the waiting gangs of the priority, smallest pods
+		 * first: they join where a trade gives them their minimum */
+		int nw0 = nw;
+		for (int g = 0; g < p->ngroups; g++)
+			if (p->groups[g].priority == pr && joinable(T, g)) {
+				dsz[g] = sz[p->groups[g].classes[0]];
+				want[nw++] = g;
+			}
+		wis_sort(want + nw0, tmp, nw - nw0, wis_asc, dsz);
 		wis_sort(dl, tmp, nd, wis_desc, dsz);
 		for (int i = 0; nw > 0 && i < nd && !T->nomem; i++) {
 			if (wdl_passed(T->dl, 0)) {
 				T->late = true;
 				return;
 			}
-			int before = (int)T->ndrop;
-			long net = trade(T, dl[i], want, nw, sz);
+			int before = (int)T->ndrop, jb = (int)T->nadm;
+			long net = trade(T, dl[i], want, nw0, nw, sz);
 			st->pods += (int)net;
 			st->traded += (int)T->ndrop - before;
+			st->joined += (int)T->nadm - jb;
 		}
 		a = b;
 	}
@@ -702,6 +814,10 @@ static void undo(tstate *T)
 	for (size_t i = 0; i < T->ndrop; i++) {
 		T->s->admit[T->drop[i]] = 1;
 		T->s->reason[T->drop[i]] = NULL;
+	}
+	for (size_t i = T->nadm; i > 0; i--) {
+		T->s->admit[T->adm[i - 1].g] = 0;
+		T->s->reason[T->adm[i - 1].g] = T->adm[i - 1].why;
 	}
 	take_back(T, 0);
 	back_to(T, 0);

@@ -29,6 +29,7 @@ typedef struct wtu_stats {
 	int groups;  /* groups that got some                 */
 	int evicted; /* running pods evicted for them         */
 	int traded;  /* gangs that made way for more pods      */
+	int joined;  /* waiting gangs admitted in their room   */
 	bool late;   /* the deadline stopped it (what it added
 			by then is kept)                      */
 } wtu_stats;
