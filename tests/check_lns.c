@@ -1109,6 +1109,50 @@ START_TEST(topup_trade_admits_waiting)
 }
 END_TEST
 
+/* After a trade, the room the fill left is topped up again: n0 and n1
+ * hold gang d (two pods of 8 GPUs), n2 gang e's minimum (one pod of 8
+ * GPUs of two); waiting gang j (three pods of 2 GPUs) takes n0 when d
+ * makes way, and e's second pod then takes n1. */
+START_TEST(topup_fills_after_trade)
+{
+	tu_buf b = {0};
+	for (int i = 0; i < 3; i++) {
+		char n[8];
+		snprintf(n, sizeof n, "n%d", i);
+		node_yaml(&b, n, NULL);
+	}
+	gang_min_yaml(&b, "d", 2, 2, 8, 100, NULL);
+	gang_min_yaml(&b, "e", 2, 1, 8, 100, NULL);
+	gang_min_yaml(&b, "j", 3, 3, 2, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gd = -1, ge = -1, gj = -1;
+	for (int g = 0; g < p->ngroups; g++) /* sizes 3, 2 (min 2), 2 */
+		*(p->groups[g].size == 3       ? &gj
+		  : p->groups[g].min_need == 2 ? &gd
+					       : &ge) = g;
+	ck_assert(gd >= 0 && ge >= 0 && gj >= 0);
+	int cd = p->groups[gd].classes[0], ce = p->groups[ge].classes[0],
+	    cj = p->groups[gj].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
+	s->x[wp_slot(p, ce, 2)] = 1;
+	s->admit[gd] = s->admit[ge] = 1;
+	s->reason[gj] = "waits in the test";
+	wtu_stats st;
+	topped_up(&in, s, &st);
+	ck_assert_int_eq(st.traded, 1);
+	ck_assert_int_eq(st.joined, 1);
+	ck_assert_int_eq(s->admit[gd], 0);
+	ck_assert_int_eq(s->x[wp_slot(p, cj, 0)], 3);
+	ck_assert_int_eq(s->x[wp_slot(p, ce, 1)], 1);
+	ck_assert_int_eq(st.pods, 2);
+	ck_assert_int_eq(st.groups, 1);
+	tu_inst_free(&in);
+}
+END_TEST
+
 START_TEST(bound_whole_gangs_tighter)
 {
 	whole_gang_case(true);
@@ -1497,6 +1541,7 @@ static Suite *suite(void)
 	tcase_add_test(f, topup_trades_large_for_more);
 	tcase_add_test(f, topup_trade_rehomes_evictions);
 	tcase_add_test(f, topup_trade_admits_waiting);
+	tcase_add_test(f, topup_fills_after_trade);
 	tcase_add_test(f, topup_never_uses_no_freed_room);
 	suite_add_tcase(s, f);
 	return s;

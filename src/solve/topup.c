@@ -44,6 +44,7 @@ typedef struct tstate {
 	int *ev;
 	size_t nev, evcap;
 	int *jw;            /* a trade's wanting groups (scratch)          */
+	unsigned char *topped; /* per group: group() added pods           */
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
 	struct aent {       /* waiting groups a trade admitted, and their
@@ -264,8 +265,9 @@ static int setup(tstate *T)
 	T->gh = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->gh);
 	T->gdom = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->gdom);
 	T->never = wa_calloc(T->a, (size_t)p->ngroups + 1, 1);
+	T->topped = wa_calloc(T->a, (size_t)p->ngroups + 1, 1);
 	T->nv = wa_calloc(T->a, nn * T->nres + 1, sizeof *T->nv);
-	if (!T->ch || !T->gh || !T->gdom || !T->never || !T->nv)
+	if (!T->ch || !T->gh || !T->gdom || !T->never || !T->topped || !T->nv)
 		return -1;
 	for (int g = 0; g < p->ngroups; g++) {
 		T->never[g] = p->nunits > 0 && !wpe_may_preempt(p, g);
@@ -466,7 +468,10 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 		}
 	}
 	st->pods += (int)added;
-	st->groups += added > 0;
+	if (added > 0 && !T->topped[g]) {
+		T->topped[g] = 1;
+		st->groups++;
+	}
 	return 0;
 }
 
@@ -808,6 +813,18 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 	}
 }
 
+/* Top up the groups of cand[], in its order, until the deadline. */
+static void groups(tstate *T, const int *cand, int nc, const double *sz,
+		   int *tmp, int *ord, wtu_stats *st)
+{
+	for (int i = 0; i < nc && !T->nomem && !T->late; i++) {
+		if (wdl_passed(T->dl, 0))
+			T->late = true;
+		else
+			group(T, cand[i], sz, tmp, ord, st);
+	}
+}
+
 /* Take back what the top-up did (T's logs). */
 static void undo(tstate *T)
 {
@@ -865,14 +882,14 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		cand[nc++] = g;
 	}
 	wis_sort(cand, tmp, nc, cmp_group, key);
-	for (int i = 0; i < nc && !T->nomem && !T->late; i++) {
-		if (wdl_passed(dl, 0))
-			T->late = true;
-		else
-			group(T, cand[i], sz, tmp, ord, st);
-	}
-	if (!T->nomem && !T->late && s->evict)
+	groups(T, cand, nc, sz, tmp, ord, st);
+	if (!T->nomem && !T->late && s->evict) {
 		trades(T, cand, nc, sz, tmp, st);
+		/* a gang that made way leaves room the fill did not take
+		 * (its units run again there, and may go again) */
+		if (st->traded)
+			groups(T, cand, nc, sz, tmp, ord, st);
+	}
 	st->late = T->late;
 	/* the whole plan checked, and kept only when better */
 	wp_evaluate(p, s, &after);
