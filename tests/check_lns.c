@@ -57,6 +57,16 @@ static void node_yaml(tu_buf *b, const char *name, const char *labels)
 		     "pods: \"110\", nvidia.com/gpu: \"8\"}\n");
 }
 
+/* Nodes n0 .. n(count - 1), unlabelled. */
+static void nodes_yaml(tu_buf *b, int count)
+{
+	for (int i = 0; i < count; i++) {
+		char n[8];
+		snprintf(n, sizeof n, "n%d", i);
+		node_yaml(b, n, NULL);
+	}
+}
+
 /* A PodGroup "name" in namespace ml (minCount: min, at priority prio
  * when it is not 0, confined to one domain of key when key is not
  * NULL) and its `size` pending pods of `gpus` GPUs each. */
@@ -949,11 +959,7 @@ static void two_gangs(tu_inst *in, int nodes, int dsize, int wsize, int *gd,
 		      int *gw)
 {
 	tu_buf b = {0};
-	for (int i = 0; i < nodes; i++) {
-		char n[8];
-		snprintf(n, sizeof n, "n%d", i);
-		node_yaml(&b, n, NULL);
-	}
+	nodes_yaml(&b, nodes);
 	gang_min_yaml(&b, "d", dsize, 1, 8, 100, NULL);
 	gang_min_yaml(&b, "w", wsize, 8, 1, 100, NULL);
 	tu_inst_load(in, tu_load_buf(&b));
@@ -1031,8 +1037,7 @@ END_TEST
 static void rehome_case(int lgpus, int wsize, bool runs_again)
 {
 	tu_buf b = {0};
-	node_yaml(&b, "n0", NULL);
-	node_yaml(&b, "n1", NULL);
+	nodes_yaml(&b, 2);
 	tu_pod_yaml(&b, "low", NULL, "n0", lgpus, 10);
 	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
 	gang_min_yaml(&b, "w", wsize, 8, 1, 100, NULL);
@@ -1076,7 +1081,7 @@ END_TEST
 static void join_case(int jsize, int jmin, bool joins)
 {
 	tu_buf b = {0};
-	node_yaml(&b, "n0", NULL);
+	nodes_yaml(&b, 1);
 	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
 	gang_min_yaml(&b, "j", jsize, jmin, 4, 100, NULL);
 	tu_inst in;
@@ -1116,11 +1121,7 @@ END_TEST
 START_TEST(topup_fills_after_trade)
 {
 	tu_buf b = {0};
-	for (int i = 0; i < 3; i++) {
-		char n[8];
-		snprintf(n, sizeof n, "n%d", i);
-		node_yaml(&b, n, NULL);
-	}
+	nodes_yaml(&b, 3);
 	gang_min_yaml(&b, "d", 2, 2, 8, 100, NULL);
 	gang_min_yaml(&b, "e", 2, 1, 8, 100, NULL);
 	gang_min_yaml(&b, "j", 3, 3, 2, 100, NULL);
@@ -1456,11 +1457,7 @@ END_TEST
 START_TEST(small_first_packs_more)
 {
 	tu_buf b = {0};
-	for (int n = 0; n < 3; n++) {
-		char node[8];
-		snprintf(node, sizeof node, "n%d", n);
-		node_yaml(&b, node, NULL);
-	}
+	nodes_yaml(&b, 3);
 	const char *name[] = {"big", "small1", "small2"};
 	for (int g = 0; g < 3; g++) {
 		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
