@@ -488,16 +488,22 @@ static bool node_over(const tstate *T, int n)
 	return false;
 }
 
-/* Unit u evicted by g (g < 0: running), logged for take_back. */
+/* Unit u evicted by g (g < 0: running): rows only where that changes. */
+static void set_by(tstate *T, int u, int g)
+{
+	if ((g >= 0) != (bool)T->s->evict[u])
+		set_evicted(T, u, g);
+	else
+		T->s->evict_by[u] = g;
+}
+
+/* The same, logged for take_back. */
 static void relog(tstate *T, int u, int g)
 {
 	struct rent e = {u, T->s->evict[u] ? T->s->evict_by[u] : -1};
 	if (WA_PUSH(T->a, T->rl, T->nrl, T->rcap, e))
 		T->nomem = true;
-	if ((g >= 0) != (bool)T->s->evict[u])
-		set_evicted(T, u, g);
-	else
-		T->s->evict_by[u] = g;
+	set_by(T, u, g);
 }
 
 /* Back to relog mark m. */
@@ -505,10 +511,7 @@ static void take_back(tstate *T, size_t m)
 {
 	while (T->nrl > m) {
 		struct rent e = T->rl[--T->nrl];
-		if ((e.by >= 0) != (bool)T->s->evict[e.u])
-			set_evicted(T, e.u, e.by);
-		else
-			T->s->evict_by[e.u] = e.by;
+		set_by(T, e.u, e.by);
 	}
 }
 
@@ -558,14 +561,10 @@ static bool rehome(tstate *T, int d, size_t xmark)
 		int g = taker(T, u, xmark);
 		if (g < 0)
 			return false;
-		T->nrl--; /* evicted again, by g: one entry (by d) */
-		set_evicted(T, u, d);
-		relog(T, u, g);
+		set_by(T, u, g); /* the log has it as d's */
 	}
 	return !T->nomem;
 }
-
-
 
 static const char *const WAIT_TRADE =
     "its room went to more pods of groups of the same priority (pods past "
@@ -585,7 +584,7 @@ static bool joinable(const tstate *T, int g)
 /* On node n, the pods the groups in want[] (smallest pods first) still
  * have, of classes smaller than size: pods placed. */
 static long fill_node(tstate *T, int n, const int *want, int nw,
-		      const double *sz, double size, bool join)
+		      const double *sz, double size)
 {
 	const wp_problem *p = T->p;
 	long got = 0;
@@ -596,7 +595,7 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 				       ? &p->topo->keys[wg->key]
 				       : NULL;
 		bool waits = !T->s->admit[g];
-		if (waits && (!join || !joinable(T, g)))
+		if (waits && !joinable(T, g))
 			continue;
 		/* a waiting gang's domain: that of its first pod */
 		if (k && waits && T->gh[g] == 0)
@@ -648,7 +647,6 @@ static long settle(tstate *T, const int *want, int nw, size_t mark)
 				put(T, slot, -T->xl[e].k);
 			}
 		}
-		T->gdom[g] = -1;
 	}
 	return off;
 }
@@ -669,6 +667,16 @@ static bool admit_joined(tstate *T, const int *want, int nw)
 		s->reason[g] = NULL;
 	}
 	return true;
+}
+
+/* The gangs admit_joined admitted since log mark m wait again. */
+static void unadmit_to(tstate *T, size_t m)
+{
+	while (T->nadm > m) {
+		struct aent e = T->adm[--T->nadm];
+		T->s->admit[e.g] = 0;
+		T->s->reason[e.g] = e.why;
+	}
 }
 
 /* Exchanges for gang d (no running pods): node by node, its pods past
@@ -696,8 +704,7 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 				continue;
 			size_t mark = T->nxl;
 			put(T, cl->off + j, (int)-k);
-			long got = fill_node(T, cl->elig[j], want, nw0, sz, size,
-					     false);
+			long got = fill_node(T, cl->elig[j], want, nw0, sz, size);
 			if (got <= k || T->nomem) {
 				back_to(T, mark);
 				continue;
@@ -732,7 +739,7 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 			continue;
 		int dc = wp_slot_class(p, T->xl[e].slot);
 		int n = p->classes[dc].elig[T->xl[e].slot - p->classes[dc].off];
-		got += fill_node(T, n, jw, nj, sz, size, true);
+		got += fill_node(T, n, jw, nj, sz, size);
 	}
 	want = jw;
 	nw = nj;
@@ -742,14 +749,7 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	    !admit_joined(T, want, nw)) {
 		take_back(T, rmark);
 		back_to(T, mark);
-		for (int w = 0; w < nw; w++)
-			if (!s->admit[want[w]] && T->gh[want[w]] == 0)
-				T->gdom[want[w]] = -1;
-		while (T->nadm > amark) {
-			struct aent e = T->adm[--T->nadm];
-			s->admit[e.g] = 0;
-			s->reason[e.g] = e.why;
-		}
+		unadmit_to(T, amark);
 		return net;
 	}
 	s->admit[d] = 0;
@@ -832,10 +832,7 @@ static void undo(tstate *T)
 		T->s->admit[T->drop[i]] = 1;
 		T->s->reason[T->drop[i]] = NULL;
 	}
-	for (size_t i = T->nadm; i > 0; i--) {
-		T->s->admit[T->adm[i - 1].g] = 0;
-		T->s->reason[T->adm[i - 1].g] = T->adm[i - 1].why;
-	}
+	unadmit_to(T, 0);
 	take_back(T, 0);
 	back_to(T, 0);
 	for (size_t i = 0; i < T->nev; i++)
