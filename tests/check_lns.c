@@ -26,7 +26,6 @@
 #include "run/run.h"
 #include "solve/baseline.h"
 #include "solve/greedy/greedy.h"
-#include "solve/topup.h"
 #include "solve/ilp/ilp.h"
 #include "reduce/units.h"
 
@@ -44,58 +43,11 @@ static void small_frag(wasp_gen_options *g, int seed, int nodes)
 	g->busy = 0.5;
 }
 
-/* A Node "name" with 64 cpu, 512Gi, 110 pods and 8 GPUs, and labels
- * (the inside of the map, e.g. "example.com/rack: r1") unless NULL. */
-static void node_yaml(tu_buf *b, const char *name, const char *labels)
-{
-	tu_printf(b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
-		     "  name: %s\n",
-		  name);
-	if (labels)
-		tu_printf(b, "  labels: {%s}\n", labels);
-	tu_printf(b, "status:\n  allocatable: {cpu: \"64\", memory: 512Gi, "
-		     "pods: \"110\", nvidia.com/gpu: \"8\"}\n");
-}
-
-/* Nodes n0 .. n(count - 1), unlabelled. */
-static void nodes_yaml(tu_buf *b, int count)
-{
-	for (int i = 0; i < count; i++) {
-		char n[8];
-		snprintf(n, sizeof n, "n%d", i);
-		node_yaml(b, n, NULL);
-	}
-}
-
-/* A PodGroup "name" in namespace ml (minCount: min, at priority prio
- * when it is not 0, confined to one domain of key when key is not
- * NULL) and its `size` pending pods of `gpus` GPUs each. */
-static void gang_min_yaml(tu_buf *b, const char *name, int size, int min,
-			  int gpus, int prio, const char *key)
-{
-	tu_printf(b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-		     "kind: PodGroup\nmetadata: {name: %s, namespace: ml}\n"
-		     "spec:\n",
-		  name);
-	if (prio)
-		tu_printf(b, "  priority: %d\n", prio);
-	tu_printf(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", min);
-	if (key)
-		tu_printf(b, "  schedulingConstraints: {topology: [{key: "
-			     "%s}]}\n",
-			  key);
-	for (int i = 0; i < size; i++) {
-		char pod[32];
-		snprintf(pod, sizeof pod, "%s-%d", name, i);
-		tu_pod_yaml(b, pod, name, NULL, gpus, prio);
-	}
-}
-
 /* The same with minCount: size. */
 static void gang_yaml(tu_buf *b, const char *name, int size, int gpus,
 		      int prio, const char *key)
 {
-	gang_min_yaml(b, name, size, size, gpus, prio, key);
+	tu_gang_min_yaml(b, name, size, size, gpus, prio, key);
 }
 
 /* ------------------------------------------------------------- cbc */
@@ -665,7 +617,7 @@ static void whole_gang_case(bool keyed)
 		char pod[16], node[8];
 		snprintf(pod, sizeof pod, "run%d", i);
 		snprintf(node, sizeof node, "n%d", i);
-		node_yaml(&b, node, "example.com/rack: r1");
+		tu_node_yaml(&b, node, "example.com/rack: r1");
 		tu_pod_yaml(&b, pod, NULL, node, 3, 0);
 	}
 	gang_yaml(&b, "g0", 7, 1, 0, keyed ? "example.com/rack" : NULL);
@@ -781,7 +733,7 @@ START_TEST(led_pass_follows_hints)
 		char node[8], labels[32];
 		snprintf(node, sizeof node, "n%d", i);
 		snprintf(labels, sizeof labels, "example.com/rack: r%d", i);
-		node_yaml(&b, node, labels);
+		tu_node_yaml(&b, node, labels);
 	}
 	gang_yaml(&b, "g0", 8, 1, 0, "example.com/rack");
 	gang_yaml(&b, "g1", 6, 1, 0, "example.com/rack");
@@ -824,332 +776,6 @@ START_TEST(led_pass_follows_hints)
 	ck_assert_msg(strstr(s->reason[g6], "whole-gang answer") &&
 			  !strstr(s->reason[g6], "running pods"),
 		      "reason: %s", s->reason[g6]);
-	tu_inst_free(&in);
-}
-END_TEST
-
-/* The top-up (solve/topup.h): a gang admitted at its minimum gets the
- * pods it still has, in the domain its pods hold: on free room, then on
- * room that evicting a lower priority makes; never on another domain's
- * free room, and never by evicting an equal or higher priority. */
-START_TEST(topup_fills_gang_in_its_domain)
-{
-	tu_buf b = {0};
-	node_yaml(&b, "n0", "example.com/rack: r0");
-	node_yaml(&b, "n1", "example.com/rack: r1");
-	node_yaml(&b, "n2", "example.com/rack: r0");
-	tu_pod_yaml(&b, "low", NULL, "n0", 6, 10);   /* evictable  */
-	tu_pod_yaml(&b, "high", NULL, "n2", 7, 200); /* not by 100 */
-	gang_min_yaml(&b, "a", 5, 2, 1, 100, "example.com/rack");
-	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
-	const wp_problem *p = in.p;
-	ck_assert(wtu_applies(p));
-	int g = -1, ulow = -1;
-	for (int i = 0; i < p->ngroups; i++)
-		if (p->groups[i].nclasses)
-			g = i;
-	ck_assert_int_ge(g, 0);
-	ck_assert_int_eq(p->nunits, 2);
-	for (int u = 0; u < p->nunits; u++)
-		if (p->units[u].priority == 10)
-			ulow = u;
-	ck_assert_int_ge(ulow, 0);
-	/* the plan greedy would keep: its minimum on n0's free room */
-	wp_sol *s = wp_sol_new(p, in.a);
-	int c = p->groups[g].classes[0];
-	s->x[wp_slot(p, c, 0)] = 2;
-	s->admit[g] = 1;
-	tu_sol_verified(in.snap, p, s, NULL, "the minimum");
-	wp_sol *start = wp_sol_new(p, in.a);
-	wp_sol_copy(p, start, s);
-	wtu_stats st;
-	/* past its deadline it adds nothing and says so */
-	ck_assert_int_eq(wtu_topup(p, s, wdl_at(wb_now() - 1), &st), 0);
-	ck_assert(st.late && st.pods == 0);
-	ck_assert_mem_eq(s->x, start->x, (size_t)p->nx * sizeof *s->x);
-	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
-	tu_sol_verified(in.snap, p, s, start, "topped up");
-	ck_assert_int_eq(st.pods, 3);
-	ck_assert_int_eq(st.groups, 1);
-	ck_assert_int_eq(st.evicted, 1);
-	ck_assert_int_eq(s->x[wp_slot(p, c, 0)], 4); /* 2 + the freed 2 */
-	ck_assert_int_eq(s->x[wp_slot(p, c, 2)], 1); /* n2's free GPU  */
-	ck_assert_int_eq(s->x[wp_slot(p, c, 1)], 0); /* r1: not its rack */
-	ck_assert(s->evict[ulow] && s->evict_by[ulow] == g);
-	ck_assert_int_eq(s->evict[1 - ulow], 0);
-	/* full already: nothing to do, the plan unchanged */
-	wp_sol_copy(p, start, s);
-	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
-	ck_assert_int_eq(st.pods, 0);
-	ck_assert_mem_eq(s->x, start->x, (size_t)p->nx * sizeof *s->x);
-	tu_inst_free(&in);
-}
-END_TEST
-
-/* A group under preemptionPolicy Never may not use room that others'
- * evictions freed (doc/preemption.md): the top-up keeps its pods within
- * the node's free room before any eviction. */
-START_TEST(topup_never_uses_no_freed_room)
-{
-	tu_buf b = {0};
-	node_yaml(&b, "n0", NULL);
-	tu_pod_yaml(&b, "low", NULL, "n0", 6, 10);
-	gang_min_yaml(&b, "p", 1, 1, 4, 100, NULL);
-	tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
-		      "kind: PodGroup\nmetadata: {name: nv, namespace: ml}\n"
-		      "spec:\n  priority: 100\n  preemptionPolicy: Never\n"
-		      "  schedulingPolicy: {gang: {minCount: 1}}\n");
-	for (int i = 0; i < 5; i++) /* the pods say so too */
-		tu_printf(&b, "---\napiVersion: v1\nkind: Pod\nmetadata: "
-			      "{name: nv-%d, namespace: ml}\nspec:\n  "
-			      "priority: 100\n  preemptionPolicy: Never\n  "
-			      "schedulingGroup: {podGroupName: nv}\n  "
-			      "containers:\n  - name: c\n    resources: "
-			      "{requests: {cpu: \"1\", nvidia.com/gpu: "
-			      "\"1\"}}\n",
-			  i);
-	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
-	const wp_problem *p = in.p;
-	int gp = -1, gn = -1;
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].nclasses)
-			*(p->groups[g].size == 1 ? &gp : &gn) = g;
-	ck_assert(gp >= 0 && gn >= 0 && !wpe_may_preempt(p, gn));
-	ck_assert_int_eq(p->nunits, 1);
-	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, p->groups[gp].classes[0], 0)] = 1; /* 4 GPUs */
-	s->evict[0] = 1;                                   /* low's 6 */
-	s->evict_by[0] = gp;
-	int slot = wp_slot(p, p->groups[gn].classes[0], 0);
-	s->x[slot] = 1;
-	s->admit[gp] = s->admit[gn] = 1;
-	tu_sol_verified(in.snap, p, s, NULL, "start");
-	wtu_stats st;
-	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
-	/* the rows leave 3 GPUs; the free room before the eviction was 2,
-	 * one of which nv holds already */
-	ck_assert_int_eq(st.pods, 1);
-	ck_assert_int_eq(s->x[slot], 2);
-	tu_sol_verified(in.snap, p, s, NULL, "topped up");
-	const char *why;
-	ck_assert_int_eq(wpe_check_never(p, s, &why), 0);
-	/* the rows would take two more: the solvers' check and the
-	 * verifier both refuse them */
-	s->x[slot] = 4;
-	ck_assert_int_eq(wp_sol_feasible(p, s, &why), 0);
-	ck_assert_int_eq(wpe_check_never(p, s, &why), -1);
-	size_t nv;
-	char *rep = tu_sol_report(in.snap, p, s, &nv);
-	ck_assert_msg(nv >= 1 && rep && strstr(rep, "preemptionPolicy Never"),
-		      "verifier: %s", rep ? rep : "");
-	wasp_free(rep);
-	tu_inst_free(&in);
-}
-END_TEST
-
-/* A trade (solve/topup.h): a gang of large pods waits when its room
- * gives a gang of the same priority more pods past its minimum than it
- * had; not when it gives as many or fewer. */
-/* Nodes n0.., gang d (dsize pods of 8 GPUs, minCount 1) and gang w
- * (wsize pods of 1 GPU, minCount 8), both at priority 100, loaded into
- * in; *gd, *gw: their problem groups. */
-static void two_gangs(tu_inst *in, int nodes, int dsize, int wsize, int *gd,
-		      int *gw)
-{
-	tu_buf b = {0};
-	nodes_yaml(&b, nodes);
-	gang_min_yaml(&b, "d", dsize, 1, 8, 100, NULL);
-	gang_min_yaml(&b, "w", wsize, 8, 1, 100, NULL);
-	tu_inst_load(in, tu_load_buf(&b));
-	*gd = in->p->groups[0].size == dsize ? 0 : 1;
-	*gw = 1 - *gd;
-}
-
-/* Top s up (feasible on entry, verified) and verify the result against
- * it: a plan no worse, every rule held. */
-static void topped_up(tu_inst *in, wp_sol *s, wtu_stats *st)
-{
-	const wp_problem *p = in->p;
-	wp_sol *start = wp_sol_new(p, in->a);
-	wp_sol_copy(p, start, s);
-	tu_sol_verified(in->snap, p, s, NULL, "start");
-	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), st), 0);
-	tu_sol_verified(in->snap, p, s, start, "topped up");
-}
-
-static void trade_case(int wsize, int want_pods, bool traded)
-{
-	tu_inst in;
-	int gd, gw;
-	two_gangs(&in, 2, 1, wsize, &gd, &gw);
-	const wp_problem *p = in.p;
-	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
-	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = 1; /* d fills n0 */
-	s->x[wp_slot(p, cw, 1)] = 8; /* w's minimum fills n1 */
-	s->admit[gd] = s->admit[gw] = 1;
-	wtu_stats st;
-	topped_up(&in, s, &st);
-	ck_assert_int_eq(st.traded, traded);
-	ck_assert_int_eq(st.pods, traded ? want_pods - 1 : 0);
-	ck_assert_int_eq(s->admit[gd], !traded);
-	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)], traded ? want_pods : 0);
-	if (traded)
-		ck_assert_ptr_nonnull(strstr(s->reason[gd], "same priority"));
-	tu_inst_free(&in);
-}
-
-START_TEST(topup_trades_large_for_more)
-{
-	trade_case(16, 8, true);  /* 8 one-GPU pods for one of 8 GPUs */
-	trade_case(9, 1, false);  /* one for one: not worth it */
-	/* a gang past its minimum gives up the pod past it first, and
-	 * stays admitted */
-	tu_inst in;
-	int gd, gw;
-	two_gangs(&in, 3, 2, 16, &gd, &gw);
-	const wp_problem *p = in.p;
-	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
-	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
-	s->x[wp_slot(p, cw, 2)] = 8;
-	s->admit[gd] = s->admit[gw] = 1;
-	wtu_stats st;
-	topped_up(&in, s, &st);
-	ck_assert_int_eq(st.pods, 7);
-	ck_assert_int_eq(st.traded, 0);
-	ck_assert(s->admit[gd]);
-	ck_assert_int_eq(s->x[wp_slot(p, cd, 0)] + s->x[wp_slot(p, cd, 1)],
-			 1);
-	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)] + s->x[wp_slot(p, cw, 1)],
-			 8);
-	tu_inst_free(&in);
-}
-END_TEST
-
-/* A gang that evicted to fit trades too: the units it evicted run again
- * where the pods that take its room leave them room, else are evicted
- * by the group whose pods now use it (doc/formulation.md §12).  n0:
- * gang d (one pod of 8 GPUs) where the low-priority pod "low" (lgpus
- * GPUs) ran; n1: gang w's minimum, 8 one-GPU pods of wsize. */
-static void rehome_case(int lgpus, int wsize, bool runs_again)
-{
-	tu_buf b = {0};
-	nodes_yaml(&b, 2);
-	tu_pod_yaml(&b, "low", NULL, "n0", lgpus, 10);
-	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
-	gang_min_yaml(&b, "w", wsize, 8, 1, 100, NULL);
-	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
-	const wp_problem *p = in.p;
-	int gd = p->groups[0].size == 1 ? 0 : 1, gw = 1 - gd;
-	ck_assert_int_eq(p->nunits, 1);
-	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
-	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = 1;
-	s->x[wp_slot(p, cw, 1)] = 8;
-	s->admit[gd] = s->admit[gw] = 1;
-	s->evict[0] = 1;
-	s->evict_by[0] = gd;
-	wtu_stats st;
-	topped_up(&in, s, &st);
-	ck_assert_int_eq(st.traded, 1);
-	ck_assert_int_eq(s->admit[gd], 0);
-	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)], wsize - 8);
-	ck_assert_int_eq(st.pods, wsize - 8 - 1);
-	ck_assert_int_eq(s->evict[0], !runs_again);
-	ck_assert_int_eq(s->evict_by[0], runs_again ? -1 : gw);
-	tu_inst_free(&in);
-}
-
-START_TEST(topup_trade_rehomes_evictions)
-{
-	rehome_case(4, 12, true);  /* 4 pods of w beside low's 4 GPUs */
-	rehome_case(4, 16, false); /* 8 pods of w: low stays evicted, by w */
-	rehome_case(8, 14, false);
-}
-END_TEST
-
-/* A waiting gang of the same priority joins a trade: where a gang of
- * larger pods making way gives it its minimum, it is admitted (and the
- * trade kept only when the pods gained outnumber those lost); where it
- * would get fewer, it keeps waiting and nothing changes.  One node: gang
- * d (one pod of 8 GPUs) on it, gang j (jsize pods of 4 GPUs, minCount
- * jmin) waiting. */
-static void join_case(int jsize, int jmin, bool joins)
-{
-	tu_buf b = {0};
-	nodes_yaml(&b, 1);
-	gang_min_yaml(&b, "d", 1, 1, 8, 100, NULL);
-	gang_min_yaml(&b, "j", jsize, jmin, 4, 100, NULL);
-	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
-	const wp_problem *p = in.p;
-	int gd = p->groups[0].size == 1 ? 0 : 1, gj = 1 - gd;
-	int cd = p->groups[gd].classes[0], cj = p->groups[gj].classes[0];
-	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = 1;
-	s->admit[gd] = 1;
-	s->reason[gj] = "waits in the test";
-	wtu_stats st;
-	topped_up(&in, s, &st);
-	ck_assert_int_eq(s->admit[gj], joins);
-	ck_assert_int_eq(s->admit[gd], !joins);
-	ck_assert_int_eq(s->x[wp_slot(p, cj, 0)], joins ? 2 : 0);
-	ck_assert_int_eq(st.traded, joins);
-	ck_assert_int_eq(st.joined, joins);
-	ck_assert_int_eq(st.pods, joins ? 1 : 0);
-	if (!joins)
-		ck_assert_str_eq(s->reason[gj], "waits in the test");
-	tu_inst_free(&in);
-}
-
-START_TEST(topup_trade_admits_waiting)
-{
-	join_case(2, 2, true);  /* two pods of 4 GPUs for one of 8 */
-	join_case(3, 2, true);  /* two of its three: all the node holds */
-	join_case(3, 3, false); /* its minimum does not fit */
-}
-END_TEST
-
-/* After a trade, the room the fill left is topped up again: n0 and n1
- * hold gang d (two pods of 8 GPUs), n2 gang e's minimum (one pod of 8
- * GPUs of two); waiting gang j (three pods of 2 GPUs) takes n0 when d
- * makes way, and e's second pod then takes n1. */
-START_TEST(topup_fills_after_trade)
-{
-	tu_buf b = {0};
-	nodes_yaml(&b, 3);
-	gang_min_yaml(&b, "d", 2, 2, 8, 100, NULL);
-	gang_min_yaml(&b, "e", 2, 1, 8, 100, NULL);
-	gang_min_yaml(&b, "j", 3, 3, 2, 100, NULL);
-	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
-	const wp_problem *p = in.p;
-	int gd = -1, ge = -1, gj = -1;
-	for (int g = 0; g < p->ngroups; g++) /* sizes 3, 2 (min 2), 2 */
-		*(p->groups[g].size == 3       ? &gj
-		  : p->groups[g].min_need == 2 ? &gd
-					       : &ge) = g;
-	ck_assert(gd >= 0 && ge >= 0 && gj >= 0);
-	int cd = p->groups[gd].classes[0], ce = p->groups[ge].classes[0],
-	    cj = p->groups[gj].classes[0];
-	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
-	s->x[wp_slot(p, ce, 2)] = 1;
-	s->admit[gd] = s->admit[ge] = 1;
-	s->reason[gj] = "waits in the test";
-	wtu_stats st;
-	topped_up(&in, s, &st);
-	ck_assert_int_eq(st.traded, 1);
-	ck_assert_int_eq(st.joined, 1);
-	ck_assert_int_eq(s->admit[gd], 0);
-	ck_assert_int_eq(s->x[wp_slot(p, cj, 0)], 3);
-	ck_assert_int_eq(s->x[wp_slot(p, ce, 1)], 1);
-	ck_assert_int_eq(st.pods, 2);
-	ck_assert_int_eq(st.groups, 1);
 	tu_inst_free(&in);
 }
 END_TEST
@@ -1297,7 +923,7 @@ static double block_gangs_case(int racks, int nfree, int na, int nb,
 		snprintf(node, sizeof node, "n%02d", n);
 		snprintf(labels, sizeof labels,
 			 "example.com/block: b0, example.com/rack: r%d", n / 20);
-		node_yaml(&b, node, labels);
+		tu_node_yaml(&b, node, labels);
 		if (n % 20 < 20 - nfree) {
 			snprintf(pod, sizeof pod, "run%02d", n);
 			tu_pod_yaml(&b, pod, NULL, node, 8, 100);
@@ -1367,7 +993,7 @@ START_TEST(lns_small_start_with_evictions)
 		char node[8], labels[32];
 		snprintf(node, sizeof node, "n%02d", n);
 		snprintf(labels, sizeof labels, "example.com/rack: r%d", n / 20);
-		node_yaml(&b, node, labels);
+		tu_node_yaml(&b, node, labels);
 	}
 	tu_pod_yaml(&b, "low", NULL, "n00", 1, 10);
 	gang_yaml(&b, "big", 40, 8, 100, NULL);
@@ -1457,7 +1083,7 @@ END_TEST
 START_TEST(small_first_packs_more)
 {
 	tu_buf b = {0};
-	nodes_yaml(&b, 3);
+	tu_nodes_yaml(&b, 3);
 	const char *name[] = {"big", "small1", "small2"};
 	for (int g = 0; g < 3; g++) {
 		tu_printf(&b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
@@ -1534,12 +1160,6 @@ static Suite *suite(void)
 	tcase_add_test(f, small_first_pass);
 	tcase_add_test(f, small_first_packs_more);
 	tcase_add_test(f, led_pass_follows_hints);
-	tcase_add_test(f, topup_fills_gang_in_its_domain);
-	tcase_add_test(f, topup_trades_large_for_more);
-	tcase_add_test(f, topup_trade_rehomes_evictions);
-	tcase_add_test(f, topup_trade_admits_waiting);
-	tcase_add_test(f, topup_fills_after_trade);
-	tcase_add_test(f, topup_never_uses_no_freed_room);
 	suite_add_tcase(s, f);
 	return s;
 }

@@ -217,6 +217,47 @@ void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
 		  "{cpu: \"1\", nvidia.com/gpu: \"%d\"}}\n", gpus);
 }
 
+void tu_node_yaml(tu_buf *b, const char *name, const char *labels)
+{
+	tu_printf(b, "---\napiVersion: v1\nkind: Node\nmetadata:\n"
+		     "  name: %s\n",
+		  name);
+	if (labels)
+		tu_printf(b, "  labels: {%s}\n", labels);
+	tu_printf(b, "status:\n  allocatable: {cpu: \"64\", memory: 512Gi, "
+		     "pods: \"110\", nvidia.com/gpu: \"8\"}\n");
+}
+
+void tu_nodes_yaml(tu_buf *b, int count)
+{
+	for (int i = 0; i < count; i++) {
+		char n[16];
+		snprintf(n, sizeof n, "n%d", i);
+		tu_node_yaml(b, n, NULL);
+	}
+}
+
+void tu_gang_min_yaml(tu_buf *b, const char *name, int size, int min,
+			  int gpus, int prio, const char *key)
+{
+	tu_printf(b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+		     "kind: PodGroup\nmetadata: {name: %s, namespace: ml}\n"
+		     "spec:\n",
+		  name);
+	if (prio)
+		tu_printf(b, "  priority: %d\n", prio);
+	tu_printf(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", min);
+	if (key)
+		tu_printf(b, "  schedulingConstraints: {topology: [{key: "
+			     "%s}]}\n",
+			  key);
+	for (int i = 0; i < size; i++) {
+		char pod[32];
+		snprintf(pod, sizeof pod, "%s-%d", name, i);
+		tu_pod_yaml(b, pod, name, NULL, gpus, prio);
+	}
+}
+
 int tu_run(Suite *s)
 {
 	SRunner *r = srunner_create(s);

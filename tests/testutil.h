@@ -86,6 +86,16 @@ wasp_snapshot *tu_load_buf(tu_buf *b);
  * nvidia.com/gpu; group and node may be NULL (lone / pending). */
 void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
 		 const char *node, int gpus, int prio);
+/* A Node "name" with 64 cpu, 512Gi, 110 pods and 8 GPUs, and labels
+ * (the inside of the map, e.g. "example.com/rack: r1") unless NULL. */
+void tu_node_yaml(tu_buf *b, const char *name, const char *labels);
+/* Nodes n0 .. n(count - 1), unlabelled. */
+void tu_nodes_yaml(tu_buf *b, int count);
+/* A PodGroup "name" in namespace ml (minCount: min, at priority prio
+ * when it is not 0, confined to one domain of key when key is not
+ * NULL) and its `size` pending pods of `gpus` GPUs each. */
+void tu_gang_min_yaml(tu_buf *b, const char *name, int size, int min,
+		      int gpus, int prio, const char *key);
 
 /* The value after `key` in the last line of cmd's output holding it;
  * NAN when none does. */
