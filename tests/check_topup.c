@@ -3,7 +3,8 @@
  * doc/formulation.md §12, "Topping up"): pods past a group's minimum in
  * its domain, exchanges that trade a gang of large pods for more small
  * ones (with the units it evicted rehomed, and waiting gangs joining),
- * and the preemptionPolicy Never room rule.  Every plan goes through
+ * clearing a node for a larger pod, and the preemptionPolicy Never room
+ * rule.  Every plan goes through
  * the verifier (tu_sol_verified, tu_sol_report).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -340,6 +341,59 @@ START_TEST(topup_fills_after_trade)
 }
 END_TEST
 
+/* Clearing a node for a larger pod (topup_clear.c): n0 holds gang s's
+ * pod of 4 GPUs; n1 is a fragment, a running pod of priority 100 taking
+ * half of it and gang l's pending pod (priority lprio) the other half;
+ * gang b (one pod of 8 GPUs, priority 100) waits.  When l is of a lower
+ * priority it gives way: s moves to n1, b takes n0 whole and l waits.
+ * A gang of the same priority never gives way, so then nothing moves. */
+static void clear_case(int lprio, bool cleared)
+{
+	tu_buf b = {0};
+	tu_nodes_yaml(&b, 2);
+	tu_pod_yaml(&b, "high", NULL, "n1", 4, 100);
+	tu_gang_min_yaml(&b, "s", 1, 1, 4, 100, NULL);
+	tu_gang_min_yaml(&b, "l", 1, 1, 4, lprio, NULL);
+	tu_gang_min_yaml(&b, "b", 1, 1, 8, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gs = -1, gl = -1, gb = -1;
+	for (int g = 0; g < p->ngroups; g++) {
+		if (!p->groups[g].nclasses)
+			continue;
+		const char *n = p->snap->groups[p->groups[g].sg].name;
+		*(n[0] == 's' ? &gs : n[0] == 'l' ? &gl : &gb) = g;
+	}
+	ck_assert(gs >= 0 && gl >= 0 && gb >= 0);
+	int cs = p->groups[gs].classes[0], cl = p->groups[gl].classes[0],
+	    cb = p->groups[gb].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, cs, 0)] = 1;
+	s->x[wp_slot(p, cl, 1)] = 1;
+	s->admit[gs] = s->admit[gl] = 1;
+	s->reason[gb] = "waits in the test";
+	wtu_stats st;
+	topped_up(&in, s, &st);
+	ck_assert_int_eq(st.cleared, cleared);
+	ck_assert_int_eq(st.cleared_gangs, cleared);
+	ck_assert_int_eq(st.gave_way, cleared);
+	ck_assert_int_eq(s->admit[gb], cleared);
+	ck_assert_int_eq(s->admit[gl], !cleared);
+	ck_assert_int_eq(s->x[wp_slot(p, cb, 0)], cleared);
+	ck_assert_int_eq(s->x[wp_slot(p, cs, cleared ? 1 : 0)], 1);
+	if (cleared)
+		ck_assert_ptr_nonnull(strstr(s->reason[gl], "higher"));
+	tu_inst_free(&in);
+}
+
+START_TEST(topup_clears_node_for_larger_pod)
+{
+	clear_case(10, true);
+	clear_case(100, false);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("topup");
@@ -351,6 +405,7 @@ static Suite *suite(void)
 	tcase_add_test(t, topup_trade_admits_waiting);
 	tcase_add_test(t, topup_fills_after_trade);
 	tcase_add_test(t, topup_never_uses_no_freed_room);
+	tcase_add_test(t, topup_clears_node_for_larger_pod);
 	suite_add_tcase(s, t);
 	return s;
 }

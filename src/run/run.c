@@ -58,9 +58,12 @@
  * 5 * 10^7 slots under load). */
 #define WSV_LNS_FINISH_S 0.3
 #define WSV_LNS_FINISH_S_PER_SLOT 5e-8
-/* and the top-up after it (solve/topup.h; 0.1-0.2 s at 10,000 nodes) */
+/* and the top-up after it (solve/topup.h): at least this long, or this
+ * share of what is left when the search starts (clearing nodes took
+ * 1 s at 2,048 nodes and 5 s at 10,000 on the fragmented family) */
 #define WSV_TOPUP_S 0.1
 #define WSV_TOPUP_S_PER_SLOT 1e-8
+#define WSV_TOPUP_SHARE 0.12
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -614,12 +617,20 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 				    "minimum in %d group%s (evicting %d "
 				    "pod%s; %d gang%s made way for more "
 				    "pods, %d waiting gang%s admitted in "
-				    "their room; %.1f s%s)",
+				    "their room; %d node%s cleared for "
+				    "larger pods: %d pod%s placed there, "
+				    "%d waiting gang%s admitted, %d lower "
+				    "group%s gave way; %.1f s%s)",
 			      R->reason, st.pods, st.pods == 1 ? "" : "s",
 			      st.groups, st.groups == 1 ? "" : "s",
 			      st.evicted, st.evicted == 1 ? "" : "s",
 			      st.traded, st.traded == 1 ? "" : "s",
-			      st.joined, st.joined == 1 ? "" : "s", secs,
+			      st.joined, st.joined == 1 ? "" : "s",
+			      st.cleared, st.cleared == 1 ? "" : "s",
+			      st.cleared_pods, st.cleared_pods == 1 ? "" : "s",
+			      st.cleared_gangs,
+			      st.cleared_gangs == 1 ? "" : "s", st.gave_way,
+			      st.gave_way == 1 ? "" : "s", secs,
 			      st.late ? ", stopped by the deadline" : "");
 	return R->reason ? WASP_OK : nomem(err);
 }
@@ -635,8 +646,13 @@ static int improve_lns(run *R, wasp_error *err)
 	if (!lsol)
 		return nomem(err);
 	wp_sol_copy(R->p, lsol, R->gsol);
-	/* room left for the plan to be made from the answer */
-	double fin = fin_s(R) + WSV_TOPUP_S + WSV_TOPUP_S_PER_SLOT * R->p->nx;
+	/* room left for the plan to be made from the answer, and for the
+	 * top-up */
+	double tu = WSV_TOPUP_S + WSV_TOPUP_S_PER_SLOT * R->p->nx;
+	if (!wdl_is_none(R->deadline) &&
+	    WSV_TOPUP_SHARE * (R->deadline.at - wb_now()) > tu)
+		tu = WSV_TOPUP_SHARE * (R->deadline.at - wb_now());
+	double fin = fin_s(R) + tu;
 	int rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol,
 			  &ls, &le);
 	if (rc == WASP_ENOMEM)

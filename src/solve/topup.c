@@ -12,7 +12,7 @@
  * it fits where all of those have room.  The rows' left sides are kept per
  * node and level as pods are added and units evicted.
  */
-#include "solve/topup.h"
+#include "solve/topup_int.h"
 #include "base/clock.h"
 #include "base/sort.h"
 #include "reduce/units.h"
@@ -23,54 +23,6 @@
 /* A waiting gang joins a trade's fill only when its minimum, by size,
  * is at most this many times the room the gang making way leaves. */
 #define WTU_JOIN_ROOM 2.0
-
-typedef struct tstate {
-	const wp_problem *p;
-	wp_sol *s;
-	wa_arena *a;
-	int nl, nres;
-	int32_t *lv;        /* pending priorities, highest first           */
-	int64_t *cap;       /* nnodes * nres                               */
-	int64_t *lhs;       /* (nnodes * nl + L) * nres: the rows' sums     */
-	int *ustart, *ulist; /* node -> units with a pod there (CSR)       */
-	int *ulog;          /* the units make_room may evict on a node     */
-	int evicted;        /* pods evicted so far (the plan's)            */
-	/* what the top-up did, to take it back: pods added per slot, and
-	 * the units it evicted */
-	struct xent {
-		int slot, k;
-	} *xl;
-	size_t nxl, xcap;
-	int *ev;
-	size_t nev, evcap;
-	int *jw;            /* a trade's wanting groups (scratch)          */
-	unsigned char *topped; /* per group: group() added pods           */
-	int *drop;          /* groups a trade made wait                   */
-	size_t ndrop, dcap;
-	struct aent {       /* waiting groups a trade admitted, and their
-			       reasons                                    */
-		int g;
-		const char *why;
-	} *adm;
-	size_t nadm, acap;
-	/* units whose evicting group a trade changed, or that it let run
-	 * again: what they were before */
-	struct rent {
-		int u, by;
-	} *rl;
-	size_t nrl, rcap;
-	long *ch, *gh;      /* pods placed per class and per group         */
-	/* groups that may not preempt may not use room that evictions
-	 * freed either (doc/preemption.md): their pods on a node stay
-	 * within its free room before any eviction, less what such groups
-	 * took there (greedy's never_cap) */
-	unsigned char *never;  /* per group                              */
-	int64_t *nv;           /* nnodes * nres: their pods' requests     */
-	int *gdom;          /* per group: the domain its pods hold, -1     */
-	wb_deadline dl;
-	bool late;          /* the deadline came: stop adding              */
-	bool nomem;
-} tstate;
 
 bool wtu_applies(const wp_problem *p)
 {
@@ -120,7 +72,7 @@ static void unit_rows(tstate *T, int u, int sign)
 }
 
 /* min(best, the pods of request req that room - used takes). */
-static int64_t fits_in(const int64_t *room, const int64_t *used,
+int64_t wtu_fits_in(const int64_t *room, const int64_t *used,
 		       const int64_t *req, int nres, int64_t best)
 {
 	for (int r = 0; r < nres; r++) {
@@ -135,16 +87,16 @@ static int64_t fits_in(const int64_t *room, const int64_t *used,
 }
 
 /* Pods of class c (at level li) that fit on node n now. */
-static int64_t fit(const tstate *T, int c, int li, int n)
+int64_t wtu_fit(const tstate *T, int c, int li, int n)
 {
 	const wp_problem *p = T->p;
 	const int64_t *req = p->classes[c].req;
 	size_t at = (size_t)n * T->nres;
 	int64_t best = INT64_MAX;
 	if (T->never[p->classes[c].group])
-		best = fits_in(p->free + at, T->nv + at, req, T->nres, best);
+		best = wtu_fits_in(p->free + at, T->nv + at, req, T->nres, best);
 	for (int L = 0; L <= li; L++)
-		best = fits_in(T->cap + at, row(T, n, L), req, T->nres, best);
+		best = wtu_fits_in(T->cap + at, row(T, n, L), req, T->nres, best);
 	return best == INT64_MAX ? 0 : best;
 }
 
@@ -164,10 +116,14 @@ static void account(tstate *T, int c, int slot, int k)
 {
 	const wp_class *cl = &T->p->classes[c];
 	int n = cl->elig[slot - cl->off];
+	int li = level_of(T, T->p->groups[cl->group].priority);
 	T->ch[c] += k;
 	T->gh[cl->group] += k;
 	never_add(T, cl, n, k);
-	add(T, n, level_of(T, T->p->groups[cl->group].priority), cl->req, k);
+	add(T, n, li, cl->req, k);
+	if (T->lvuse && li == T->lvli)
+		for (int r = 0; r < T->nres; r++)
+			T->lvuse[(size_t)n * T->nres + r] += (int64_t)k * cl->req[r];
 }
 
 /* ... and in the plan. */
@@ -308,7 +264,7 @@ static bool evictable(const tstate *T, int g, int u)
 }
 
 /* Unit u evicted (by group g) or, g < 0, running again. */
-static void set_evicted(tstate *T, int u, int g)
+void wtu_set_evicted(tstate *T, int u, int g)
 {
 	T->s->evict[u] = g >= 0;
 	T->s->evict_by[u] = g;
@@ -330,7 +286,7 @@ static int cmp_cost(const void *ctx, int a, int b)
 /* Evict the cheapest units on node n that group g may evict until a pod
  * of class c fits; all of them taken back when none does.  Pods that
  * fit after, 0 when nothing changed. */
-static int64_t make_room(tstate *T, int g, int c, int li, int n, int *tmp)
+int64_t wtu_make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 {
 	const wp_problem *p = T->p;
 	int m = 0;
@@ -346,8 +302,8 @@ static int64_t make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 		int u = T->ulog[used];
 		if (!evictable(T, g, u)) /* the budget moved */
 			continue;
-		set_evicted(T, u, g);
-		f = fit(T, c, li, n);
+		wtu_set_evicted(T, u, g);
+		f = wtu_fit(T, c, li, n);
 	}
 	if (f > 0) {
 		for (int i = 0; i < used; i++)
@@ -358,7 +314,7 @@ static int64_t make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 	}
 	for (int i = 0; i < used; i++) /* nothing gained: undo */
 		if (T->s->evict[T->ulog[i]] && T->s->evict_by[T->ulog[i]] == g)
-			set_evicted(T, T->ulog[i], -1);
+			wtu_set_evicted(T, T->ulog[i], -1);
 	return 0;
 }
 
@@ -399,7 +355,7 @@ static int cmp_group(const void *ctx, int a, int b)
 
 /* k pods (k < 0: taken off) of slot's class on its node: counts, rows
  * and the log. */
-static void put(tstate *T, int slot, int k)
+void wtu_put(tstate *T, int slot, int k)
 {
 	apply(T, wp_slot_class(T->p, slot), slot, k);
 	struct xent e = {slot, k};
@@ -408,7 +364,7 @@ static void put(tstate *T, int slot, int k)
 }
 
 /* Back to log mark m, rows included. */
-static void back_to(tstate *T, size_t m)
+void wtu_back_to(tstate *T, size_t m)
 {
 	while (T->nxl > m) {
 		struct xent e = T->xl[--T->nxl];
@@ -450,17 +406,14 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 				int n = cl->elig[j];
 				if (k && k->node_dom[n] != dom)
 					continue;
-				int64_t f = fit(T, c, li, n);
-				if (f == 0 && phase == 1) {
-					int before = T->evicted;
-					f = make_room(T, g, c, li, n, tmp);
-					st->evicted += T->evicted - before;
-				}
+				int64_t f = wtu_fit(T, c, li, n);
+				if (f == 0 && phase == 1)
+					f = wtu_make_room(T, g, c, li, n, tmp);
 				if (f > want)
 					f = want;
 				if (f <= 0)
 					continue;
-				put(T, cl->off + j, (int)f);
+				wtu_put(T, cl->off + j, (int)f);
 				want -= f;
 				room -= f;
 				added += f;
@@ -476,7 +429,7 @@ static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
 }
 
 /* Is a row of node n over its capacity? */
-static bool node_over(const tstate *T, int n)
+bool wtu_node_over(const tstate *T, int n)
 {
 	const int64_t *cap = T->cap + (size_t)n * T->nres;
 	for (int L = 0; L < T->nl; L++) {
@@ -492,13 +445,13 @@ static bool node_over(const tstate *T, int n)
 static void set_by(tstate *T, int u, int g)
 {
 	if ((g >= 0) != (bool)T->s->evict[u])
-		set_evicted(T, u, g);
+		wtu_set_evicted(T, u, g);
 	else
 		T->s->evict_by[u] = g;
 }
 
 /* The same, logged for take_back. */
-static void relog(tstate *T, int u, int g)
+void wtu_relog(tstate *T, int u, int g)
 {
 	struct rent e = {u, T->s->evict[u] ? T->s->evict_by[u] : -1};
 	if (WA_PUSH(T->a, T->rl, T->nrl, T->rcap, e))
@@ -507,7 +460,7 @@ static void relog(tstate *T, int u, int g)
 }
 
 /* Back to relog mark m. */
-static void take_back(tstate *T, size_t m)
+void wtu_take_back(tstate *T, size_t m)
 {
 	while (T->nrl > m) {
 		struct rent e = T->rl[--T->nrl];
@@ -535,6 +488,19 @@ static int taker(const tstate *T, int u, size_t xmark)
 			if (p->snap->pods[un->pods[i]].node == n)
 				return g;
 	}
+	/* while clearing: any admitted group with pods on its nodes */
+	for (int i = 0; T->occ && i < un->npods; i++) {
+		int n = p->snap->pods[un->pods[i]].node;
+		for (int e = n < 0 ? 0 : T->obeg[n];
+		     n >= 0 && e < T->obeg[n + 1]; e++) {
+			int sl = T->occ[e];
+			int g = p->classes[wp_slot_class(p, sl)].group;
+			if (T->s->x[sl] > 0 && T->s->admit[g] &&
+			    p->groups[g].priority > un->priority &&
+			    wpe_may_preempt(p, g))
+				return g;
+		}
+	}
 	return -1;
 }
 
@@ -542,19 +508,19 @@ static int taker(const tstate *T, int u, size_t xmark)
  * still free, else are evicted by a group whose pods the log since
  * xmark put on their nodes.  False when one is neither (the caller
  * takes it all back). */
-static bool rehome(tstate *T, int d, size_t xmark)
+bool wtu_rehome(tstate *T, int d, size_t xmark)
 {
 	const wp_problem *p = T->p;
 	wp_sol *s = T->s;
 	for (int u = 0; u < p->nunits && !T->nomem; u++) {
 		if (!s->evict[u] || s->evict_by[u] != d)
 			continue;
-		relog(T, u, -1);
+		wtu_relog(T, u, -1);
 		bool over = false;
 		const wp_unit *un = &p->units[u];
 		for (int i = 0; i < un->npods && !over; i++) {
 			int n = p->snap->pods[un->pods[i]].node;
-			over = n >= 0 && node_over(T, n);
+			over = n >= 0 && wtu_node_over(T, n);
 		}
 		if (!over)
 			continue;
@@ -572,7 +538,7 @@ static const char *const WAIT_TRADE =
 
 /* May waiting group g join a trade's fill: a gang of one class, no
  * running pods, no tree or annotations, not made to wait by a trade. */
-static bool joinable(const tstate *T, int g)
+bool wtu_joinable(const tstate *T, int g)
 {
 	const wp_group *wg = &T->p->groups[g];
 	return !T->s->admit[g] && wg->gang && !wg->invalid &&
@@ -595,7 +561,7 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 				       ? &p->topo->keys[wg->key]
 				       : NULL;
 		bool waits = !T->s->admit[g];
-		if (waits && !joinable(T, g))
+		if (waits && !wtu_joinable(T, g))
 			continue;
 		/* a waiting gang's domain: that of its first pod */
 		if (k && waits && T->gh[g] == 0)
@@ -612,14 +578,14 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 			if (sz[c] >= size || slot < 0)
 				continue;
 			long left = cl->count - T->ch[c];
-			int64_t f = fit(T, c, li, n);
+			int64_t f = wtu_fit(T, c, li, n);
 			if (f > left)
 				f = left;
 			if (f > room)
 				f = room;
 			if (f <= 0)
 				continue;
-			put(T, slot, (int)f);
+			wtu_put(T, slot, (int)f);
 			room -= f;
 			got += f;
 		}
@@ -644,7 +610,7 @@ static long settle(tstate *T, const int *want, int nw, size_t mark)
 			if (p->classes[wp_slot_class(p, slot)].group == g &&
 			    T->xl[e].k > 0) {
 				off += T->xl[e].k;
-				put(T, slot, -T->xl[e].k);
+				wtu_put(T, slot, -T->xl[e].k);
 			}
 		}
 	}
@@ -703,10 +669,10 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 			if (k <= 0)
 				continue;
 			size_t mark = T->nxl;
-			put(T, cl->off + j, (int)-k);
+			wtu_put(T, cl->off + j, (int)-k);
 			long got = fill_node(T, cl->elig[j], want, nw0, sz, size);
 			if (got <= k || T->nomem) {
-				back_to(T, mark);
+				wtu_back_to(T, mark);
 				continue;
 			}
 			have -= k;
@@ -720,7 +686,7 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 		for (int j = 0; j < cl->nelig; j++)
 			if (s->x[cl->off + j]) {
 				lost += s->x[cl->off + j];
-				put(T, cl->off + j, -s->x[cl->off + j]);
+				wtu_put(T, cl->off + j, -s->x[cl->off + j]);
 			}
 	}
 	/* the waiting gangs whose minimum is not much more than the room
@@ -745,10 +711,10 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	nw = nj;
 	got -= settle(T, want, nw, mark);
 	size_t rmark = T->nrl, amark = T->nadm;
-	if (got <= lost || T->nomem || !rehome(T, d, mark) ||
+	if (got <= lost || T->nomem || !wtu_rehome(T, d, mark) ||
 	    !admit_joined(T, want, nw)) {
-		take_back(T, rmark);
-		back_to(T, mark);
+		wtu_take_back(T, rmark);
+		wtu_back_to(T, mark);
 		unadmit_to(T, amark);
 		return net;
 	}
@@ -792,7 +758,7 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		 * first: they join where a trade gives them their minimum */
 		int nw0 = nw;
 		for (int g = 0; g < p->ngroups; g++)
-			if (p->groups[g].priority == pr && joinable(T, g)) {
+			if (p->groups[g].priority == pr && wtu_joinable(T, g)) {
 				dsz[g] = sz[p->groups[g].classes[0]];
 				want[nw++] = g;
 			}
@@ -833,10 +799,10 @@ static void undo(tstate *T)
 		T->s->reason[T->drop[i]] = NULL;
 	}
 	unadmit_to(T, 0);
-	take_back(T, 0);
-	back_to(T, 0);
+	wtu_take_back(T, 0);
+	wtu_back_to(T, 0);
 	for (size_t i = 0; i < T->nev; i++)
-		set_evicted(T, T->ev[i], -1);
+		wtu_set_evicted(T, T->ev[i], -1);
 }
 
 int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
@@ -879,6 +845,7 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		cand[nc++] = g;
 	}
 	wis_sort(cand, tmp, nc, cmp_group, key);
+	int ev0 = T->evicted;
 	groups(T, cand, nc, sz, tmp, ord, st);
 	if (!T->nomem && !T->late && s->evict) {
 		trades(T, cand, nc, sz, tmp, st);
@@ -887,7 +854,11 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		if (st->traded)
 			groups(T, cand, nc, sz, tmp, ord, st);
 	}
+	if (!T->nomem && !T->late)
+		wtu_clears(T, cand, nc, sz, st);
 	st->late = T->late;
+	/* evictions net: a gang that made way or gave way lets units run */
+	st->evicted = T->evicted > ev0 ? T->evicted - ev0 : 0;
 	/* the whole plan checked, and kept only when better */
 	wp_evaluate(p, s, &after);
 	const char *why;

@@ -13,10 +13,12 @@
  * cheapest units of a node first, kept only when a pod then fits).  Then
  * exchanges at each priority: a gang's pods past its minimum, node by
  * node, and then the whole gang, make way for more, smaller pods of its
- * priority, each kept only when it gains pods.  Every pod added is work
- * at its tier, above any eviction's cost, so the plan only gets better
- * by the lexicographic objective; it is checked whole (wp_sol_feasible)
- * and kept only then.
+ * priority, each kept only when it gains pods.  Last, nodes are cleared
+ * for larger pods: smaller pods of the priority move to fragments, where
+ * lower priorities give way, so that a larger pod gets a node whole.
+ * Every pod added is work at its tier, above every lower tier's, so the
+ * plan only gets better by the lexicographic objective; it is checked
+ * whole (wp_sol_feasible) and kept only then.
  */
 #ifndef WASP_TOPUP_H
 #define WASP_TOPUP_H
@@ -30,6 +32,10 @@ typedef struct wtu_stats {
 	int evicted; /* running pods evicted for them         */
 	int traded;  /* gangs that made way for more pods      */
 	int joined;  /* waiting gangs admitted in their room   */
+	int cleared; /* nodes cleared for larger pods          */
+	int cleared_pods;  /* pods placed on them           */
+	int cleared_gangs; /* waiting gangs admitted there   */
+	int gave_way;      /* lower groups that waited for them */
 	bool late;   /* the deadline stopped it (what it added
 			by then is kept)                      */
 } wtu_stats;

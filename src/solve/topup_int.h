@@ -1,0 +1,100 @@
+/*
+ * topup_int.h -- the top-up's state, shared by its files: topup.c (the
+ * fill and the trades) and topup_clear.c (clearing nodes for larger
+ * pods).  Internal to solve/.
+ */
+#ifndef WASP_TOPUP_INT_H
+#define WASP_TOPUP_INT_H
+
+#include "solve/topup.h"
+#include "base/arena.h"
+#include "reduce/units.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct tstate {
+	const wp_problem *p;
+	wp_sol *s;
+	wa_arena *a;
+	int nl, nres;
+	int32_t *lv;        /* pending priorities, highest first           */
+	int64_t *cap;       /* nnodes * nres                               */
+	int64_t *lhs;       /* (nnodes * nl + L) * nres: the rows' sums     */
+	int *ustart, *ulist; /* node -> units with a pod there (CSR)       */
+	int *ulog;          /* the units make_room may evict on a node     */
+	int evicted;        /* pods evicted so far (the plan's)            */
+	/* what the top-up did, to take it back: pods added per slot, and
+	 * the units it evicted */
+	struct xent {
+		int slot, k;
+	} *xl;
+	size_t nxl, xcap;
+	int *ev;
+	size_t nev, evcap;
+	int *jw;            /* a trade's wanting groups (scratch)          */
+	unsigned char *topped; /* per group: group() added pods           */
+	int *drop;          /* groups a trade made wait                   */
+	size_t ndrop, dcap;
+	struct aent {       /* waiting groups a trade admitted, and their
+			       reasons                                    */
+		int g;
+		const char *why;
+	} *adm;
+	size_t nadm, acap;
+	/* units whose evicting group a trade changed, or that it let run
+	 * again: what they were before */
+	struct rent {
+		int u, by;
+	} *rl;
+	size_t nrl, rcap;
+	long *ch, *gh;      /* pods placed per class and per group         */
+	/* groups that may not preempt may not use room that evictions
+	 * freed either (doc/preemption.md): their pods on a node stay
+	 * within its free room before any eviction, less what such groups
+	 * took there (greedy's never_cap) */
+	unsigned char *never;  /* per group                              */
+	int64_t *nv;           /* nnodes * nres: their pods' requests     */
+	int *gdom;          /* per group: the domain its pods hold, -1     */
+	const int *obeg, *occ; /* while clearing: node -> slots (cstate) */
+	int64_t *lvuse;     /* while clearing: nnodes * nres, the requests
+			       of the pending pods of level lvli          */
+	int lvli;
+	wb_deadline dl;
+	bool late;          /* the deadline came: stop adding              */
+	bool nomem;
+} tstate;
+
+/* min(best, the pods of request req that room - used takes). */
+int64_t wtu_fits_in(const int64_t *room, const int64_t *used,
+		       const int64_t *req, int nres, int64_t best);
+/* Pods of class c (at level li) that fit on node n now. */
+int64_t wtu_fit(const tstate *T, int c, int li, int n);
+/* Unit u evicted (by group g) or, g < 0, running again. */
+void wtu_set_evicted(tstate *T, int u, int g);
+/* Evict the cheapest units on node n that group g may evict until a pod
+ * of class c fits (logged in T->ev); pods that fit after, 0 when nothing
+ * changed. */
+int64_t wtu_make_room(tstate *T, int g, int c, int li, int n, int *tmp);
+/* k pods (k < 0: taken off) of slot's class on its node, logged. */
+void wtu_put(tstate *T, int slot, int k);
+/* Back to pod log mark m, rows included. */
+void wtu_back_to(tstate *T, size_t m);
+/* Is a row of node n over its capacity? */
+bool wtu_node_over(const tstate *T, int n);
+/* Unit u evicted by g (g < 0: running), logged for wtu_take_back. */
+void wtu_relog(tstate *T, int u, int g);
+/* Back to unit log mark m. */
+void wtu_take_back(tstate *T, size_t m);
+/* Gang d waits: the units it evicted run again where their room is
+ * free, else go to a group that took their node (the pod log since
+ * xmark, or any while clearing).  False when one can be neither. */
+bool wtu_rehome(tstate *T, int d, size_t xmark);
+/* May waiting group g be admitted by a trade or a clearing? */
+bool wtu_joinable(const tstate *T, int g);
+
+/* Clearing nodes for larger pods at each priority (topup_clear.c). */
+void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,
+		wtu_stats *st);
+
+#endif
