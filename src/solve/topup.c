@@ -23,6 +23,8 @@
 /* A waiting gang joins a trade's fill only when its minimum, by size,
  * is at most this many times the room the gang making way leaves. */
 #define WTU_JOIN_ROOM 2.0
+/* Clearing nodes for larger pods runs at most this many rounds. */
+#define WTU_CLEAR_ROUNDS 4
 
 bool wtu_applies(const wp_problem *p)
 {
@@ -854,8 +856,14 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		if (st->traded)
 			groups(T, cand, nc, sz, tmp, ord, st);
 	}
-	if (!T->nomem && !T->late)
+	/* clearing again finds room that groups giving way left (a few
+	 * pods a round on frag-2048) */
+	for (int r = 0; r < WTU_CLEAR_ROUNDS && !T->nomem && !T->late; r++) {
+		int p0 = st->pods;
 		wtu_clears(T, cand, nc, sz, st);
+		if (st->pods == p0)
+			break;
+	}
 	st->late = T->late;
 	/* evictions net: a gang that made way or gave way lets units run */
 	st->evicted = T->evicted > ev0 ? T->evicted - ev0 : 0;
