@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "gen/gen.h"
+#include "plan/plan.h"
 #include "solve/topup.h"
 #include "reduce/units.h"
 
@@ -394,6 +396,40 @@ START_TEST(topup_clears_node_for_larger_pod)
 }
 END_TEST
 
+/* Where auto runs neither the ILP nor the search (racks of 64 nodes, so
+ * no key with domains of at most 32; the node model too large), greedy's
+ * plan is topped up: the whole run says so, places more top-priority
+ * pods than greedy mode, and its plan passes the verifier (tu_solve).
+ * Greedy mode keeps greedy's plan. */
+START_TEST(topup_after_greedy_only)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.seed = 7;
+	g.family = WGEN_FAMILY_MIXED;
+	g.levels = 3;
+	g.fanout = 2;
+	g.nodes = 512;
+	g.gangs = 256;
+	g.max_gang = 56;
+	g.priorities = 4;
+	g.busy = 0.5;
+	wasp_snapshot *s = tu_gen_load(&g);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.time_limit_s = 10;
+	wasp_plan *au = tu_solve(s, &o);
+	wasp_plan *gr = tu_solve_mode(s, WASP_MODE_GREEDY);
+	ck_assert_ptr_nonnull(strstr(au->sum.mode_reason, "greedy only"));
+	ck_assert_ptr_nonnull(strstr(au->sum.mode_reason, "then a top-up"));
+	ck_assert_ptr_null(strstr(gr->sum.mode_reason, "top-up"));
+	ck_assert_double_gt(au->sum.tiers.work[0], gr->sum.tiers.work[0]);
+	wpl_free(au);
+	wpl_free(gr);
+	wasp_snapshot_free(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("topup");
@@ -406,6 +442,7 @@ static Suite *suite(void)
 	tcase_add_test(t, topup_fills_after_trade);
 	tcase_add_test(t, topup_never_uses_no_freed_room);
 	tcase_add_test(t, topup_clears_node_for_larger_pod);
+	tcase_add_test(t, topup_after_greedy_only);
 	suite_add_tcase(s, t);
 	return s;
 }

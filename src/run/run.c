@@ -510,6 +510,8 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 					      lns ? "neighbourhood search"
 						  : "greedy only");
 			R->try_lns = lns;
+			R->try_ilp = false; /* as when the node model did
+					       not fit */
 		}
 	}
 	if (parts) {
@@ -608,14 +610,14 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	double secs = wb_now() - t0;
 	if (st.pods == 0)
 		return WASP_OK;
-	if (R->best == R->gsol) { /* the search's stage made this plan */
+	if (R->best == R->gsol && R->try_lns) { /* the search's stage */
 		R->mode = "lns";
 		R->status = "feasible";
 	}
 	R->best = t;
-	R->reason = wa_printf(R->a, "%s; then %d pod%s past their groups' "
-				    "minimum in %d group%s (evicting %d "
-				    "pod%s; %d gang%s made way for more "
+	R->reason = wa_printf(R->a, "%s; then a top-up, %d more pod%s (%d "
+				    "group%s past their minimum, evicting "
+				    "%d pod%s; %d gang%s made way for more "
 				    "pods, %d waiting gang%s admitted in "
 				    "their room; %d node%s cleared for "
 				    "larger pods: %d pod%s placed there, "
@@ -716,6 +718,17 @@ static void ilp_memory(run *R, const ws_snapshot *s)
 		R->ro.max_memory = max - held;
 }
 
+/* Where auto runs neither the ILP nor the search (no key with small
+ * domains, say), greedy's plan still gets the top-up; greedy mode keeps
+ * greedy's plan as it is. */
+static int greedy_topup(run *R, wasp_error *err)
+{
+	if (R->o->mode != WASP_MODE_AUTO)
+		return WASP_OK;
+	wp_sol *t = wp_sol_new(R->p, R->a);
+	return t ? topup(R, t, err) : nomem(err);
+}
+
 /* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel
  * inside it leaves the constructive answer standing. */
 static int improve(run *R, wasp_error *err)
@@ -726,7 +739,7 @@ static int improve(run *R, wasp_error *err)
 	if (R->try_lns)
 		return improve_lns(R, err);
 	if (!R->try_ilp)
-		return WASP_OK;
+		return greedy_topup(R, err);
 	if (R->mem_held) {
 		R->reason = wa_printf(a, "%s; ILP out of memory before it "
 					 "started (the snapshot and greedy "
@@ -752,8 +765,8 @@ static int improve(run *R, wasp_error *err)
 		R->try_ilp = false; /* nothing was solved: no ILP answer */
 		return improve_lns(R, err);
 	}
-	if (rc == WASP_OK && !R->try_ilp)
-		return WASP_OK; /* the node model did not fit: greedy's */
+	if (rc == WASP_OK && !R->try_ilp) /* the node model did not fit */
+		return greedy_topup(R, err);
 	if (rc == WASP_ESOLVER || rc == WASP_ECANCELED || rc == WASP_ENOMEM) {
 		/* The greedy answer stands: nothing after it may lose it. */
 		const char *what = rc == WASP_ESOLVER	 ? "ILP unavailable"
