@@ -389,10 +389,75 @@ static void clear_case(int lprio, bool cleared)
 	tu_inst_free(&in);
 }
 
+/* The index of the group named name (its first letter suffices). */
+static int group_named(const wp_problem *p, char name)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].nclasses &&
+		    p->snap->groups[p->groups[g].sg].name[0] == name)
+			return g;
+	ck_abort_msg("no group %c", name);
+	return -1;
+}
+
+/* The fragment's room held by pods that give way one by one, or by a
+ * running pod: gang l (four pods of 2 GPUs, minCount 1, priority 10)
+ * has one pod on n0 beside s, two on n1 beside the running pod "high"
+ * (4 GPUs, priority 100) and one on n2 beside "high2" (6 GPUs); n0 is
+ * cleared for b when l's pod there and n1's two give way, and l stays
+ * admitted with its pod on n2.  With "low" (a running pod of priority
+ * 10, 4 GPUs) on n1 instead of l's two, low is evicted, by s. */
+static void clear_bump_case(bool evict)
+{
+	tu_buf b = {0};
+	tu_nodes_yaml(&b, 3);
+	tu_pod_yaml(&b, "high", NULL, "n1", 4, 100);
+	tu_pod_yaml(&b, "high2", NULL, "n2", 6, 100);
+	if (evict)
+		tu_pod_yaml(&b, "low", NULL, "n1", 4, 10);
+	tu_gang_min_yaml(&b, "s", 1, 1, 4, 100, NULL);
+	tu_gang_min_yaml(&b, "l", 4, 1, 2, 10, NULL);
+	tu_gang_min_yaml(&b, "b", 1, 1, 8, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gs = group_named(p, 's'), gl = group_named(p, 'l'),
+	    gb = group_named(p, 'b');
+	int cs = p->groups[gs].classes[0], cl = p->groups[gl].classes[0],
+	    cb = p->groups[gb].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	s->x[wp_slot(p, cs, 0)] = 1;
+	s->x[wp_slot(p, cl, 0)] = 1;
+	s->x[wp_slot(p, cl, 1)] = evict ? 0 : 2;
+	s->x[wp_slot(p, cl, 2)] = evict ? 0 : 1;
+	s->admit[gs] = s->admit[gl] = 1;
+	s->reason[gb] = "waits in the test";
+	wtu_stats st;
+	topped_up(&in, s, &st);
+	ck_assert_int_eq(st.cleared, 1);
+	ck_assert_int_eq(st.cleared_gangs, 1);
+	ck_assert_int_eq(s->admit[gb], 1);
+	ck_assert_int_eq(s->x[wp_slot(p, cb, 0)], 1);
+	ck_assert_int_eq(s->x[wp_slot(p, cs, 1)], 1);
+	ck_assert_int_eq(s->x[wp_slot(p, cl, 0)], 0);
+	/* l keeps its minimum: its pod on n2 (topped up there first when
+	 * n1 holds "low", which l may not evict) */
+	ck_assert_int_eq(st.gave_way, 0);
+	ck_assert_int_eq(s->admit[gl], 1);
+	ck_assert_int_eq(s->x[wp_slot(p, cl, 1)], 0);
+	ck_assert_int_eq(s->x[wp_slot(p, cl, 2)], 1);
+	for (int u = 0; evict && u < p->nunits; u++)
+		if (p->units[u].priority == 10)
+			ck_assert(s->evict[u] && s->evict_by[u] == gs);
+	tu_inst_free(&in);
+}
+
 START_TEST(topup_clears_node_for_larger_pod)
 {
 	clear_case(10, true);
 	clear_case(100, false);
+	clear_bump_case(false);
+	clear_bump_case(true);
 }
 END_TEST
 
