@@ -23,7 +23,7 @@
 #define WTU_CLEAR_TRIES 4096
 /* A class whose pods found no other node this many times at a level is
  * not moved again there (bounds the attempts that fail). */
-#define WTU_CLEAR_STUCK 16
+#define WTU_CLEAR_STUCK 64
 
 typedef struct cstate {
 	int li;
