@@ -78,11 +78,15 @@ static void clear_setup(tstate *T, cstate *C, int li, int *tmp)
 	int nn = p->nnodes, nr = T->nres;
 	int32_t pr = T->lv[li];
 	C->li = li;
+	/* whether any group of the level may evict at all */
+	bool may = false;
+	for (int g = 0; g < p->ngroups && !may && s->evict; g++)
+		may = p->groups[g].priority == pr && wpe_may_preempt(p, g);
 	memcpy(C->hard, T->cap, sizeof *C->hard * (size_t)nn * nr);
 	for (int u = 0; u < p->nunits; u++) {
 		const wp_unit *un = &p->units[u];
 		if ((s->evict && s->evict[u]) ||
-		    (un->priority < pr && !un->keep && un->npdb == 0))
+		    (may && un->priority < pr && !un->keep && un->npdb == 0))
 			continue;
 		for (int i = 0; i < un->npods; i++) {
 			const ws_pod *pod = &p->snap->pods[un->pods[i]];
