@@ -793,18 +793,47 @@ static void groups(tstate *T, const int *cand, int nc, const double *sz,
 	}
 }
 
-/* Take back what the top-up did (T's logs). */
-static void undo(tstate *T)
+/* What the plan was before the top-up, but for its pods (the log has
+ * those): per unit evicted and by whom, per group admitted and why not.
+ * The logs interleave (a unit may be rehomed and evicted again), so the
+ * flags are restored whole. */
+typedef struct tsaved {
+	unsigned char *evict, *admit;
+	int *evict_by;
+	const char **reason;
+} tsaved;
+
+static bool save(tstate *T, tsaved *v)
 {
-	for (size_t i = 0; i < T->ndrop; i++) {
-		T->s->admit[T->drop[i]] = 1;
-		T->s->reason[T->drop[i]] = NULL;
+	const wp_problem *p = T->p;
+	size_t nu = (size_t)p->nunits, ng = (size_t)p->ngroups;
+	v->evict = wa_calloc(T->a, nu + 1, 1);
+	v->evict_by = wa_calloc(T->a, nu + 1, sizeof *v->evict_by);
+	v->admit = wa_calloc(T->a, ng + 1, 1);
+	v->reason = wa_calloc(T->a, ng + 1, sizeof *v->reason);
+	if (!v->evict || !v->evict_by || !v->admit || !v->reason)
+		return false;
+	if (T->s->evict) {
+		memcpy(v->evict, T->s->evict, nu);
+		memcpy(v->evict_by, T->s->evict_by, nu * sizeof *v->evict_by);
 	}
-	unadmit_to(T, 0);
-	wtu_take_back(T, 0);
+	memcpy(v->admit, T->s->admit, ng);
+	memcpy(v->reason, T->s->reason, ng * sizeof *v->reason);
+	return true;
+}
+
+/* Take back what the top-up did: its pods by the log, the rest whole. */
+static void undo(tstate *T, const tsaved *v)
+{
+	const wp_problem *p = T->p;
+	size_t nu = (size_t)p->nunits, ng = (size_t)p->ngroups;
 	wtu_back_to(T, 0);
-	for (size_t i = 0; i < T->nev; i++)
-		wtu_set_evicted(T, T->ev[i], -1);
+	if (T->s->evict) {
+		memcpy(T->s->evict, v->evict, nu);
+		memcpy(T->s->evict_by, v->evict_by, nu * sizeof *v->evict_by);
+	}
+	memcpy(T->s->admit, v->admit, ng);
+	memcpy(T->s->reason, v->reason, ng * sizeof *v->reason);
 }
 
 int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
@@ -825,8 +854,10 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		big = p->nclasses;
 	int *tmp = wa_calloc(a, (size_t)big + 1, sizeof *tmp);
 	int *ord = wa_calloc(a, (size_t)p->nclasses + 1, sizeof *ord);
-	double *sz = key && cand && tmp && ord && !setup(T) ? class_sizes(T)
-							     : NULL;
+	tsaved saved;
+	double *sz = key && cand && tmp && ord && !setup(T) && save(T, &saved)
+			     ? class_sizes(T)
+			     : NULL;
 	if (!sz) {
 		wa_destroy(a);
 		return -1;
@@ -874,7 +905,7 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 	if (rc || st->pods == 0 || wp_sol_feasible(p, s, &why) ||
 	    wpe_check_never(p, s, &why) ||
 	    wp_value_cmp(&after, &before) <= 0) {
-		undo(T);
+		undo(T, &saved);
 		memset(st, 0, sizeof *st);
 		st->late = T->late;
 	}
