@@ -442,9 +442,10 @@ undo:
 }
 
 /* Nodes of domain dom cleared for class c, those that move least first,
- * until c's group has `want` more pods.  Pods placed. */
-static long clear_for(tstate *T, cstate *C, int c, int dom, long want,
-		      const double *sz, int *tmp)
+ * until c's group has `want` more pods; none tried when the candidates
+ * could not hold `need` pods of c even cleared whole.  Pods placed. */
+static long clear_for(tstate *T, cstate *C, int c, int dom, long need,
+		      long want, const double *sz, int *tmp)
 {
 	const wp_problem *p = T->p;
 	const wp_sol *s = T->s;
@@ -453,6 +454,7 @@ static long clear_for(tstate *T, cstate *C, int c, int dom, long want,
 	int nn = dom_nodes(T, C, p->groups[cl->group].key, dom, &nodes);
 	int m = 0, nr = T->nres;
 	int64_t *fixed = C->fixed;
+	long most = 0;
 	for (int i = 0; i < nn; i++) {
 		int n = nodes[i];
 		if (C->held[n])
@@ -463,8 +465,8 @@ static long clear_for(tstate *T, cstate *C, int c, int dom, long want,
 		for (int e = C->obeg[n]; e < C->obeg[n + 1]; e++) {
 			int sl = C->occ[e], c2 = wp_slot_class(p, sl);
 			int g2 = p->classes[c2].group;
-			if (s->x[sl] == 0 || sz[c2] >= sz[c] || C->stuck[c2] >= WTU_CLEAR_STUCK ||
-			    !movable(T, g2) ||
+			if (s->x[sl] == 0 || sz[c2] >= sz[c] ||
+			    C->stuck[c2] >= WTU_CLEAR_STUCK || !movable(T, g2) ||
 			    p->groups[g2].priority != T->lv[C->li])
 				continue;
 			v += s->x[sl] * sz[c2];
@@ -472,13 +474,16 @@ static long clear_for(tstate *T, cstate *C, int c, int dom, long want,
 				fixed[r] -= (int64_t)s->x[sl] *
 					    p->classes[c2].req[r];
 		}
-		if (wtu_fits_in(C->hard + (size_t)n * nr, fixed, cl->req, nr, 1) ==
-			0 ||
-		    wp_slot(p, c, n) < 0)
+		int64_t k = wtu_fits_in(C->hard + (size_t)n * nr, fixed,
+					cl->req, nr, want);
+		if (k == 0 || wp_slot(p, c, n) < 0)
 			continue;
+		most += k;
 		C->cost[n] = v;
 		C->cand[m++] = n;
 	}
+	if (most < need)
+		return 0;
 	wis_sort(C->cand, tmp, m, wis_asc, C->cost);
 	long got = 0;
 	for (int i = 0; i < m && i < WTU_CLEAR_TRIES && got < want &&
@@ -523,7 +528,7 @@ static long clear_waiting(tstate *T, cstate *C, int g, const double *sz,
 		if (k)
 			T->gdom[g] = d;
 		long got = clear_for(T, C, wg->classes[0], k ? d : -1,
-				     wg->size, sz, tmp);
+				     wg->min_need, wg->size, sz, tmp);
 		if (got >= wg->min_need && !T->nomem) {
 			struct aent e = {g, T->s->reason[g]};
 			if (WA_PUSH(T->a, T->adm, T->nadm, T->acap, e)) {
@@ -624,8 +629,8 @@ void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,
 					want = wg->size - T->gh[g];
 				if (want <= 0)
 					continue;
-				long got = clear_for(T, C, c, T->gdom[g], want,
-						     sz, tmp);
+				long got = clear_for(T, C, c, T->gdom[g], 1,
+						     want, sz, tmp);
 				st->pods += (int)got;
 				st->cleared_pods += (int)got;
 				if (got && !T->topped[g]) {
