@@ -343,6 +343,41 @@ START_TEST(topup_fills_after_trade)
 }
 END_TEST
 
+/* The index of the group named name (its first letter suffices). */
+static int group_named(const wp_problem *p, char name)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].nclasses &&
+		    p->snap->groups[p->groups[g].sg].name[0] == name)
+			return g;
+	ck_abort_msg("no group %c", name);
+	return -1;
+}
+
+/* A clearing case loaded: groups s, l and b, their classes, and a plan
+ * with s and l admitted (no pods yet) and b waiting. */
+typedef struct clr {
+	tu_inst in;
+	const wp_problem *p;
+	int gs, gl, gb, cs, cl, cb;
+	wp_sol *s;
+} clr;
+
+static void clr_load(clr *k, tu_buf *b)
+{
+	tu_inst_load(&k->in, tu_load_buf(b));
+	const wp_problem *p = k->p = k->in.p;
+	k->gs = group_named(p, 's');
+	k->gl = group_named(p, 'l');
+	k->gb = group_named(p, 'b');
+	k->cs = p->groups[k->gs].classes[0];
+	k->cl = p->groups[k->gl].classes[0];
+	k->cb = p->groups[k->gb].classes[0];
+	k->s = wp_sol_new(p, k->in.a);
+	k->s->admit[k->gs] = k->s->admit[k->gl] = 1;
+	k->s->reason[k->gb] = "waits in the test";
+}
+
 /* Clearing a node for a larger pod (topup_clear.c): n0 holds gang s's
  * pod of 4 GPUs; n1 is a fragment, a running pod of priority 100 taking
  * half of it and gang l's pending pod (priority lprio) the other half;
@@ -357,26 +392,15 @@ static void clear_case(int lprio, bool cleared)
 	tu_gang_min_yaml(&b, "s", 1, 1, 4, 100, NULL);
 	tu_gang_min_yaml(&b, "l", 1, 1, 4, lprio, NULL);
 	tu_gang_min_yaml(&b, "b", 1, 1, 8, 100, NULL);
-	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
-	const wp_problem *p = in.p;
-	int gs = -1, gl = -1, gb = -1;
-	for (int g = 0; g < p->ngroups; g++) {
-		if (!p->groups[g].nclasses)
-			continue;
-		const char *n = p->snap->groups[p->groups[g].sg].name;
-		*(n[0] == 's' ? &gs : n[0] == 'l' ? &gl : &gb) = g;
-	}
-	ck_assert(gs >= 0 && gl >= 0 && gb >= 0);
-	int cs = p->groups[gs].classes[0], cl = p->groups[gl].classes[0],
-	    cb = p->groups[gb].classes[0];
-	wp_sol *s = wp_sol_new(p, in.a);
+	clr k;
+	clr_load(&k, &b);
+	const wp_problem *p = k.p;
+	int gl = k.gl, gb = k.gb, cs = k.cs, cl = k.cl, cb = k.cb;
+	wp_sol *s = k.s;
 	s->x[wp_slot(p, cs, 0)] = 1;
 	s->x[wp_slot(p, cl, 1)] = 1;
-	s->admit[gs] = s->admit[gl] = 1;
-	s->reason[gb] = "waits in the test";
 	wtu_stats st;
-	topped_up(&in, s, &st);
+	topped_up(&k.in, s, &st);
 	ck_assert_int_eq(st.cleared, cleared);
 	ck_assert_int_eq(st.cleared_gangs, cleared);
 	ck_assert_int_eq(st.gave_way, cleared);
@@ -386,18 +410,7 @@ static void clear_case(int lprio, bool cleared)
 	ck_assert_int_eq(s->x[wp_slot(p, cs, cleared ? 1 : 0)], 1);
 	if (cleared)
 		ck_assert_ptr_nonnull(strstr(s->reason[gl], "higher"));
-	tu_inst_free(&in);
-}
-
-/* The index of the group named name (its first letter suffices). */
-static int group_named(const wp_problem *p, char name)
-{
-	for (int g = 0; g < p->ngroups; g++)
-		if (p->groups[g].nclasses &&
-		    p->snap->groups[p->groups[g].sg].name[0] == name)
-			return g;
-	ck_abort_msg("no group %c", name);
-	return -1;
+	tu_inst_free(&k.in);
 }
 
 /* The fragment's room held by pods that give way one by one, or by a
@@ -418,22 +431,17 @@ static void clear_bump_case(bool evict)
 	tu_gang_min_yaml(&b, "s", 1, 1, 4, 100, NULL);
 	tu_gang_min_yaml(&b, "l", 4, 1, 2, 10, NULL);
 	tu_gang_min_yaml(&b, "b", 1, 1, 8, 100, NULL);
-	tu_inst in;
-	tu_inst_load(&in, tu_load_buf(&b));
-	const wp_problem *p = in.p;
-	int gs = group_named(p, 's'), gl = group_named(p, 'l'),
-	    gb = group_named(p, 'b');
-	int cs = p->groups[gs].classes[0], cl = p->groups[gl].classes[0],
-	    cb = p->groups[gb].classes[0];
-	wp_sol *s = wp_sol_new(p, in.a);
+	clr k;
+	clr_load(&k, &b);
+	const wp_problem *p = k.p;
+	int gs = k.gs, gl = k.gl, gb = k.gb, cs = k.cs, cl = k.cl, cb = k.cb;
+	wp_sol *s = k.s;
 	s->x[wp_slot(p, cs, 0)] = 1;
 	s->x[wp_slot(p, cl, 0)] = 1;
 	s->x[wp_slot(p, cl, 1)] = evict ? 0 : 2;
 	s->x[wp_slot(p, cl, 2)] = evict ? 0 : 1;
-	s->admit[gs] = s->admit[gl] = 1;
-	s->reason[gb] = "waits in the test";
 	wtu_stats st;
-	topped_up(&in, s, &st);
+	topped_up(&k.in, s, &st);
 	ck_assert_int_eq(st.cleared, 1);
 	ck_assert_int_eq(st.cleared_gangs, 1);
 	ck_assert_int_eq(s->admit[gb], 1);
@@ -449,7 +457,7 @@ static void clear_bump_case(bool evict)
 	for (int u = 0; evict && u < p->nunits; u++)
 		if (p->units[u].priority == 10)
 			ck_assert(s->evict[u] && s->evict_by[u] == gs);
-	tu_inst_free(&in);
+	tu_inst_free(&k.in);
 }
 
 START_TEST(topup_clears_node_for_larger_pod)
