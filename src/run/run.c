@@ -651,10 +651,10 @@ static int improve_lns(run *R, wasp_error *err)
 	/* room left for the plan to be made from the answer, and for the
 	 * top-up */
 	double tu = WSV_TOPUP_S + WSV_TOPUP_S_PER_SLOT * R->p->nx;
-	if (!wdl_is_none(R->deadline) &&
-	    WSV_TOPUP_SHARE * (R->deadline.at - wb_now()) > tu)
-		tu = WSV_TOPUP_SHARE * (R->deadline.at - wb_now());
-	double fin = fin_s(R) + tu;
+	double share = wdl_is_none(R->deadline)
+			       ? 0
+			       : WSV_TOPUP_SHARE * (R->deadline.at - wb_now());
+	double fin = fin_s(R) + (share > tu ? share : tu);
 	int rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol,
 			  &ls, &le);
 	if (rc == WASP_ENOMEM)

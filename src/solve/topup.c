@@ -286,8 +286,8 @@ static int cmp_cost(const void *ctx, int a, int b)
 }
 
 /* Evict the cheapest units on node n that group g may evict until a pod
- * of class c fits; all of them taken back when none does.  Pods that
- * fit after, 0 when nothing changed. */
+ * of class c fits (logged for wtu_take_back); all of them taken back
+ * when none does.  Pods that fit after, 0 when nothing changed. */
 int64_t wtu_make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 {
 	const wp_problem *p = T->p;
@@ -308,10 +308,12 @@ int64_t wtu_make_room(tstate *T, int g, int c, int li, int n, int *tmp)
 		f = wtu_fit(T, c, li, n);
 	}
 	if (f > 0) {
-		for (int i = 0; i < used; i++)
-			if (T->s->evict_by[T->ulog[i]] == g &&
-			    WA_PUSH(T->a, T->ev, T->nev, T->evcap, T->ulog[i]))
+		for (int i = 0; i < used; i++) {
+			struct rent e = {T->ulog[i], -1}; /* it ran before */
+			if (T->s->evict_by[e.u] == g &&
+			    WA_PUSH(T->a, T->rl, T->nrl, T->rcap, e))
 				T->nomem = true;
+		}
 		return f;
 	}
 	for (int i = 0; i < used; i++) /* nothing gained: undo */
@@ -443,6 +445,18 @@ bool wtu_node_over(const tstate *T, int n)
 	return false;
 }
 
+/* Is a row over its capacity on one of unit u's nodes? */
+bool wtu_unit_over(const tstate *T, int u)
+{
+	const wp_unit *un = &T->p->units[u];
+	for (int i = 0; i < un->npods; i++) {
+		int n = T->p->snap->pods[un->pods[i]].node;
+		if (n >= 0 && wtu_node_over(T, n))
+			return true;
+	}
+	return false;
+}
+
 /* Unit u evicted by g (g < 0: running): rows only where that changes. */
 static void set_by(tstate *T, int u, int g)
 {
@@ -518,13 +532,7 @@ bool wtu_rehome(tstate *T, int d, size_t xmark)
 		if (!s->evict[u] || s->evict_by[u] != d)
 			continue;
 		wtu_relog(T, u, -1);
-		bool over = false;
-		const wp_unit *un = &p->units[u];
-		for (int i = 0; i < un->npods && !over; i++) {
-			int n = p->snap->pods[un->pods[i]].node;
-			over = n >= 0 && wtu_node_over(T, n);
-		}
-		if (!over)
+		if (!wtu_unit_over(T, u))
 			continue;
 		int g = taker(T, u, xmark);
 		if (g < 0)
@@ -793,45 +801,32 @@ static void groups(tstate *T, const int *cand, int nc, const double *sz,
 	}
 }
 
-/* What the plan was before the top-up, but for its pods (the log has
- * those): per unit evicted and by whom, per group admitted and why not.
- * The logs interleave (a unit may be rehomed and evicted again), so the
- * flags are restored whole. */
+/* Admissions before the top-up: a trade's log (adm) and the groups made
+ * to wait (drop) interleave with clearing's, so they are restored whole. */
 typedef struct tsaved {
-	unsigned char *evict, *admit;
-	int *evict_by;
+	unsigned char *admit;
 	const char **reason;
 } tsaved;
 
 static bool save(tstate *T, tsaved *v)
 {
-	const wp_problem *p = T->p;
-	size_t nu = (size_t)p->nunits, ng = (size_t)p->ngroups;
-	v->evict = wa_calloc(T->a, nu + 1, 1);
-	v->evict_by = wa_calloc(T->a, nu + 1, sizeof *v->evict_by);
+	size_t ng = (size_t)T->p->ngroups;
 	v->admit = wa_calloc(T->a, ng + 1, 1);
 	v->reason = wa_calloc(T->a, ng + 1, sizeof *v->reason);
-	if (!v->evict || !v->evict_by || !v->admit || !v->reason)
+	if (!v->admit || !v->reason)
 		return false;
-	if (T->s->evict) {
-		memcpy(v->evict, T->s->evict, nu);
-		memcpy(v->evict_by, T->s->evict_by, nu * sizeof *v->evict_by);
-	}
 	memcpy(v->admit, T->s->admit, ng);
 	memcpy(v->reason, T->s->reason, ng * sizeof *v->reason);
 	return true;
 }
 
-/* Take back what the top-up did: its pods by the log, the rest whole. */
+/* Take back what the top-up did: pods and units by their logs, the
+ * admissions whole. */
 static void undo(tstate *T, const tsaved *v)
 {
-	const wp_problem *p = T->p;
-	size_t nu = (size_t)p->nunits, ng = (size_t)p->ngroups;
+	size_t ng = (size_t)T->p->ngroups;
+	wtu_take_back(T, 0);
 	wtu_back_to(T, 0);
-	if (T->s->evict) {
-		memcpy(T->s->evict, v->evict, nu);
-		memcpy(T->s->evict_by, v->evict_by, nu * sizeof *v->evict_by);
-	}
 	memcpy(T->s->admit, v->admit, ng);
 	memcpy(T->s->reason, v->reason, ng * sizeof *v->reason);
 }

@@ -232,22 +232,6 @@ static bool drop_group(tstate *T, int h, size_t xmark)
 	return true;
 }
 
-/* make_room, its evictions in the unit log (relog's) rather than the
- * top-up's list, so that take_back undoes them in order with the rest. */
-static int64_t make_room_logged(tstate *T, int g, int c, int li, int n,
-				int *tmp)
-{
-	size_t em = T->nev;
-	int64_t f = wtu_make_room(T, g, c, li, n, tmp);
-	for (size_t i = em; i < T->nev; i++) {
-		struct rent e = {T->ev[i], -1};
-		if (WA_PUSH(T->a, T->rl, T->nrl, T->rcap, e))
-			T->nomem = true;
-	}
-	T->nev = em;
-	return f;
-}
-
 /* Room on node n for a pod of class c of group g (level li): free, else
  * made by evicting units of lower priority, else (bump) by lower
  * priorities' pending pods that may give way, one at a time.  Pods of c
@@ -261,7 +245,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	size_t rm = T->nrl, dm = T->ndrop;
 	int64_t f = wtu_fit(T, c, C->li, n);
 	if (f == 0 && may)
-		f = make_room_logged(T, g, c, C->li, n, tmp);
+		f = wtu_make_room(T, g, c, C->li, n, tmp);
 	if (f > 0 || !bump)
 		return f;
 	size_t xm = T->nxl;
@@ -272,7 +256,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 			wtu_put(T, sl, -1);
 			f = wtu_fit(T, c, C->li, n);
 			if (f == 0 && may)
-				f = make_room_logged(T, g, c, C->li, n, tmp);
+				f = wtu_make_room(T, g, c, C->li, n, tmp);
 		}
 	}
 	/* then lower groups wait altogether, pods and evictions */
@@ -284,7 +268,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 			continue;
 		f = wtu_fit(T, c, C->li, n);
 		if (f == 0 && may)
-			f = make_room_logged(T, g, c, C->li, n, tmp);
+			f = wtu_make_room(T, g, c, C->li, n, tmp);
 	}
 	if (f == 0) {
 		wtu_take_back(T, rm);
@@ -352,12 +336,7 @@ static void rerun(tstate *T, int n, int g)
 		if (held)
 			continue;
 		wtu_relog(T, u, -1);
-		bool over = false;
-		for (int i = 0; i < un->npods && !over; i++) {
-			int m = p->snap->pods[un->pods[i]].node;
-			over = m >= 0 && wtu_node_over(T, m);
-		}
-		if (over)
+		if (wtu_unit_over(T, u))
 			wtu_relog(T, u, p->groups[g].priority > un->priority &&
 					    wpe_may_preempt(p, g)
 					? g
@@ -365,19 +344,29 @@ static void rerun(tstate *T, int n, int g)
 	}
 }
 
-/* Back to the marks: units, evictions, pods and the nodes held. */
-static void clear_back(tstate *T, cstate *C, size_t xm, size_t em,
-		       size_t rm, size_t hm, size_t dm)
+/* Back to the marks: groups made to wait, units, pods and the nodes
+ * held. */
+static void clear_back(tstate *T, cstate *C, size_t xm, size_t rm,
+		       size_t hm, size_t dm)
 {
 	readmit_to(T, dm);
 	wtu_take_back(T, rm);
-	for (size_t i = em; i < T->nev; i++)
-		if (T->s->evict[T->ev[i]])
-			wtu_set_evicted(T, T->ev[i], -1);
-	T->nev = em;
 	wtu_back_to(T, xm);
 	while (C->nhl > hm)
 		C->held[C->hl[--C->nhl]] = 0;
+}
+
+/* Does slot sl hold pods that clearing a node for class c moves: of a
+ * smaller class of c's level, whose group may move them and which has
+ * not failed to find nodes too often? */
+static bool moves_for(const tstate *T, const cstate *C, int sl, int c,
+		      const double *sz)
+{
+	const wp_problem *p = T->p;
+	int c2 = wp_slot_class(p, sl), g2 = p->classes[c2].group;
+	return T->s->x[sl] > 0 && sz[c2] < sz[c] &&
+	       C->stuck[c2] < WTU_CLEAR_STUCK &&
+	       p->groups[g2].priority == T->lv[C->li] && movable(T, g2);
 }
 
 /* Node n cleared for up to `want` pods of class c: the smaller pods of
@@ -390,20 +379,15 @@ static long clear_node(tstate *T, cstate *C, int c, int n, long want,
 	wp_sol *s = T->s;
 	const wp_class *cl = &p->classes[c];
 	int g = cl->group, slot = wp_slot(p, c, n);
-	if (slot < 0 || C->held[n] ||
-	    wtu_fits_in(C->hard + (size_t)n * T->nres, C->zero, cl->req, T->nres,
-		    1) == 0)
+	if (slot < 0) /* clear_for tested the rest */
 		return 0;
-	size_t xm = T->nxl, em = T->nev, rm = T->nrl, hm = C->nhl,
-	       dm = T->ndrop;
+	size_t xm = T->nxl, rm = T->nrl, hm = C->nhl, dm = T->ndrop;
 	int nmv = 0;
 	int64_t f = wtu_fit(T, c, C->li, n);
 	/* the smaller pods of the level, one by one, until c fits */
 	for (int e = C->obeg[n]; f == 0 && e < C->obeg[n + 1]; e++) {
-		int sl = C->occ[e], c2 = wp_slot_class(p, sl);
-		int g2 = p->classes[c2].group;
-		if (s->x[sl] == 0 || sz[c2] >= sz[c] || !movable(T, g2) ||
-		    C->stuck[c2] >= WTU_CLEAR_STUCK || p->groups[g2].priority != T->lv[C->li])
+		int sl = C->occ[e];
+		if (!moves_for(T, C, sl, c, sz))
 			continue;
 		C->mv[2 * nmv] = sl;
 		C->mv[2 * nmv + 1] = 0;
@@ -437,7 +421,7 @@ static long clear_node(tstate *T, cstate *C, int c, int n, long want,
 		goto undo;
 	return f;
 undo:
-	clear_back(T, C, xm, em, rm, hm, dm);
+	clear_back(T, C, xm, rm, hm, dm);
 	return 0;
 }
 
@@ -464,10 +448,7 @@ static long clear_for(tstate *T, cstate *C, int c, int dom, long need,
 		memcpy(fixed, T->lvuse + (size_t)n * nr, sizeof *fixed * nr);
 		for (int e = C->obeg[n]; e < C->obeg[n + 1]; e++) {
 			int sl = C->occ[e], c2 = wp_slot_class(p, sl);
-			int g2 = p->classes[c2].group;
-			if (s->x[sl] == 0 || sz[c2] >= sz[c] ||
-			    C->stuck[c2] >= WTU_CLEAR_STUCK || !movable(T, g2) ||
-			    p->groups[g2].priority != T->lv[C->li])
+			if (!moves_for(T, C, sl, c, sz))
 				continue;
 			v += s->x[sl] * sz[c2];
 			for (int r = 0; r < nr; r++)
@@ -523,8 +504,7 @@ static long clear_waiting(tstate *T, cstate *C, int g, const double *sz,
 		}
 		if (most < wg->min_need)
 			continue;
-		size_t xm = T->nxl, em = T->nev, rm = T->nrl, hm = C->nhl,
-	       dm = T->ndrop;
+		size_t xm = T->nxl, rm = T->nrl, hm = C->nhl, dm = T->ndrop;
 		if (k)
 			T->gdom[g] = d;
 		long got = clear_for(T, C, wg->classes[0], k ? d : -1,
@@ -539,7 +519,7 @@ static long clear_waiting(tstate *T, cstate *C, int g, const double *sz,
 				return got;
 			}
 		}
-		clear_back(T, C, xm, em, rm, hm, dm);
+		clear_back(T, C, xm, rm, hm, dm);
 		T->gdom[g] = -1;
 	}
 	return 0;

@@ -24,14 +24,12 @@ typedef struct tstate {
 	int *ustart, *ulist; /* node -> units with a pod there (CSR)       */
 	int *ulog;          /* the units make_room may evict on a node     */
 	int evicted;        /* pods evicted so far (the plan's)            */
-	/* what the top-up did, to take it back: pods added per slot, and
-	 * the units it evicted */
+	/* what the top-up did, to take it back: pods added per slot (the
+	 * units it evicted or let run again: rl) */
 	struct xent {
 		int slot, k;
 	} *xl;
 	size_t nxl, xcap;
-	int *ev;
-	size_t nev, evcap;
 	int *jw;            /* a trade's wanting groups (scratch)          */
 	unsigned char *topped; /* per group: group() added pods           */
 	int *drop;          /* groups a trade made wait                   */
@@ -42,8 +40,8 @@ typedef struct tstate {
 		const char *why;
 	} *adm;
 	size_t nadm, acap;
-	/* units whose evicting group a trade changed, or that it let run
-	 * again: what they were before */
+	/* units the top-up evicted, whose evicting group it changed, or
+	 * that it let run again: what they were before */
 	struct rent {
 		int u, by;
 	} *rl;
@@ -73,8 +71,8 @@ int64_t wtu_fit(const tstate *T, int c, int li, int n);
 /* Unit u evicted (by group g) or, g < 0, running again. */
 void wtu_set_evicted(tstate *T, int u, int g);
 /* Evict the cheapest units on node n that group g may evict until a pod
- * of class c fits (logged in T->ev); pods that fit after, 0 when nothing
- * changed. */
+ * of class c fits (logged for wtu_take_back); pods that fit after, 0
+ * when nothing changed. */
 int64_t wtu_make_room(tstate *T, int g, int c, int li, int n, int *tmp);
 /* k pods (k < 0: taken off) of slot's class on its node, logged. */
 void wtu_put(tstate *T, int slot, int k);
@@ -82,6 +80,8 @@ void wtu_put(tstate *T, int slot, int k);
 void wtu_back_to(tstate *T, size_t m);
 /* Is a row of node n over its capacity? */
 bool wtu_node_over(const tstate *T, int n);
+/* ... on one of unit u's nodes? */
+bool wtu_unit_over(const tstate *T, int u);
 /* Unit u evicted by g (g < 0: running), logged for wtu_take_back. */
 void wtu_relog(tstate *T, int u, int g);
 /* Back to unit log mark m. */
