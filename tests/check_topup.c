@@ -469,6 +469,56 @@ START_TEST(topup_clears_node_for_larger_pod)
 }
 END_TEST
 
+/* A gang shifted whole to another domain (topup_clear.c, shift): gang s
+ * (two pods of 2 GPUs, both needed, keyed to a rack) holds n0 in rack
+ * r0, whose other node n1 a running pod of priority 100 fills; in rack
+ * r1, running pods of priority 100 leave fragments of 2 GPUs on n2 and
+ * n3 (n3's: 0 GPUs when `room` is false), and gang l (one pod of 2
+ * GPUs, priority 10) holds n2's.  Gang b (one pod of 8 GPUs, priority
+ * 100, no key) waits.  s cannot move within r0, so it moves to r1's
+ * fragments whole, l gives way and b takes n0.  Where r1's fragments
+ * cannot hold s, nothing moves. */
+static void shift_case(bool room)
+{
+	tu_buf b = {0};
+	tu_node_yaml(&b, "n0", "example.com/rack: r0");
+	tu_node_yaml(&b, "n1", "example.com/rack: r0");
+	tu_node_yaml(&b, "n2", "example.com/rack: r1");
+	tu_node_yaml(&b, "n3", "example.com/rack: r1");
+	tu_pod_yaml(&b, "h1", NULL, "n1", 8, 100);
+	tu_pod_yaml(&b, "h2", NULL, "n2", 6, 100);
+	tu_pod_yaml(&b, "h3", NULL, "n3", room ? 6 : 8, 100);
+	tu_gang_min_yaml(&b, "s", 2, 2, 2, 100, "example.com/rack");
+	tu_gang_min_yaml(&b, "l", 1, 1, 2, 10, NULL);
+	tu_gang_min_yaml(&b, "b", 1, 1, 8, 100, NULL);
+	clr k;
+	clr_load(&k, &b);
+	const wp_problem *p = k.p;
+	int gl = k.gl, gb = k.gb, cs = k.cs, cl = k.cl, cb = k.cb;
+	wp_sol *s = k.s;
+	s->x[wp_slot(p, cs, 0)] = 2;
+	s->x[wp_slot(p, cl, 2)] = 1;
+	wtu_stats st;
+	topped_up(&k.in, s, &st);
+	ck_assert_int_eq(st.shifted, room);
+	ck_assert_int_eq(st.cleared_gangs, room);
+	ck_assert_int_eq(s->admit[gb], room);
+	ck_assert_int_eq(s->x[wp_slot(p, cb, 0)], room);
+	ck_assert_int_eq(s->x[wp_slot(p, cs, 0)], room ? 0 : 2);
+	ck_assert_int_eq(s->x[wp_slot(p, cs, 2)], room);
+	ck_assert_int_eq(s->x[wp_slot(p, cs, 3)], room);
+	ck_assert_int_eq(s->admit[gl], !room);
+	ck_assert_int_eq(st.gave_way, room);
+	tu_inst_free(&k.in);
+}
+
+START_TEST(topup_shifts_gang_to_another_domain)
+{
+	shift_case(true);
+	shift_case(false);
+}
+END_TEST
+
 /* Where auto runs neither the ILP nor the search (racks of 64 nodes, so
  * no key with domains of at most 32; the node model too large), greedy's
  * plan is topped up: the whole run says so, places more top-priority
@@ -515,6 +565,7 @@ static Suite *suite(void)
 	tcase_add_test(t, topup_fills_after_trade);
 	tcase_add_test(t, topup_never_uses_no_freed_room);
 	tcase_add_test(t, topup_clears_node_for_larger_pod);
+	tcase_add_test(t, topup_shifts_gang_to_another_domain);
 	tcase_add_test(t, topup_after_greedy_only);
 	suite_add_tcase(s, t);
 	return s;

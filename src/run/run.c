@@ -622,7 +622,8 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 				    "their room; %d node%s cleared for "
 				    "larger pods: %d pod%s placed there, "
 				    "%d waiting gang%s admitted, %d lower "
-				    "group%s gave way; %.1f s%s)",
+				    "group%s gave way, %d gang%s shifted "
+				    "to another domain; %.1f s%s)",
 			      R->reason, st.pods, st.pods == 1 ? "" : "s",
 			      st.groups, st.groups == 1 ? "" : "s",
 			      st.evicted, st.evicted == 1 ? "" : "s",
@@ -632,7 +633,8 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 			      st.cleared_pods, st.cleared_pods == 1 ? "" : "s",
 			      st.cleared_gangs,
 			      st.cleared_gangs == 1 ? "" : "s", st.gave_way,
-			      st.gave_way == 1 ? "" : "s", secs,
+			      st.gave_way == 1 ? "" : "s", st.shifted,
+			      st.shifted == 1 ? "" : "s", secs,
 			      st.late ? ", stopped by the deadline" : "");
 	return R->reason ? WASP_OK : nomem(err);
 }

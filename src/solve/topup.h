@@ -36,6 +36,8 @@ typedef struct wtu_stats {
 	int cleared_pods;  /* pods placed on them           */
 	int cleared_gangs; /* waiting gangs admitted there   */
 	int gave_way;      /* lower groups that waited for them */
+	int shifted;       /* gangs moved whole to another domain
+			      to clear them                       */
 	bool late;   /* the deadline stopped it (what it added
 			by then is kept)                      */
 } wtu_stats;

@@ -45,7 +45,24 @@ typedef struct cstate {
 	unsigned char *stuck; /* per class: a pod found no other node      */
 	int64_t *fixed;  /* scratch: nres                                   */
 	int64_t *zero;   /* nres zeros                                     */
+	unsigned char *tried; /* per group: shifted, or tried to, at li   */
+	struct gent {    /* groups shifted to another domain, and their
+			    domain before (to go back)                    */
+		int g, d;
+	} *gl;
+	size_t ngl, gcap;
 } cstate;
+
+/* Where every log clearing writes stands, to go back to. */
+typedef struct cmark {
+	size_t x, r, h, d, g;
+} cmark;
+
+static cmark mark(const tstate *T, const cstate *C)
+{
+	cmark m = {T->nxl, T->nrl, C->nhl, T->ndrop, C->ngl};
+	return m;
+}
 
 typedef struct nkey {
 	const int *dom; /* NULL: one domain */
@@ -100,6 +117,7 @@ static void clear_setup(tstate *T, cstate *C, int li, int *tmp)
 	T->obeg = C->obeg;
 	T->occ = C->occ;
 	memset(C->stuck, 0, (size_t)p->nclasses + 1);
+	memset(C->tried, 0, (size_t)p->ngroups + 1);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int c = 0; c < p->nclasses; c++) {
 			const wp_class *cl = &p->classes[c];
@@ -344,16 +362,120 @@ static void rerun(tstate *T, int n, int g)
 	}
 }
 
-/* Back to the marks: groups made to wait, units, pods and the nodes
- * held. */
-static void clear_back(tstate *T, cstate *C, size_t xm, size_t rm,
-		       size_t hm, size_t dm)
+/* Back to mark m: groups made to wait, units, pods, the nodes held and
+ * the groups shifted. */
+static void clear_back(tstate *T, cstate *C, const cmark *m)
 {
-	readmit_to(T, dm);
-	wtu_take_back(T, rm);
-	wtu_back_to(T, xm);
-	while (C->nhl > hm)
+	readmit_to(T, m->d);
+	wtu_take_back(T, m->r);
+	wtu_back_to(T, m->x);
+	while (C->nhl > m->h)
 		C->held[C->hl[--C->nhl]] = 0;
+	while (C->ngl > m->g) {
+		C->ngl--;
+		T->gdom[C->gl[C->ngl].g] = C->gl[C->ngl].d;
+	}
+}
+
+/* May node m take a shifted pod when clearing for class c: its hard
+ * room holds no pod of c (a fragment), so the shift takes no node a pod
+ * of c could have whole. */
+static bool fragment(const tstate *T, const cstate *C, int c, int m)
+{
+	return wtu_fits_in(C->hard + (size_t)m * T->nres, C->zero,
+			   T->p->classes[c].req, T->nres, 1) == 0;
+}
+
+/* Up to `want` pods of class c2 on the fragments for c of domain dom
+ * (key), node n and held nodes left out: free room first, then room
+ * that evictions and lower priorities make.  Pods placed. */
+static long shift_into(tstate *T, cstate *C, int c2, int c, int key,
+		       int dom, int n, long want, int *tmp)
+{
+	const wp_problem *p = T->p;
+	const int *nodes;
+	int nn = dom_nodes(T, C, key, dom, &nodes);
+	long left = want;
+	for (int phase = 0; phase < 2 && left > 0; phase++)
+		for (int i = 0; i < nn && left > 0 && !T->nomem; i++) {
+			int m = nodes[i], slot = wp_slot(p, c2, m);
+			if (m == n || C->held[m] || slot < 0 ||
+			    !fragment(T, C, c, m))
+				continue;
+			for (;;) {
+				int64_t f = phase == 0
+						? wtu_fit(T, c2, C->li, m)
+						: room_for(T, C, c2, m, true, tmp);
+				if (f <= 0)
+					break;
+				if (f > left)
+					f = left;
+				wtu_put(T, slot, (int)f);
+				left -= f;
+				if (left == 0 || phase == 0)
+					break;
+			}
+		}
+	return want - left;
+}
+
+/* Gang g2 (one class, a required key, no running pods) shifted whole to
+ * another domain of its key, when relocate finds its pods no room in
+ * their own: its pods, and `more` of them taken off node n, go to the
+ * fragments for class c of the first other domain whose fragments take
+ * them all; the units it evicted are rehomed (the pod log since xmark).
+ * Tried once per group and level.  False, with nothing changed, when no
+ * domain takes them. */
+static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,
+		  size_t xmark, int *tmp)
+{
+	const wp_problem *p = T->p;
+	wp_sol *s = T->s;
+	const wp_group *wg = &p->groups[g2];
+	if (C->tried[g2] || !p->topo || wg->key < 0 || wg->nclasses != 1 ||
+	    wg->nbound || wg->fixed_dom != -1 || T->gdom[g2] < 0)
+		return false;
+	C->tried[g2] = 1;
+	int c2 = wg->classes[0], from = T->gdom[g2], nr = T->nres;
+	const wp_class *cl = &p->classes[c2];
+	const wtp_key *k = &p->topo->keys[wg->key];
+	cmark m0 = mark(T, C);
+	long total = T->gh[g2] + more;
+	for (int j = 0; j < cl->nelig && T->gh[g2] > 0; j++)
+		if (s->x[cl->off + j])
+			wtu_put(T, cl->off + j, -s->x[cl->off + j]);
+	struct gent e = {g2, from};
+	if (!wtu_rehome(T, g2, xmark) ||
+	    WA_PUSH(T->a, C->gl, C->ngl, C->gcap, e))
+		goto undo;
+	for (int d = 0; d < k->ndom && !T->late && !T->nomem; d++) {
+		if (d == from)
+			continue;
+		/* the fragments' room for c2 less the level's pods there */
+		const int *nodes;
+		int nn = dom_nodes(T, C, wg->key, d, &nodes);
+		long most = 0;
+		for (int i = 0; i < nn && most < total; i++) {
+			int m = nodes[i];
+			if (m != n && !C->held[m] && wp_slot(p, c2, m) >= 0 &&
+			    fragment(T, C, c, m))
+				most += wtu_fits_in(C->hard + (size_t)m * nr,
+						    T->lvuse + (size_t)m * nr,
+						    cl->req, nr, total);
+		}
+		if (most < total)
+			continue;
+		cmark m1 = mark(T, C);
+		if (shift_into(T, C, c2, c, wg->key, d, n, total, tmp) ==
+		    total) {
+			T->gdom[g2] = d;
+			return true;
+		}
+		clear_back(T, C, &m1);
+	}
+undo:
+	clear_back(T, C, &m0);
+	return false;
 }
 
 /* Does slot sl hold pods that clearing a node for class c moves: of a
@@ -381,7 +503,7 @@ static long clear_node(tstate *T, cstate *C, int c, int n, long want,
 	int g = cl->group, slot = wp_slot(p, c, n);
 	if (slot < 0) /* clear_for tested the rest */
 		return 0;
-	size_t xm = T->nxl, rm = T->nrl, hm = C->nhl, dm = T->ndrop;
+	cmark m0 = mark(T, C);
 	int nmv = 0;
 	int64_t f = wtu_fit(T, c, C->li, n);
 	/* the smaller pods of the level, one by one, until c fits */
@@ -409,19 +531,24 @@ static long clear_node(tstate *T, cstate *C, int c, int n, long want,
 	C->hl[C->nhl++] = n;
 	for (int i = 0; i < nmv; i++) {
 		int c2 = wp_slot_class(p, C->mv[2 * i]);
-		for (int k = 0; k < C->mv[2 * i + 1]; k++)
-			if (!relocate(T, C, c2, n, tmp)) {
-				if (++C->stuck[c2] >= WTU_CLEAR_STUCK)
-					C->stuck[c2] = WTU_CLEAR_STUCK;
-				goto undo;
-			}
+		for (int k = 0; k < C->mv[2 * i + 1]; k++) {
+			if (relocate(T, C, c2, n, tmp))
+				continue;
+			/* no room in its domain: the whole gang to another */
+			if (shift(T, C, p->classes[c2].group, c, n,
+				  C->mv[2 * i + 1] - k, m0.x, tmp))
+				break;
+			if (++C->stuck[c2] >= WTU_CLEAR_STUCK)
+				C->stuck[c2] = WTU_CLEAR_STUCK;
+			goto undo;
+		}
 	}
 	rerun(T, n, g);
 	if (T->nomem)
 		goto undo;
 	return f;
 undo:
-	clear_back(T, C, xm, rm, hm, dm);
+	clear_back(T, C, &m0);
 	return 0;
 }
 
@@ -504,7 +631,7 @@ static long clear_waiting(tstate *T, cstate *C, int g, const double *sz,
 		}
 		if (most < wg->min_need)
 			continue;
-		size_t xm = T->nxl, rm = T->nrl, hm = C->nhl, dm = T->ndrop;
+		cmark m0 = mark(T, C);
 		if (k)
 			T->gdom[g] = d;
 		long got = clear_for(T, C, wg->classes[0], k ? d : -1,
@@ -519,7 +646,7 @@ static long clear_waiting(tstate *T, cstate *C, int g, const double *sz,
 				return got;
 			}
 		}
-		clear_back(T, C, xm, rm, hm, dm);
+		clear_back(T, C, &m0);
 		T->gdom[g] = -1;
 	}
 	return 0;
@@ -554,6 +681,7 @@ static bool clear_alloc(tstate *T, cstate *C, int **tmp, int **wait,
 	C->stuck = wa_calloc(a, (size_t)p->nclasses + 1, 1);
 	C->fixed = wa_calloc(a, nr + 1, sizeof *C->fixed);
 	C->zero = wa_calloc(a, nr + 1, sizeof *C->zero);
+	C->tried = wa_calloc(a, (size_t)p->ngroups + 1, 1);
 	T->lvuse = wa_calloc(a, nn * nr + 1, sizeof *T->lvuse);
 	/* sorts nodes, units (make_room) or groups */
 	*tmp = wa_calloc(a, nn + (size_t)p->nunits + (size_t)p->ngroups + 1,
@@ -563,7 +691,7 @@ static bool clear_alloc(tstate *T, cstate *C, int **tmp, int **wait,
 	if (!C->hard || !C->hsz || !C->amax || !C->obeg || !C->occ ||
 	    !C->kord || !C->kbeg || !C->gord || !C->cand || !C->cost ||
 	    !C->held || !C->hl || !C->mv || !C->stuck || !C->fixed ||
-	    !C->zero || !T->lvuse || !*tmp || !*wait || !*wsz)
+	    !C->zero || !C->tried || !T->lvuse || !*tmp || !*wait || !*wsz)
 		return false;
 	for (int k = 0; k < nk; k++) {
 		C->kord[k] = wa_calloc(a, nn + 1, sizeof **C->kord);
@@ -595,7 +723,9 @@ void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,
 		int32_t pr = T->lv[li];
 		clear_setup(T, C, li, tmp);
 		st->cleared += (int)C->nhl;
+		st->shifted += (int)C->ngl;
 		C->nhl = 0;
+		C->ngl = 0;
 		for (int i = 0; i < nc && !T->late && !T->nomem; i++) {
 			int g = cand[i];
 			const wp_group *wg = &p->groups[g];
@@ -637,6 +767,7 @@ void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,
 		}
 	}
 	st->cleared += (int)C->nhl;
+	st->shifted += (int)C->ngl;
 	st->gave_way += (int)(T->ndrop - d0);
 }
 
