@@ -392,6 +392,154 @@ START_TEST(evaluate_and_feasible)
 END_TEST
 
 /* Same problem for any thread count; identical pods share elig arrays. */
+/* wp_sol_feasible_near, which the search's merges use, agrees with the
+ * whole check on solutions changed on a few nodes: from greedy's plan
+ * of generated clusters with running pods of lower priorities, random
+ * changes on one to three nodes (pods placed or taken off, groups
+ * admitted or not, units evicted or not, by any group), each judged by
+ * both. */
+START_TEST(feasible_near_agrees)
+{
+	int nok = 0, nbad = 0;
+	uint64_t r = 88172645463325252ull;
+#define RND(n) (r ^= r << 13, r ^= r >> 7, r ^= r << 17, (int)(r % (n)))
+	for (int seed = 1; seed <= 6; seed++) {
+		wasp_gen_options g;
+		wasp_gen_options_init(&g);
+		g.seed = seed;
+		g.levels = 2;
+		g.fanout = 4;
+		g.nodes = 32;
+		g.gangs = 12;
+		g.max_gang = 8;
+		g.busy = 0.5;
+		g.priorities = 3;
+		g.family = seed % 2 ? 2 : 3; /* fragmented, mixed */
+		tu_inst in;
+		tu_inst_gen(&in, &g);
+		const wp_problem *p = in.p;
+		const char *why;
+		ck_assert_int_eq(wp_sol_feasible(p, in.greedy, &why), 0);
+		wp_sol *s = wp_sol_new(p, in.a);
+		int groups[16], nodes[64];
+		for (int trial = 0; trial < 300; trial++) {
+			wp_sol_copy(p, s, in.greedy);
+			int ng = 0, nn = 0, k = 1 + RND(3);
+			for (int i = 0; i < k; i++) {
+				int n = RND(p->nnodes), dup = 0;
+				for (int j = 0; j < nn; j++)
+					dup |= nodes[j] == n;
+				if (!dup)
+					nodes[nn++] = n;
+			}
+			for (int i = 0; i < 3 && trial % 3 != 2; i++) {
+				int c = RND(p->nclasses), n = nodes[RND(nn)];
+				int sl = wp_slot(p, c, n);
+				int gr = p->classes[c].group;
+				if (sl >= 0)
+					s->x[sl] = RND(4);
+				if (RND(4) == 0)
+					s->admit[gr] = !s->admit[gr];
+				groups[ng++] = gr;
+			}
+			/* a unit on one of the nodes evicted or not */
+			for (int u = 0; ng && p->nunits && u < 4; u++) {
+				int v = RND(p->nunits);
+				const wp_unit *un = &p->units[v];
+				int on = 0;
+				for (int i = 0; i < un->npods; i++)
+					for (int j = 0; j < nn; j++)
+						on |= p->snap->pods[un->pods[i]].node ==
+						      nodes[j];
+				if (!on)
+					continue;
+				s->evict[v] = !s->evict[v];
+				s->evict_by[v] = s->evict[v] ? groups[RND(ng)]
+							     : -1;
+				break;
+			}
+			/* every third trial, instead: a pod more of a class
+			 * on a node where it has pods (and pods left), and a
+			 * unit there of no lower priority evicted by an
+			 * admitted group above it: capacity holds, the
+			 * capacity-by-priority rows decide */
+			for (int t = 0; trial % 3 == 2 && t < p->nx; t++) {
+				int sl = (int)((r >> 5) % (uint64_t)p->nx + t) %
+					 p->nx;
+				int c = wp_slot_class(p, sl);
+				const wp_class *cl = &p->classes[c];
+				int n = cl->elig[sl - cl->off];
+				/* the pod comes from another node of its class
+				 * (none: one more, if the class has it) */
+				long have = 0;
+				int from = -1;
+				for (int e = 0; e < cl->nelig; e++) {
+					have += s->x[cl->off + e];
+					if (s->x[cl->off + e] > 0 &&
+					    cl->off + e != sl)
+						from = cl->off + e;
+				}
+				int32_t pc = p->groups[cl->group].priority;
+				if (s->x[sl] == 0 || (from < 0 && have >= cl->count))
+					continue;
+				int v = -1, by = -1;
+				for (int u = 0; u < p->nunits && v < 0; u++) {
+					const wp_unit *un = &p->units[u];
+					for (int i = 0; i < un->npods; i++)
+						if (!s->evict[u] &&
+						    un->priority >= pc &&
+						    p->snap->pods[un->pods[i]]
+							    .node == n)
+							v = u;
+				}
+				for (int h = 0; v >= 0 && h < p->ngroups; h++)
+					if (s->admit[h] && by < 0 &&
+					    p->groups[h].priority >
+						p->units[v].priority)
+						by = h;
+				if (by < 0)
+					continue;
+				s->x[sl]++;
+				if (have >= cl->count)
+					s->x[from]--;
+				s->evict[v] = 1;
+				s->evict_by[v] = by;
+				groups[ng++] = cl->group;
+				groups[ng++] = by;
+				nn = 0;
+				nodes[nn++] = n;
+				if (have >= cl->count)
+					nodes[nn++] = cl->elig[from - cl->off];
+				const wp_unit *un = &p->units[v];
+				for (int i = 0; i < un->npods; i++) {
+					int m = p->snap->pods[un->pods[i]].node,
+					    dup = 0;
+					for (int j = 0; j < nn; j++)
+						dup |= nodes[j] == m;
+					if (!dup && nn < 64)
+						nodes[nn++] = m;
+				}
+				break;
+			}
+			int whole = wp_sol_feasible(p, s, &why);
+			int near = wp_sol_feasible_near(p, s, groups, ng, nodes,
+							nn, &why);
+			ck_assert_msg(whole == near, "seed %d trial %d: whole "
+				      "%d, near %d", seed, trial, whole, near);
+			if (whole)
+				nbad++;
+			else
+				nok++;
+		}
+		tu_inst_free(&in);
+	}
+#undef RND
+	/* both verdicts came up often */
+	ck_assert_int_gt(nok, 50);
+	ck_assert_int_gt(nbad, 100);
+}
+END_TEST
+
 START_TEST(threads_and_sharing)
 {
 	fx f;
@@ -461,6 +609,7 @@ int main(void)
 	tcase_add_test(tc, value_resource);
 	tcase_add_test(tc, evaluate_and_feasible);
 	tcase_add_test(tc, threads_and_sharing);
+	tcase_add_test(tc, feasible_near_agrees);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

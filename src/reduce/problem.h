@@ -241,6 +241,15 @@ void wp_sol_no_disruption(const wp_problem *p, wp_sol *s);
  * 0 when feasible, else fills `why` (static or arena text).  Used before a
  * warm start and in tests; the independent check is verify.c. */
 int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why);
+/* The same where s was feasible and then changed only in the groups
+ * groups[0..ng) (their pods and admission), the nodes nodes[0..nn)
+ * (distinct: every node where a pod was placed or taken off, or a pod
+ * evicted or not) and the evictions of units on those nodes: the
+ * checks look at those alone, plus the cheap global ones.  With trees
+ * or moves, the whole check. */
+int wp_sol_feasible_near(const wp_problem *p, const wp_sol *s,
+			 const int *groups, int ng, const int *nodes, int nn,
+			 const char **why);
 /* Moved pods of s. */
 int wp_moves(const wp_problem *p, const wp_sol *s);
 /* Shared by the solvers (src/solve/ilp: the node model and the one over

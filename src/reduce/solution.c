@@ -124,6 +124,90 @@ static const char *tree_infeasible(const wp_problem *p, const wp_sol *s)
 	return NULL;
 }
 
+/* Group g against its rules: counts, its key's one domain, admission;
+ * its pods' requests added to use (per node and resource) unless NULL.
+ * NULL when it holds, else why not. */
+static const char *group_bad(const wp_problem *p, const wp_sol *s, int g,
+			     int64_t *use)
+{
+	const wp_group *wg = &p->groups[g];
+	const wtp_key *k = wg->key >= 0 && p->topo ? &p->topo->keys[wg->key]
+						   : NULL;
+	int nres = p->nres;
+	long placed = 0;
+	int dom = wg->fixed_dom;
+	for (int ci = 0; ci < wg->nclasses; ci++) {
+		const wp_class *c = &p->classes[wg->classes[ci]];
+		long n = 0;
+		for (int j = 0; j < c->nelig; j++) {
+			int x = s->x[c->off + j], node = c->elig[j];
+			if (x < 0)
+				return "negative pod count";
+			if (x == 0)
+				continue;
+			n += x;
+			for (int r = 0; use && r < nres; r++)
+				use[(size_t)node * nres + r] +=
+				    (int64_t)x * c->req[r];
+			if (!k)
+				continue;
+			int d = k->node_dom[node];
+			if (d < 0 || dom == -2 || (dom >= 0 && d != dom))
+				return "a group spans several domains of its "
+				       "topology key";
+			dom = d;
+		}
+		if (n > c->count)
+			return "more pods placed than the class has";
+		placed += n;
+	}
+	if (!s->admit[g] && placed > 0)
+		return "a group that is not admitted has placed pods";
+	if (s->admit[g] && wg->invalid)
+		return "an invalid group is admitted";
+	if (s->admit[g] && placed < wg->min_need)
+		return "an admitted gang is placed below its minimum";
+	if (placed > wg->size)
+		return "a group places more pods than it has";
+	return NULL;
+}
+
+/* Every evicted unit names an admitted group of higher priority; NULL
+ * when so.  Their pods' requests leave use (per node) unless NULL. */
+static const char *evictions_bad(const wp_problem *p, const wp_sol *s,
+				 int64_t *use)
+{
+	int nres = p->nres;
+	for (int u = 0; s->evict && u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		if (!s->evict[u])
+			continue;
+		if (s->evict_by[u] < 0 || s->evict_by[u] >= p->ngroups ||
+		    !s->admit[s->evict_by[u]] ||
+		    p->groups[s->evict_by[u]].priority <= un->priority)
+			return "a unit is evicted by no admitted group of "
+			       "higher priority";
+		for (int i = 0; use && i < un->npods; i++) {
+			const ws_pod *pod = &p->snap->pods[un->pods[i]];
+			for (int r = 0; r < nres; r++)
+				use[(size_t)pod->node * nres + r] -=
+				    pod->req[r];
+		}
+	}
+	return NULL;
+}
+
+/* The limits on evictions as a whole. */
+static const char *evict_limits_bad(const wp_problem *p, const wp_sol *s)
+{
+	if (s->evict && p->max_evictions > 0 &&
+	    wpe_evicted_pods(p, s) > p->max_evictions)
+		return "more evictions than --max-evictions allows";
+	if (s->evict && p->no_preempt && wpe_evicted_pods(p, s) > 0)
+		return "an eviction with preemption off";
+	return NULL;
+}
+
 int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 {
 	const char *w = NULL;
@@ -134,71 +218,12 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 			*why = "out of memory checking the solution";
 		return -1;
 	}
-	for (int g = 0; g < p->ngroups && !w; g++) {
-		const wp_group *wg = &p->groups[g];
-		const wtp_key *k = wg->key >= 0 && p->topo
-				       ? &p->topo->keys[wg->key] : NULL;
-		long placed = 0;
-		int dom = wg->fixed_dom;
-		for (int ci = 0; ci < wg->nclasses && !w; ci++) {
-			const wp_class *c = &p->classes[wg->classes[ci]];
-			long n = 0;
-			for (int j = 0; j < c->nelig && !w; j++) {
-				int x = s->x[c->off + j], node = c->elig[j];
-				if (x < 0) {
-					w = "negative pod count";
-					break;
-				}
-				if (x == 0)
-					continue;
-				n += x;
-				for (int r = 0; r < nres; r++)
-					use[(size_t)node * nres + r] +=
-					    (int64_t)x * c->req[r];
-				if (!k)
-					continue;
-				int d = k->node_dom[node];
-				if (d < 0 || dom == -2 ||
-				    (dom >= 0 && d != dom))
-					w = "a group spans several domains of "
-					    "its topology key";
-				dom = d;
-			}
-			if (!w && n > c->count)
-				w = "more pods placed than the class has";
-			placed += n;
-		}
-		if (w)
-			break;
-		if (!s->admit[g] && placed > 0)
-			w = "a group that is not admitted has placed pods";
-		else if (s->admit[g] && wg->invalid)
-			w = "an invalid group is admitted";
-		else if (s->admit[g] && placed < wg->min_need)
-			w = "an admitted gang is placed below its minimum";
-		else if (placed > wg->size)
-			w = "a group places more pods than it has";
-	}
+	for (int g = 0; g < p->ngroups && !w; g++)
+		w = group_bad(p, s, g, use);
 	/* evictions free their pods' requests (for higher priorities only:
 	 * wpe_check_rows) */
-	for (int u = 0; !w && s->evict && u < p->nunits; u++) {
-		const wp_unit *un = &p->units[u];
-		if (!s->evict[u])
-			continue;
-		if (s->evict_by[u] < 0 || s->evict_by[u] >= p->ngroups ||
-		    !s->admit[s->evict_by[u]] ||
-		    p->groups[s->evict_by[u]].priority <= un->priority) {
-			w = "a unit is evicted by no admitted group of higher "
-			    "priority";
-			break;
-		}
-		for (int i = 0; i < un->npods; i++) {
-			const ws_pod *pod = &p->snap->pods[un->pods[i]];
-			for (int r = 0; r < nres; r++)
-				use[(size_t)pod->node * nres + r] -=
-				    pod->req[r];
-		}
-	}
+	if (!w)
+		w = evictions_bad(p, s, use);
 	/* moves (--rebalance): a moved pod leaves its node for its
 	 * destination; it may not be evicted too */
 	for (int i = 0; !w && s->move_to && i < p->snap->npods; i++) {
@@ -239,13 +264,73 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 	free(use);
 	if (!w && s->evict)
 		wpe_check_rows(p, s, &w);
-	if (!w && s->evict && p->max_evictions > 0 &&
-	    wpe_evicted_pods(p, s) > p->max_evictions)
-		w = "more evictions than --max-evictions allows";
-	if (!w && s->evict && p->no_preempt && wpe_evicted_pods(p, s) > 0)
-		w = "an eviction with preemption off";
+	if (!w)
+		w = evict_limits_bad(p, s);
 	if (!w)
 		w = tree_infeasible(p, s);
+	if (why)
+		*why = w;
+	return w ? -1 : 0;
+}
+
+
+int wp_sol_feasible_near(const wp_problem *p, const wp_sol *s,
+			 const int *groups, int ng, const int *nodes, int nn,
+			 const char **why)
+{
+	if (p->ncomps > 0 || wp_moves(p, s) > 0)
+		return wp_sol_feasible(p, s, why);
+	const char *w = NULL;
+	int nres = p->nres;
+	int64_t *use = calloc((size_t)nn * nres + 1, sizeof *use);
+	int *at = malloc(sizeof *at * ((size_t)p->nnodes + 1));
+	if (!use || !at) {
+		free(use);
+		free(at);
+		if (why)
+			*why = "out of memory checking the solution";
+		return -1;
+	}
+	for (int i = 0; i < ng && !w; i++)
+		w = group_bad(p, s, groups[i], NULL);
+	if (!w)
+		w = evictions_bad(p, s, NULL);
+	/* the nodes' use: per class its slot there, less evicted pods */
+	for (int n = 0; n < p->nnodes; n++)
+		at[n] = -1;
+	for (int i = 0; i < nn; i++)
+		at[nodes[i]] = i;
+	for (int c = 0; !w && c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		for (int i = 0; i < nn; i++) {
+			int sl = wp_slot(p, c, nodes[i]);
+			int x = sl >= 0 ? s->x[sl] : 0;
+			for (int r = 0; x > 0 && r < nres; r++)
+				use[(size_t)i * nres + r] +=
+				    (int64_t)x * cl->req[r];
+		}
+	}
+	for (int u = 0; !w && s->evict && u < p->nunits; u++) {
+		const wp_unit *un = &p->units[u];
+		for (int j = 0; s->evict[u] && j < un->npods; j++) {
+			const ws_pod *pod = &p->snap->pods[un->pods[j]];
+			int i = pod->node >= 0 ? at[pod->node] : -1;
+			for (int r = 0; i >= 0 && r < nres; r++)
+				use[(size_t)i * nres + r] -= pod->req[r];
+		}
+	}
+	for (int i = 0; !w && i < nn; i++)
+		for (int r = 0; r < nres; r++) {
+			int64_t u = use[(size_t)i * nres + r];
+			if (u > p->free[(size_t)nodes[i] * nres + r] && u > 0)
+				w = "a node is over capacity";
+		}
+	free(use);
+	free(at);
+	if (!w && s->evict)
+		wpe_check_rows_on(p, s, nodes, nn, &w);
+	if (!w)
+		w = evict_limits_bad(p, s);
 	if (why)
 		*why = w;
 	return w ? -1 : 0;

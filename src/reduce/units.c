@@ -383,40 +383,92 @@ static int rent_push(rent **e, size_t *ne, size_t *cap, rent r)
 	return 0;
 }
 
-int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
+/* The rows of the nodes in e[0..ne) (sorted here): 0 when they hold,
+ * else -1 and *why. */
+static int rows_hold(const wp_problem *p, rent *e, size_t ne,
+		     const char **why)
+{
+	int nres = p->nres;
+	qsort(e, ne, sizeof *e, cmp_rent);
+	for (size_t i = 0; i < ne;) {
+		size_t j = i;
+		while (j < ne && e[j].node == e[i].node)
+			j++;
+		const int64_t *fr = p->free + (size_t)e[i].node * nres;
+		/* rows at the level of every placed entry */
+		for (size_t l = i; l < j; l++) {
+			if (e[l].sign < 0)
+				continue;
+			int32_t lv = e[l].prio;
+			for (int r = 0; r < nres; r++) {
+				int64_t slack = fr[r];
+				for (size_t m = i; m < j; m++) {
+					if (e[m].sign > 0 && e[m].prio <= lv)
+						slack -= e[m].cnt * e[m].req[r];
+					else if (e[m].sign == -2 ||
+						 (e[m].sign < 0 &&
+						  e[m].prio < lv))
+						slack += e[m].req[r];
+				}
+				if (slack < 0) {
+					*why = "capacity freed by an eviction "
+					       "is used by a pod of no higher "
+					       "priority than the victim";
+					return -1;
+				}
+			}
+		}
+		i = j;
+	}
+	return 0;
+}
+
+/* The rows on the nodes with an eviction, all of them (nodes NULL) or
+ * those of nodes[0..nn). */
+static int check_rows(const wp_problem *p, const wp_sol *s,
+		      const int *nodes, int nn, const char **why)
 {
 	const ws_snapshot *snap = p->snap;
-	int nres = p->nres;
 	*why = NULL;
 	if (!s->evict || p->nunits == 0)
 		return 0;
 	unsigned char *dirty = calloc((size_t)p->nnodes + 1, 1);
+	unsigned char *in = nodes ? calloc((size_t)p->nnodes + 1, 1) : NULL;
 	size_t ne = 0, cap = 64;
 	rent *e = malloc(cap * sizeof *e);
 	int rc = 0;
-	if (!dirty || !e)
+	if (!dirty || !e || (nodes && !in))
 		goto nomem;
+	for (int i = 0; nodes && i < nn; i++)
+		in[nodes[i]] = 1;
 	for (int u = 0; u < p->nunits; u++) {
 		if (!s->evict[u])
 			continue;
 		const wp_unit *un = &p->units[u];
 		for (int i = 0; i < un->npods; i++) {
 			const ws_pod *pod = &snap->pods[un->pods[i]];
+			if (in && !in[pod->node])
+				continue;
 			dirty[pod->node] = 1;
 			if (rent_push(&e, &ne, &cap, (rent){pod->node, -1,
 					un->priority, pod->req, 1}))
 				goto nomem;
 		}
 	}
+	/* placed pods on the dirty nodes: over every slot, or per node
+	 * and class (a few nodes of many) */
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *k = &p->classes[c];
 		int32_t prio = p->groups[k->group].priority;
-		for (int j = 0; j < k->nelig; j++) {
-			int x = s->x[k->off + j];
-			if (x <= 0 || !dirty[k->elig[j]])
+		int m = nodes ? nn : k->nelig;
+		for (int j = 0; j < m; j++) {
+			int sl = nodes ? wp_slot(p, c, nodes[j]) : k->off + j;
+			int n = nodes ? nodes[j] : k->elig[j];
+			int x = sl >= 0 ? s->x[sl] : 0;
+			if (x <= 0 || !dirty[n])
 				continue;
 			if (rent_push(&e, &ne, &cap,
-				      (rent){k->elig[j], 1, prio, k->req, x}))
+				      (rent){n, 1, prio, k->req, x}))
 				goto nomem;
 		}
 	}
@@ -435,45 +487,27 @@ int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
 				goto nomem;
 		}
 	}
-	qsort(e, ne, sizeof *e, cmp_rent);
-	for (size_t i = 0; i < ne && !rc;) {
-		size_t j = i;
-		while (j < ne && e[j].node == e[i].node)
-			j++;
-		const int64_t *fr = p->free + (size_t)e[i].node * nres;
-		/* rows at the level of every placed entry */
-		for (size_t l = i; l < j && !rc; l++) {
-			if (e[l].sign < 0)
-				continue;
-			int32_t lv = e[l].prio;
-			for (int r = 0; r < nres && !rc; r++) {
-				int64_t slack = fr[r];
-				for (size_t m = i; m < j; m++) {
-					if (e[m].sign > 0 && e[m].prio <= lv)
-						slack -= e[m].cnt * e[m].req[r];
-					else if (e[m].sign == -2 ||
-						 (e[m].sign < 0 &&
-						  e[m].prio < lv))
-						slack += e[m].req[r];
-				}
-				if (slack < 0) {
-					*why = "capacity freed by an eviction "
-					       "is used by a pod of no higher "
-					       "priority than the victim";
-					rc = -1;
-				}
-			}
-		}
-		i = j;
-	}
+	rc = rows_hold(p, e, ne, why);
 	goto out;
 nomem:
 	*why = "out of memory checking the solution";
 	rc = -1;
 out:
 	free(dirty);
+	free(in);
 	free(e);
 	return rc;
+}
+
+int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why)
+{
+	return check_rows(p, s, NULL, 0, why);
+}
+
+int wpe_check_rows_on(const wp_problem *p, const wp_sol *s,
+		      const int *nodes, int nn, const char **why)
+{
+	return check_rows(p, s, nodes, nn, why);
 }
 
 bool wpe_same_budgets(const wp_unit *x, const wp_unit *y)

@@ -52,6 +52,10 @@ bool wpe_evict_range(const wp_problem *p, double *range, double *maxcost);
 /* The capacity-by-priority rows on every node with an eviction: 0 when
  * they hold, else -1 and *why (static text). */
 int wpe_check_rows(const wp_problem *p, const wp_sol *s, const char **why);
+/* The same on the nodes nodes[0..nn) only (distinct): where a solution
+ * changed on those nodes alone. */
+int wpe_check_rows_on(const wp_problem *p, const wp_sol *s,
+		      const int *nodes, int nn, const char **why);
 
 /* Does PodDisruptionBudget b select pod? */
 bool wpe_pdb_selects(const ws_pdb *b, const ws_pod *pod);

@@ -311,7 +311,8 @@ static int cmp_int(const void *x, const void *y)
  * merge their answers in order.  Returns how many were taken, -1 NOMEM. */
 static int run_batch(const wp_problem *p, const wasp_options *o,
 		     wb_deadline dl, double sub_s, int **hood, int h0, int h1,
-		     int focus_key, wp_sol *sol, wilp_lns_stats *st)
+		     int focus_key, wp_sol *sol, lns_track *t,
+		     wilp_lns_stats *st)
 {
 	int nb = h1 - h0;
 	lns_hood H[WLNS_BATCH];
@@ -329,38 +330,23 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 		H[i].nnodes = n;
 		qsort(H[i].nodes, (size_t)n, sizeof *H[i].nodes, cmp_int);
 	}
-	/* per group its pods placed in each neighbourhood and in all, in
-	 * one pass over the plan */
+	/* per group its pods placed in each neighbourhood (per class its
+	 * slot on each node there: a few nodes of many); in all: t */
 	int ng = p->ngroups;
-	long *gcnt = calloc((size_t)(nb + 1) * ng + 1, sizeof *gcnt);
-	int *hof = malloc(sizeof *hof * ((size_t)p->nnodes + 1));
-	if (!gcnt || !hof) {
-		free(gcnt);
-		free(hof);
+	long *gcnt = calloc((size_t)nb * ng + 1, sizeof *gcnt);
+	if (!gcnt)
 		return -1;
-	}
-	for (int n = 0; n < p->nnodes; n++)
-		hof[n] = -1;
-	for (int i = 0; i < nb; i++)
-		for (int k = 0; k < H[i].nnodes; k++)
-			hof[H[i].nodes[k]] = i;
-	for (int c = 0; c < p->nclasses; c++) {
-		const wp_class *cl = &p->classes[c];
-		for (int k = 0; k < cl->nelig; k++) {
-			int x = sol->x[cl->off + k];
-			if (!x)
-				continue;
-			int i = hof[cl->elig[k]];
-			gcnt[(size_t)nb * ng + cl->group] += x;
-			if (i >= 0)
-				gcnt[(size_t)i * ng + cl->group] += x;
-		}
-	}
 	for (int i = 0; i < nb; i++) {
-		H[i].gin = gcnt + (size_t)i * ng;
-		H[i].gtot = gcnt + (size_t)nb * ng;
+		long *gin = gcnt + (size_t)i * ng;
+		for (int c = 0; c < p->nclasses; c++)
+			for (int k = 0; k < H[i].nnodes; k++) {
+				int sl = wp_slot(p, c, H[i].nodes[k]);
+				if (sl >= 0)
+					gin[p->classes[c].group] += sol->x[sl];
+			}
+		H[i].gin = gin;
+		H[i].gtot = t->gtot;
 	}
-	free(hof);
 	/* the sub-problems are read from sol before any merge */
 	int bad = 0;
 	for (int i = 0; i < nb; i++) {
@@ -408,7 +394,7 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 		st->tried += H[i].sub != NULL;
 		st->cut += H[i].sub && H[i].solved && !H[i].proven;
 		if (H[i].sub && H[i].solved && H[i].improved) {
-			int r = wlns_merge(p, &H[i], sol);
+			int r = wlns_merge(p, &H[i], sol, t);
 			if (r < 0) {
 				for (int k = 0; k < nb; k++)
 					wlns_sub_free(&H[k]);
@@ -470,7 +456,10 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 	double *slack = a ? wa_calloc(a, key->ndom + 1, sizeof *slack) : NULL;
 	int *order = a ? wa_calloc(a, key->ndom + 1, sizeof *order) : NULL;
 	int *tmp = a ? wa_calloc(a, key->ndom + 1, sizeof *tmp) : NULL;
-	if (!ev || !slack || !order || !tmp) {
+	lns_track tr;
+	tr.gtot = a ? wa_calloc(a, (size_t)p->ngroups + 1, sizeof *tr.gtot)
+		    : NULL;
+	if (!ev || !slack || !order || !tmp || !tr.gtot) {
 		free(ev);
 		wa_destroy(a);
 		return werr(err, WASP_ENOMEM, "out of memory");
@@ -481,6 +470,7 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 	if (wpe_evict_range(p, &range, &most) &&
 	    (wdl_is_none(dl) || dl.at - wb_now() >= WLNS_ALT_MIN_S))
 		alt = alt_start(p, o, a);
+	wlns_track_init(p, sol, &tr);
 	int rc = WASP_OK;
 	/* sweeps take turns: the plain neighbourhoods (kind 0), the block
 	 * ones (kind 2) and the part ones (kind 1), where these apply; a
@@ -525,7 +515,7 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			int e = h + WLNS_BATCH < nh ? h + WLNS_BATCH : nh;
 			int t = run_batch(p, o, dl, ksub[kind], hood, h, e,
 					  kind == 2 ? key->parent : -1, sol,
-					  st);
+					  &tr, st);
 			if (t < 0) {
 				rc = werr(err, WASP_ENOMEM, "out of memory");
 				break;
@@ -544,11 +534,11 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 		 * other start when it is still better: the search goes on
 		 * from it */
 		if (alt && !kind && !rc) {
-			wp_value va, vs;
+			wp_value va;
 			wp_evaluate(p, alt, &va);
-			wp_evaluate(p, sol, &vs);
-			if (wp_value_cmp(&va, &vs) > 0) {
+			if (wp_value_cmp(&va, &tr.v) > 0) {
 				wp_sol_copy(p, sol, alt);
+				wlns_track_init(p, sol, &tr);
 				st->alt = true;
 				st->improved++;
 			}

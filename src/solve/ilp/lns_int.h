@@ -73,8 +73,19 @@ typedef struct lns_hood {
  * has nothing to re-plan); -1 NOMEM. */
 int wlns_sub_build(const wp_problem *p, const wp_sol *s, lns_hood *h);
 void wlns_sub_free(lns_hood *h);
-/* Put h's answer into s when the whole plan stays feasible and gets
- * better: 1 taken, 0 not (s unchanged), -1 NOMEM (s unchanged). */
-int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s);
+/* What the search keeps of its plan between merges, so that a merge
+ * looks at the neighbourhood only: the plan's value and, per group,
+ * its pods placed (wlns_track_init from the whole plan). */
+typedef struct lns_track {
+	wp_value v;
+	long *gtot;
+} lns_track;
+void wlns_track_init(const wp_problem *p, const wp_sol *s, lns_track *t);
+/* Put h's answer into s when the whole plan stays feasible (checked
+ * where the answer changed it: wp_sol_feasible_near) and gets better
+ * (t: s's value and pods per group, updated): 1 taken, 0 not (s
+ * unchanged), -1 NOMEM (s unchanged). */
+int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s,
+	       lns_track *t);
 
 #endif

@@ -478,12 +478,52 @@ typedef struct undo {
 	int nu;
 } undo;
 
-int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s)
+void wlns_track_init(const wp_problem *p, const wp_sol *s, lns_track *t)
+{
+	wp_evaluate(p, s, &t->v);
+	for (int g = 0; g < p->ngroups; g++)
+		t->gtot[g] = 0;
+	for (int c = 0; c < p->nclasses; c++) {
+		const wp_class *cl = &p->classes[c];
+		for (int k = 0; k < cl->nelig; k++)
+			t->gtot[cl->group] += s->x[cl->off + k];
+	}
+}
+
+/* The nodes where merging h changed s: h's own, and those of units
+ * whose eviction changed (U's first nu).  Distinct, into *out. */
+static int merged_nodes(const wp_problem *p, const lns_hood *h,
+			const wp_sol *s, const int *u, const unsigned char *uev,
+			int nu, int *out, unsigned char *in)
+{
+	int n = 0;
+	for (int k = 0; k < h->nnodes; k++) {
+		in[h->nodes[k]] = 1;
+		out[n++] = h->nodes[k];
+	}
+	for (int i = 0; i < nu; i++) {
+		const wp_unit *un = &p->units[u[i]];
+		if (s->evict[u[i]] == uev[i])
+			continue;
+		for (int j = 0; j < un->npods; j++) {
+			int m = p->snap->pods[un->pods[j]].node;
+			if (m >= 0 && !in[m]) {
+				in[m] = 1;
+				out[n++] = m;
+			}
+		}
+	}
+	for (int k = 0; k < n; k++)
+		in[out[k]] = 0;
+	return n;
+}
+
+int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s,
+	       lns_track *t)
 {
 	const wp_problem *q = h->sub;
 	const wp_sol *o = h->out;
-	wp_value v0, v1;
-	wp_evaluate(p, s, &v0);
+	wp_value v1;
 	undo U;
 	memset(&U, 0, sizeof U);
 	U.slot = malloc(sizeof *U.slot * ((size_t)q->nx + 1));
@@ -494,9 +534,11 @@ int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s)
 	U.u = malloc(sizeof *U.u * ((size_t)q->nunits + 1));
 	U.uby = malloc(sizeof *U.uby * ((size_t)q->nunits + 1));
 	U.uev = malloc((size_t)q->nunits + 1);
+	int *nodes = malloc(sizeof *nodes * ((size_t)p->nnodes + 1));
+	unsigned char *in = calloc((size_t)p->nnodes + 1, 1);
 	int rc = -1;
 	if (!U.slot || !U.x || !U.g || !U.adm || !U.why || !U.u || !U.uby ||
-	    !U.uev)
+	    !U.uev || !nodes || !in)
 		goto out;
 	for (int sc = 0; sc < q->nclasses; sc++) {
 		const wp_class *qc = &q->classes[sc];
@@ -533,7 +575,13 @@ int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s)
 	}
 	const char *why = NULL;
 	wp_evaluate(p, s, &v1);
-	if (wp_value_cmp(&v1, &v0) > 0 && wp_sol_feasible(p, s, &why) == 0) {
+	int nn = merged_nodes(p, h, s, U.u, U.uev, U.nu, nodes, in);
+	if (wp_value_cmp(&v1, &t->v) > 0 &&
+	    wp_sol_feasible_near(p, s, U.g, U.ng, nodes, nn, &why) == 0) {
+		t->v = v1;
+		for (int i = 0; i < U.n; i++)
+			t->gtot[p->classes[wp_slot_class(p, U.slot[i])].group] +=
+			    s->x[U.slot[i]] - U.x[i];
 		rc = 1;
 		goto out;
 	}
@@ -552,5 +600,6 @@ int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s)
 out:
 	free(U.slot), free(U.x), free(U.g), free(U.adm), free(U.why);
 	free(U.u), free(U.uby), free(U.uev);
+	free(nodes), free(in);
 	return rc;
 }
