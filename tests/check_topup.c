@@ -378,6 +378,16 @@ static void clr_load(clr *k, tu_buf *b)
 	k->s->reason[k->gb] = "waits in the test";
 }
 
+/* The case loaded, s's `spods` pods on n0 and l's pod on node `lnode`,
+ * and topped up (verified). */
+static void clr_run(clr *k, tu_buf *b, int spods, int lnode, wtu_stats *st)
+{
+	clr_load(k, b);
+	k->s->x[wp_slot(k->p, k->cs, 0)] = spods;
+	k->s->x[wp_slot(k->p, k->cl, lnode)] = 1;
+	topped_up(&k->in, k->s, st);
+}
+
 /* Clearing a node for a larger pod (topup_clear.c): n0 holds gang s's
  * pod of 4 GPUs; n1 is a fragment, a running pod of priority 100 taking
  * half of it and gang l's pending pod (priority lprio) the other half;
@@ -393,14 +403,11 @@ static void clear_case(int lprio, bool cleared)
 	tu_gang_min_yaml(&b, "l", 1, 1, 4, lprio, NULL);
 	tu_gang_min_yaml(&b, "b", 1, 1, 8, 100, NULL);
 	clr k;
-	clr_load(&k, &b);
-	const wp_problem *p = k.p;
-	int gl = k.gl, gb = k.gb, cs = k.cs, cl = k.cl, cb = k.cb;
-	wp_sol *s = k.s;
-	s->x[wp_slot(p, cs, 0)] = 1;
-	s->x[wp_slot(p, cl, 1)] = 1;
 	wtu_stats st;
-	topped_up(&k.in, s, &st);
+	clr_run(&k, &b, 1, 1, &st);
+	const wp_problem *p = k.p;
+	int gl = k.gl, gb = k.gb, cs = k.cs, cb = k.cb;
+	wp_sol *s = k.s;
 	ck_assert_int_eq(st.cleared, cleared);
 	ck_assert_int_eq(st.cleared_gangs, cleared);
 	ck_assert_int_eq(st.gave_way, cleared);
@@ -492,14 +499,11 @@ static void shift_case(bool room)
 	tu_gang_min_yaml(&b, "l", 1, 1, 2, 10, NULL);
 	tu_gang_min_yaml(&b, "b", 1, 1, 8, 100, NULL);
 	clr k;
-	clr_load(&k, &b);
-	const wp_problem *p = k.p;
-	int gl = k.gl, gb = k.gb, cs = k.cs, cl = k.cl, cb = k.cb;
-	wp_sol *s = k.s;
-	s->x[wp_slot(p, cs, 0)] = 2;
-	s->x[wp_slot(p, cl, 2)] = 1;
 	wtu_stats st;
-	topped_up(&k.in, s, &st);
+	clr_run(&k, &b, 2, 2, &st);
+	const wp_problem *p = k.p;
+	int gl = k.gl, gb = k.gb, cs = k.cs, cb = k.cb;
+	wp_sol *s = k.s;
 	ck_assert_int_eq(st.shifted, room);
 	ck_assert_int_eq(st.cleared_gangs, room);
 	ck_assert_int_eq(s->admit[gb], room);
