@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "solve/ilp/ilp.h"
 #include "reduce/units.h"
@@ -39,27 +38,11 @@ static void y_node(yb *b, const char *name, const char *rack, int gpus)
 }
 
 
-/* A PodGroup header (min > 0: gang); extra: more spec lines or "". */
-static void y_group(yb *b, const char *name, int min, const char *key,
-		    int prio, const char *extra)
-{
-	y(b, "---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\n"
-	     "metadata: {name: %s, namespace: ml}\nspec:\n  priority: %d\n",
-	  name, prio);
-	if (min > 0)
-		y(b, "  schedulingPolicy: {gang: {minCount: %d}}\n", min);
-	else
-		y(b, "  schedulingPolicy: {basic: {}}\n");
-	if (key)
-		y(b, "  schedulingConstraints: {topology: [{key: %s}]}\n", key);
-	y(b, "%s", extra);
-}
-
 /* A pending gang of n pods "<name>-<i>" of `gpus` each. */
 static void y_gang(yb *b, const char *name, int n, int gpus, int prio,
 		   const char *extra)
 {
-	y_group(b, name, n, RACK, prio, extra);
+	tu_group_yaml(b, name, n, RACK, prio, extra);
 	/* a group's preemptionPolicy is its pods' too: pods that disagree
 	 * with it make the group invalid (doc/input.md) */
 	bool never = strstr(extra, "preemptionPolicy: Never") != NULL;
@@ -97,15 +80,6 @@ static void y_pdb(yb *b, const char *name, const char *app,
 	y(b, "---\napiVersion: policy/v1\nkind: PodDisruptionBudget\n"
 	     "metadata: {name: %s, namespace: ml}\nspec:\n  selector:\n"
 	     "    matchLabels: {app: %s}\n%s", name, app, budget);
-}
-
-static wasp_plan *solve_mode(const wasp_snapshot *s, int mode)
-{
-	wasp_options o;
-	wasp_options_init(&o);
-	o.mode = mode;
-	o.threads = 1;
-	return tu_solve(s, &o);
 }
 
 static const wpl_evict *evicted(const wasp_plan *p, const char *pod)
@@ -176,7 +150,8 @@ START_TEST(test_all_unit_evicted_whole)
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
+	tu_group_yaml(&b, "batch", 4, NULL, 10,
+		      "  disruptionMode: {all: {}}\n");
 	tu_pod_yaml(&b, "batch-0", "batch", "n0", 2, 10);
 	tu_pod_yaml(&b, "batch-1", "batch", "n0", 2, 10);
 	tu_pod_yaml(&b, "batch-2", "batch", "n1", 2, 10);
@@ -385,7 +360,8 @@ static wasp_snapshot *two_node_snapshot(void)
 	yb b = {0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_group(&b, "batch", 2, NULL, 10, "  disruptionMode: {all: {}}\n");
+	tu_group_yaml(&b, "batch", 2, NULL, 10,
+		      "  disruptionMode: {all: {}}\n");
 	tu_pod_yaml(&b, "batch-0", "batch", "n0", 4, 10);
 	tu_pod_yaml(&b, "batch-1", "batch", "n1", 4, 10);
 	tu_pod_yaml(&b, "victim", NULL, "n0", 4, 50);
@@ -533,7 +509,7 @@ START_TEST(test_pdb_respected)
 		y_gang(&b, "train", 1, 8, 100, "");
 		wasp_snapshot *s = tu_load_buf(&b);
 		/* greedy, then the ILP */
-		wasp_plan *p = solve_mode(s, with & 2 ? WASP_MODE_ILP
+		wasp_plan *p = tu_solve_serial(s, with & 2 ? WASP_MODE_ILP
 						      : WASP_MODE_GREEDY);
 		ck_assert_int_eq(p->nevict, 1);
 		ck_assert_str_eq(p->evict[0].pod, with & 1 ? "web" : "db");
@@ -555,7 +531,7 @@ START_TEST(test_pdb_violation_counted)
 	y_pdb(&b, "db-pdb", "db", "  maxUnavailable: 1\n");
 	y_gang(&b, "train", 1, 8, 100, "");
 	wasp_snapshot *s = tu_load_buf(&b);
-	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	wasp_plan *p = tu_solve_serial(s, WASP_MODE_ILP);
 	ck_assert_int_eq(p->nevict, 2);
 	ck_assert_int_eq(p->pdb_violations, 1);
 	ck_assert(!p->evict[0].pdb_violation);
@@ -641,7 +617,7 @@ START_TEST(test_ilp_scenarios)
 	tu_pod_yaml(&b, "low-d", NULL, "n1", 4, 10);
 	y_gang(&b, "train", 2, 4, 100, "");
 	wasp_snapshot *s = tu_load_buf(&b);
-	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	wasp_plan *p = tu_solve_serial(s, WASP_MODE_ILP);
 	ck_assert_str_eq(p->sum.mode, "ilp");
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
 	ck_assert_int_eq(p->nevict, 2);
@@ -655,7 +631,8 @@ START_TEST(test_ilp_scenarios)
 	b = (yb){0};
 	y_node(&b, "n0", "r1", 8);
 	y_node(&b, "n1", "r1", 8);
-	y_group(&b, "batch", 4, NULL, 10, "  disruptionMode: {all: {}}\n");
+	tu_group_yaml(&b, "batch", 4, NULL, 10,
+		      "  disruptionMode: {all: {}}\n");
 	tu_pod_yaml(&b, "batch-0", "batch", "n0", 2, 10);
 	tu_pod_yaml(&b, "batch-1", "batch", "n0", 2, 10);
 	tu_pod_yaml(&b, "batch-2", "batch", "n1", 2, 10);
@@ -666,7 +643,7 @@ START_TEST(test_ilp_scenarios)
 	y_gang(&b, "polite", 1, 2, 100, "  preemptionPolicy: Never\n");
 	y_gang(&b, "low", 1, 2, 5, "");
 	s = tu_load_buf(&b);
-	p = solve_mode(s, WASP_MODE_ILP);
+	p = tu_solve_serial(s, WASP_MODE_ILP);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 1);
 	ck_assert_str_eq(tu_node_of(p, "ml", "big-0"), "n0");
 	ck_assert_int_eq(p->nevict, 5); /* batch whole + web-0 */
@@ -694,7 +671,7 @@ START_TEST(test_ilp_tiers)
 	}
 	y_gang(&b, "one", 1, 8, 100, "");
 	wasp_snapshot *s = tu_load_buf(&b);
-	wasp_plan *p = solve_mode(s, WASP_MODE_ILP);
+	wasp_plan *p = tu_solve_serial(s, WASP_MODE_ILP);
 	ck_assert_int_eq(tu_placed_in_group(p, "ml", "one"), 1);
 	ck_assert_int_eq(p->nevict, 8);
 	wasp_plan_free(p);
@@ -707,7 +684,7 @@ START_TEST(test_ilp_tiers)
 	y_gang(&b, "one", 1, 8, 100, "");
 	s = tu_load_buf(&b);
 	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
-		p = solve_mode(s, mode);
+		p = tu_solve_serial(s, mode);
 		ck_assert_str_eq(tu_node_of(p, "ml", "one-0"), "n1");
 		ck_assert_int_eq(p->nevict, 0);
 		wasp_plan_free(p);
@@ -720,25 +697,15 @@ END_TEST
  * pods and `all` gangs) and pending gangs: the ILP's plan passes the
  * verifier, is at least as good as greedy's in the lexicographic
  * objective, is proven optimal, and cbc on the exported MPS agrees. */
-typedef struct rng {
-	uint64_t s;
-} rng;
-
-static int rnd(rng *r, int lo, int hi)
-{
-	r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return lo + (int)((r->s >> 33) % (uint64_t)(hi - lo + 1));
-}
-
 static char *gen_preempt(uint64_t seed)
 {
-	rng r = {seed * 2654435761ULL + 7};
+	tu_rng r = {seed * 2654435761ULL + 7};
 	yb b = {0};
 	static const int prio[] = {10, 20, 30, 40};
-	int nn = rnd(&r, 2, 4);
+	int nn = tu_rnd(&r, 2, 4);
 	/* sometimes many more nodes than units (an ILP scratch once
 	 * overran in that case) */
-	int spare = rnd(&r, 0, 3) ? 0 : 12;
+	int spare = tu_rnd(&r, 0, 3) ? 0 : 12;
 	for (int i = 0; i < nn + spare; i++) {
 		char nm[16], rk[8];
 		snprintf(nm, sizeof nm, "n%d", i);
@@ -749,41 +716,43 @@ static char *gen_preempt(uint64_t seed)
 	int id = 0;
 	for (int i = 0; i < nn; i++) {
 		int used = 0;
-		while (used < 8 && rnd(&r, 0, 3)) {
-			int g = rnd(&r, 1, 4);
+		while (used < 8 && tu_rnd(&r, 0, 3)) {
+			int g = tu_rnd(&r, 1, 4);
 			if (used + g > 8)
 				break;
 			char nm[16], node[8];
 			snprintf(nm, sizeof nm, "run-%d", id++);
 			snprintf(node, sizeof node, "n%d", i);
-			y_lpod(&b, nm, rnd(&r, 0, 1) ? "a" : "b", node, g,
-			       prio[rnd(&r, 0, 2)]);
+			y_lpod(&b, nm, tu_rnd(&r, 0, 1) ? "a" : "b", node, g,
+			       prio[tu_rnd(&r, 0, 2)]);
 			used += g;
 		}
 	}
-	if (rnd(&r, 0, 1)) {
-		int pr = prio[rnd(&r, 0, 1)];
-		y_group(&b, "all", 2, NULL, pr, "  disruptionMode: {all: {}}\n");
+	if (tu_rnd(&r, 0, 1)) {
+		int pr = prio[tu_rnd(&r, 0, 1)];
+		tu_group_yaml(&b, "all", 2, NULL, pr,
+			      "  disruptionMode: {all: {}}\n");
 		tu_pod_yaml(&b, "all-0", "all", "n0", 1, pr);
 		tu_pod_yaml(&b, "all-1", "all", "n1", 1, pr);
 	}
 	/* budgets over app=a: sometimes none, tight or loose */
-	int kind = rnd(&r, 0, 3);
+	int kind = tu_rnd(&r, 0, 3);
 	if (kind == 1)
 		y_pdb(&b, "pa", "a", "  minAvailable: 1\n");
 	else if (kind == 2)
 		y_pdb(&b, "pa", "a", "  maxUnavailable: 1\n");
 	else if (kind == 3)
 		y_pdb(&b, "pa", "a", "  maxUnavailable: \"50%\"\n");
-	int ng = rnd(&r, 1, 3);
+	int ng = tu_rnd(&r, 1, 3);
 	for (int g = 0; g < ng; g++) {
 		char nm[16];
 		snprintf(nm, sizeof nm, "g%d", g);
-		int n = rnd(&r, 1, 3), gpus = 2 * rnd(&r, 1, 3);
-		const char *extra = rnd(&r, 0, 5) ? ""
+		int n = tu_rnd(&r, 1, 3), gpus = 2 * tu_rnd(&r, 1, 3);
+		const char *extra = tu_rnd(&r, 0, 5) ? ""
 				    : "  preemptionPolicy: Never\n";
-		int pr = prio[rnd(&r, 1, 3)];
-		y_group(&b, nm, n, rnd(&r, 0, 1) ? RACK : NULL, pr, extra);
+		int pr = prio[tu_rnd(&r, 1, 3)];
+		tu_group_yaml(&b, nm, n, tu_rnd(&r, 0, 1) ? RACK : NULL, pr,
+			      extra);
 		for (int i = 0; i < n; i++) {
 			char pod[24];
 			snprintf(pod, sizeof pod, "%s-%d", nm, i);
@@ -791,74 +760,6 @@ static char *gen_preempt(uint64_t seed)
 		}
 	}
 	return b.buf;
-}
-
-static bool have_cbc(void)
-{
-	return access("/usr/bin/cbc", X_OK) == 0 ||
-	       access("/usr/local/bin/cbc", X_OK) == 0;
-}
-
-static bool have_glpsol(void)
-{
-	return access("/usr/bin/glpsol", X_OK) == 0 ||
-	       access("/usr/local/bin/glpsol", X_OK) == 0;
-}
-
-/* glpsol's optimum of models/wasp.mod on a .dat file, or NAN. */
-static double glpsol_obj(const char *dat)
-{
-	char cmd[1024];
-	snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
-		 tu_src_path("models/wasp.mod"), dat);
-	FILE *f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	char line[512];
-	double v = NAN;
-	while (fgets(line, sizeof line, f)) {
-		const char *q = strstr(line, "wasp.mod: value =");
-		if (q)
-			v = strtod(q + 17, NULL);
-	}
-	pclose(f);
-	return v;
-}
-
-/* cbc's optimum of an MPS file (maximise), or NAN. */
-static double cbc_obj(const char *mps)
-{
-	char cmd[512];
-	snprintf(cmd, sizeof cmd, "cbc %s -max -solve 2>&1", mps);
-	FILE *f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	char line[512];
-	double v = NAN;
-	bool opt = false;
-	while (fgets(line, sizeof line, f)) {
-		if (strstr(line, "Optimal solution found"))
-			opt = true;
-		const char *q = strstr(line, "Objective value:");
-		if (q)
-			v = strtod(q + 16, NULL);
-	}
-	pclose(f);
-	return opt ? v : NAN;
-}
-
-/* The optimum an external solver finds on the model wasp exports for s
- * under o: cbc on the MPS file, or glpsol on models/wasp.mod with the
- * GMPL data (fmt WASP_EXPORT_MPS or WASP_EXPORT_DAT).  WASP_KEEP set:
- * the file stays in /tmp. */
-static double ext_obj(wasp_snapshot *s, const wasp_options *o, int fmt)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/tmp/wasp-pe-%d.%s", (int)getpid(),
-		 fmt == WASP_EXPORT_MPS ? "mps" : "dat");
-	ck_assert_int_eq(wasp_export(s, o, fmt, path, NULL), WASP_OK);
-	double z = fmt == WASP_EXPORT_MPS ? cbc_obj(path) : glpsol_obj(path);
-	if (!getenv("WASP_KEEP"))
-		unlink(path);
-	return z;
 }
 
 /* rebalance: with --rebalance (and --max-moves 1 every third seed); the
@@ -900,17 +801,17 @@ static void cross_check(bool rebalance)
 			      "seed %d: ILP worse than greedy", (int)seed);
 		nevict += i->nevict;
 		nmove += i->nmove;
-		if (have_cbc() && !strcmp(i->sum.mode, "ilp") && i->sum.cols > 0 &&
-		    isfinite(i->sum.objective)) {
-			double want = ext_obj(s, &ro, WASP_EXPORT_MPS);
+		if (tu_have_cbc() && !strcmp(i->sum.mode, "ilp") &&
+		    i->sum.cols > 0 && isfinite(i->sum.objective)) {
+			double want = tu_ext_obj(s, &ro, WASP_EXPORT_MPS);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: cbc %.1f, wasp %.1f",
 				      (int)seed, want, i->sum.objective);
 			ncbc++;
 		}
-		if (have_glpsol() && !strcmp(i->sum.mode, "ilp") &&
+		if (tu_have_glpsol() && !strcmp(i->sum.mode, "ilp") &&
 		    isfinite(i->sum.objective)) {
-			double want = ext_obj(s, &ro, WASP_EXPORT_DAT);
+			double want = tu_ext_obj(s, &ro, WASP_EXPORT_DAT);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: glpsol on wasp.mod %.1f, wasp "
 				      "%.1f", (int)seed, want,
@@ -925,12 +826,12 @@ static void cross_check(bool rebalance)
 	ck_assert_int_gt(nevict, 0); /* the instances do preempt */
 	if (rebalance)
 		ck_assert_int_gt(nmove, 0); /* and move */
-	if (!have_glpsol())
+	if (!tu_have_glpsol())
 		fprintf(stderr, "check_preempt: glpsol absent, cross-check "
 				"skipped\n");
 	(void)nglp;
 	(void)ncbc;
-	if (!have_cbc())
+	if (!tu_have_cbc())
 		fprintf(stderr, "check_preempt: cbc absent, cross-check "
 				"skipped\n");
 }
@@ -1084,8 +985,9 @@ START_TEST(test_basic_and_lone_preempt_per_pod)
 			y_lpod(&b, "low-1", "x", "n1", 8, 10);
 			y_lpod(&b, "low-2", "x", "n2", 8, 10);
 			if (kind > 0)
-				y_group(&b, "bg", 0, kind == 2 ? RACK : NULL,
-					100, "");
+				tu_group_yaml(&b, "bg", 0,
+					      kind == 2 ? RACK : NULL, 100,
+					      "");
 			for (int i = 0; i < 2; i++) {
 				char nm[16];
 				snprintf(nm, sizeof nm, "hi-%d", i);
@@ -1093,7 +995,7 @@ START_TEST(test_basic_and_lone_preempt_per_pod)
 					    8, 100);
 			}
 			wasp_snapshot *s = tu_load_buf(&b);
-			wasp_plan *p = solve_mode(s, mode);
+			wasp_plan *p = tu_solve_serial(s, mode);
 			ck_assert_msg(p->sum.placed_pods == 2,
 				      "kind %d mode %d: %d placed", kind, mode,
 				      p->sum.placed_pods);
@@ -1163,7 +1065,7 @@ START_TEST(test_dra_victim_devices_freed)
 		for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP;
 		     mode++) {
 			wasp_snapshot *s = dra_victim(reserved, 100);
-			wasp_plan *p = solve_mode(s, mode); /* verified */
+			wasp_plan *p = tu_solve_serial(s, mode); /* verified */
 			ck_assert_msg(tu_placed_in_group(p, "ml", "hi") == 1 ||
 				      p->sum.placed_pods == 1,
 				      "reserved %d mode %d", reserved, mode);
@@ -1174,7 +1076,7 @@ START_TEST(test_dra_victim_devices_freed)
 					 "gpu-0");
 			/* equal priority: no eviction, the pod waits */
 			wasp_snapshot *s2 = dra_victim(reserved, 10);
-			wasp_plan *p2 = solve_mode(s2, mode);
+			wasp_plan *p2 = tu_solve_serial(s2, mode);
 			ck_assert_int_eq(p2->sum.placed_pods, 0);
 			ck_assert_int_eq(p2->nevict, 0);
 			wasp_plan_free(p2);
@@ -1284,12 +1186,12 @@ static wasp_snapshot *dra_holders(bool both_low, int extra)
 	       NULL);
 	if (extra == 0) {
 		/* a gang of two one-GPU pods at priority 100 in one rack */
-		y_group(&b, "g", 2, RACK, 100, "");
+		tu_group_yaml(&b, "g", 2, RACK, 100, "");
 		y_dpod(&b, "g-0", "g", NULL, 100, 1, NULL, "one");
 		y_dpod(&b, "g-1", "g", NULL, 100, 1, NULL, "one");
 	} else if (extra == 1) {
 		/* a gang of three: only with peer gone too */
-		y_group(&b, "g", 3, RACK, 100, "");
+		tu_group_yaml(&b, "g", 3, RACK, 100, "");
 		for (int i = 0; i < 3; i++) {
 			char nm[8];
 			snprintf(nm, sizeof nm, "g-%d", i);
@@ -1342,7 +1244,7 @@ START_TEST(test_dra_freed_devices_scenarios)
 {
 	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
 		wasp_snapshot *s = dra_holders(false, 0);
-		wasp_plan *p = solve_mode(s, mode); /* verified */
+		wasp_plan *p = tu_solve_serial(s, mode); /* verified */
 		ck_assert_int_eq(tu_placed_in_group(p, "ml", "g"), 2);
 		ck_assert_int_eq(p->nevict, 1);
 		ck_assert_str_eq(p->evict[0].pod, "low");
@@ -1354,7 +1256,7 @@ START_TEST(test_dra_freed_devices_scenarios)
 		wasp_snapshot_free(s);
 		/* three pods: peer's device would be needed, it stays */
 		s = dra_holders(false, 1);
-		p = solve_mode(s, mode);
+		p = tu_solve_serial(s, mode);
 		ck_assert_int_eq(p->sum.placed_pods, 0);
 		ck_assert_int_eq(p->nevict, 0);
 		wasp_plan_free(p);
@@ -1363,14 +1265,14 @@ START_TEST(test_dra_freed_devices_scenarios)
 		wasp_snapshot_free(s);
 		/* ... unless peer is of priority 10 too: both evicted */
 		s = dra_holders(true, 1);
-		p = solve_mode(s, mode);
+		p = tu_solve_serial(s, mode);
 		ck_assert_int_eq(tu_placed_in_group(p, "ml", "g"), 3);
 		ck_assert_int_eq(p->nevict, 2);
 		wasp_plan_free(p);
 		wasp_snapshot_free(s);
 		/* a lower pending pod */
 		s = dra_holders(false, 2);
-		p = solve_mode(s, mode);
+		p = tu_solve_serial(s, mode);
 		if (mode == WASP_MODE_ILP) {
 			ck_assert_int_eq(p->sum.placed_pods, 2);
 			ck_assert_str_eq(tu_node_of(p, "ml", "hi"), "n0");
@@ -1443,7 +1345,7 @@ static wasp_snapshot *dra_kinds(bool hi_h100)
 START_TEST(test_dra_freed_overlapping_kinds)
 {
 	wasp_snapshot *s = dra_kinds(false);
-	wasp_plan *p = solve_mode(s, WASP_MODE_ILP); /* verified */
+	wasp_plan *p = tu_solve_serial(s, WASP_MODE_ILP); /* verified */
 	ck_assert_int_eq(p->sum.placed_pods, 2);
 	ck_assert_int_eq(p->nevict, 1);
 	const wpl_claim *c = NULL;
@@ -1453,7 +1355,7 @@ START_TEST(test_dra_freed_overlapping_kinds)
 	ck_assert_ptr_nonnull(c);
 	ck_assert_str_eq(c->results[0].device, "gpu-1");
 	wasp_plan_free(p);
-	p = solve_mode(s, WASP_MODE_GREEDY);
+	p = tu_solve_serial(s, WASP_MODE_GREEDY);
 	ck_assert_int_eq(p->sum.placed_pods, 1);
 	wasp_plan_free(p);
 	int placed, ev;
@@ -1463,7 +1365,7 @@ START_TEST(test_dra_freed_overlapping_kinds)
 	wasp_snapshot_free(s);
 	s = dra_kinds(true);
 	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
-		p = solve_mode(s, mode);
+		p = tu_solve_serial(s, mode);
 		ck_assert_int_eq(p->sum.placed_pods, 1);
 		ck_assert_str_eq(tu_node_of(p, "ml", "hi"), "n0");
 		ck_assert_int_eq(p->nevict, 0);
@@ -1483,21 +1385,21 @@ END_TEST
  * a cpu limit that sometimes binds. */
 static char *gen_dra_preempt(uint64_t seed)
 {
-	rng r = {seed * 0x9E3779B97F4A7C15ull + 7};
+	tu_rng r = {seed * 0x9E3779B97F4A7C15ull + 7};
 	yb b = {0};
 	static const int hp[] = {1, 10, 100};
 	static const int pp[] = {5, 10, 100, 1000};
-	int nn = rnd(&r, 1, 3), id = 0;
+	int nn = tu_rnd(&r, 1, 3), id = 0;
 	y_dclasses(&b);
 	for (int n = 0; n < nn; n++) {
 		char node[8], rack[8];
 		snprintf(node, sizeof node, "n%d", n);
 		snprintf(rack, sizeof rack, "r%d", n / 2);
-		int nd = rnd(&r, 2, 4), cpu = rnd(&r, 0, 2) ? 64 : 4;
+		int nd = tu_rnd(&r, 2, 4), cpu = tu_rnd(&r, 0, 2) ? 64 : 4;
 		y_dnode(&b, node, rack, cpu, nd);
 		/* allocated claims over a prefix of the devices */
 		for (int d = 0; d < nd;) {
-			int k = rnd(&r, 0, 3);
+			int k = tu_rnd(&r, 0, 3);
 			if (k == 0) {
 				d++; /* stays free */
 				continue;
@@ -1507,21 +1409,21 @@ static char *gen_dra_preempt(uint64_t seed)
 			char claim[16], pod[16];
 			snprintf(claim, sizeof claim, "rc-%d", id);
 			y_aclaim(&b, claim, node, dev, cnt);
-			int pr = hp[rnd(&r, 0, 2)], shape = rnd(&r, 0, 5);
+			int pr = hp[tu_rnd(&r, 0, 2)], shape = tu_rnd(&r, 0, 5);
 			if (shape == 0) {
 				/* two lone holders of one claim */
 				for (int h = 0; h < 2; h++) {
 					snprintf(pod, sizeof pod, "h%d-%d", id, h);
 					y_dpod(&b, pod, NULL, node,
-					       h ? pr : hp[rnd(&r, 0, 2)], 1,
+					       h ? pr : hp[tu_rnd(&r, 0, 2)], 1,
 					       claim, NULL);
 				}
 			} else if (shape == 1) {
 				/* an `all` group of two holders */
 				char grp[16];
 				snprintf(grp, sizeof grp, "ag%d", id);
-				y_group(&b, grp, 2, NULL, pr,
-					"  disruptionMode: {all: {}}\n");
+				tu_group_yaml(&b, grp, 2, NULL, pr,
+					      "  disruptionMode: {all: {}}\n");
 				for (int h = 0; h < 2; h++) {
 					snprintf(pod, sizeof pod, "h%d-%d", id, h);
 					y_dpod(&b, pod, grp, node, pr, 1,
@@ -1529,42 +1431,43 @@ static char *gen_dra_preempt(uint64_t seed)
 				}
 			} else {
 				snprintf(pod, sizeof pod, "h%d", id);
-				y_dpod(&b, pod, NULL, node, pr, rnd(&r, 1, 2),
-				       claim, NULL);
+				y_dpod(&b, pod, NULL, node, pr,
+				       tu_rnd(&r, 1, 2), claim, NULL);
 			}
 			id++;
 			d += cnt;
 		}
 		/* a running pod without claims */
-		if (rnd(&r, 0, 1)) {
+		if (tu_rnd(&r, 0, 1)) {
 			char pod[16];
 			snprintf(pod, sizeof pod, "c%d", id++);
-			y_dpod(&b, pod, NULL, node, hp[rnd(&r, 0, 2)], 1,
+			y_dpod(&b, pod, NULL, node, hp[tu_rnd(&r, 0, 2)], 1,
 			       NULL, NULL);
 		}
 	}
-	int ng = rnd(&r, 1, 3);
+	int ng = tu_rnd(&r, 1, 3);
 	for (int g = 0; g < ng; g++) {
 		char nm[16];
 		snprintf(nm, sizeof nm, "g%d", g);
-		int n = rnd(&r, 1, 3), pr = pp[rnd(&r, 0, 3)];
-		const char *extra = rnd(&r, 0, 5) ? ""
+		int n = tu_rnd(&r, 1, 3), pr = pp[tu_rnd(&r, 0, 3)];
+		const char *extra = tu_rnd(&r, 0, 5) ? ""
 				    : "  preemptionPolicy: Never\n";
-		const char *tpl = rnd(&r, 0, 2) ? "one" : "two";
-		y_group(&b, nm, rnd(&r, 0, 3) ? n : 0,
-			rnd(&r, 0, 1) ? RACK : NULL, pr, extra);
+		const char *tpl = tu_rnd(&r, 0, 2) ? "one" : "two";
+		tu_group_yaml(&b, nm, tu_rnd(&r, 0, 3) ? n : 0,
+			      tu_rnd(&r, 0, 1) ? RACK : NULL, pr, extra);
 		for (int i = 0; i < n; i++) {
 			char pod[24];
 			snprintf(pod, sizeof pod, "%s-%d", nm, i);
-			y_dpod(&b, pod, nm, NULL, pr, rnd(&r, 1, 2), NULL, tpl);
+			y_dpod(&b, pod, nm, NULL, pr, tu_rnd(&r, 1, 2), NULL,
+			       tpl);
 			y(&b, "%s", extra);
 		}
 	}
-	for (int i = rnd(&r, 0, 2); i > 0; i--) {
+	for (int i = tu_rnd(&r, 0, 2); i > 0; i--) {
 		char pod[16];
 		snprintf(pod, sizeof pod, "lone%d", i);
-		y_dpod(&b, pod, NULL, NULL, pp[rnd(&r, 0, 3)], 1, NULL,
-		       rnd(&r, 0, 2) ? "one" : "two");
+		y_dpod(&b, pod, NULL, NULL, pp[tu_rnd(&r, 0, 3)], 1, NULL,
+		       tu_rnd(&r, 0, 2) ? "one" : "two");
 	}
 	return b.buf;
 }
@@ -1595,8 +1498,8 @@ START_TEST(test_dra_freed_cross_check)
 			}
 		}
 		wasp_snapshot *s = tu_load(yaml);
-		wasp_plan *g = solve_mode(s, WASP_MODE_GREEDY);
-		wasp_plan *i = solve_mode(s, WASP_MODE_ILP);
+		wasp_plan *g = tu_solve_serial(s, WASP_MODE_GREEDY);
+		wasp_plan *i = tu_solve_serial(s, WASP_MODE_ILP);
 		ck_assert_msg(!strcmp(i->sum.status, "optimal") ||
 			      !strcmp(i->sum.status, "greedy"),
 			      "seed %d: status %s", seed, i->sum.status);
@@ -1610,14 +1513,14 @@ START_TEST(test_dra_freed_cross_check)
 			nhold += i->evict[k].pod[0] == 'h';
 		int placed, ev;
 		ilp_alone(s, &placed, &ev);
-		if (have_cbc() && i->sum.cols > 0) {
-			double want = ext_obj(s, &ilp_o, WASP_EXPORT_MPS);
+		if (tu_have_cbc() && i->sum.cols > 0) {
+			double want = tu_ext_obj(s, &ilp_o, WASP_EXPORT_MPS);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: cbc %.1f, wasp %.1f", seed,
 				      want, i->sum.objective);
 		}
-		if (have_glpsol()) {
-			double want = ext_obj(s, &ilp_o, WASP_EXPORT_DAT);
+		if (tu_have_glpsol()) {
+			double want = tu_ext_obj(s, &ilp_o, WASP_EXPORT_DAT);
 			ck_assert_msg(fabs(want - i->sum.objective) < 0.5,
 				      "seed %d: glpsol on wasp.mod %.1f, wasp "
 				      "%.1f", seed, want, i->sum.objective);
@@ -1686,7 +1589,7 @@ START_TEST(test_moves_admit_gang)
 	wasp_snapshot *s = blocked(false);
 	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
 		/* without --rebalance the gang waits */
-		wasp_plan *p = solve_mode(s, mode);
+		wasp_plan *p = tu_solve_serial(s, mode);
 		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 0);
 		wasp_plan_free(p);
 		/* two moves free ra (rb would need two 4-GPU moves too, but
@@ -1790,7 +1693,7 @@ START_TEST(test_moves_before_evictions)
 	y_gang(&b, "big", 2, 8, 100, "");
 	wasp_snapshot *s = tu_load_buf(&b);
 	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
-		wasp_plan *p = solve_mode(s, mode);
+		wasp_plan *p = tu_solve_serial(s, mode);
 		ck_assert_int_eq(tu_placed_in_group(p, "ml", "big"), 2);
 		ck_assert_int_eq(p->nevict, 2);
 		wasp_plan_free(p);
@@ -1858,7 +1761,7 @@ START_TEST(test_fixtures)
 	for (int mode = WASP_MODE_GREEDY; mode <= WASP_MODE_ILP; mode++) {
 		wasp_snapshot *s =
 		    tu_load_file("tests/fixtures/preempt/two-victims.yaml");
-		wasp_plan *p = solve_mode(s, mode);
+		wasp_plan *p = tu_solve_serial(s, mode);
 		ck_assert_int_eq(tu_placed_in_group(p, "ml", "train"), 2);
 		ck_assert_int_eq(p->nevict, 2);
 		ck_assert_ptr_nonnull(evicted(p, "low-a"));
@@ -1867,7 +1770,7 @@ START_TEST(test_fixtures)
 		wasp_snapshot_free(s);
 
 		s = tu_load_file("tests/fixtures/preempt/pdb-alternative.yaml");
-		p = solve_mode(s, mode);
+		p = tu_solve_serial(s, mode);
 		ck_assert_int_eq(p->nevict, 1);
 		ck_assert_str_eq(p->evict[0].pod, "web");
 		ck_assert_int_eq(p->pdb_violations, 0);

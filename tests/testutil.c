@@ -143,12 +143,24 @@ wasp_plan *tu_greedy_threads_same(const wasp_gen_options *g)
 	return pl[0];
 }
 
-wasp_plan *tu_solve_mode(const wasp_snapshot *s, int mode)
+/* threads 0: the runtime default (wasp_options_init's) */
+static wasp_plan *solve_on(const wasp_snapshot *s, int mode, int threads)
 {
 	wasp_options o;
 	wasp_options_init(&o);
 	o.mode = mode;
+	o.threads = threads;
 	return tu_solve(s, &o);
+}
+
+wasp_plan *tu_solve_mode(const wasp_snapshot *s, int mode)
+{
+	return solve_on(s, mode, 0);
+}
+
+wasp_plan *tu_solve_serial(const wasp_snapshot *s, int mode)
+{
+	return solve_on(s, mode, 1);
 }
 
 const char *tu_node_of(const wasp_plan *p, const char *ns, const char *pod)
@@ -258,6 +270,25 @@ void tu_gang_min_yaml(tu_buf *b, const char *name, int size, int min,
 	}
 }
 
+void tu_group_yaml(tu_buf *b, const char *name, int min, const char *key,
+		   int prio, const char *extra)
+{
+	tu_printf(b, "---\napiVersion: scheduling.k8s.io/v1beta1\n"
+		     "kind: PodGroup\nmetadata: {name: %s, namespace: ml}\n"
+		     "spec:\n  priority: %d\n",
+		  name, prio);
+	if (min > 0)
+		tu_printf(b, "  schedulingPolicy: {gang: {minCount: %d}}\n",
+			  min);
+	else
+		tu_printf(b, "  schedulingPolicy: {basic: {}}\n");
+	if (key)
+		tu_printf(b, "  schedulingConstraints: {topology: [{key: "
+			     "%s}]}\n",
+			  key);
+	tu_printf(b, "%s", extra);
+}
+
 int tu_run(Suite *s)
 {
 	SRunner *r = srunner_create(s);
@@ -327,21 +358,66 @@ char *tu_slurp(const char *path)
 	return text;
 }
 
-/* Objective of cbc on the exported LP and of glpsol on models/wasp.mod
- * with the exported data; NAN when the tool is missing. */
-double tu_tool_value(const char *cmd, const char *key)
+/* tu_tool_value, and NAN as well when `need` (unless NULL) is in no line
+ * of the output (cbc's "Optimal solution found"). */
+static double tool_value_if(const char *cmd, const char *key,
+			    const char *need)
 {
 	FILE *f = popen(cmd, "r");
 	ck_assert_ptr_nonnull(f);
 	char line[512];
 	double got = NAN;
+	bool seen = need == NULL;
 	while (fgets(line, sizeof line, f)) {
 		const char *q = strstr(line, key);
 		if (q)
 			got = strtod(q + strlen(key), NULL);
+		if (need && strstr(line, need))
+			seen = true;
 	}
 	pclose(f);
-	return got;
+	return seen ? got : NAN;
+}
+
+/* Objective of cbc on the exported LP and of glpsol on models/wasp.mod
+ * with the exported data; NAN when the tool is missing. */
+double tu_tool_value(const char *cmd, const char *key)
+{
+	return tool_value_if(cmd, key, NULL);
+}
+
+bool tu_have_cbc(void)
+{
+	return access("/usr/bin/cbc", X_OK) == 0 ||
+	       access("/usr/local/bin/cbc", X_OK) == 0;
+}
+
+bool tu_have_glpsol(void)
+{
+	return access("/usr/bin/glpsol", X_OK) == 0 ||
+	       access("/usr/local/bin/glpsol", X_OK) == 0;
+}
+
+double tu_ext_obj(const wasp_snapshot *s, const wasp_options *o, int fmt)
+{
+	char path[64], cmd[1024];
+	snprintf(path, sizeof path, "/tmp/wasp-pe-%d.%s", (int)getpid(),
+		 fmt == WASP_EXPORT_MPS ? "mps" : "dat");
+	ck_assert_int_eq(wasp_export(s, o, fmt, path, NULL), WASP_OK);
+	double z;
+	if (fmt == WASP_EXPORT_MPS) {
+		/* maximise; only a run cbc proves optimal counts */
+		snprintf(cmd, sizeof cmd, "cbc %s -max -solve 2>&1", path);
+		z = tool_value_if(cmd, "Objective value:",
+				  "Optimal solution found");
+	} else {
+		snprintf(cmd, sizeof cmd, "glpsol -m %s -d %s 2>&1",
+			 tu_src_path("models/wasp.mod"), path);
+		z = tu_tool_value(cmd, "wasp.mod: value =");
+	}
+	if (!getenv("WASP_KEEP"))
+		unlink(path);
+	return z;
 }
 
 /* WASP_KEEP=1 keeps the exported files (and exact_random says on which

@@ -57,6 +57,8 @@ const char *tu_src_path(const char *relpath);
  * verify with wasp_check and fail the test on any violation. */
 wasp_plan *tu_solve(const wasp_snapshot *s, const wasp_options *o);
 wasp_plan *tu_solve_mode(const wasp_snapshot *s, int mode);
+/* tu_solve_mode on one thread (the preemption suites' plans). */
+wasp_plan *tu_solve_serial(const wasp_snapshot *s, int mode);
 
 /* Generate g's instance, plan it greedily with 1 and with 2 threads (both
  * plans verified) and fail unless the placements and waiting reasons are
@@ -96,10 +98,37 @@ void tu_nodes_yaml(tu_buf *b, int count);
  * NULL) and its `size` pending pods of `gpus` GPUs each. */
 void tu_gang_min_yaml(tu_buf *b, const char *name, int size, int min,
 		      int gpus, int prio, const char *key);
+/* A PodGroup header "name" in namespace ml at priority prio: a gang of
+ * minCount min when min > 0, else basic; confined to one domain of key
+ * unless key is NULL; extra: more spec lines, or "". */
+void tu_group_yaml(tu_buf *b, const char *name, int min, const char *key,
+		   int prio, const char *extra);
+
+/* A small deterministic generator (an LCG) for the suites' random
+ * clusters. */
+typedef struct tu_rng {
+	uint64_t s;
+} tu_rng;
+/* The next number in lo .. hi (inclusive); inline, so the compiler sees
+ * the range where the number is printed. */
+static inline int tu_rnd(tu_rng *r, int lo, int hi)
+{
+	r->s = r->s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lo + (int)((r->s >> 33) % (uint64_t)(hi - lo + 1));
+}
 
 /* The value after `key` in the last line of cmd's output holding it;
  * NAN when none does. */
 double tu_tool_value(const char *cmd, const char *key);
+/* cbc, glpsol installed (in /usr/bin or /usr/local/bin). */
+bool tu_have_cbc(void);
+bool tu_have_glpsol(void);
+/* The optimum an external solver finds on the model wasp exports for s
+ * under o: cbc on the MPS file (fmt WASP_EXPORT_MPS; NAN unless cbc
+ * says it is optimal), or glpsol on models/wasp.mod with the GMPL data
+ * (fmt WASP_EXPORT_DAT); NAN when the tool finds none.  WASP_KEEP set:
+ * the file stays in /tmp. */
+double tu_ext_obj(const wasp_snapshot *s, const wasp_options *o, int fmt);
 /* Export s for the ILP (LP and GMPL data) and fail unless cbc on the LP
  * and glpsol on models/wasp.mod with the data both reach obj (skipped
  * with a note when either tool is missing; WASP_KEEP=1 keeps the files,
