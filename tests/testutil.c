@@ -216,8 +216,8 @@ wasp_snapshot *tu_load_buf(tu_buf *b)
 	return s;
 }
 
-void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
-		 const char *node, int gpus, int prio)
+void tu_pod_head_yaml(tu_buf *b, const char *name, const char *group,
+		      const char *node, int prio)
 {
 	tu_printf(b, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, "
 		  "namespace: ml}\nspec:\n  priority: %d\n", name, prio);
@@ -225,6 +225,12 @@ void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
 		tu_printf(b, "  schedulingGroup: {podGroupName: %s}\n", group);
 	if (node)
 		tu_printf(b, "  nodeName: %s\n", node);
+}
+
+void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
+		 const char *node, int gpus, int prio)
+{
+	tu_pod_head_yaml(b, name, group, node, prio);
 	tu_printf(b, "  containers:\n  - name: c\n    resources: {requests: "
 		  "{cpu: \"1\", nvidia.com/gpu: \"%d\"}}\n", gpus);
 }
@@ -418,6 +424,34 @@ double tu_ext_obj(const wasp_snapshot *s, const wasp_options *o, int fmt)
 	if (!getenv("WASP_KEEP"))
 		unlink(path);
 	return z;
+}
+
+void tu_ext_agree(const wasp_snapshot *s, const wasp_options *o, double obj,
+		  bool cbc, int seed)
+{
+	if (cbc && tu_have_cbc()) {
+		double want = tu_ext_obj(s, o, WASP_EXPORT_MPS);
+		ck_assert_msg(fabs(want - obj) < 0.5,
+			      "seed %d: cbc %.1f, wasp %.1f", seed, want, obj);
+	}
+	if (tu_have_glpsol()) {
+		double want = tu_ext_obj(s, o, WASP_EXPORT_DAT);
+		ck_assert_msg(fabs(want - obj) < 0.5,
+			      "seed %d: glpsol on wasp.mod %.1f, wasp %.1f",
+			      seed, want, obj);
+	}
+}
+
+void tu_dump_seed(int seed, const char *yaml)
+{
+	const char *want = getenv("WASP_PE_DUMP");
+	if (!want || seed != atoi(want))
+		return;
+	FILE *f = fopen("/tmp/wasp-pe-dump.yaml", "w");
+	if (f) {
+		fputs(yaml, f);
+		fclose(f);
+	}
 }
 
 /* WASP_KEEP=1 keeps the exported files (and exact_random says on which

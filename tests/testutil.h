@@ -88,6 +88,9 @@ wasp_snapshot *tu_load_buf(tu_buf *b);
  * nvidia.com/gpu; group and node may be NULL (lone / pending). */
 void tu_pod_yaml(tu_buf *b, const char *name, const char *group,
 		 const char *node, int gpus, int prio);
+/* Such a Pod up to its containers (name, priority, group, node). */
+void tu_pod_head_yaml(tu_buf *b, const char *name, const char *group,
+		      const char *node, int prio);
 /* A Node "name" with 64 cpu, 512Gi, 110 pods and 8 GPUs, and labels
  * (the inside of the map, e.g. "example.com/rack: r1") unless NULL. */
 void tu_node_yaml(tu_buf *b, const char *name, const char *labels);
@@ -129,6 +132,14 @@ bool tu_have_glpsol(void);
  * (fmt WASP_EXPORT_DAT); NAN when the tool finds none.  WASP_KEEP set:
  * the file stays in /tmp. */
 double tu_ext_obj(const wasp_snapshot *s, const wasp_options *o, int fmt);
+/* Fail unless the external solvers find obj on the model wasp exports
+ * for s under o (tu_ext_obj): cbc when `cbc` is set and it is installed,
+ * glpsol when it is installed; seed labels the failures. */
+void tu_ext_agree(const wasp_snapshot *s, const wasp_options *o, double obj,
+		  bool cbc, int seed);
+/* WASP_PE_DUMP=<seed>: the cluster generated for that seed (its text,
+ * yaml) is written to /tmp/wasp-pe-dump.yaml, to replay it by hand. */
+void tu_dump_seed(int seed, const char *yaml);
 /* Export s for the ILP (LP and GMPL data) and fail unless cbc on the LP
  * and glpsol on models/wasp.mod with the data both reach obj (skipped
  * with a note when either tool is missing; WASP_KEEP=1 keeps the files,
