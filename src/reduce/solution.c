@@ -339,6 +339,9 @@ int wp_sol_feasible_near(const wp_problem *p, const wp_sol *s,
 int wp_slot(const wp_problem *p, int c, int n)
 {
 	const wp_class *cl = &p->classes[c];
+	/* eligible everywhere: elig is 0 .. nnodes - 1 */
+	if (cl->nelig == p->nnodes)
+		return n >= 0 && n < p->nnodes ? cl->off + n : -1;
 	int lo = 0, hi = cl->nelig - 1;
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;

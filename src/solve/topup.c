@@ -81,9 +81,11 @@ int64_t wtu_fits_in(const int64_t *room, const int64_t *used,
 		if (req[r] <= 0)
 			continue;
 		int64_t left = room[r] - used[r];
-		int64_t k = left > 0 ? left / req[r] : 0;
-		if (k < best)
-			best = k;
+		if (left < req[r])
+			return 0;
+		/* a division only where it can lower best (it is slow) */
+		if (best > 1 && left / req[r] < best)
+			best = left / req[r];
 	}
 	return best;
 }

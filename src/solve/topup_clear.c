@@ -33,6 +33,7 @@ typedef struct cstate {
 	double *hsz;     /* per node: hard room, normalised               */
 	double *amax;    /* per resource: the largest allocatable          */
 	int *obeg, *occ; /* node -> slots with pods at the start (CSR)     */
+	int *occc;       /* ... and their classes                          */
 	int **kord;      /* per key: nodes by (domain, hsz, index)        */
 	int **kbeg;      /* per key: domain -> start in kord[k]           */
 	int *gord;       /* all nodes by (hsz, index)                     */
@@ -126,6 +127,7 @@ static void clear_setup(tstate *T, cstate *C, int li, int *tmp)
 				if (x == 0)
 					continue;
 				if (pass == 1) {
+					C->occc[C->obeg[n]] = c;
 					C->occ[C->obeg[n]++] = cl->off + j;
 					continue;
 				}
@@ -269,7 +271,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	size_t xm = T->nxl;
 	for (int e = C->obeg[n]; f == 0 && e < C->obeg[n + 1]; e++) {
 		int sl = C->occ[e];
-		int h = p->classes[wp_slot_class(p, sl)].group;
+		int h = p->classes[C->occc[e]].group;
 		while (f == 0 && T->s->x[sl] > 0 && bumpable(T, C, h)) {
 			wtu_put(T, sl, -1);
 			f = wtu_fit(T, c, C->li, n);
@@ -280,7 +282,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	/* then lower groups wait altogether, pods and evictions */
 	for (int e = C->obeg[n]; f == 0 && e < C->obeg[n + 1]; e++) {
 		int sl = C->occ[e];
-		int h = p->classes[wp_slot_class(p, sl)].group;
+		int h = p->classes[C->occc[e]].group;
 		if (T->s->x[sl] == 0 || !droppable(T, C, h) ||
 		    !drop_group(T, h, xm))
 			continue;
@@ -478,14 +480,15 @@ undo:
 	return false;
 }
 
-/* Does slot sl hold pods that clearing a node for class c moves: of a
- * smaller class of c's level, whose group may move them and which has
- * not failed to find nodes too often? */
-static bool moves_for(const tstate *T, const cstate *C, int sl, int c,
+/* Does occupied entry e (a slot with pods at the start) hold pods that
+ * clearing a node for class c moves: of a smaller class of c's level,
+ * whose group may move them and which has not failed to find nodes too
+ * often? */
+static bool moves_for(const tstate *T, const cstate *C, int e, int c,
 		      const double *sz)
 {
 	const wp_problem *p = T->p;
-	int c2 = wp_slot_class(p, sl), g2 = p->classes[c2].group;
+	int sl = C->occ[e], c2 = C->occc[e], g2 = p->classes[c2].group;
 	return T->s->x[sl] > 0 && sz[c2] < sz[c] &&
 	       C->stuck[c2] < WTU_CLEAR_STUCK &&
 	       p->groups[g2].priority == T->lv[C->li] && movable(T, g2);
@@ -509,7 +512,7 @@ static long clear_node(tstate *T, cstate *C, int c, int n, long want,
 	/* the smaller pods of the level, one by one, until c fits */
 	for (int e = C->obeg[n]; f == 0 && e < C->obeg[n + 1]; e++) {
 		int sl = C->occ[e];
-		if (!moves_for(T, C, sl, c, sz))
+		if (!moves_for(T, C, e, c, sz))
 			continue;
 		C->mv[2 * nmv] = sl;
 		C->mv[2 * nmv + 1] = 0;
@@ -574,8 +577,8 @@ static long clear_for(tstate *T, cstate *C, int c, int dom, long need,
 		double v = 0;
 		memcpy(fixed, T->lvuse + (size_t)n * nr, sizeof *fixed * nr);
 		for (int e = C->obeg[n]; e < C->obeg[n + 1]; e++) {
-			int sl = C->occ[e], c2 = wp_slot_class(p, sl);
-			if (!moves_for(T, C, sl, c, sz))
+			int sl = C->occ[e], c2 = C->occc[e];
+			if (!moves_for(T, C, e, c, sz))
 				continue;
 			v += s->x[sl] * sz[c2];
 			for (int r = 0; r < nr; r++)
@@ -670,6 +673,7 @@ static bool clear_alloc(tstate *T, cstate *C, int **tmp, int **wait,
 	C->amax = wa_calloc(a, nr + 1, sizeof *C->amax);
 	C->obeg = wa_calloc(a, nn + 2, sizeof *C->obeg);
 	C->occ = wa_calloc(a, npods + 1, sizeof *C->occ);
+	C->occc = wa_calloc(a, npods + 1, sizeof *C->occc);
 	C->kord = wa_calloc(a, (size_t)nk + 1, sizeof *C->kord);
 	C->kbeg = wa_calloc(a, (size_t)nk + 1, sizeof *C->kbeg);
 	C->gord = wa_calloc(a, nn + 1, sizeof *C->gord);
@@ -689,9 +693,10 @@ static bool clear_alloc(tstate *T, cstate *C, int **tmp, int **wait,
 	*wait = wa_calloc(a, (size_t)p->ngroups + 1, sizeof **wait);
 	*wsz = wa_calloc(a, (size_t)p->ngroups + 1, sizeof **wsz);
 	if (!C->hard || !C->hsz || !C->amax || !C->obeg || !C->occ ||
-	    !C->kord || !C->kbeg || !C->gord || !C->cand || !C->cost ||
-	    !C->held || !C->hl || !C->mv || !C->stuck || !C->fixed ||
-	    !C->zero || !C->tried || !T->lvuse || !*tmp || !*wait || !*wsz)
+	    !C->occc || !C->kord || !C->kbeg || !C->gord || !C->cand ||
+	    !C->cost || !C->held || !C->hl || !C->mv || !C->stuck ||
+	    !C->fixed || !C->zero || !C->tried || !T->lvuse || !*tmp ||
+	    !*wait || !*wsz)
 		return false;
 	for (int k = 0; k < nk; k++) {
 		C->kord[k] = wa_calloc(a, nn + 1, sizeof **C->kord);
