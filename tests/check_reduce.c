@@ -401,8 +401,7 @@ END_TEST
 START_TEST(feasible_near_agrees)
 {
 	int nok = 0, nbad = 0;
-	uint64_t r = 88172645463325252ull;
-#define RND(n) (r ^= r << 13, r ^= r >> 7, r ^= r << 17, (int)(r % (n)))
+	tu_rng r = {88172645463325252ull};
 	for (int seed = 1; seed <= 6; seed++) {
 		wasp_gen_options g;
 		wasp_gen_options_init(&g);
@@ -424,27 +423,28 @@ START_TEST(feasible_near_agrees)
 		int groups[16], nodes[64];
 		for (int trial = 0; trial < 300; trial++) {
 			wp_sol_copy(p, s, in.greedy);
-			int ng = 0, nn = 0, k = 1 + RND(3);
+			int ng = 0, nn = 0, k = tu_rnd(&r, 1, 3);
 			for (int i = 0; i < k; i++) {
-				int n = RND(p->nnodes), dup = 0;
+				int n = tu_rnd(&r, 0, p->nnodes - 1), dup = 0;
 				for (int j = 0; j < nn; j++)
 					dup |= nodes[j] == n;
 				if (!dup)
 					nodes[nn++] = n;
 			}
 			for (int i = 0; i < 3 && trial % 3 != 2; i++) {
-				int c = RND(p->nclasses), n = nodes[RND(nn)];
+				int c = tu_rnd(&r, 0, p->nclasses - 1);
+				int n = nodes[tu_rnd(&r, 0, nn - 1)];
 				int sl = wp_slot(p, c, n);
 				int gr = p->classes[c].group;
 				if (sl >= 0)
-					s->x[sl] = RND(4);
-				if (RND(4) == 0)
+					s->x[sl] = tu_rnd(&r, 0, 3);
+				if (tu_rnd(&r, 0, 3) == 0)
 					s->admit[gr] = !s->admit[gr];
 				groups[ng++] = gr;
 			}
 			/* a unit on one of the nodes evicted or not */
 			for (int u = 0; ng && p->nunits && u < 4; u++) {
-				int v = RND(p->nunits);
+				int v = tu_rnd(&r, 0, p->nunits - 1);
 				const wp_unit *un = &p->units[v];
 				int on = 0;
 				for (int i = 0; i < un->npods; i++)
@@ -454,8 +454,9 @@ START_TEST(feasible_near_agrees)
 				if (!on)
 					continue;
 				s->evict[v] = !s->evict[v];
-				s->evict_by[v] = s->evict[v] ? groups[RND(ng)]
-							     : -1;
+				s->evict_by[v] =
+				    s->evict[v] ? groups[tu_rnd(&r, 0, ng - 1)]
+						: -1;
 				break;
 			}
 			/* every third trial, instead: a pod more of a class
@@ -464,8 +465,7 @@ START_TEST(feasible_near_agrees)
 			 * admitted group above it: capacity holds, the
 			 * capacity-by-priority rows decide */
 			for (int t = 0; trial % 3 == 2 && t < p->nx; t++) {
-				int sl = (int)((r >> 5) % (uint64_t)p->nx + t) %
-					 p->nx;
+				int sl = (tu_rnd(&r, 0, p->nx - 1) + t) % p->nx;
 				int c = wp_slot_class(p, sl);
 				const wp_class *cl = &p->classes[c];
 				int n = cl->elig[sl - cl->off];
@@ -533,7 +533,6 @@ START_TEST(feasible_near_agrees)
 		}
 		tu_inst_free(&in);
 	}
-#undef RND
 	/* both verdicts came up often */
 	ck_assert_int_gt(nok, 50);
 	ck_assert_int_gt(nbad, 100);
