@@ -380,23 +380,26 @@ static void clear_back(tstate *T, cstate *C, const cmark *m)
 }
 
 /* May node m take a shifted pod when clearing for class c: its hard
- * room less the level's pods there holds no pod of c (a fragment, or a
- * node its level's smaller pods already keep from c), so the shift
- * takes no node a pod of c could have now.  (Fragments alone: 16,790
- * top-priority pods on frag-10000 from the MIP-led plan; these too:
- * 16,811.) */
-static bool fragment(const tstate *T, const cstate *C, int c, int m)
+ * room holds no pod of c (a fragment), or (loose) its hard room less
+ * the level's pods there does not (its level's smaller pods already
+ * keep it from c): the shift takes no node a pod of c could have now.
+ * From frag-10000's MIP-led plan: fragments alone 16,790 top-priority
+ * pods, loose alone 16,811, fragments first in every domain and then
+ * loose 16,826 (frag-2048: 3,231, 3,222, 3,231). */
+static bool fragment(const tstate *T, const cstate *C, int c, int m,
+		     bool loose)
 {
 	size_t at = (size_t)m * T->nres;
-	return wtu_fits_in(C->hard + at, T->lvuse + at, T->p->classes[c].req,
-			   T->nres, 1) == 0;
+	return wtu_fits_in(C->hard + at, loose ? T->lvuse + at : C->zero,
+			   T->p->classes[c].req, T->nres, 1) == 0;
 }
 
-/* Up to `want` pods of class c2 on the fragments for c of domain dom
- * (key), node n and held nodes left out: free room first, then room
- * that evictions and lower priorities make.  Pods placed. */
+/* Up to `want` pods of class c2 on the fragments for c (loose: as in
+ * fragment) of domain dom (key), node n and held nodes left out: free
+ * room first, then room that evictions and lower priorities make.
+ * Pods placed. */
 static long shift_into(tstate *T, cstate *C, int c2, int c, int key,
-		       int dom, int n, long want, int *tmp)
+		       int dom, int n, long want, bool loose, int *tmp)
 {
 	const wp_problem *p = T->p;
 	const int *nodes;
@@ -406,7 +409,7 @@ static long shift_into(tstate *T, cstate *C, int c2, int c, int key,
 		for (int i = 0; i < nn && left > 0 && !T->nomem; i++) {
 			int m = nodes[i], slot = wp_slot(p, c2, m);
 			if (m == n || C->held[m] || slot < 0 ||
-			    !fragment(T, C, c, m))
+			    !fragment(T, C, c, m, loose))
 				continue;
 			for (;;) {
 				int64_t f = phase == 0
@@ -429,7 +432,7 @@ static long shift_into(tstate *T, cstate *C, int c2, int c, int key,
  * another domain of its key, when relocate finds its pods no room in
  * their own: its pods, and `more` of them taken off node n, go to the
  * fragments for class c of the first other domain whose fragments take
- * them all; the units it evicted are rehomed (the pod log since xmark).
+ * them all (else, as loosely, to the first whose nodes do); the units it evicted are rehomed (the pod log since xmark).
  * Tried once per group and level.  False, with nothing changed, when no
  * domain takes them. */
 static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,
@@ -454,7 +457,11 @@ static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,
 	if (!wtu_rehome(T, g2, xmark) ||
 	    WA_PUSH(T->a, C->gl, C->ngl, C->gcap, e))
 		goto undo;
-	for (int d = 0; d < k->ndom && !T->late && !T->nomem; d++) {
+	/* fragments first, in every domain; then the nodes the level's
+	 * smaller pods keep from c too */
+	for (int dd = 0; dd < 2 * k->ndom && !T->late && !T->nomem; dd++) {
+		int d = dd % k->ndom;
+		bool loose = dd >= k->ndom;
 		if (d == from)
 			continue;
 		/* the fragments' room for c2 less the level's pods there */
@@ -464,7 +471,7 @@ static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,
 		for (int i = 0; i < nn && most < total; i++) {
 			int m = nodes[i];
 			if (m != n && !C->held[m] && wp_slot(p, c2, m) >= 0 &&
-			    fragment(T, C, c, m))
+			    fragment(T, C, c, m, loose))
 				most += wtu_fits_in(C->hard + (size_t)m * nr,
 						    T->lvuse + (size_t)m * nr,
 						    cl->req, nr, total);
@@ -472,8 +479,8 @@ static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,
 		if (most < total)
 			continue;
 		cmark m1 = mark(T, C);
-		if (shift_into(T, C, c2, c, wg->key, d, n, total, tmp) ==
-		    total) {
+		if (shift_into(T, C, c2, c, wg->key, d, n, total, loose,
+			       tmp) == total) {
 			T->gdom[g2] = d;
 			return true;
 		}
