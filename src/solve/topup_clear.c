@@ -298,39 +298,6 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	return f;
 }
 
-/* One pod of class c off node `from` to another node of its group's
- * domain: the fragments first (least hard room), free room before room
- * made by evictions.  False when none takes it. */
-static bool relocate(tstate *T, cstate *C, int c, int from, int *tmp)
-{
-	const wp_problem *p = T->p;
-	const wp_class *cl = &p->classes[c];
-	int g = cl->group;
-	const int *nodes;
-	int nn = dom_nodes(T, C, p->groups[g].key, T->gdom[g], &nodes);
-	for (int phase = 0; phase < 2; phase++)
-		for (int i = 0; i < nn; i++) {
-			int m = nodes[i];
-			if (m == from || C->held[m])
-				continue;
-			if (wtu_fits_in(C->hard + (size_t)m * T->nres,
-				    T->lvuse + (size_t)m * T->nres, cl->req,
-				    T->nres, 1) == 0)
-				continue;
-			/* the slot after the cheaper test */
-			int slot = phase == 0 && wtu_fit(T, c, C->li, m) == 0
-					   ? -1
-					   : wp_slot(p, c, m);
-			if (slot < 0)
-				continue;
-			if (phase == 0 || room_for(T, C, c, m, true, tmp) > 0) {
-				wtu_put(T, slot, 1);
-				return true;
-			}
-		}
-	return false;
-}
-
 /* Units on node n evicted by a group none of whose pods is on their
  * nodes any more run again where their room is free, else go to g (when
  * it may evict them).  Logged (relog). */
@@ -394,22 +361,31 @@ static bool fragment(const tstate *T, const cstate *C, int c, int m,
 			   T->p->classes[c].req, T->nres, 1) == 0;
 }
 
-/* Up to `want` pods of class c2 on the fragments for c (loose: as in
- * fragment) of domain dom (key), node n and held nodes left out: free
- * room first, then room that evictions and lower priorities make.
- * Pods placed. */
-static long shift_into(tstate *T, cstate *C, int c2, int c, int key,
-		       int dom, int n, long want, bool loose, int *tmp)
+/* Up to `want` pods of class c2 on nodes of domain dom (key), node
+ * `from` and the nodes held left out, the least hard room first: free
+ * room before room that evictions and lower priorities make.  With
+ * c >= 0, only on the fragments for c (loose: as in fragment).  Pods
+ * placed. */
+static long place_in(tstate *T, cstate *C, int c2, int key, int dom,
+		     int from, long want, int c, bool loose, int *tmp)
 {
 	const wp_problem *p = T->p;
+	const int64_t *req = p->classes[c2].req;
 	const int *nodes;
 	int nn = dom_nodes(T, C, key, dom, &nodes);
 	long left = want;
 	for (int phase = 0; phase < 2 && left > 0; phase++)
 		for (int i = 0; i < nn && left > 0 && !T->nomem; i++) {
-			int m = nodes[i], slot = wp_slot(p, c2, m);
-			if (m == n || C->held[m] || slot < 0 ||
-			    !fragment(T, C, c, m, loose))
+			int m = nodes[i];
+			size_t at = (size_t)m * T->nres;
+			/* no pod of c2 fits what its level leaves there */
+			if (m == from || C->held[m] ||
+			    wtu_fits_in(C->hard + at, T->lvuse + at, req,
+					T->nres, 1) == 0 ||
+			    (c >= 0 && !fragment(T, C, c, m, loose)))
+				continue;
+			int slot = wp_slot(p, c2, m);
+			if (slot < 0)
 				continue;
 			for (;;) {
 				int64_t f = phase == 0
@@ -426,6 +402,15 @@ static long shift_into(tstate *T, cstate *C, int c2, int c, int key,
 			}
 		}
 	return want - left;
+}
+
+/* One pod of class c off node `from` to another node of its group's
+ * domain.  False when none takes it. */
+static bool relocate(tstate *T, cstate *C, int c, int from, int *tmp)
+{
+	int g = T->p->classes[c].group;
+	return place_in(T, C, c, T->p->groups[g].key, T->gdom[g], from, 1, -1,
+			false, tmp) == 1;
 }
 
 /* Gang g2 (one class, a required key, no running pods) shifted whole to
@@ -479,8 +464,8 @@ static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,
 		if (most < total)
 			continue;
 		cmark m1 = mark(T, C);
-		if (shift_into(T, C, c2, c, wg->key, d, n, total, loose,
-			       tmp) == total) {
+		if (place_in(T, C, c2, wg->key, d, n, total, c, loose,
+			     tmp) == total) {
 			T->gdom[g2] = d;
 			return true;
 		}
