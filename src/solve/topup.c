@@ -512,7 +512,7 @@ static int taker(const tstate *T, int u, size_t xmark)
 		for (int e = n < 0 ? 0 : T->obeg[n];
 		     n >= 0 && e < T->obeg[n + 1]; e++) {
 			int sl = T->occ[e];
-			int g = p->classes[wp_slot_class(p, sl)].group;
+			int g = p->classes[T->occc[e]].group;
 			if (T->s->x[sl] > 0 && T->s->admit[g] &&
 			    p->groups[g].priority > un->priority &&
 			    wpe_may_preempt(p, g))

@@ -117,6 +117,7 @@ static void clear_setup(tstate *T, cstate *C, int li, int *tmp)
 	T->lvli = li;
 	T->obeg = C->obeg;
 	T->occ = C->occ;
+	T->occc = C->occc;
 	memset(C->stuck, 0, (size_t)p->nclasses + 1);
 	memset(C->tried, 0, (size_t)p->ngroups + 1);
 	for (int pass = 0; pass < 2; pass++) {

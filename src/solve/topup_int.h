@@ -55,6 +55,7 @@ typedef struct tstate {
 	int64_t *nv;           /* nnodes * nres: their pods' requests     */
 	int *gdom;          /* per group: the domain its pods hold, -1     */
 	const int *obeg, *occ; /* while clearing: node -> slots (cstate) */
+	const int *occc;       /* ... and their classes                  */
 	int64_t *lvuse;     /* while clearing: nnodes * nres, the requests
 			       of the pending pods of level lvli          */
 	int lvli;
