@@ -667,18 +667,18 @@ static int improve_lns(run *R, wasp_error *err)
 	/* room left for the plan to be made from the answer, and for the
 	 * top-up */
 	double tu = WSV_TOPUP_S + WSV_TOPUP_S_PER_SLOT * R->p->nx;
-	double share = wdl_is_none(R->deadline)
-			       ? 0
-			       : WSV_TOPUP_SHARE * (R->deadline.at - wb_now());
+	double left = wdl_is_none(R->deadline) ? 0
+					       : R->deadline.at - wb_now();
+	double share = WSV_TOPUP_SHARE * left;
 	double fin = fin_s(R) + (share > tu ? share : tu);
 	/* a top-up first, within its own share: the search then re-packs
 	 * what its clearing moved, and the last top-up clears again
 	 * (frag-2048: 3,230 top-priority pods after a top-up of greedy's
 	 * plan, 3,251 after three rounds of search and top-up) */
 	wb_deadline pre = wdl_sooner(R->deadline, fin);
-	double pshare = WSV_PRE_TOPUP_SHARE * share / WSV_TOPUP_SHARE;
-	if (!wdl_is_none(R->deadline) && wb_now() + pshare < pre.at)
-		pre = wdl_at(wb_now() + pshare);
+	if (!wdl_is_none(R->deadline) &&
+	    wb_now() + WSV_PRE_TOPUP_SHARE * left < pre.at)
+		pre = wdl_at(wb_now() + WSV_PRE_TOPUP_SHARE * left);
 	int rc = topup_by(R, lsol, pre, "a top-up before the search", err);
 	if (rc)
 		return rc;
