@@ -273,7 +273,6 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 	return w ? -1 : 0;
 }
 
-
 int wp_sol_feasible_near(const wp_problem *p, const wp_sol *s,
 			 const int *groups, int ng, const int *nodes, int nn,
 			 const char **why)
@@ -282,51 +281,35 @@ int wp_sol_feasible_near(const wp_problem *p, const wp_sol *s,
 		return wp_sol_feasible(p, s, why);
 	const char *w = NULL;
 	int nres = p->nres;
-	int64_t *use = calloc((size_t)nn * nres + 1, sizeof *use);
-	int *at = malloc(sizeof *at * ((size_t)p->nnodes + 1));
-	if (!use || !at) {
-		free(use);
-		free(at);
+	int64_t *use = calloc((size_t)p->nnodes * nres + 1, sizeof *use);
+	if (!use) {
 		if (why)
 			*why = "out of memory checking the solution";
 		return -1;
 	}
 	for (int i = 0; i < ng && !w; i++)
 		w = group_bad(p, s, groups[i], NULL);
-	if (!w)
-		w = evictions_bad(p, s, NULL);
-	/* the nodes' use: per class its slot there, less evicted pods */
-	for (int n = 0; n < p->nnodes; n++)
-		at[n] = -1;
-	for (int i = 0; i < nn; i++)
-		at[nodes[i]] = i;
+	/* the nodes' use: per class its slot there (a few nodes of many),
+	 * less evicted pods */
 	for (int c = 0; !w && c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		for (int i = 0; i < nn; i++) {
 			int sl = wp_slot(p, c, nodes[i]);
 			int x = sl >= 0 ? s->x[sl] : 0;
 			for (int r = 0; x > 0 && r < nres; r++)
-				use[(size_t)i * nres + r] +=
+				use[(size_t)nodes[i] * nres + r] +=
 				    (int64_t)x * cl->req[r];
 		}
 	}
-	for (int u = 0; !w && s->evict && u < p->nunits; u++) {
-		const wp_unit *un = &p->units[u];
-		for (int j = 0; s->evict[u] && j < un->npods; j++) {
-			const ws_pod *pod = &p->snap->pods[un->pods[j]];
-			int i = pod->node >= 0 ? at[pod->node] : -1;
-			for (int r = 0; i >= 0 && r < nres; r++)
-				use[(size_t)i * nres + r] -= pod->req[r];
-		}
-	}
+	if (!w)
+		w = evictions_bad(p, s, use);
 	for (int i = 0; !w && i < nn; i++)
 		for (int r = 0; r < nres; r++) {
-			int64_t u = use[(size_t)i * nres + r];
-			if (u > p->free[(size_t)nodes[i] * nres + r] && u > 0)
+			size_t at = (size_t)nodes[i] * nres + r;
+			if (use[at] > p->free[at] && use[at] > 0)
 				w = "a node is over capacity";
 		}
 	free(use);
-	free(at);
 	if (!w && s->evict)
 		wpe_check_rows_on(p, s, nodes, nn, &w);
 	if (!w)
