@@ -47,8 +47,26 @@ static void callback(glp_tree *T, void *info)
 	}
 	if (r->node_cap > 0 && nodes > r->node_cap) {
 		r->capped = true;
+		r->capped_at = nodes;
 		glp_ios_terminate(T);
 		return;
+	}
+	/* ... or once its incumbent has not improved for r->stall nodes
+	 * (by at least half a unit: the objective is integral here) */
+	if (r->node_cap > 0 && r->stall > 0) {
+		glp_prob *P = glp_ios_get_prob(T);
+		if (glp_mip_status(P) == GLP_FEAS) {
+			double z = glp_mip_obj_val(P);
+			if (r->stall_at < 0 || z > r->stall_obj + 0.5) {
+				r->stall_obj = z;
+				r->stall_at = nodes;
+			} else if (nodes - r->stall_at > r->stall) {
+				r->capped = true;
+				r->capped_at = nodes;
+				glp_ios_terminate(T);
+				return;
+			}
+		}
 	}
 	report_progress(T, r);
 	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp) {
@@ -260,7 +278,13 @@ static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip,
 			  : 0;
 	if (tu)
 		tu->out_phases = 1;
+	int stall = tu && tu->phase1_stall ? tu->phase1_stall
+					   : WILP_PHASE1_STALL;
+	r->stall = r->node_cap > 0 && stall > 0 ? stall : 0;
+	r->stall_at = -1;
+	r->capped_at = 0;
 	int rc = wgl_intopt(&r->env, P, ip);
+	r->stall = 0;
 	bool capped = r->capped;
 	r->node_cap = 0;
 	r->capped = false;
@@ -270,7 +294,7 @@ static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip,
 	*p1 = S->have_best;
 	S->injected_any |= r->w.inject_ok;
 	/* the second phase: the root LP again, then intopt */
-	r->nodes_done = cap;
+	r->nodes_done = r->capped_at;
 	if (tu)
 		tu->out_phases = 2;
 	int lrc = wgl_simplex_retry(&r->env, P, sp, r->w.deadline,

@@ -73,6 +73,9 @@ typedef struct wilp_tune {
 	int phase1_nodes;   /* > 0: the first branching phase's node cap
 			       (WILP_PHASE1_NODES; doc/formulation.md §6b);
 			       -1: one phase                               */
+	int phase1_stall;   /* > 0: the first phase also ends after this
+			       many nodes without a better incumbent
+			       (WILP_PHASE1_STALL); -1: only at the cap     */
 	int out_blocks;     /* solves in sequence (1: one weighted solve)    */
 	int out_phases;     /* branching phases run in the last block (1-2) */
 	double out_maxcoef; /* largest coefficient of the single objective   */

@@ -91,6 +91,11 @@
  * nodes, then GLPK's hybrid pseudo-cost branching from its incumbent. */
 #define WILP_PHASES_MAX_COLS 2000
 #define WILP_PHASE1_NODES 4000
+/* ... and the first phase ends sooner when its incumbent has not
+ * improved for this many nodes (16 instances of 64-72 nodes, 30 s:
+ * proven 8 against 7, geomean 14.0 s against 16.3 s; 500 lost a pod of
+ * a work tier on one, 2,000 proved 7; doc/formulation.md §6b). */
+#define WILP_PHASE1_STALL 1000
 
 /* Column kinds (m->ckind; doc/formulation.md §2).  X: pods of a class
  * on a node; A: a group admitted; T: a group in a domain; U: a node left
@@ -342,6 +347,11 @@ typedef struct wilp_run {
 	double prog_t;      /* last progress report (wasp_options.progress) */
 	int node_cap;       /* > 0: stop the search after this many nodes  */
 	bool capped;        /* it did                                      */
+	int capped_at;      /* the node count where it did                 */
+	int stall;          /* > 0: ... or after this many nodes without a
+			       better incumbent                            */
+	double stall_obj;   /* the incumbent's value, and the node count   */
+	int stall_at;       /* where it last improved (-1: none yet)       */
 	long nodes_done;    /* nodes of the block's earlier phases         */
 } wilp_run;
 
