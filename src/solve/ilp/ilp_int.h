@@ -330,6 +330,8 @@ typedef struct wilp_run {
 	/* LP rounding heuristic (wilp_heur_round) */
 	const wm *m;
 	int nheur;          /* GLP_IHEUR calls in this block               */
+	bool no_heur;       /* no LP rounding: the second branching phase,
+			       which starts from the first one's incumbent */
 	int heur_found;     /* solutions it gave GLPK                     */
 	double *lp, *hv;    /* ncols + 1                                   */
 	int *hx, *hlog;     /* nx + 1, placements to undo                  */
