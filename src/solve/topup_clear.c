@@ -418,7 +418,8 @@ static bool relocate(tstate *T, cstate *C, int c, int from, int *tmp)
  * another domain of its key, when relocate finds its pods no room in
  * their own: its pods, and `more` of them taken off node n, go to the
  * fragments for class c of the first other domain whose fragments take
- * them all (else, as loosely, to the first whose nodes do); the units it evicted are rehomed (the pod log since xmark).
+ * them all (else, as loosely, to the first whose nodes do); the units
+ * it evicted are rehomed (the pod log since xmark).
  * Tried once per group and level.  False, with nothing changed, when no
  * domain takes them. */
 static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,

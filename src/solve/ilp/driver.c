@@ -30,6 +30,25 @@ static void report_progress(glp_tree *T, wilp_run *r)
 	r->o->progress(&pr, r->o->progress_ctx);
 }
 
+/* Whether the first branching phase ends at this node count: at its
+ * node cap, or once its incumbent has not improved for r->stall nodes
+ * (by at least half a unit: the objective is integral here). */
+static bool phase1_over(glp_tree *T, wilp_run *r, int nodes)
+{
+	if (nodes > r->node_cap)
+		return true;
+	glp_prob *P = glp_ios_get_prob(T);
+	if (r->stall <= 0 || glp_mip_status(P) != GLP_FEAS)
+		return false;
+	double z = glp_mip_obj_val(P);
+	if (r->stall_at < 0 || z > r->stall_obj + 0.5) {
+		r->stall_obj = z;
+		r->stall_at = nodes;
+		return false;
+	}
+	return nodes - r->stall_at > r->stall;
+}
+
 static void callback(glp_tree *T, void *info)
 {
 	wilp_run *r = info;
@@ -45,28 +64,11 @@ static void callback(glp_tree *T, void *info)
 		glp_ios_terminate(T);
 		return;
 	}
-	if (r->node_cap > 0 && nodes > r->node_cap) {
+	if (r->node_cap > 0 && phase1_over(T, r, nodes)) {
 		r->capped = true;
 		r->capped_at = nodes;
 		glp_ios_terminate(T);
 		return;
-	}
-	/* ... or once its incumbent has not improved for r->stall nodes
-	 * (by at least half a unit: the objective is integral here) */
-	if (r->node_cap > 0 && r->stall > 0) {
-		glp_prob *P = glp_ios_get_prob(T);
-		if (glp_mip_status(P) == GLP_FEAS) {
-			double z = glp_mip_obj_val(P);
-			if (r->stall_at < 0 || z > r->stall_obj + 0.5) {
-				r->stall_obj = z;
-				r->stall_at = nodes;
-			} else if (nodes - r->stall_at > r->stall) {
-				r->capped = true;
-				r->capped_at = nodes;
-				glp_ios_terminate(T);
-				return;
-			}
-		}
 	}
 	report_progress(T, r);
 	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp && !r->no_heur) {
