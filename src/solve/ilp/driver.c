@@ -4,6 +4,7 @@
  * under the deadline.
  */
 #include "solve/ilp/ilp_int.h"
+#include "solve/ilp/branch.h"
 
 /* wasp_options.progress during the search: the incumbent and the best
  * bound of the open nodes (the weighted objective, doc/formulation.md
@@ -30,23 +31,15 @@ static void report_progress(glp_tree *T, wilp_run *r)
 	r->o->progress(&pr, r->o->progress_ctx);
 }
 
-/* Whether the first branching phase ends at this node count: at its
- * node cap, or once its incumbent has not improved for r->stall nodes
- * (by at least half a unit: the objective is integral here). */
-static bool phase1_over(glp_tree *T, wilp_run *r, int nodes)
+/* Strong branching stops early when the deadline is near or the caller
+ * cancels (only then does the choice depend on time). */
+static bool near_end(void *info)
 {
-	if (nodes > r->node_cap)
+	const wilp_run *r = info;
+	if (r->w.cancel && *r->w.cancel)
 		return true;
-	glp_prob *P = glp_ios_get_prob(T);
-	if (r->stall <= 0 || glp_mip_status(P) != GLP_FEAS)
-		return false;
-	double z = glp_mip_obj_val(P);
-	if (r->stall_at < 0 || z > r->stall_obj + 0.5) {
-		r->stall_obj = z;
-		r->stall_at = nodes;
-		return false;
-	}
-	return nodes - r->stall_at > r->stall;
+	return !wdl_is_none(r->w.deadline) &&
+	       wb_now() + 2 * r->w.maxstep > r->w.deadline.at;
 }
 
 static void callback(glp_tree *T, void *info)
@@ -56,22 +49,24 @@ static void callback(glp_tree *T, void *info)
 		return;
 	/* a work budget counts branch-and-bound nodes, not seconds
 	 * (doc/library.md, "Determinism") */
-	int nodes = 0;
-	if ((r->o && r->o->work_limit > 0) || r->node_cap > 0)
+	if (r->o && r->o->work_limit > 0) {
+		int nodes = 0;
 		glp_ios_tree_size(T, NULL, NULL, &nodes);
-	if (r->o && r->o->work_limit > 0 &&
-	    r->nodes_done + nodes > r->o->work_limit) {
-		glp_ios_terminate(T);
-		return;
-	}
-	if (r->node_cap > 0 && phase1_over(T, r, nodes)) {
-		r->capped = true;
-		r->capped_at = nodes;
-		glp_ios_terminate(T);
-		return;
+		if (nodes > r->o->work_limit) {
+			glp_ios_terminate(T);
+			return;
+		}
 	}
 	report_progress(T, r);
-	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp && !r->no_heur) {
+	if (r->br && glp_ios_reason(T) == GLP_IROWGEN)
+		wbr_solved(T, r->br);
+	if (r->br && glp_ios_reason(T) == GLP_IBRANCH)
+		wbr_branch(T, r->br, near_end, r);
+	/* with wasp's branching, at the root only: strong branching finds
+	 * the incumbents, and rounding at every node cost more than it
+	 * found (doc/formulation.md §6b) */
+	if (glp_ios_reason(T) == GLP_IHEUR && r->m && r->lp &&
+	    !(r->br && r->nheur > 0)) {
 		wilp_heur_round(T, r, r->nheur ? WILP_HEUR_PASSES / 4
 					  : WILP_HEUR_PASSES);
 		r->nheur++;
@@ -253,76 +248,25 @@ static bool take_incumbent(solve_state *S, glp_prob *P, int b, double *vbuf)
 	return true;
 }
 
-/* glp_intopt on block b (its LP solved, ip set).  On a small model with
- * Driebeek-Tomlin branching, in two phases (doc/formulation.md §6b):
- * Driebeek-Tomlin for WILP_PHASE1_NODES nodes, which proves the easy
- * models as before and finds good incumbents early; then, not proven,
- * GLPK's hybrid pseudo-cost branching from the root again (its LP
- * re-solved), with the first phase's incumbent (put in S->best: *p1)
- * injected, which proves more of the hard ones.  GLPK fixes br_tech
- * for a whole intopt, hence the restart.  Returns intopt's code. */
-static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip,
-			  glp_smcp *sp, int b, int nb, double fixed,
-			  double *vbuf, bool *p1)
+/* glp_intopt on block b (its LP solved, ip set).  On a model of at
+ * most WILP_RB_MAX_COLS columns wasp chooses the branching column itself
+ * (branch.c, reliability branching; doc/formulation.md §6b); above that,
+ * or out of memory for it, GLPK's rule from intopt_params.  Returns
+ * intopt's code. */
+static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip)
 {
 	wm *m = &S->m;
 	wilp_run *r = &S->run;
 	wilp_tune *tu = r->tune;
-	double maxstep = r->w.maxstep;
-	int cap = tu && tu->phase1_nodes ? tu->phase1_nodes
-					 : WILP_PHASE1_NODES;
-	*p1 = false;
-	r->nodes_done = 0;
-	r->capped = false;
-	r->node_cap = m->ncols <= WILP_PHASES_MAX_COLS &&
-			      ip->br_tech == GLP_BR_DTH && cap > 0
-			  ? cap
-			  : 0;
-	if (tu)
-		tu->out_phases = 1;
-	int stall = tu && tu->phase1_stall ? tu->phase1_stall
-					   : WILP_PHASE1_STALL;
-	r->stall = r->node_cap > 0 && stall > 0 ? stall : 0;
-	r->stall_at = -1;
-	r->capped_at = 0;
+	r->br = NULL;
+	if (m->ncols <= WILP_RB_MAX_COLS && !(tu && tu->glpk_branching))
+		r->br = wbr_new(m->ar, m->ncols, r->w.int_obj);
+	if (r->br)
+		ip->cb_size = sizeof(wbr_node);
 	int rc = wgl_intopt(&r->env, P, ip);
-	r->stall = 0;
-	bool capped = r->capped;
-	r->node_cap = 0;
-	r->capped = false;
-	if (!capped || r->w.stopped || r->w.int_opt)
-		return rc;
-	take_incumbent(S, P, b, vbuf);
-	*p1 = S->have_best;
-	S->injected_any |= r->w.inject_ok;
-	/* the second phase: the root LP again, then intopt */
-	r->nodes_done = r->capped_at;
-	if (tu)
-		tu->out_phases = 2;
-	int lrc = wgl_simplex_retry(&r->env, P, sp, r->w.deadline,
-				    r->w.deadline);
-	if (lrc || glp_get_status(P) != GLP_OPT ||
-	    wdl_left(r->w.deadline, WDL_MARGIN_PHASE_S) < fixed) {
-		r->w.stopped = true;
-		return GLP_ETMLIM;
-	}
-	intopt_params(m, r, b, nb, fixed, ip);
-	ip->br_tech = GLP_BR_PCH;
-	bool hb = r->w.have_bound;
-	double bound = r->w.bound;
-	search_begin(S, b, maxstep);
-	/* the rounding heuristic costs time at every node; from the first
-	 * phase's incumbent it is left out (16 instances of 64-72 nodes:
-	 * the same 8 proven, 8% faster, equal or better plans elsewhere;
-	 * doc/formulation.md §6b) */
-	r->no_heur = *p1;
-	rc = wgl_intopt(&r->env, P, ip);
-	r->no_heur = false;
-	/* both phases' bounds hold: the smaller */
-	if (hb && (!r->w.have_bound || bound < r->w.bound)) {
-		r->w.have_bound = true;
-		r->w.bound = bound;
-	}
+	if (r->br && tu)
+		tu->out_strong += wbr_strong_count(r->br);
+	r->br = NULL;
 	return rc;
 }
 
@@ -412,15 +356,14 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		/* a step of intopt costs about one LP solve, or more */
 		search_begin(S, b, tlp);
 		r->w.int_obj = wilp_int_objective(m, b);
-		bool p1;
-		rc = branch_and_cut(S, P, &ip, &sp, b, nb, fixed, vbuf, &p1);
+		rc = branch_and_cut(S, P, &ip);
 		int st = glp_mip_status(P);
 		if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP &&
 		    rc != GLP_ESTOP)
 			return werr(err, WASP_ESOLVER,
 				    "GLPK: branch-and-cut failed (rc %d)", rc);
 		bool got = take_incumbent(S, P, b, vbuf);
-		if (!got && !p1) {
+		if (!got) {
 			/* no incumbent (or numerically off): keep the
 			 * previous best */
 			S->all_opt = false;

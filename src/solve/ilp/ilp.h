@@ -70,19 +70,15 @@ typedef struct wilp_tune {
 	bool no_dth;        /* never Driebeek-Tomlin branching: its steps
 			       cannot be interrupted (a solve with little
 			       time left, agg.c)                           */
-	int phase1_nodes;   /* > 0: the first branching phase's node cap
-			       (WILP_PHASE1_NODES; doc/formulation.md §6b);
-			       -1: one phase                               */
-	int phase1_stall;   /* > 0: the first phase also ends after this
-			       many nodes without a better incumbent
-			       (WILP_PHASE1_STALL); -1: only at the cap     */
+	bool glpk_branching; /* GLPK's branching rule on small models too,
+				instead of wasp's (doc/formulation.md §6b) */
 	int out_blocks;     /* solves in sequence (1: one weighted solve)    */
-	int out_phases;     /* branching phases run in the last block (1-2) */
 	double out_maxcoef; /* largest coefficient of the single objective   */
 	int out_symrows;    /* symmetry-breaking rows                        */
 	bool out_warm_ok;   /* the warm start passed every row               */
 	bool out_warm_injected; /* GLPK took it as an incumbent             */
 	int out_heur;       /* incumbents found by the LP rounding heuristic */
+	long out_strong;    /* strong branches (branch.h)                    */
 } wilp_tune;
 
 void wilp_tune_init(wilp_tune *t);

@@ -40,6 +40,7 @@
  *   sym.c        symmetry rows (§5)
  *   objective.c  tiers and weights (§4)
  *   heur.c       the LP rounding heuristic (§6)
+ *   branch.c     reliability branching in GLPK's callback (§6b; branch.h)
  *   driver.c     the GLPK run of one model (§6)
  *   solve.c      ilp.h's entry points (§6)
  *   export.c     LP, MPS and GMPL data (§7)
@@ -84,18 +85,11 @@
 #define WILP_FREE_PER_BUILD 0.5
 #define WILP_HEUR_PASSES 32 /* LP rounding passes at a block's first node */
 #define WILP_DTH_MAX_COLS 20000 /* DTH branching up to this many columns */
-/* Branching in two phases (doc/formulation.md §6b) on models of at most
- * WILP_PHASES_MAX_COLS columns (the 64-node instances have 540-920, the
- * 128-node ones 3,100-3,400, where pseudo-cost branching was measured
- * to end with worse plans): Driebeek-Tomlin for WILP_PHASE1_NODES
- * nodes, then GLPK's hybrid pseudo-cost branching from its incumbent. */
-#define WILP_PHASES_MAX_COLS 2000
-#define WILP_PHASE1_NODES 4000
-/* ... and the first phase ends sooner when its incumbent has not
- * improved for this many nodes (16 instances of 64-72 nodes, 30 s:
- * proven 8 against 7, geomean 14.0 s against 16.3 s; 500 lost a pod of
- * a work tier on one, 2,000 proved 7; doc/formulation.md §6b). */
-#define WILP_PHASE1_STALL 1000
+/* wasp's reliability branching (branch.c; doc/formulation.md §6b) on
+ * models of at most this many columns (the 64-node instances have
+ * 540-920); above, strong branching's LP copies grow with the model and
+ * GLPK's Driebeek-Tomlin rule is kept. */
+#define WILP_RB_MAX_COLS 2000
 
 /* Column kinds (m->ckind; doc/formulation.md §2).  X: pods of a class
  * on a node; A: a group admitted; T: a group in a domain; U: a node left
@@ -330,8 +324,6 @@ typedef struct wilp_run {
 	/* LP rounding heuristic (wilp_heur_round) */
 	const wm *m;
 	int nheur;          /* GLP_IHEUR calls in this block               */
-	bool no_heur;       /* no LP rounding: the second branching phase,
-			       which starts from the first one's incumbent */
 	int heur_found;     /* solutions it gave GLPK                     */
 	double *lp, *hv;    /* ncols + 1                                   */
 	int *hx, *hlog;     /* nx + 1, placements to undo                  */
@@ -347,14 +339,7 @@ typedef struct wilp_run {
 	int hck[WS_MAX_TREE_DEPTH + 2], hcd[WS_MAX_TREE_DEPTH + 2], nhc;
 	unsigned char *hroot; /* ncomps */
 	double prog_t;      /* last progress report (wasp_options.progress) */
-	int node_cap;       /* > 0: stop the search after this many nodes  */
-	bool capped;        /* it did                                      */
-	int capped_at;      /* the node count where it did                 */
-	int stall;          /* > 0: ... or after this many nodes without a
-			       better incumbent                            */
-	double stall_obj;   /* the incumbent's value, and the node count   */
-	int stall_at;       /* where it last improved (-1: none yet)       */
-	long nodes_done;    /* nodes of the block's earlier phases         */
+	struct wbr *br;     /* wasp's branching (branch.h); NULL: GLPK's   */
 } wilp_run;
 
 /* A solve of all blocks, kept across the longjmp of a GLPK fault. */
