@@ -150,6 +150,15 @@ void wgl_cancelled(wgl_env *e)
 	e->P = NULL;
 }
 
+bool wgl_watch_late(const wgl_watch *w, double now, double steps)
+{
+	if (w->cancel && *w->cancel)
+		return true;
+	return !wdl_is_none(w->deadline) &&
+	       (now >= w->deadline.at - WGL_STEP_MARGIN_S ||
+		now + steps * w->maxstep > w->deadline.at);
+}
+
 bool wgl_watch_step(glp_tree *T, wgl_watch *w)
 {
 	int reason = glp_ios_reason(T);
@@ -165,10 +174,7 @@ bool wgl_watch_step(glp_tree *T, wgl_watch *w)
 	if (now - w->last > w->maxstep)
 		w->maxstep = now - w->last;
 	w->last = now;
-	if ((w->cancel && *w->cancel) ||
-	    (!wdl_is_none(w->deadline) &&
-	     (now >= w->deadline.at - WGL_STEP_MARGIN_S ||
-	      now + 1.2 * w->maxstep > w->deadline.at))) {
+	if (wgl_watch_late(w, now, 1.2)) {
 		w->stopped = true;
 		glp_ios_terminate(T);
 		return true;

@@ -67,6 +67,12 @@ typedef struct wgl_watch {
 	bool have_bound;
 } wgl_watch;
 
+/* Whether the search must stop now: cancelled, within
+ * WGL_STEP_MARGIN_S of the deadline, or `steps` of the longest step seen
+ * would cross it.  wgl_watch_step uses 1.2 steps; strong branching
+ * (ilp/branch.c), which adds to the current step, uses more. */
+bool wgl_watch_late(const wgl_watch *w, double now, double steps);
+
 /* glp_simplex under the deadline (its tm_lim, which GLPK checks every
  * iteration) and *e->cancel: GLPK reports its progress to the terminal
  * hook every WGL_POLL_MS, and the hook longjmps to e->jb with

@@ -36,10 +36,7 @@ static void report_progress(glp_tree *T, wilp_run *r)
 static bool near_end(void *info)
 {
 	const wilp_run *r = info;
-	if (r->w.cancel && *r->w.cancel)
-		return true;
-	return !wdl_is_none(r->w.deadline) &&
-	       wb_now() + 2 * r->w.maxstep > r->w.deadline.at;
+	return wgl_watch_late(&r->w, wb_now(), 2);
 }
 
 static void callback(glp_tree *T, void *info)
