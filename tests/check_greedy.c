@@ -192,6 +192,63 @@ START_TEST(tightest_admits_both)
 }
 END_TEST
 
+/* Rack ra has the only 4 free nodes of one rack; rb has 3 (its fourth
+ * runs a pod of the same priority) and node x, in no rack, 1.  A gang of
+ * 4 whole-node pods without a key and one that needs a rack: greedy's
+ * order counts one candidate domain (the cluster) for the first and
+ * places it first, on ra, and the rack gang waits.  The keyed-first
+ * pass (WGR_SEED_KEYED) places the rack gang first, on ra, and the other
+ * on rb and x; the restarts take that plan. */
+static wasp_snapshot *keyed_first_case(void)
+{
+	yb b = {0};
+	y_rack(&b, "ra", 4, 8);
+	y_rack(&b, "rb", 4, 8);
+	y_node(&b, "x", "", 8);
+	tu_pod_yaml(&b, "busy", NULL, "rb-n0", 8, 100);
+	y_group(&b, "anywhere", 4, 4, 8, NULL, 100);
+	y_group(&b, "onerack", 4, 4, 8, RACK, 100);
+	return tu_load_buf(&b);
+}
+
+static int admitted(const wp_problem *p, const wp_sol *x)
+{
+	int n = 0;
+	for (int g = 0; g < p->ngroups; g++)
+		n += x->admit[g] != 0;
+	return n;
+}
+
+START_TEST(keyed_first_pass)
+{
+	tu_inst in;
+	tu_inst_load(&in, keyed_first_case());
+	ck_assert_int_eq(in.p->ngroups, 2);
+	/* greedy's own order leaves the rack gang waiting */
+	ck_assert_int_eq(admitted(in.p, in.greedy), 1);
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wp_sol *k = wp_sol_new(in.p, in.a);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_int_eq(wgr_solve_seeded(in.p, &in.o, k, WGR_SEED_KEYED, &e),
+			 WASP_OK);
+	tu_sol_verified(in.snap, in.p, k, in.greedy, "keyed first");
+	ck_assert_int_eq(admitted(in.p, k), 2);
+	/* the restarts run it before their numbered seeds */
+	wp_sol *best = wp_sol_new(in.p, in.a);
+	ck_assert_ptr_nonnull(best);
+	wp_sol_copy(in.p, best, in.greedy);
+	int ran = 0, better = 0;
+	ck_assert_int_eq(wgr_restarts(in.p, &in.o, 1, wdl_none(), best, &ran,
+				      &better, &e),
+			 WASP_OK);
+	ck_assert_int_ge(better, 1);
+	tu_sol_verified(in.snap, in.p, best, in.greedy, "restarts");
+	ck_assert_int_eq(admitted(in.p, best), 2);
+	tu_inst_free(&in);
+}
+END_TEST
+
 /* Basic groups and lone pods: each pod on its own; what fits is placed,
  * the rest waits with a reason. */
 START_TEST(basic_independent)
@@ -531,6 +588,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	TCase *tu = tcase_create("units");
 	tcase_add_test(tu, best_fit_node);
+	tcase_add_test(tu, keyed_first_pass);
 	tcase_add_test(tu, unit_reasons);
 	suite_add_tcase(s, tu);
 	return tu_run(s);

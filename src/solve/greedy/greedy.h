@@ -47,6 +47,12 @@ int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
  * groups with the smallest pods first (order.c); wgr_restarts runs it
  * before the others. */
 #define WGR_SEED_SMALL ((uint64_t)1 << 63)
+/* The seed of the pass that keeps greedy's order but places, within each
+ * priority level, every group with a required key before the groups
+ * without one (order.c); wgr_restarts runs it before the numbered seeds.
+ * A group without a key may use any node, yet its one candidate domain,
+ * the cluster, puts it first in greedy's most-constrained order. */
+#define WGR_SEED_KEYED ((uint64_t)1 << 62)
 
 /* wgr_solve (with preemption) that also recounts the domain index
  * (index.c) from scratch after every group: *checks recounts made, *bad

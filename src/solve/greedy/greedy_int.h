@@ -267,7 +267,10 @@ typedef struct dsort {
 	int full; /* holds the whole group */
 } dsort;
 
-/* A group in the placement order (order.c). */
+/* A group in the placement order (order.c).  ncand: the domains that
+ * could hold its minimum (WGR_NCAND_ANY: placed after those that have
+ * a key, in the WGR_SEED_KEYED pass). */
+#define WGR_NCAND_ANY (1 << 29)
 typedef struct gord {
 	int g;
 	int32_t prio;

@@ -5,8 +5,10 @@
  * hold their minimum on the initial capacity), then largest, then input
  * order; a group's classes go larger first.  Seeded passes
  * (wgr_solve_seeded, restarts.c) keep the levels but perturb the order
- * within them (doc/formulation.md §11).  The initial roll-ups run on
- * OpenMP, one slot per group, so any thread count gives the same order.
+ * within them (doc/formulation.md §11); WGR_SEED_KEYED keeps greedy's
+ * order with the groups without a key last in their level.  The initial
+ * roll-ups run on OpenMP, one slot per group, so any thread count gives
+ * the same order.
  */
 #include "solve/greedy/greedy_int.h"
 #include "base/rng.h"
@@ -59,7 +61,8 @@ void wgr_class_order(const cinfo *ci, const int *classes, int n,
  * level's room may then depend on the levels placed before it). */
 bool wgr_seed_flat(uint64_t seed)
 {
-	return seed != WGR_SEED_SMALL && seed % 3 == 0;
+	return seed != WGR_SEED_SMALL && seed != WGR_SEED_KEYED &&
+	       seed % 3 == 0;
 }
 
 /* Whether no running unit may be evicted by any pending group (every
@@ -233,9 +236,14 @@ int wgr_order_groups(gs *G, gord *ord, int maxd)
 			for (int i = 0; i < ncd; i++)
 				n += c[i].bound >= need;
 		}
-		ord[g].ncand = n;
+		/* the keyed-first pass: a group without a key may use any
+		 * node, the least constrained (bench/README.md, "Groups
+		 * without a key last") */
+		ord[g].ncand = G->seed == WGR_SEED_KEYED && !k && n > 0
+				       ? WGR_NCAND_ANY
+				       : n;
 	}
-	if (G->seed && seeded_order(G, ord))
+	if (G->seed && G->seed != WGR_SEED_KEYED && seeded_order(G, ord))
 		return -1;
 	if (G->hint && lead_order(G, ord))
 		return -1;

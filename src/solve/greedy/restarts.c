@@ -4,7 +4,8 @@
  * not depend on the thread count; patience, the packing bound and the
  * deadline end them (doc/formulation.md §11).  Before them one pass
  * takes the groups with the smallest pods first (WGR_SEED_SMALL) where
- * nothing may be evicted.
+ * nothing may be evicted, and one places the groups with a key before
+ * those without (WGR_SEED_KEYED).
  */
 #include "solve/greedy/greedy_int.h"
 #include "base/clock.h"
@@ -116,13 +117,20 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	size_t base = wa_used(p->arena);
 	int last = 0, m = 1, rc = WASP_OK;
 	bool stop = false;
-	/* first the pass with the smallest pods first (order.c), where
-	 * nothing may be evicted: with evictions its plan admits more of
-	 * the lower levels, which then hold the room a search from it
-	 * would give to the top one (bench/README.md, "At scale") */
-	if (n > 0 && wgr_no_evictions(p) && !wdl_passed(until, 0) &&
-	    !(o && o->cancel && *o->cancel)) {
-		run_trial(p, o, WGR_SEED_SMALL, !dra, &tr[0]);
+	/* first two passes in fixed orders (order.c): the smallest pods
+	 * first, where nothing may be evicted (with evictions its plan
+	 * admits more of the lower levels, which then hold the room a
+	 * search from it would give to the top one; bench/README.md, "At
+	 * scale"); then greedy's order with the groups without a key last
+	 * in their level ("Groups without a key last") */
+	static const uint64_t lead[] = {WGR_SEED_SMALL, WGR_SEED_KEYED};
+	for (size_t k = 0; k < sizeof lead / sizeof *lead && !stop; k++) {
+		if (n <= 0 || wdl_passed(until, 0) ||
+		    (o && o->cancel && *o->cancel))
+			break;
+		if (lead[k] == WGR_SEED_SMALL && !wgr_no_evictions(p))
+			continue;
+		run_trial(p, o, lead[k], !dra, &tr[0]);
 		++*ran;
 		if (tr[0].rc) {
 			rc = tr[0].rc;
