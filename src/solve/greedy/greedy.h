@@ -53,6 +53,12 @@ int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
  * A group without a key may use any node, yet its one candidate domain,
  * the cluster, puts it first in greedy's most-constrained order. */
 #define WGR_SEED_KEYED ((uint64_t)1 << 62)
+/* The passes in fixed orders that wgr_restarts runs before its numbered
+ * seeds, in order: WGR_SEED_SMALL where nothing may be evicted, then
+ * WGR_SEED_KEYED.  Their seeds into lead[0..); returns how many. */
+#define WGR_RESTART_LEADS 2
+int wgr_restart_leads(const wp_problem *p,
+		      uint64_t lead[WGR_RESTART_LEADS]);
 
 /* wgr_solve (with preemption) that also recounts the domain index
  * (index.c) from scratch after every group: *checks recounts made, *bad

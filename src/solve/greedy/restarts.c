@@ -83,6 +83,16 @@ static int trials_per_thread(double pass_s)
 	return m < 1 ? 1 : m > WGR_RESTART_CHUNK ? WGR_RESTART_CHUNK : (int)m;
 }
 
+int wgr_restart_leads(const wp_problem *p,
+		      uint64_t lead[WGR_RESTART_LEADS])
+{
+	int n = 0;
+	if (wgr_no_evictions(p))
+		lead[n++] = WGR_SEED_SMALL;
+	lead[n++] = WGR_SEED_KEYED;
+	return n;
+}
+
 int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 		 wb_deadline until, wp_sol *best, int *ran, int *better,
 		 wasp_error *err)
@@ -123,13 +133,12 @@ int wgr_restarts(const wp_problem *p, const wasp_options *o, int n,
 	 * search from it would give to the top one; bench/README.md, "At
 	 * scale"); then greedy's order with the groups without a key last
 	 * in their level ("Groups without a key last") */
-	static const uint64_t lead[] = {WGR_SEED_SMALL, WGR_SEED_KEYED};
-	for (size_t k = 0; k < sizeof lead / sizeof *lead && !stop; k++) {
+	uint64_t lead[WGR_RESTART_LEADS];
+	int nl = wgr_restart_leads(p, lead);
+	for (int k = 0; k < nl && !stop; k++) {
 		if (n <= 0 || wdl_passed(until, 0) ||
 		    (o && o->cancel && *o->cancel))
 			break;
-		if (lead[k] == WGR_SEED_SMALL && !wgr_no_evictions(p))
-			continue;
 		run_trial(p, o, lead[k], !dra, &tr[0]);
 		++*ran;
 		if (tr[0].rc) {
