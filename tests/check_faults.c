@@ -2,7 +2,8 @@
  * check_faults.c -- allocation failure at the Nth allocation of a solve,
  * for a sweep of N: the call returns a clean error (out of memory, or a
  * GLPK fault) or a plan that verifies (greedy's, when the failure came
- * after greedy), never crashes, and frees everything it allocated.
+ * after greedy), never crashes, and frees everything it allocated (but
+ * a block GLPK itself loses when its realloc fails: see realloc below).
  *
  * The hook is confined to this test program: it defines malloc, calloc,
  * realloc and free over glibc's (__libc_malloc ...), so every allocation
@@ -13,6 +14,7 @@
  */
 #define _GNU_SOURCE
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,10 +95,25 @@ void *calloc(size_t n, size_t k)
 	return p;
 }
 
+/* Whether return address ra lies in GLPK's shared library. */
+static int in_glpk(void *ra)
+{
+	Dl_info d;
+	return dladdr(ra, &d) && d.dli_fname && strstr(d.dli_fname, "libglpk");
+}
+
 void *realloc(void *q, size_t n)
 {
-	if (fail_now())
+	if (fail_now()) {
+		/* GLPK 5.0's glp_realloc (env/alloc.c, dma) takes the block
+		 * off its list of blocks before it calls realloc, and raises
+		 * its error when realloc fails: glp_free_env then never sees
+		 * that block.  GLPK's leak, not the library's: such a block
+		 * is left out of the count. */
+		if (q && in_glpk(__builtin_return_address(0)))
+			set_del(q);
 		return NULL;
+	}
 	void *p = __libc_realloc(q, n);
 	if (p) {
 		set_del(q);
