@@ -481,6 +481,30 @@ START_TEST(applies)
 	ck_assert(!wag_prefer(in.p, 10.0, &why));
 	ck_assert_str_eq(why, "the node model fits the time");
 	tu_inst_free(&in);
+	/* a node model above WAG_NODE_MAX_COLS gives way to the part model
+	 * under a time limit even when its root LP would be quick (the
+	 * bench's frag-128); with no limit the node model stays */
+	wasp_gen_options_init(&g);
+	g.seed = 12;
+	g.levels = 2;
+	g.fanout = 4;
+	g.nodes = 128;
+	g.gpus_per_node = 8;
+	g.busy = 0.5;
+	g.gangs = 32;
+	g.max_gang = 16;
+	g.priorities = 3;
+	tu_inst_gen(&in, &g);
+	int rows, cols;
+	long nz;
+	wilp_estimate(in.p, &rows, &cols, &nz);
+	ck_assert_int_gt(cols, WAG_NODE_MAX_COLS);
+	ck_assert(WAG_NODE_LP_S_PER_NZ * (double)nz <
+		  WAG_NODE_LP_SHARE * 60.0);
+	ck_assert(wag_prefer(in.p, 60.0, &why));
+	ck_assert(!wag_prefer(in.p, 0, &why));
+	ck_assert_str_eq(why, "the node model fits the time");
+	tu_inst_free(&in);
 	wasp_gen_options_init(&g);
 	g.nodes = 8;
 	g.gangs = 2;

@@ -28,8 +28,20 @@ bool wag_applies(const wp_problem *p, const char **why);
  * more than this share of the time left. */
 #define WAG_NODE_LP_SHARE 0.3
 
+/* Above this many node-model columns (wilp_estimate) the part model
+ * runs whenever there is a time limit.  GLPK's search on the node model
+ * of the 128-node bench instances (about 4,600 columns) left greedy's
+ * plan standing after 60 s, where the part model's confined solve
+ * admits 2-4 more top-priority pods in 10 s; at 64 nodes (1,200-1,500
+ * columns) the node model proves the optimum in seconds and the part
+ * model does not (bench/README.md, "The model over parts from 128
+ * nodes"). */
+#define WAG_NODE_MAX_COLS 3000
+
 /* Should the ILP work over parts, with `left` seconds (<= 0: no limit)?
- * wag_applies, and the node model too large for the time. */
+ * wag_applies, and the node model too large for the time: its root LP
+ * alone would take WAG_NODE_LP_SHARE of it, or it has more than
+ * WAG_NODE_MAX_COLS columns. */
 bool wag_prefer(const wp_problem *p, double left, const char **why);
 
 /* Columns of the part model (its x columns and a few more), cheaply:

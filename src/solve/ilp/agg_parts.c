@@ -62,8 +62,9 @@ bool wag_prefer(const wp_problem *p, double left, const char **why)
 	int rows, cols;
 	long nz;
 	wilp_estimate(p, &rows, &cols, &nz);
-	if (left <= 0 || WAG_NODE_LP_S_PER_NZ * (double)nz <=
-			     WAG_NODE_LP_SHARE * left) {
+	if (left <= 0 || (cols <= WAG_NODE_MAX_COLS &&
+			  WAG_NODE_LP_S_PER_NZ * (double)nz <=
+			      WAG_NODE_LP_SHARE * left)) {
 		if (why)
 			*why = "the node model fits the time";
 		return false;
