@@ -31,8 +31,9 @@ tmp=$(mktemp -d /tmp/wasp-cbcr-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # name | wasp gen options: the family instances of bench/README.md and
-# the small ones of bench/suites/standard.yaml (its frag-64 is the same
-# snapshot as gpu-64 here, byte for byte; frag-128 is its own)
+# every instance of bench/suites/standard.yaml (its frag-64 is the same
+# snapshot as gpu-64 here, byte for byte; the rest under their suite
+# names; deep512 is the deep512-t* snapshot)
 instances='
 fragmented-64|--seed 11 --family fragmented --levels 2 --fanout 4 --nodes 64 --gangs 16 --max-gang 16 --priorities 3
 mixed-64|--seed 11 --family mixed --levels 2 --fanout 4 --nodes 64 --gangs 16 --max-gang 16 --priorities 3
@@ -41,6 +42,15 @@ nvlink-72|--seed 11 --family nvlink --levels 2 --fanout 4 --nodes 72 --gangs 18 
 frag-128|--seed 12 --levels 2 --fanout 4 --nodes 128 --gpus 8 --busy 0.5 --gangs 32 --max-gang 16 --priorities 3
 fragmented-128|--seed 11 --family fragmented --levels 2 --fanout 4 --nodes 128 --gangs 32 --max-gang 16 --priorities 3
 gpu-128|--seed 11 --family gpu --levels 2 --fanout 4 --nodes 128 --gangs 32 --max-gang 16 --priorities 3
+frag-256|--seed 13 --levels 2 --fanout 4 --nodes 256 --gpus 8 --busy 0.5 --gangs 64 --max-gang 16 --priorities 3
+frag-512|--seed 14 --levels 2 --fanout 8 --nodes 512 --gpus 8 --busy 0.5 --gangs 128 --max-gang 16 --priorities 3
+busy-256|--seed 21 --levels 2 --fanout 4 --nodes 256 --gpus 8 --busy 0.8 --gangs 64 --max-gang 16 --priorities 3
+big-256|--seed 22 --levels 2 --fanout 4 --nodes 256 --gpus 8 --busy 0.2 --gangs 24 --max-gang 64 --priorities 2
+deep512|--seed 31 --levels 3 --fanout 4 --nodes 512 --gpus 8 --busy 0.5 --gangs 100 --max-gang 16 --priorities 3
+nvlink-576|--seed 51 --family nvlink --levels 2 --fanout 4 --nodes 576 --busy 0.5 --gangs 64 --max-gang 18 --priorities 3
+fragmented-256|--seed 52 --family fragmented --levels 2 --fanout 4 --nodes 256 --gpus 8 --busy 0.5 --gangs 64 --max-gang 16 --priorities 3
+mixed-256|--seed 53 --family mixed --levels 2 --fanout 4 --nodes 256 --gpus 8 --busy 0.5 --gangs 48 --max-gang 16 --priorities 3 --cpu-nodes 0.25 --services 32 --lone-pods 64
+trees-256|--seed 54 --levels 3 --fanout 4 --nodes 256 --gpus 8 --busy 0.5 --gangs 16 --max-gang 16 --priorities 3 --trees 24
 '
 
 # status and objective of a plan in JSON
