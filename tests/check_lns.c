@@ -1127,6 +1127,46 @@ START_TEST(small_first_packs_more)
 }
 END_TEST
 
+/* auto sends a node model above WSV_AUTO_LNS_COLS columns to the
+ * neighbourhood search (bench/README.md, "The neighbourhood search from
+ * 256 nodes"): the bench's big-256.  Its plan is verified and no worse
+ * than greedy's. */
+START_TEST(auto_search_above_lns_cols)
+{
+	wasp_gen_options g;
+	wasp_gen_options_init(&g);
+	g.seed = 22;
+	g.levels = 2;
+	g.fanout = 4;
+	g.nodes = 256;
+	g.gpus_per_node = 8;
+	g.busy = 0.2;
+	g.gangs = 24;
+	g.max_gang = 64;
+	g.priorities = 2;
+	tu_inst in;
+	tu_inst_gen(&in, &g);
+	int rows, cols;
+	long nz;
+	wilp_estimate(in.p, &rows, &cols, &nz);
+	ck_assert_int_gt(cols, WSV_AUTO_LNS_COLS);
+	ck_assert(wilp_lns_applies(in.p, NULL));
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_AUTO;
+	o.time_limit_s = 10;
+	wasp_plan *pl = tu_solve(in.snap, &o); /* verified */
+	ck_assert_ptr_nonnull(
+	    strstr(pl->sum.mode_reason, "neighbourhood search"));
+	ck_assert_ptr_null(strstr(pl->sum.mode_reason, "ILP within budget"));
+	wasp_plan *gp = tu_solve_mode(in.snap, WASP_MODE_GREEDY);
+	ck_assert(wp_value_cmp(&pl->sum.tiers, &gp->sum.tiers) >= 0);
+	wasp_plan_free(gp);
+	wasp_plan_free(pl);
+	tu_inst_free(&in);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("lns");
@@ -1154,6 +1194,7 @@ static Suite *suite(void)
 	tcase_add_test(l, lns_part_admits_block_gang);
 	tcase_add_test(l, lns_block_admits_block_gangs);
 	tcase_add_test(l, lns_small_start_with_evictions);
+	tcase_add_test(l, auto_search_above_lns_cols);
 	suite_add_tcase(s, l);
 	TCase *f = tcase_create("order");
 	tcase_set_timeout(f, 60);

@@ -32,13 +32,6 @@
 #define WSV_AUTO_MAX_COLS 20000
 #define WSV_AUTO_MAX_NONZEROS 400000L
 #define WSV_AUTO_MIN_SECONDS 0.5
-/* Auto mode: above this many node-model columns (and up to the limits
- * above) the neighbourhood search runs where it applies, not an ILP.
- * On the 256-node bench instances (6,600-17,800 columns) it beat the
- * ILP's plans in 10 s where neither model improved on greedy's in 60 s;
- * at 128 nodes (about 4,600) the model over parts did better
- * (bench/README.md, "The neighbourhood search from 256 nodes"). */
-#define WSV_AUTO_LNS_COLS 6000
 /* Seeded greedy restarts (wgr_restarts) before the ILP get at most this
  * share of the time left. */
 #define WSV_RESTART_SHARE 0.4
