@@ -484,16 +484,8 @@ START_TEST(applies)
 	/* a node model above WAG_NODE_MAX_COLS gives way to the part model
 	 * under a time limit even when its root LP would be quick (the
 	 * bench's frag-128); with no limit the node model stays */
-	wasp_gen_options_init(&g);
-	g.seed = 12;
-	g.levels = 2;
-	g.fanout = 4;
-	g.nodes = 128;
-	g.gpus_per_node = 8;
-	g.busy = 0.5;
-	g.gangs = 32;
-	g.max_gang = 16;
-	g.priorities = 3;
+	tu_gen_args(&g, "seed 12 levels 2 fanout 4 nodes 128 gpus 8 busy 0.5 "
+			"gangs 32 max-gang 16 priorities 3");
 	tu_inst_gen(&in, &g);
 	int rows, cols;
 	long nz;

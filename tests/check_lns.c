@@ -1134,16 +1134,8 @@ END_TEST
 START_TEST(auto_search_above_lns_cols)
 {
 	wasp_gen_options g;
-	wasp_gen_options_init(&g);
-	g.seed = 22;
-	g.levels = 2;
-	g.fanout = 4;
-	g.nodes = 256;
-	g.gpus_per_node = 8;
-	g.busy = 0.2;
-	g.gangs = 24;
-	g.max_gang = 64;
-	g.priorities = 2;
+	tu_gen_args(&g, "seed 22 levels 2 fanout 4 nodes 256 gpus 8 busy 0.2 "
+			"gangs 24 max-gang 64 priorities 2");
 	tu_inst in;
 	tu_inst_gen(&in, &g);
 	int rows, cols;

@@ -520,6 +520,24 @@ void tu_inst_gen(tu_inst *in, const wasp_gen_options *g)
 	tu_inst_load(in, tu_gen_load(g));
 }
 
+void tu_gen_args(wasp_gen_options *g, const char *args)
+{
+	wasp_gen_options_init(g);
+	char buf[512];
+	ck_assert_uint_lt(strlen(args), sizeof buf);
+	strcpy(buf, args);
+	char *save = NULL;
+	for (char *k = strtok_r(buf, " ", &save); k;
+	     k = strtok_r(NULL, " ", &save)) {
+		char *v = strtok_r(NULL, " ", &save);
+		ck_assert_ptr_nonnull(v);
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_msg(wasp_gen_option_set(g, k, v, &e) == 0, "%s",
+			      e.msg);
+	}
+}
+
 void tu_inst_free(tu_inst *in)
 {
 	wa_destroy(in->a);

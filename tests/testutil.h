@@ -162,6 +162,10 @@ wasp_snapshot *tu_gen_load(const wasp_gen_options *g);
  * under default options and greedy's plan. */
 void tu_inst_load(tu_inst *in, wasp_snapshot *snap);
 void tu_inst_gen(tu_inst *in, const wasp_gen_options *g);
+/* Generator options from `wasp gen`'s words, "seed 22 nodes 256 ...",
+ * on top of the defaults (a bench suite's gen: line); fails the test on
+ * a bad option. */
+void tu_gen_args(wasp_gen_options *g, const char *args);
 void tu_inst_free(tu_inst *in);
 
 /* Run a Check suite with CK_ENV verbosity; returns process exit code. */
