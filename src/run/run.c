@@ -532,7 +532,8 @@ static int solve_ilp(run *R, wp_sol *isol, wasp_error *ie)
 			R->reason = wa_printf(a, "%s; over parts of "
 						 "interchangeable nodes (the "
 						 "node model is too large "
-						 "for the time)",
+						 "for the time or for "
+						 "GLPK's search)",
 					      R->reason ? R->reason : "ilp");
 	} else if (!wi.declined) {
 		if (!node_model_fits(R))
