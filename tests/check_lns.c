@@ -1159,6 +1159,35 @@ START_TEST(auto_search_above_lns_cols)
 }
 END_TEST
 
+/* ... but a plan the packing bound proves (every pod placed, nothing
+ * evicted, the packing at its bound) gets no search: auto says the
+ * model is not needed, and the plan is optimal and verified. */
+START_TEST(auto_proven_skips_search)
+{
+	wasp_gen_options g;
+	tu_gen_args(&g, "seed 2 levels 2 fanout 4 nodes 256 gpus 8 busy 0.05 "
+			"gangs 30 max-gang 4 priorities 1");
+	tu_inst in;
+	tu_inst_gen(&in, &g);
+	int rows, cols;
+	long nz;
+	wilp_estimate(in.p, &rows, &cols, &nz);
+	ck_assert_int_gt(cols, WSV_AUTO_LNS_COLS);
+	ck_assert(wilp_lns_applies(in.p, NULL));
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_AUTO;
+	o.time_limit_s = 10;
+	wasp_plan *pl = tu_solve(in.snap, &o); /* verified */
+	ck_assert_str_eq(pl->sum.status, "optimal");
+	ck_assert_ptr_nonnull(strstr(pl->sum.mode_reason, "not needed"));
+	ck_assert_ptr_null(
+	    strstr(pl->sum.mode_reason, "neighbourhood search"));
+	wasp_plan_free(pl);
+	tu_inst_free(&in);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("lns");
@@ -1187,6 +1216,7 @@ static Suite *suite(void)
 	tcase_add_test(l, lns_block_admits_block_gangs);
 	tcase_add_test(l, lns_small_start_with_evictions);
 	tcase_add_test(l, auto_search_above_lns_cols);
+	tcase_add_test(l, auto_proven_skips_search);
 	suite_add_tcase(s, l);
 	TCase *f = tcase_create("order");
 	tcase_set_timeout(f, 60);

@@ -331,7 +331,9 @@ static void decide_auto(run *R)
 	long nz = R->nz;
 	double left = wdl_left(R->deadline, 0);
 	bool big = cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS;
-	bool proven = big && R->gproven;
+	/* a plan the packing bound proves needs no large model and no
+	 * search */
+	bool proven = (big || cols > WSV_AUTO_LNS_COLS) && R->gproven;
 	int pcols = big && !proven && !R->o->node_model &&
 			    p->nx <= WSV_AUTO_MAX_PART_SLOTS &&
 			    wag_applies(p, NULL)
