@@ -1127,27 +1127,36 @@ START_TEST(small_first_packs_more)
 }
 END_TEST
 
+/* The instance of wasp gen's words args, which must have a node model
+ * above WSV_AUTO_LNS_COLS columns where the search applies, planned by
+ * auto in 10 s (verified, by tu_solve). */
+static wasp_plan *auto_above_lns_cols(tu_inst *in, const char *args)
+{
+	wasp_gen_options g;
+	tu_gen_args(&g, args);
+	tu_inst_gen(in, &g);
+	int rows, cols;
+	long nz;
+	wilp_estimate(in->p, &rows, &cols, &nz);
+	ck_assert_int_gt(cols, WSV_AUTO_LNS_COLS);
+	ck_assert(wilp_lns_applies(in->p, NULL));
+	wasp_options o;
+	wasp_options_init(&o);
+	o.mode = WASP_MODE_AUTO;
+	o.time_limit_s = 10;
+	return tu_solve(in->snap, &o);
+}
+
 /* auto sends a node model above WSV_AUTO_LNS_COLS columns to the
  * neighbourhood search (bench/README.md, "The neighbourhood search from
  * 256 nodes"): the bench's big-256.  Its plan is verified and no worse
  * than greedy's. */
 START_TEST(auto_search_above_lns_cols)
 {
-	wasp_gen_options g;
-	tu_gen_args(&g, "seed 22 levels 2 fanout 4 nodes 256 gpus 8 busy 0.2 "
-			"gangs 24 max-gang 64 priorities 2");
 	tu_inst in;
-	tu_inst_gen(&in, &g);
-	int rows, cols;
-	long nz;
-	wilp_estimate(in.p, &rows, &cols, &nz);
-	ck_assert_int_gt(cols, WSV_AUTO_LNS_COLS);
-	ck_assert(wilp_lns_applies(in.p, NULL));
-	wasp_options o;
-	wasp_options_init(&o);
-	o.mode = WASP_MODE_AUTO;
-	o.time_limit_s = 10;
-	wasp_plan *pl = tu_solve(in.snap, &o); /* verified */
+	wasp_plan *pl = auto_above_lns_cols(
+	    &in, "seed 22 levels 2 fanout 4 nodes 256 gpus 8 busy 0.2 "
+		 "gangs 24 max-gang 64 priorities 2");
 	ck_assert_ptr_nonnull(
 	    strstr(pl->sum.mode_reason, "neighbourhood search"));
 	ck_assert_ptr_null(strstr(pl->sum.mode_reason, "ILP within budget"));
@@ -1164,21 +1173,10 @@ END_TEST
  * model is not needed, and the plan is optimal and verified. */
 START_TEST(auto_proven_skips_search)
 {
-	wasp_gen_options g;
-	tu_gen_args(&g, "seed 2 levels 2 fanout 4 nodes 256 gpus 8 busy 0.05 "
-			"gangs 30 max-gang 4 priorities 1");
 	tu_inst in;
-	tu_inst_gen(&in, &g);
-	int rows, cols;
-	long nz;
-	wilp_estimate(in.p, &rows, &cols, &nz);
-	ck_assert_int_gt(cols, WSV_AUTO_LNS_COLS);
-	ck_assert(wilp_lns_applies(in.p, NULL));
-	wasp_options o;
-	wasp_options_init(&o);
-	o.mode = WASP_MODE_AUTO;
-	o.time_limit_s = 10;
-	wasp_plan *pl = tu_solve(in.snap, &o); /* verified */
+	wasp_plan *pl = auto_above_lns_cols(
+	    &in, "seed 2 levels 2 fanout 4 nodes 256 gpus 8 busy 0.05 "
+		 "gangs 30 max-gang 4 priorities 1");
 	ck_assert_str_eq(pl->sum.status, "optimal");
 	ck_assert_ptr_nonnull(strstr(pl->sum.mode_reason, "not needed"));
 	ck_assert_ptr_null(
