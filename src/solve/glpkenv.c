@@ -169,6 +169,10 @@ bool wgl_watch_step(glp_tree *T, wgl_watch *w)
 			w->bound = glp_ios_node_bound(T, bn);
 			w->have_bound = true;
 		}
+		if (w->have_cap && (!w->have_bound || w->bound > w->cap)) {
+			w->bound = w->cap;
+			w->have_bound = true;
+		}
 	}
 	double now = wb_now();
 	if (now - w->last > w->maxstep)

@@ -65,6 +65,8 @@ typedef struct wgl_watch {
 	bool int_opt;       /* by the proof                            */
 	double bound;
 	bool have_bound;
+	bool have_cap;      /* a bound known before the search (root cuts, */
+	double cap;         /* ilp/gomory.h): bound never exceeds it        */
 } wgl_watch;
 
 /* Whether the search must stop now: cancelled, within

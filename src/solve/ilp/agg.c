@@ -63,6 +63,7 @@ static int confined_solve(const ag *m, const wag_run *r,
 	 * interrupted, and this solve gets what is left of the time */
 	tu.cuts = 0;
 	tu.no_dth = true;
+	tu.root_cuts = 0;
 	int rc = wilp_solve_tuned(q, o, wdl_sooner(dl, WDL_MARGIN_ILP_S), qw,
 				  qs, &qst, &tu, err);
 	if (rc)

@@ -5,6 +5,8 @@
  */
 #include "solve/ilp/ilp_int.h"
 #include "solve/ilp/branch.h"
+#include "solve/ilp/gomory.h"
+#include "solve/ilp/dive.h"
 
 /* wasp_options.progress during the search: the incumbent and the best
  * bound of the open nodes (the weighted objective, doc/formulation.md
@@ -222,6 +224,7 @@ static void search_begin(solve_state *S, int b, double maxstep)
 	r->block = b;
 	r->w.injected = r->w.inject_ok = false;
 	r->w.have_bound = false;
+	r->w.have_cap = false;
 	r->w.int_opt = false;
 }
 
@@ -265,6 +268,71 @@ static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip)
 		tu->out_strong += wbr_strong_count(r->br);
 	r->br = NULL;
 	return rc;
+}
+
+/* The root's own work before GLPK's search, on models of at most
+ * WILP_RB_MAX_COLS columns (doc/formulation.md §6b, "Root cuts with
+ * integer slacks, and a dive"): Gomory rounds on a copy of the root LP
+ * (their cuts stay in P where they closed nearly all the gap, and GLPK's
+ * own Gomory cuts are then left out), and a dive on the cut LP whose
+ * plan, when better, becomes the incumbent GLPK starts from.
+ * *cut_bound: the rounds' bound on every plan (NAN: none). */
+static int root_work(solve_state *S, glp_prob *P, int b, double share,
+		     double *vbuf, glp_iocp *ip, double *cut_bound,
+		     wasp_error *err)
+{
+	wm *m = &S->m;
+	wilp_run *r = &S->run;
+	wilp_tune *tu = r->tune;
+	*cut_bound = NAN;
+	if (m->ncols > WILP_RB_MAX_COLS || (tu && tu->root_cuts == 0))
+		return WASP_OK;
+	bool int_obj = wilp_int_objective(m, b);
+	double inc = S->have_best ? (double)wilp_obj_at(m, b, S->best) : NAN;
+	/* a quarter of the block's time at most, for each part; with a
+	 * work budget only the run's deadline, so that the load does not
+	 * change the plan (doc/library.md, "Determinism") */
+	bool work = r->o && r->o->work_limit > 0;
+	wb_deadline dl = work ? r->w.deadline : wdl_at(wb_now() + share / 4);
+	wgm_result gr;
+	glp_prob *Q = NULL;
+	int rc = wgm_root(P, m->ar, inc, int_obj, WGM_KEEP_SHARE, &r->env, dl,
+			  &Q, &gr);
+	if (rc == WASP_ENOMEM)
+		return WASP_OK; /* no memory for cuts: GLPK alone */
+	if (tu) {
+		tu->out_root_rounds = gr.rounds;
+		tu->out_root_kept = gr.kept;
+		tu->out_root_bound = gr.z1;
+	}
+	if (rc == WASP_OK && gr.rounds > 0)
+		*cut_bound = gr.z1;
+	if (rc == WASP_OK && gr.kept > 0)
+		ip->gmi_cuts = GLP_OFF;
+	unsigned char *pick = Q ? wa_calloc(m->ar, m->ncols + 1, 1) : NULL;
+	if (pick) {
+		for (int j = 1; j <= m->ncols; j++)
+			pick[j] = m->ckind[j] == WM_A || m->ckind[j] == WM_T;
+		if (!work)
+			dl = wdl_at(wb_now() + share / 4);
+		if (wdi_dive(Q, pick, inc, int_obj, &r->env, dl) &&
+		    wdi_complete(Q, pick, inc, int_obj, &r->env, dl, vbuf) &&
+		    wm_check(&m->b, vbuf, 0) == 0 &&
+		    (!S->have_best ||
+		     wilp_obj_at(m, b, vbuf) > wilp_obj_at(m, b, S->best))) {
+			memcpy(S->best, vbuf, sizeof *vbuf * (m->ncols + 1));
+			S->have_best = true;
+			if (tu)
+				tu->out_root_dive = true;
+		}
+	}
+	if (Q)
+		glp_delete_prob(Q);
+	if (rc == WASP_ESOLVER)
+		return werr(err, WASP_ESOLVER,
+			    "GLPK: LP relaxation failed after the root's"
+			    " cuts");
+	return WASP_OK;
 }
 
 /* Everything that calls GLPK; a fault longjmps back to wilp_solve. */
@@ -350,8 +418,20 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		}
 		glp_iocp ip;
 		intopt_params(m, r, b, nb, fixed, &ip);
+		double cut_bound = NAN;
+		rc = root_work(S, P, b, share, vbuf, &ip, &cut_bound, err);
+		if (rc)
+			return rc;
 		/* a step of intopt costs about one LP solve, or more */
 		search_begin(S, b, tlp);
+		/* the cuts' bound holds whether they stayed or not (half a
+		 * unit over it: the LP's objective is exact to 0.11 of one,
+		 * see WILP_MAX_COEF) */
+		if (isfinite(cut_bound)) {
+			r->w.have_cap = true;
+			r->w.cap = cut_bound +
+				   (wilp_int_objective(m, b) ? 0.5 : 0);
+		}
 		r->w.int_obj = wilp_int_objective(m, b);
 		rc = branch_and_cut(S, P, &ip);
 		int st = glp_mip_status(P);
@@ -369,6 +449,11 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		bool opt = got && ((rc == 0 && st == GLP_OPT) ||
 				   (rc == GLP_ESTOP && r->w.int_opt));
 		double zb = (double)wilp_obj_at(m, b, S->best);
+		if (r->w.have_cap &&
+		    (!r->w.have_bound || r->w.bound > r->w.cap)) {
+			r->w.bound = r->w.cap;
+			r->w.have_bound = true;
+		}
 		if (b == 0)
 			S->bound0 = opt ? zb : r->w.have_bound ? r->w.bound : NAN;
 		S->injected_any |= r->w.inject_ok;

@@ -72,6 +72,9 @@ typedef struct wilp_tune {
 			       time left, agg.c)                           */
 	bool glpk_branching; /* GLPK's branching rule on small models too,
 				instead of wasp's (doc/formulation.md §6b) */
+	int root_cuts;      /* 0: no Gomory rounds and no dive at the root
+			       (gomory.h, dive.h); -1: the default, on
+			       models of at most WILP_RB_MAX_COLS columns  */
 	int out_blocks;     /* solves in sequence (1: one weighted solve)    */
 	double out_maxcoef; /* largest coefficient of the single objective   */
 	int out_symrows;    /* symmetry-breaking rows                        */
@@ -79,6 +82,10 @@ typedef struct wilp_tune {
 	bool out_warm_injected; /* GLPK took it as an incumbent             */
 	int out_heur;       /* incumbents found by the LP rounding heuristic */
 	long out_strong;    /* strong branches (branch.h)                    */
+	int out_root_rounds; /* Gomory rounds at the root (gomory.h)         */
+	int out_root_kept;  /* cut rows they left in the model               */
+	double out_root_bound; /* the root LP's objective after the rounds   */
+	bool out_root_dive; /* the dive's plan (dive.h) became the incumbent */
 } wilp_tune;
 
 void wilp_tune_init(wilp_tune *t);

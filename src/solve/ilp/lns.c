@@ -381,8 +381,13 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 		if (!H[i].out)
 			continue;
 		wilp_stats sst;
-		if (wilp_solve(H[i].sub, &so, sdl, H[i].warm, H[i].out, &sst,
-			       &e) == 0) {
+		/* the root's cuts and dive (doc/formulation.md §6b) were
+		 * measured on whole models, not on neighbourhoods: off */
+		wilp_tune tu;
+		wilp_tune_init(&tu);
+		tu.root_cuts = 0;
+		if (wilp_solve_tuned(H[i].sub, &so, sdl, H[i].warm, H[i].out,
+				     &sst, &tu, &e) == 0) {
 			H[i].solved = true;
 			H[i].improved = sst.improved;
 			/* optimal, or the start proven optimal */

@@ -85,6 +85,7 @@ void wilp_tune_init(wilp_tune *t)
 	t->max_coef = 0;
 	t->symmetry = -1;
 	t->heuristic = -1;
+	t->root_cuts = -1;
 	t->no_dth = false;
 }
 
