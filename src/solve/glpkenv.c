@@ -159,6 +159,14 @@ bool wgl_watch_late(const wgl_watch *w, double now, double steps)
 		now + steps * w->maxstep > w->deadline.at);
 }
 
+void wgl_watch_cap(wgl_watch *w)
+{
+	if (w->have_cap && (!w->have_bound || w->bound > w->cap)) {
+		w->bound = w->cap;
+		w->have_bound = true;
+	}
+}
+
 bool wgl_watch_step(glp_tree *T, wgl_watch *w)
 {
 	int reason = glp_ios_reason(T);
@@ -169,10 +177,7 @@ bool wgl_watch_step(glp_tree *T, wgl_watch *w)
 			w->bound = glp_ios_node_bound(T, bn);
 			w->have_bound = true;
 		}
-		if (w->have_cap && (!w->have_bound || w->bound > w->cap)) {
-			w->bound = w->cap;
-			w->have_bound = true;
-		}
+		wgl_watch_cap(w);
 	}
 	double now = wb_now();
 	if (now - w->last > w->maxstep)

@@ -108,5 +108,8 @@ void wgl_cancelled(wgl_env *e);
 
 /* True when it terminated the search. */
 bool wgl_watch_step(glp_tree *T, wgl_watch *w);
+/* w->bound lowered to w->cap when that is known and lower (each step,
+ * and once more after the search). */
+void wgl_watch_cap(wgl_watch *w);
 
 #endif

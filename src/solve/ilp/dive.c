@@ -14,15 +14,18 @@
 /* A column is integral within this. */
 #define WDI_INT_TOL 1e-6
 
+/* z beats cutoff (NAN: anything does); by a whole unit when int_obj. */
+static bool beats(double z, double cutoff, bool int_obj)
+{
+	return isnan(cutoff) ||
+	       (int_obj ? z >= cutoff + 1 - 1e-6 : z > cutoff);
+}
+
 /* Q's LP is solved and can still beat cutoff. */
 static bool lp_ok(glp_prob *Q, double cutoff, bool int_obj)
 {
-	if (glp_get_status(Q) != GLP_OPT)
-		return false;
-	if (isnan(cutoff))
-		return true;
-	double z = glp_get_obj_val(Q);
-	return int_obj ? z >= cutoff + 1 - 1e-6 : z > cutoff;
+	return glp_get_status(Q) == GLP_OPT &&
+	       beats(glp_get_obj_val(Q), cutoff, int_obj);
 }
 
 static int resolve(glp_prob *Q, wgl_env *e, wb_deadline dl)
@@ -121,8 +124,7 @@ bool wdi_complete(glp_prob *Q, const unsigned char *pick, double cutoff,
 	int st = glp_mip_status(Q);
 	if (st != GLP_OPT && st != GLP_FEAS)
 		return false;
-	double z = glp_mip_obj_val(Q);
-	if (!isnan(cutoff) && (int_obj ? z < cutoff + 1 - 1e-6 : z <= cutoff))
+	if (!beats(glp_mip_obj_val(Q), cutoff, int_obj))
 		return false;
 	for (int j = 1; j <= n; j++)
 		x[j] = floor(glp_mip_col_val(Q, j) + 0.5);

@@ -449,11 +449,7 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		bool opt = got && ((rc == 0 && st == GLP_OPT) ||
 				   (rc == GLP_ESTOP && r->w.int_opt));
 		double zb = (double)wilp_obj_at(m, b, S->best);
-		if (r->w.have_cap &&
-		    (!r->w.have_bound || r->w.bound > r->w.cap)) {
-			r->w.bound = r->w.cap;
-			r->w.have_bound = true;
-		}
+		wgl_watch_cap(&r->w);
 		if (b == 0)
 			S->bound0 = opt ? zb : r->w.have_bound ? r->w.bound : NAN;
 		S->injected_any |= r->w.inject_ok;

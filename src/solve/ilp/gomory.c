@@ -22,6 +22,7 @@
 
 #include "base/error.h"
 #include "base/sort.h"
+#include "reduce/problem.h"
 
 /* Columns tried: fractional part in [WGM_MIN_FRAC, 1 - WGM_MIN_FRAC]. */
 #define WGM_MIN_FRAC 0.01
@@ -64,6 +65,13 @@ static bool is_int(double v)
 static double frac(double v)
 {
 	return v - floor(v);
+}
+
+/* The least move of the bound that counts as a gain: half a unit when
+ * the objective is integral at every plan, else 1e-6 relatively. */
+static double gain_min(bool int_obj, double z)
+{
+	return int_obj ? 0.5 : 1e-6 * (1 + fabs(z));
 }
 
 /* Appends Q's row i to the compressed rows. */
@@ -180,16 +188,6 @@ static long denominator(double v)
 	return 0;
 }
 
-static long gcd_l(long a, long b)
-{
-	while (b) {
-		long t = a % b;
-		a = b;
-		b = t;
-	}
-	return a < 0 ? -a : a;
-}
-
 /* The cut sum d x >= *r (every column integer) scaled to integers,
  * divided by their gcd, and *r rounded up: the left side is an integer
  * at every solution.  lhs: its value at the LP point, which must stay
@@ -204,7 +202,7 @@ static bool to_integers(wgm *g, double *r, double lhs)
 		long q = denominator(g->d[c]);
 		if (q == 0)
 			return false;
-		mult = mult / gcd_l(mult, q) * q;
+		mult = mult / (long)wp_gcd(mult, q) * q;
 		if (mult > WGM_MAX_MULT)
 			return false;
 	}
@@ -214,7 +212,7 @@ static bool to_integers(wgm *g, double *r, double lhs)
 		double v = g->d[c] * (double)mult, iv = floor(v + 0.5);
 		if (fabs(v - iv) > 1e-7 || fabs(iv) > 1e9)
 			return false;
-		gg = gcd_l(gg, (long)iv);
+		gg = (long)wp_gcd(gg, (long)iv);
 	}
 	if (gg <= 0)
 		return false;
@@ -410,8 +408,7 @@ static double rounds(wgm *g, bool int_obj, wgl_env *e, wb_deadline dl,
 	glp_init_smcp(&sp);
 	sp.msg_lev = GLP_MSG_OFF;
 	sp.meth = GLP_DUALP;
-	double z = out->z0;
-	double gain_min = int_obj ? 0.5 : 1e-6 * (1 + fabs(z));
+	double z = out->z0, least = gain_min(int_obj, z);
 	int stall = 0;
 	while (out->rounds < WGM_MAX_ROUNDS && stall < WGM_MAX_STALL &&
 	       wdl_left(dl, 0) > 0) {
@@ -436,7 +433,7 @@ static double rounds(wgm *g, bool int_obj, wgl_env *e, wb_deadline dl,
 		if (rc != 0 || glp_get_status(Q) != GLP_OPT)
 			return out->z0; /* the last round is not a bound */
 		double z1 = glp_get_obj_val(Q);
-		stall = z - z1 < gain_min ? stall + 1 : 0;
+		stall = z - z1 < least ? stall + 1 : 0;
 		z = z1 < z ? z1 : z;
 	}
 	return z;
@@ -459,13 +456,13 @@ int wgm_root(glp_prob *P, wa_arena *ar, double incumbent, bool int_obj,
 	glp_copy_prob(g->Q, P, GLP_OFF);
 	g->rnz = 1;
 	g->rbeg[1] = 1;
-	for (int i = 1; i <= m0; i++)
+	for (int i = 1; i <= m0; i++) {
 		if (!csr_add(g, i)) {
 			glp_delete_prob(g->Q);
 			return WASP_ENOMEM;
 		}
-	for (int i = 1; i <= m0; i++)
 		g->irow[i] = row_int(g, i);
+	}
 	/* the copy has P's basis, not its factorization: one solve (no
 	 * iteration) makes it */
 	glp_smcp sp;
@@ -478,10 +475,9 @@ int wgm_root(glp_prob *P, wa_arena *ar, double incumbent, bool int_obj,
 	out->z1 = z;
 	double gain = out->z0 - z;
 	double gap = isfinite(incumbent) ? out->z0 - incumbent : INFINITY;
-	bool keep = gain >= (int_obj ? 0.5 : 1e-6 * (1 + fabs(z))) &&
-		    (!isfinite(gap) || gain >= keep_share * gap) &&
-		    glp_get_status(g->Q) == GLP_OPT;
 	bool solved = glp_get_status(g->Q) == GLP_OPT;
+	bool keep = solved && gain >= gain_min(int_obj, z) &&
+		    (!isfinite(gap) || gain >= keep_share * gap);
 	if (!keep) {
 		if (lp && solved)
 			*lp = g->Q;
