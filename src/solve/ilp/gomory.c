@@ -16,6 +16,7 @@
  * the load.
  */
 #include "solve/ilp/gomory.h"
+#include "solve/ilp/tabrow.h"
 
 #include <math.h>
 #include <string.h>
@@ -36,15 +37,8 @@ typedef struct wgm {
 	int n, m0;          /* columns; the model's rows (cuts follow)   */
 	int rcap;           /* rows the arrays hold                      */
 	unsigned char *irow; /* rcap + 1: the row's slack is an integer  */
-	/* the rows, compressed: rbeg[i] .. rbeg[i + 1] - 1 in rind/rval;
-	 * the model's once, the cuts' again each round */
-	int *rbeg, *rind;
-	double *rval;
-	size_t rnz, rcapnz;
-	double *rho;        /* rcap + 1: a row of the basis inverse      */
-	double *acc;        /* n + 1: rho times the rows, by column      */
-	int *tind;          /* n + 2: a row of the simplex tableau       */
-	double *tval;
+	wtr tr;             /* the rows, compressed (tabrow.h): the
+			       model's once, the cuts' again each round  */
 	double *d;          /* n + 1: the cut over the columns           */
 	double *x;          /* n + 1: the LP point                       */
 	int *cand, *tmp;    /* n + 1: candidate columns, sort space      */
@@ -74,42 +68,6 @@ static double gain_min(bool int_obj, double z)
 	return int_obj ? 0.5 : 1e-6 * (1 + fabs(z));
 }
 
-/* Appends Q's row i to the compressed rows. */
-static bool csr_add(wgm *g, int i)
-{
-	size_t need = g->rnz + (size_t)g->n + 1;
-	if (need > g->rcapnz) {
-		size_t cap = g->rcapnz ? g->rcapnz : 4096;
-		while (cap < need)
-			cap *= 2;
-		int *ri = wa_calloc(g->ar, cap, sizeof *ri);
-		double *rv = wa_calloc(g->ar, cap, sizeof *rv);
-		if (!ri || !rv)
-			return false;
-		if (g->rind) {
-			memcpy(ri, g->rind, g->rnz * sizeof *ri);
-			memcpy(rv, g->rval, g->rnz * sizeof *rv);
-		}
-		g->rind = ri;
-		g->rval = rv;
-		g->rcapnz = cap;
-	}
-	/* glp_get_mat_row writes from index 1; rnz >= 1 always (slot 0 is
-	 * never used) */
-	g->rbeg[i] = (int)g->rnz;
-	g->rnz += glp_get_mat_row(g->Q, i, g->rind + g->rnz - 1,
-				  g->rval + g->rnz - 1);
-	g->rbeg[i + 1] = (int)g->rnz;
-	return true;
-}
-
-static int row_get(const wgm *g, int i, const int **ind, const double **val)
-{
-	*ind = g->rind + g->rbeg[i];
-	*val = g->rval + g->rbeg[i];
-	return g->rbeg[i + 1] - g->rbeg[i];
-}
-
 /* Row i's slack is an integer: integer coefficients over integer
  * columns, and integer bounds. */
 static bool row_int(const wgm *g, int i)
@@ -123,47 +81,11 @@ static bool row_int(const wgm *g, int i)
 		return false;
 	const int *ind;
 	const double *val;
-	int len = row_get(g, i, &ind, &val);
+	int len = wtr_get(&g->tr, i, &ind, &val);
 	for (int k = 0; k < len; k++)
 		if (!is_int(val[k]) || glp_get_col_kind(Q, ind[k]) == GLP_CV)
 			return false;
 	return true;
-}
-
-/* The simplex tableau's row of basic column j as glp_eval_tab_row gives
- * it (x_j = sum alpha_k x_k over the nonbasic k: rows 1..m, then
- * columns m+1..m+n), from the compressed rows: rho = e_i B^-1 once, then
- * rho times the rows it touches.  glp_eval_tab_row walks GLPK's column
- * lists for every nonbasic column, which took most of a round. */
-static int tab_row(wgm *g, int m, int j)
-{
-	glp_prob *Q = g->Q;
-	int n = g->n, len = 0;
-	for (int i = 1; i <= m; i++)
-		g->rho[i] = 0;
-	g->rho[glp_get_col_bind(Q, j)] = 1;
-	glp_btran(Q, g->rho);
-	memset(g->acc, 0, sizeof *g->acc * (n + 1));
-	for (int i = 1; i <= m; i++) {
-		double r = g->rho[i];
-		if (r == 0)
-			continue;
-		const int *ind;
-		const double *val;
-		int l = row_get(g, i, &ind, &val);
-		for (int q = 0; q < l; q++)
-			g->acc[ind[q]] += r * val[q];
-		if (glp_get_row_stat(Q, i) != GLP_BS) {
-			g->tind[++len] = i;
-			g->tval[len] = -r;
-		}
-	}
-	for (int c = 1; c <= n; c++)
-		if (g->acc[c] != 0 && glp_get_col_stat(Q, c) != GLP_BS) {
-			g->tind[++len] = m + c;
-			g->tval[len] = g->acc[c];
-		}
-	return len;
 }
 
 /* The denominator q <= WGM_MAX_DEN of v's continued-fraction
@@ -234,12 +156,14 @@ static bool make_cut(wgm *g, int m, int j, double *rhs)
 	glp_prob *Q = g->Q;
 	int n = g->n;
 	double f0 = frac(g->x[j]);
-	int len = tab_row(g, m, j);
+	int len = wtr_tab(&g->tr, j);
+	if (len < 0)
+		return false;
 	memset(g->d, 0, sizeof *g->d * (n + 1));
 	double r = 1;
 	for (int t = 1; t <= len; t++) {
-		int k = g->tind[t];
-		double alpha = g->tval[t];
+		int k = g->tr.tind[t];
+		double alpha = g->tr.tval[t];
 		bool row = k <= m;
 		int st = row ? glp_get_row_stat(Q, k)
 			     : glp_get_col_stat(Q, k - m);
@@ -272,7 +196,7 @@ static bool make_cut(wgm *g, int m, int j, double *rhs)
 		if (row) {
 			const int *ri;
 			const double *rv;
-			int rl = row_get(g, k, &ri, &rv);
+			int rl = wtr_get(&g->tr, k, &ri, &rv);
 			for (int q = 0; q < rl; q++)
 				g->d[ri[q]] += s * rv[q];
 		} else {
@@ -326,9 +250,9 @@ static bool gen_round(wgm *g)
 	int n = g->n, nc = 0, m = glp_get_num_rows(Q);
 	g->ncut = 0;
 	/* the cut rows (their indices move as rows are deleted) */
-	g->rnz = (size_t)g->rbeg[g->m0 + 1];
+	wtr_keep(&g->tr, g->m0);
 	for (int i = g->m0 + 1; i <= m; i++) {
-		if (!csr_add(g, i))
+		if (!wtr_push(&g->tr))
 			return false;
 		g->irow[i] = row_int(g, i);
 	}
@@ -373,18 +297,13 @@ static void del_slack_cuts(wgm *g)
 		glp_del_rows(Q, nd, g->buf);
 }
 
-static bool alloc(wgm *g, wa_arena *ar, int n, int m0)
+static bool alloc(wgm *g, wa_arena *ar, glp_prob *Q, int n, int m0)
 {
-	*g = (wgm){.ar = ar, .n = n, .m0 = m0};
+	*g = (wgm){.ar = ar, .Q = Q, .n = n, .m0 = m0};
 	g->rcap = m0 + WGM_MAX_CUTS * 5 + 1;
 	size_t cn = (size_t)WGM_MAX_CUTS * (n + 1);
 	g->irow = wa_calloc(ar, g->rcap + 1, 1);
-	g->rbeg = wa_calloc(ar, g->rcap + 2, sizeof *g->rbeg);
-	g->rho = wa_calloc(ar, g->rcap + 1, sizeof *g->rho);
 	g->buf = wa_calloc(ar, g->rcap + 1, sizeof *g->buf);
-	g->acc = wa_calloc(ar, n + 1, sizeof *g->acc);
-	g->tind = wa_calloc(ar, n + 2, sizeof *g->tind);
-	g->tval = wa_calloc(ar, n + 2, sizeof *g->tval);
 	g->d = wa_calloc(ar, n + 1, sizeof *g->d);
 	g->x = wa_calloc(ar, n + 1, sizeof *g->x);
 	g->cand = wa_calloc(ar, n + 1, sizeof *g->cand);
@@ -394,8 +313,8 @@ static bool alloc(wgm *g, wa_arena *ar, int n, int m0)
 	g->cval = wa_calloc(ar, cn, sizeof *g->cval);
 	g->clen = wa_calloc(ar, WGM_MAX_CUTS, sizeof *g->clen);
 	g->crhs = wa_calloc(ar, WGM_MAX_CUTS, sizeof *g->crhs);
-	return g->irow && g->rbeg && g->rho && g->buf && g->acc && g->tind &&
-	       g->tval && g->d && g->x && g->cand && g->tmp && g->key &&
+	return wtr_init(&g->tr, ar, Q, g->rcap) && g->irow && g->buf &&
+	       g->d && g->x && g->cand && g->tmp && g->key &&
 	       g->cind && g->cval && g->clen && g->crhs;
 }
 
@@ -450,14 +369,14 @@ int wgm_root(glp_prob *P, wa_arena *ar, double incumbent, bool int_obj,
 	out->z1 = out->z0;
 	wgm G;
 	wgm *g = &G;
-	if (!alloc(g, ar, n, m0))
+	glp_prob *C = glp_create_prob();
+	glp_copy_prob(C, P, GLP_OFF);
+	if (!alloc(g, ar, C, n, m0)) {
+		glp_delete_prob(C);
 		return WASP_ENOMEM;
-	g->Q = glp_create_prob();
-	glp_copy_prob(g->Q, P, GLP_OFF);
-	g->rnz = 1;
-	g->rbeg[1] = 1;
+	}
 	for (int i = 1; i <= m0; i++) {
-		if (!csr_add(g, i)) {
+		if (!wtr_push(&g->tr)) {
 			glp_delete_prob(g->Q);
 			return WASP_ENOMEM;
 		}
@@ -492,9 +411,9 @@ int wgm_root(glp_prob *P, wa_arena *ar, double incumbent, bool int_obj,
 	for (int i = m0 + 1; i <= m; i++) {
 		if (glp_get_row_stat(Q, i) == GLP_BS)
 			continue;
-		int len = glp_get_mat_row(Q, i, g->tind, g->tval);
+		int len = glp_get_mat_row(Q, i, g->tr.xind, g->tr.xval);
 		int k = glp_add_rows(P, 1);
-		glp_set_mat_row(P, k, len, g->tind, g->tval);
+		glp_set_mat_row(P, k, len, g->tr.xind, g->tr.xval);
 		glp_set_row_bnds(P, k, GLP_LO, glp_get_row_lb(Q, i), 0);
 		out->kept++;
 	}
