@@ -854,12 +854,13 @@ START_TEST(cross_check_generated)
 }
 END_TEST
 
-/* wasp's reliability branching (branch.c; doc/formulation.md §6b)
- * proves the same optimum as GLPK's Driebeek-Tomlin rule, tier for
- * tier, and both plans pass the verifier. */
+/* wasp's reliability branching (branch.c; doc/formulation.md §6b) and
+ * its Driebeek-Tomlin rule on its own tableau rows (dth.c) prove the
+ * same optimum as GLPK's Driebeek-Tomlin rule, tier for tier, and every
+ * plan passes the verifier. */
 START_TEST(reliability_same_optimum)
 {
-	long strong = 0;
+	long strong = 0, dth = 0;
 	for (int seed = 0; seed < 36; seed++) {
 		char *yaml = gen_instance((uint64_t)seed, false);
 		inst in;
@@ -867,30 +868,39 @@ START_TEST(reliability_same_optimum)
 		snprintf(label, sizeof label, "branching, seed %d", seed);
 		inst_load(&in, yaml, seed % 5 == 4 ? "cpu" : NULL);
 		in.tune.glpk_branching = true;
+		in.tune.glpk_dth = true;
 		inst_solve(&in, 0);
 		ck_assert_int_eq(in.tune.out_strong, 0);
+		ck_assert_int_eq(in.tune.out_dth, 0);
 		ck_assert_msg(in.st.gap == 0, "%s: GLPK's not proven", label);
 		check_plan(&in, label);
-		wp_sol *dth = wp_sol_new(in.p, in.a);
-		wp_sol_copy(in.p, dth, in.ilp);
+		wp_sol *ref = wp_sol_new(in.p, in.a);
+		wp_sol_copy(in.p, ref, in.ilp);
 		double obj = in.st.objective;
-		in.tune.glpk_branching = false;
-		in.tune.out_strong = 0;
-		inst_solve(&in, 0);
-		strong += in.tune.out_strong;
-		ck_assert_msg(in.st.gap == 0, "%s: not proven", label);
-		check_plan(&in, label);
 		wp_value v1, v2;
-		wp_evaluate(in.p, dth, &v1);
-		wp_evaluate(in.p, in.ilp, &v2);
-		ck_assert_msg(wp_value_cmp(&v1, &v2) == 0, "%s: tiers differ",
-			      label);
-		ck_assert_double_eq_tol(in.st.objective, obj, 0.5);
+		wp_evaluate(in.p, ref, &v1);
+		/* wasp's Driebeek-Tomlin, then reliability branching */
+		for (int way = 0; way < 2; way++) {
+			in.tune.glpk_dth = false;
+			in.tune.glpk_branching = way == 0;
+			in.tune.out_strong = in.tune.out_dth = 0;
+			inst_solve(&in, 0);
+			strong += in.tune.out_strong;
+			dth += in.tune.out_dth;
+			ck_assert_msg(in.st.gap == 0, "%s, way %d: not proven",
+				      label, way);
+			check_plan(&in, label);
+			wp_evaluate(in.p, in.ilp, &v2);
+			ck_assert_msg(wp_value_cmp(&v1, &v2) == 0,
+				      "%s, way %d: tiers differ", label, way);
+			ck_assert_double_eq_tol(in.st.objective, obj, 0.5);
+		}
 		inst_free(&in);
 		free(yaml);
 	}
-	/* it branched, on some of them */
+	/* both rules branched, on some of them */
 	ck_assert_int_gt(strong, 0);
+	ck_assert_int_gt(dth, 0);
 }
 END_TEST
 
@@ -1300,112 +1310,6 @@ END_TEST
 
 /* ------------------------------------ root cuts and dive (§6b) */
 
-/* One tuned solve of a generated instance, no deadline: proven, and
- * its plan passes the verifier. */
-static void root_solve(tu_inst *in, wp_sol *out, wilp_tune *t,
-		       wilp_stats *st, const char *label)
-{
-	wasp_error e;
-	memset(&e, 0, sizeof e);
-	int rc = wilp_solve_tuned(in->p, &in->o, wdl_none(), in->greedy, out,
-				  st, t, &e);
-	ck_assert_msg(rc == WASP_OK, "%s: %s", label, e.msg);
-	ck_assert_msg(st->gap == 0, "%s: not proven", label);
-	tu_sol_verified(in->snap, in->p, out, in->greedy, label);
-}
-
-/* `wasp gen` words args, solved without the root's cuts and dive (s0)
- * and with them (t1, s1): both proven, the same tiers. */
-static void root_pair(tu_inst *in, const char *args, const char *label,
-		      wilp_tune *t1, wilp_stats *s0, wilp_stats *s1)
-{
-	wasp_gen_options g;
-	wasp_gen_options_init(&g);
-	tu_gen_args(&g, args);
-	tu_inst_gen(in, &g);
-	wp_sol *off = wp_sol_new(in->p, in->a), *on = wp_sol_new(in->p, in->a);
-	wilp_tune t0;
-	wilp_tune_init(&t0);
-	wilp_tune_init(t1);
-	t0.root_cuts = 0;
-	root_solve(in, off, &t0, s0, label);
-	ck_assert_int_eq(t0.out_root_rounds, 0);
-	root_solve(in, on, t1, s1, label);
-	ck_assert_double_eq_tol(s1->objective, s0->objective, 0.5);
-	wp_value v0, v1;
-	wp_evaluate(in->p, off, &v0);
-	wp_evaluate(in->p, on, &v1);
-	ck_assert_msg(wp_value_cmp(&v0, &v1) == 0, "%s: tiers differ", label);
-}
-
-/* The root's Gomory cuts never cut off the optimum: over small
- * instances of the four bench families, the root bound after the
- * rounds is at least the optimum that the solve without them proves
- * (and mostly equal to it), the two solves prove the same tiers, and
- * every plan passes the verifier.  (A cut made one unit too strong
- * fails this: the rounds then end on an infeasible LP, and nothing is
- * kept or found.) */
-START_TEST(root_cuts_valid)
-{
-	static const char *const fam[] = {"gpu", "nvlink", "fragmented",
-					  "mixed"};
-	int ran = 0, closed = 0, kept = 0, dived = 0;
-	for (int k = 0; k < 16; k++) {
-		char args[160], label[64];
-		snprintf(args, sizeof args,
-			 "seed %d family %s levels 2 fanout 2 nodes %d "
-			 "gangs 6 max-gang 8 priorities 3",
-			 100 + k, fam[k % 4], k % 4 == 1 ? 18 : 16);
-		snprintf(label, sizeof label, "%s seed %d", fam[k % 4],
-			 100 + k);
-		tu_inst in;
-		wilp_tune t1;
-		wilp_stats s0, s1;
-		root_pair(&in, args, label, &t1, &s0, &s1);
-		if (t1.out_root_rounds > 0) {
-			ran++;
-			ck_assert_msg(t1.out_root_bound >= s0.objective - 0.5,
-				      "%s: the cuts' bound %.1f is below the "
-				      "optimum %.1f", label,
-				      t1.out_root_bound, s0.objective);
-			closed += t1.out_root_bound < s0.objective + 0.5;
-		}
-		kept += t1.out_root_kept > 0;
-		dived += t1.out_root_dive;
-		tu_inst_free(&in);
-	}
-	/* the rounds ran, mostly closing the root to the optimum (12 of
-	 * 16 when written), the cuts stayed in the model somewhere and the
-	 * dive found the incumbent somewhere else */
-	ck_assert_int_gt(ran, 8);
-	ck_assert_int_ge(closed, 8);
-	ck_assert_int_gt(kept, 0);
-	ck_assert_int_gt(dived, 0);
-}
-END_TEST
-
-/* On the bench's nvlink-72 the rounds take the root bound to the
- * optimum (as cbc's Gomory cuts do; the LP alone is 1,321 units above
- * it), the dive finds the optimal plan at the root, and the search has
- * nothing left to do: the optimum is the one the solve without them
- * proves. */
-START_TEST(root_cuts_nvlink72)
-{
-	tu_inst in;
-	wilp_tune t1;
-	wilp_stats s0, s1;
-	root_pair(&in,
-		  "seed 11 family nvlink levels 2 fanout 4 nodes 72 gangs 18 "
-		  "max-gang 16 priorities 3",
-		  "nvlink-72", &t1, &s0, &s1);
-	ck_assert_int_gt(t1.out_root_rounds, 0);
-	ck_assert_double_eq_tol(t1.out_root_bound, s0.objective, 0.5);
-	ck_assert(t1.out_root_dive);
-	ck_assert_str_eq(s1.status, "optimal");
-	tu_inst_free(&in);
-}
-END_TEST
-
 /* Through the public pipeline: mode ILP plans pass the verifier. */
 START_TEST(pipeline_ilp)
 {
@@ -1440,8 +1344,6 @@ int main(void)
 	tcase_add_test(tt, tier_by_tier);
 	tcase_add_test(tt, packing_free_rack);
 	tcase_add_test(tt, reliability_same_optimum);
-	tcase_add_test(tt, root_cuts_valid);
-	tcase_add_test(tt, root_cuts_nvlink72);
 	suite_add_tcase(s, tt);
 	TCase *tr = tcase_create("runtime");
 	tcase_set_timeout(tr, 120);

@@ -8,6 +8,7 @@
  * work short, so the plan found does not depend on the load.
  */
 #include "solve/ilp/dive.h"
+#include "solve/ilp/dth.h"
 
 #include <math.h>
 
@@ -87,6 +88,7 @@ bool wdi_dive(glp_prob *Q, const unsigned char *pick, double cutoff,
 typedef struct complete_cb {
 	wb_deadline dl;
 	volatile const int *cancel;
+	wdth *dth;      /* NULL: GLPK's own Driebeek-Tomlin rule */
 } complete_cb;
 
 static void complete_callback(glp_tree *T, void *info)
@@ -95,12 +97,17 @@ static void complete_callback(glp_tree *T, void *info)
 	int nodes = 0;
 	glp_ios_tree_size(T, NULL, NULL, &nodes);
 	if (nodes > WDI_COMPLETE_NODES || wdl_left(c->dl, 0) <= 0 ||
-	    (c->cancel && *c->cancel))
+	    (c->cancel && *c->cancel)) {
 		glp_ios_terminate(T);
+		return;
+	}
+	if (c->dth && glp_ios_reason(T) == GLP_IBRANCH)
+		wdth_branch(T, c->dth);
 }
 
 bool wdi_complete(glp_prob *Q, const unsigned char *pick, double cutoff,
-		  bool int_obj, wgl_env *e, wb_deadline dl, double *x)
+		  bool int_obj, wa_arena *ar, wgl_env *e, wb_deadline dl,
+		  double *x)
 {
 	int n = glp_get_num_cols(Q);
 	for (int j = 1; j <= n; j++)
@@ -110,7 +117,9 @@ bool wdi_complete(glp_prob *Q, const unsigned char *pick, double cutoff,
 		}
 	if (resolve(Q, e, dl) != 0 || !lp_ok(Q, cutoff, int_obj))
 		return false;
-	complete_cb c = {dl, e->cancel};
+	wdth d;
+	complete_cb c = {dl, e->cancel,
+			 ar && wdth_init(&d, ar, Q) ? &d : NULL};
 	glp_iocp ip;
 	glp_init_iocp(&ip);
 	ip.msg_lev = GLP_MSG_OFF;

@@ -17,6 +17,7 @@
 #include <glpk.h>
 #include <stdbool.h>
 
+#include "base/arena.h"
 #include "base/clock.h"
 #include "solve/glpkenv.h"
 
@@ -34,10 +35,13 @@
 bool wdi_dive(glp_prob *Q, const unsigned char *pick, double cutoff,
 	      bool int_obj, wgl_env *e, wb_deadline dl);
 
-/* After wdi_dive: the picked columns fixed where they are, a search of
- * at most WDI_COMPLETE_NODES nodes for the rest.  On success x[1..n]
- * holds the best integer solution it found (better than cutoff). */
+/* After wdi_dive: the picked columns fixed where they are, a depth-first
+ * search of at most WDI_COMPLETE_NODES nodes for the rest, branching by
+ * Driebeek-Tomlin on wasp's tableau rows (dth.h; state in arena ar, or
+ * NULL for GLPK's own rule).  On success x[1..n] holds the best integer
+ * solution it found (better than cutoff). */
 bool wdi_complete(glp_prob *Q, const unsigned char *pick, double cutoff,
-		  bool int_obj, wgl_env *e, wb_deadline dl, double *x);
+		  bool int_obj, wa_arena *ar, wgl_env *e, wb_deadline dl,
+		  double *x);
 
 #endif

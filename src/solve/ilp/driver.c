@@ -7,6 +7,7 @@
 #include "solve/ilp/branch.h"
 #include "solve/ilp/gomory.h"
 #include "solve/ilp/dive.h"
+#include "solve/ilp/dth.h"
 
 /* wasp_options.progress during the search: the incumbent and the best
  * bound of the open nodes (the weighted objective, doc/formulation.md
@@ -61,6 +62,8 @@ static void callback(glp_tree *T, void *info)
 		wbr_solved(T, r->br);
 	if (r->br && glp_ios_reason(T) == GLP_IBRANCH)
 		wbr_branch(T, r->br, near_end, r);
+	else if (r->dth && glp_ios_reason(T) == GLP_IBRANCH)
+		wdth_branch(T, r->dth);
 	/* with wasp's branching, at the root only: strong branching finds
 	 * the incumbents, and rounding at every node cost more than it
 	 * found (doc/formulation.md §6b) */
@@ -250,9 +253,10 @@ static bool take_incumbent(solve_state *S, glp_prob *P, int b, double *vbuf)
 
 /* glp_intopt on block b (its LP solved, ip set).  On a model of at
  * most WILP_RB_MAX_COLS columns wasp chooses the branching column itself
- * (branch.c, reliability branching; doc/formulation.md §6b); above that,
- * or out of memory for it, GLPK's rule from intopt_params.  Returns
- * intopt's code. */
+ * (branch.c, reliability branching; doc/formulation.md §6b); above that
+ * the rule from intopt_params, Driebeek-Tomlin on wasp's tableau rows
+ * (dth.h) where that is GLPK's, or GLPK's rule out of memory for either.
+ * Returns intopt's code. */
 static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip)
 {
 	wm *m = &S->m;
@@ -263,10 +267,18 @@ static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip)
 		r->br = wbr_new(m->ar, m->ncols, r->w.int_obj);
 	if (r->br)
 		ip->cb_size = sizeof(wbr_node);
+	r->dth = NULL;
+	wdth *d = NULL;
+	if (!r->br && ip->br_tech == GLP_BR_DTH && !(tu && tu->glpk_dth) &&
+	    (d = wa_alloc(m->ar, sizeof *d)) && wdth_init(d, m->ar, P))
+		r->dth = d;
 	int rc = wgl_intopt(&r->env, P, ip);
 	if (r->br && tu)
 		tu->out_strong += wbr_strong_count(r->br);
+	if (r->dth && tu)
+		tu->out_dth += r->dth->chosen;
 	r->br = NULL;
+	r->dth = NULL;
 	return rc;
 }
 
@@ -316,7 +328,9 @@ static int root_work(solve_state *S, glp_prob *P, int b, double share,
 		if (!work)
 			dl = wdl_at(wb_now() + share / 4);
 		if (wdi_dive(Q, pick, inc, int_obj, &r->env, dl) &&
-		    wdi_complete(Q, pick, inc, int_obj, &r->env, dl, vbuf) &&
+		    wdi_complete(Q, pick, inc, int_obj,
+				 tu && tu->glpk_dth ? NULL : m->ar, &r->env,
+				 dl, vbuf) &&
 		    wm_check(&m->b, vbuf, 0) == 0 &&
 		    (!S->have_best ||
 		     wilp_obj_at(m, b, vbuf) > wilp_obj_at(m, b, S->best))) {

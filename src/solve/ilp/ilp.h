@@ -72,6 +72,8 @@ typedef struct wilp_tune {
 			       time left, agg.c)                           */
 	bool glpk_branching; /* GLPK's branching rule on small models too,
 				instead of wasp's (doc/formulation.md §6b) */
+	bool glpk_dth;      /* GLPK's own Driebeek-Tomlin rule where it
+			       applies, not dth.h's (the same rule)        */
 	int root_cuts;      /* 0: no Gomory rounds and no dive at the root
 			       (gomory.h, dive.h); -1: the default, on
 			       models of at most WILP_RB_MAX_COLS columns  */
@@ -82,6 +84,7 @@ typedef struct wilp_tune {
 	bool out_warm_injected; /* GLPK took it as an incumbent             */
 	int out_heur;       /* incumbents found by the LP rounding heuristic */
 	long out_strong;    /* strong branches (branch.h)                    */
+	long out_dth;       /* branchings chosen by dth.h                    */
 	int out_root_rounds; /* Gomory rounds at the root (gomory.h)         */
 	int out_root_kept;  /* cut rows they left in the model               */
 	double out_root_bound; /* the root LP's objective after the rounds   */

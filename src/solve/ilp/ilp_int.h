@@ -340,6 +340,8 @@ typedef struct wilp_run {
 	unsigned char *hroot; /* ncomps */
 	double prog_t;      /* last progress report (wasp_options.progress) */
 	struct wbr *br;     /* wasp's branching (branch.h); NULL: GLPK's   */
+	struct wdth *dth;   /* Driebeek-Tomlin on wasp's tableau rows
+			       (dth.h), where GLPK's DTH would run          */
 } wilp_run;
 
 /* A solve of all blocks, kept across the longjmp of a GLPK fault. */
