@@ -4,6 +4,7 @@
  * (wilp_round), and the guarded branch and bound (doc/formulation.md §10).
  */
 #include "solve/ilp/agg_int.h"
+#include "solve/ilp/dth.h"
 
 /* The part image of a node solution (its objective is the node model's
  * at s).  Returns false when s uses something the model has no column
@@ -107,7 +108,10 @@ double wag_obj_at(const ag *m, const double *v)
 static void callback(glp_tree *T, void *info)
 {
 	wag_run *r = info;
-	wgl_watch_step(T, &r->w);
+	if (wgl_watch_step(T, &r->w))
+		return;
+	if (r->dth && glp_ios_reason(T) == GLP_IBRANCH)
+		wdth_branch(T, r->dth);
 }
 
 /* The part LP as a guide for the node model's rounding: a part's pods
@@ -240,10 +244,11 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 	glp_iocp ip;
 	glp_init_iocp(&ip);
 	ip.msg_lev = GLP_MSG_OFF;
-	/* depth first, most fractional: its dives reach whole-tree
-	 * placements far sooner than best-bound search (measured on the
-	 * 256-node tree instances; the bound stays the root LP's either way
-	 * within seconds) */
+	/* depth first: its dives reach whole-tree placements far sooner
+	 * than best-bound search (measured on the 256-node tree instances;
+	 * the bound stays the root LP's either way within seconds).  The
+	 * column: Driebeek-Tomlin on wasp's tableau rows (dth.h, below;
+	 * doc/formulation.md §10), else the most fractional */
 	ip.br_tech = GLP_BR_MFV;
 	ip.bt_tech = GLP_BT_DFS;
 	bool cuts = m->ncols <= WAG_CUTS_MAX_COLS;
@@ -266,7 +271,12 @@ static int part_solve(wag_run *r, double *best, bool *have_best, bool *opt,
 	r->w.last = wb_now();
 	r->w.inject = *have_best ? best : NULL;
 	r->w.int_obj = true; /* X, U, V, Q weights are integers */
+	wdth dth;
+	r->dth = m->ncols <= WILP_DTH_MAX_COLS && wdth_init(&dth, m->ar, P)
+		     ? &dth
+		     : NULL;
 	rc = wgl_intopt(&r->env, P, &ip);
+	r->dth = NULL;
 	int st = glp_mip_status(P);
 	if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP && rc != GLP_ESTOP)
 		return werr(err, WASP_ESOLVER,

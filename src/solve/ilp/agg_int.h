@@ -119,6 +119,7 @@ typedef struct wag_run {
 	wp_sol *hsol;       /* the node model's rounding of that LP      */
 	bool hfound;
 	wb_deadline split_by; /* splitting stops here (the run's deadline) */
+	struct wdth *dth;   /* Driebeek-Tomlin (dth.h); NULL: GLPK's MFV   */
 } wag_run;
 
 /* agg_parts.c */
