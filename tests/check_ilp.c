@@ -1308,8 +1308,6 @@ START_TEST(export_names)
 }
 END_TEST
 
-/* ------------------------------------ root cuts and dive (§6b) */
-
 /* Through the public pipeline: mode ILP plans pass the verifier. */
 START_TEST(pipeline_ilp)
 {

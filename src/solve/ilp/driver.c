@@ -288,10 +288,11 @@ static int branch_and_cut(solve_state *S, glp_prob *P, glp_iocp *ip)
  * (their cuts stay in P where they closed nearly all the gap, and GLPK's
  * own Gomory cuts are then left out), and a dive on the cut LP whose
  * plan, when better, becomes the incumbent GLPK starts from.
- * *cut_bound: the rounds' bound on every plan (NAN: none). */
-static int root_work(solve_state *S, glp_prob *P, int b, double share,
-		     double *vbuf, glp_iocp *ip, double *cut_bound,
-		     wasp_error *err)
+ * int_obj: block b's objective is integral at every plan.  *cut_bound:
+ * the rounds' bound on every plan (NAN: none). */
+static int root_work(solve_state *S, glp_prob *P, int b, bool int_obj,
+		     double share, double *vbuf, glp_iocp *ip,
+		     double *cut_bound, wasp_error *err)
 {
 	wm *m = &S->m;
 	wilp_run *r = &S->run;
@@ -299,7 +300,6 @@ static int root_work(solve_state *S, glp_prob *P, int b, double share,
 	*cut_bound = NAN;
 	if (m->ncols > WILP_RB_MAX_COLS || (tu && tu->root_cuts == 0))
 		return WASP_OK;
-	bool int_obj = wilp_int_objective(m, b);
 	double inc = S->have_best ? (double)wilp_obj_at(m, b, S->best) : NAN;
 	/* a quarter of the block's time at most, for each part; with a
 	 * work budget only the run's deadline, so that the load does not
@@ -432,8 +432,10 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		}
 		glp_iocp ip;
 		intopt_params(m, r, b, nb, fixed, &ip);
+		bool int_obj = wilp_int_objective(m, b);
 		double cut_bound = NAN;
-		rc = root_work(S, P, b, share, vbuf, &ip, &cut_bound, err);
+		rc = root_work(S, P, b, int_obj, share, vbuf, &ip, &cut_bound,
+			       err);
 		if (rc)
 			return rc;
 		/* a step of intopt costs about one LP solve, or more */
@@ -443,10 +445,9 @@ static int run_glpk(solve_state *S, wasp_error *err)
 		 * see WILP_MAX_COEF) */
 		if (isfinite(cut_bound)) {
 			r->w.have_cap = true;
-			r->w.cap = cut_bound +
-				   (wilp_int_objective(m, b) ? 0.5 : 0);
+			r->w.cap = cut_bound + (int_obj ? 0.5 : 0);
 		}
-		r->w.int_obj = wilp_int_objective(m, b);
+		r->w.int_obj = int_obj;
 		rc = branch_and_cut(S, P, &ip);
 		int st = glp_mip_status(P);
 		if (rc != 0 && rc != GLP_ETMLIM && rc != GLP_EMIPGAP &&
