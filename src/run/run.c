@@ -212,12 +212,17 @@ static const char *also(wa_arena *a, const char *first, const char *then)
 static int bestfit_pass(run *R, wasp_error *err)
 {
 	const wp_problem *p = R->p;
-	wp_sol *bsol = wp_sol_new(p, R->a);
+	/* its own arena: a solution is classes x nodes (200 MB at 10,000
+	 * nodes), given back as soon as the pass is judged */
+	wa_arena *ta = wa_new();
+	wp_sol *bsol = ta ? wp_sol_new(p, ta) : NULL;
 	wasp_error be;
 	const char *why;
 	wp_value vg, vb;
-	if (!bsol)
+	if (!bsol) {
+		wa_destroy(ta);
 		return nomem(err);
+	}
 	if (wbl_solve(p, WASP_MODE_BESTFIT, R->o, bsol, &be) == 0 &&
 	    wp_sol_feasible(p, bsol, &why) == 0) {
 		wp_evaluate(p, R->gsol, &vg);
@@ -229,6 +234,7 @@ static int bestfit_pass(run *R, wasp_error *err)
 				       "tightest-domain pass");
 		}
 	}
+	wa_destroy(ta);
 	return WASP_OK;
 }
 
@@ -952,19 +958,25 @@ static int mip_pass(run *R, wasp_error *err)
 		const char *why;
 		if (wdl_passed(R->deadline, 0))
 			break;
-		wp_sol *s = wp_sol_new(p, R->a); /* a pass fills a new one */
-		if (!s)
+		/* a pass fills a new one, in an arena of its own (as in
+		 * bestfit_pass) */
+		wa_arena *ta = wa_new();
+		wp_sol *s = ta ? wp_sol_new(p, ta) : NULL;
+		if (!s) {
+			wa_destroy(ta);
 			return nomem(err);
-		if (wgr_solve_led(p, R->o, s, seeds[i % ns], hint, &e) ||
-		    wp_sol_feasible(p, s, &why))
-			continue;
+		}
 		wp_value vg, vs;
-		wp_evaluate(p, R->gsol, &vg);
-		wp_evaluate(p, s, &vs);
-		if (wp_value_cmp(&vs, &vg) <= 0)
-			continue;
-		wp_sol_copy(p, R->gsol, s);
-		beat = true;
+		if (!wgr_solve_led(p, R->o, s, seeds[i % ns], hint, &e) &&
+		    !wp_sol_feasible(p, s, &why)) {
+			wp_evaluate(p, R->gsol, &vg);
+			wp_evaluate(p, s, &vs);
+			if (wp_value_cmp(&vs, &vg) > 0) {
+				wp_sol_copy(p, R->gsol, s);
+				beat = true;
+			}
+		}
+		wa_destroy(ta);
 	}
 	if (beat)
 		R->pass = also(R->a, R->pass,
@@ -1115,30 +1127,41 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 			R->mine[R->nmine++] = cut;
 		return WASP_OK;
 	}
-	wp_sol *off = wp_sol_new(p, R->a);
-	int32_t *prio = wa_calloc(R->a, (size_t)p->ngroups, sizeof *prio);
-	int *with = wa_calloc(R->a, (size_t)p->ngroups, sizeof *with);
-	int *without = wa_calloc(R->a, (size_t)p->ngroups, sizeof *without);
-	if (!off || !prio || !with || !without)
-		return nomem(err);
+	/* the pass's solution in an arena of its own (as in bestfit_pass) */
+	wa_arena *ta = wa_new();
+	wp_sol *off = ta ? wp_sol_new(p, ta) : NULL;
+	int32_t *prio = ta ? wa_calloc(ta, (size_t)p->ngroups, sizeof *prio)
+			   : NULL;
+	int *with = ta ? wa_calloc(ta, (size_t)p->ngroups, sizeof *with) : NULL;
+	int *without =
+	    ta ? wa_calloc(ta, (size_t)p->ngroups, sizeof *without) : NULL;
+	int rc = WASP_OK;
+	if (!off || !prio || !with || !without) {
+		rc = nomem(err);
+		goto out;
+	}
 	p->no_preempt = true;
-	int rc = wgr_solve(p, R->o, off, err);
+	rc = wgr_solve(p, R->o, off, err);
 	p->no_preempt = false;
 	if (rc)
-		return rc;
+		goto out;
 	if (wgr_count_late(p, off)) {
 		if (room)
 			R->mine[R->nmine++] = cut;
-		return WASP_OK;
+		goto out;
 	}
 	int nl = pods_by_level(p, R->best, off, prio, with, without);
 	pl->buy = wa_calloc(pl->arena, (size_t)nl, sizeof *pl->buy);
-	if (!pl->buy)
-		return nomem(err);
+	if (!pl->buy) {
+		rc = nomem(err);
+		goto out;
+	}
 	for (int i = 0; i < nl; i++)
 		pl->buy[i] = (wpl_buy){prio[i], with[i], without[i]};
 	pl->nbuy = nl;
-	return WASP_OK;
+out:
+	wa_destroy(ta);
+	return rc;
 }
 
 /* Step 4: the plan in snapshot terms, the rebalancing post-pass, the
