@@ -647,6 +647,86 @@ static void whole_gang_case(bool keyed)
 	tu_inst_free(&in);
 }
 
+/* The pieces rows (bound_mip.c, split_rows): two racks of one node
+ * with 5 GPUs free each (room for one 4-GPU pod and a piece of 1), a
+ * gang of two 1-GPU pods that must share a rack, and two lone 4-GPU
+ * pods.  Every plan admits at most 3 pods: both 4-GPU pods leave one
+ * GPU per rack, and the gang in a rack takes that rack's room for a
+ * 4-GPU pod.  The LP puts half the gang in each rack's piece and says
+ * 4; with the pieces rows a gang's share of a rack's pieces needs the
+ * gang there, and the bound is 3. */
+START_TEST(bound_pieces_tighter)
+{
+	tu_buf b = {0};
+	for (int i = 0; i < 2; i++) {
+		char pod[16], node[8], lab[40];
+		snprintf(pod, sizeof pod, "run%d", i);
+		snprintf(node, sizeof node, "n%d", i);
+		snprintf(lab, sizeof lab, "example.com/rack: r%d", i);
+		tu_node_yaml(&b, node, lab);
+		tu_pod_yaml(&b, pod, NULL, node, 3, 0);
+	}
+	gang_yaml(&b, "g", 2, 1, 0, "example.com/rack");
+	gang_yaml(&b, "a", 1, 4, 0, NULL);
+	gang_yaml(&b, "b", 1, 4, 0, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wilp_cbound bd, bp;
+	ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &bd, &e), 0);
+	ck_assert_int_eq(wilp_class_bound_plain(in.p, wdl_none(), &bp, &e), 0);
+	ck_assert_int_gt(bd.mip_split, 0);
+	ck_assert_msg(bp.ub[0] > 4 - 1e-6, "plain LP %.2f", bp.ub[0]);
+	ck_assert_msg(fabs(bd.ub[0] - 3) < 1e-6, "bound %.2f, not 3",
+		      bd.ub[0]);
+	wp_value v;
+	ck_assert(plans_within(&in, &bd, &v)); /* proven optimal */
+	ck_assert_double_eq_tol(v.work[0], 3, 1e-9);
+	tu_inst_free(&in);
+}
+END_TEST
+
+/* The pieces rows on generated instances whose gangs need a rack or a
+ * block, with and without evictions: the bound is never below the top
+ * tier's true optimum (cbc's, on the model written with --top-tier),
+ * and the rows were added on every one. */
+START_TEST(bound_pieces_valid)
+{
+	if (!wilp_cbc_available())
+		return;
+	int checked = 0;
+	for (int i = 0; i < 8; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 120 + i, 32);
+		g.family = 2; /* fragmented */
+		g.levels = 3;
+		g.fanout = 2;
+		g.gangs = 12;
+		g.max_gang = 12;
+		g.priorities = 2;
+		tu_inst in;
+		inst_gen(&in, &g, i % 2);
+		double z = cbc_by_hand(&in, true);
+		wilp_cbound b;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		ck_assert_int_eq(wilp_class_bound(in.p, wdl_none(), &b, &e), 0);
+		ck_assert(b.ok);
+		ck_assert_int_gt(b.mip_split, 0);
+		if (!isnan(z)) {
+			checked++;
+			ck_assert_msg(b.ub[0] >= z - 1e-6,
+				      "case %d: bound %.2f below the optimum "
+				      "%.1f",
+				      i, b.ub[0], z);
+		}
+		tu_inst_free(&in);
+	}
+	ck_assert_int_ge(checked, 6);
+}
+END_TEST
+
 /* The MIP over whole gangs (doc/formulation.md §12): on generated
  * instances whose gangs need a rack or block, with and without
  * evictions, the bound stays above every plan (the proven optimum
@@ -1203,6 +1283,8 @@ static Suite *suite(void)
 	tcase_add_test(b, bound_sees_domains);
 	tcase_add_test(b, bound_patterns_valid);
 	tcase_add_test(b, bound_whole_gangs_tighter);
+	tcase_add_test(b, bound_pieces_tighter);
+	tcase_add_test(b, bound_pieces_valid);
 	tcase_add_test(b, bound_mip_valid);
 	tcase_add_test(b, top_tier_optimum_holds_bound);
 	suite_add_tcase(s, b);

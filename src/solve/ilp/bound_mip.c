@@ -29,6 +29,13 @@
  * and the best node bound of a few branch-and-bound nodes after it
  * (read in the callback), bound the top tier.  The LP's answer rounded
  * (or branch and bound's) names a domain per gang for run.c's pass.
+ *
+ * Pieces (split_rows): where a shape q' is r times the next shape q, a
+ * domain's rounded rows leave E = fit_q - r fit_q' units of q that no
+ * pod of q' or larger can use (the 1-GPU room of a node with 7 free,
+ * say).  Only the small pods of gangs in that domain can fill them, so
+ * a gang's share e of them is at most E y: the LP can no longer spread
+ * a gang thinly over every domain's pieces.
  */
 #include "solve/ilp/bound_int.h"
 
@@ -306,6 +313,13 @@ static int coefs(const mb_state *M, int c, int key, int d, double m,
 	}
 }
 
+/* A type's column: y's index, its type and domain, w's index (0: none). */
+typedef struct mb_col {
+	int j, t, d, w;
+	int c;              /* its class (a class without a type: t -1) */
+	double cap;         /* pods per gang at most (C in split_rows)    */
+} mb_col;
+
 /* What the callback keeps: the best bound seen. */
 typedef struct mb_cb {
 	double ub;
@@ -377,15 +391,16 @@ static int hints(const mb_state *M, const double *yv, int ny, int *hint)
 
 /* Up to k more gangs in column j while every row holds (act: the rows'
  * activities, kept). */
-static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
-		      double *val, double *yv)
+static void add_gangs(glp_prob *P, int j, int k, int nr0, double *act,
+		      int *ind, double *val, double *yv)
 {
 	int len = glp_get_mat_col(P, j, ind, val);
 	double ub = glp_get_col_ub(P, j);
 	for (; k > 0 && yv[j] + 1 <= ub + 1e-9; k--) {
 		int i = 1;
-		while (i <= len && act[ind[i]] + val[i] <=
-				       glp_get_row_ub(P, ind[i]) + 1e-9)
+		while (i <= len &&
+		       (ind[i] > nr0 || act[ind[i]] + val[i] <=
+					    glp_get_row_ub(P, ind[i]) + 1e-9))
 			i++;
 		if (i <= len)
 			return;
@@ -397,12 +412,13 @@ static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
 
 /* A whole-gang answer from the LP's (its gangs' columns, isy): each
  * rounded down, then one more gang where the fraction was largest
- * while every row holds (the pods past the needs left at 0, for the
+ * while every row up to nr0 holds (the pieces' rows past it need the
+ * shares, which an answer of whole gangs does not set) (the pods past the needs left at 0, for the
  * greedy pass to add), then with fill more gangs wherever they still
  * fit, those with the most work first.  yv[j]: column j's value.  -1
  * NOMEM. */
-static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
-		    wa_arena *a, double *yv)
+static int round_lp(glp_prob *P, const unsigned char *isy, int nr0,
+		    bool fill, wa_arena *a, double *yv)
 {
 	int nc = glp_get_num_cols(P), nr = glp_get_num_rows(P);
 	double *act = wa_calloc(a, (size_t)nr + 1, sizeof *act);
@@ -429,7 +445,7 @@ static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
 	}
 	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
-		add_gangs(P, ord[o], 1, act, ind, val, yv);
+		add_gangs(P, ord[o], 1, nr0, act, ind, val, yv);
 	if (!fill)
 		return 0;
 	/* then whatever else still fits, the most work per gang first */
@@ -441,7 +457,181 @@ static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
 		}
 	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
-		add_gangs(P, ord[o], INT32_MAX, act, ind, val, yv);
+		add_gangs(P, ord[o], INT32_MAX, nr0, act, ind, val, yv);
+	return 0;
+}
+
+/* How many units of shape h make one of shape h - 1: r when that one
+ * is r times this one (r >= 2), else 0 (no pieces rows for h). */
+static int piece_ratio(const mb_state *M, int h)
+{
+	int sc = M->S->scarce;
+	int64_t big = M->shape[h - 1][sc], small = M->shape[h][sc];
+	if (small <= 0 || big % small || big / small < 2)
+		return 0;
+	return (int)(big / small);
+}
+
+/* A column's share of the pieces at one level and shape (split_rows):
+ * as coefficients on its y and w, or (var) a column of its own. */
+typedef struct mb_sh {
+	double y, w;
+	bool var;
+} mb_sh;
+
+/* The share of type column k's pods in the pieces E of its own domain,
+ * c units a pod: its largest, min(c pods, E), wherever a gang is there
+ * (y >= 1), written as m y + b w where that line lies on or above it
+ * for every w <= (C - need) y: with no pods past the need, m = min(c
+ * need, E); where c need >= E, m = E; where c C <= E, c need and c.
+ * Otherwise no line does and the share gets a column (var). */
+static mb_sh share_of(const mb_type *ty, const mb_col *k, double c, double E)
+{
+	mb_sh z = {0, 0, false};
+	if (!ty) /* a class without a type: no gang, no cap */
+		return (mb_sh){c, 0, false};
+	if (!k->w || c * ty->need >= E)
+		z.y = c * ty->need < E ? c * ty->need : E;
+	else if (c * k->cap <= E)
+		z.y = c * ty->need, z.w = c;
+	else
+		z.var = true;
+	return z;
+}
+
+/*
+ * The pieces rows.  For a shape h whose predecessor is r times it
+ * (piece_ratio), a place's rows at level i hold, with a = the pods'
+ * coefficients,
+ *
+ *   sum a_h x <= fit_h(D) = r fit_{h-1}(D) + E(D),   E >= 0
+ *
+ * and E(D) is room only pods smaller than shape h-1 can use.  A gang
+ * column (t, D) whose pods have c = a_h - r a_{h-1} > 0 takes a share
+ * e <= min(c pods, E(D)) of it, and none without a gang in D; then
+ *
+ *   sum a_h x - sum e <= r fit_{h-1}(D')    for D' = D and every place
+ *                                           above it, the cluster too
+ *
+ * Valid node by node: a node's units past r fit_{h-1} (at most its E)
+ * go to the small pods on it, so a gang's share counts its own nodes
+ * only, all inside D: the same share in every row of D's chain.  The
+ * LP takes the largest share, so where a line gives it (share_of) it
+ * goes into the coefficients; else e is a column with e <= c (need y +
+ * w) and e <= E y.  The original rows stay (they keep the shares within
+ * E).  The rows added come after the model's (the rounding keeps to
+ * rows up to its nr0).  nsplit: the rows for the pieces.  -1 NOMEM.
+ */
+static int split_rows(const mb_state *M, glp_prob *P, const double *rhs,
+		      const mb_col *col, int ncol, wa_arena *a, int *nsplit)
+{
+	const cb_state *S = M->S;
+	const wtp_topo *T = S->p->topo;
+	*nsplit = 0;
+	int ratio[WCB_MIP_MAX_SHAPES] = {0};
+	bool any = false;
+	for (int h = 1; h < M->nsh; h++)
+		any |= (ratio[h] = piece_ratio(M, h)) > 0;
+	if (!any)
+		return 0;
+	/* a split row per capacity row of such a shape: sp[r] its index */
+	int *sp = wa_calloc(a, (size_t)M->nrow + 1, sizeof *sp);
+	unsigned char *rh = wa_calloc(a, (size_t)M->nrow + 1, 1);
+	unsigned char *ri = wa_calloc(a, (size_t)M->nrow + 1, 1);
+	if (!sp || !rh || !ri)
+		return -1;
+	int nkeys = T ? T->nkeys : 0;
+	for (int k = -1; k < nkeys; k++) {
+		if (k >= 0 && M->kbase[k] < 0)
+			continue;
+		for (int d = 0; d < ndom_of(T, k); d++)
+			for (int i = 0; i < M->nl; i++)
+				for (int h = 1; h < M->nsh; h++) {
+					if (!ratio[h])
+						continue;
+					long r = row_of(M, k, d, i, h);
+					int n = glp_add_rows(P, 1);
+					glp_set_row_bnds(P, n, GLP_UP, 0,
+							 ratio[h] * rhs[r - 1]);
+					sp[r] = n;
+					rh[r] = (unsigned char)h;
+					ri[r] = (unsigned char)i;
+					++*nsplit;
+				}
+	}
+	int nr = glp_get_num_rows(P);
+	int *ind = wa_calloc(a, (size_t)nr + 1, sizeof *ind);
+	double *val = wa_calloc(a, (size_t)nr + 1, sizeof *val);
+	/* a share column's split rows, per level and shape: at most one
+	 * per place of the chain */
+	int per = nkeys + 2, nih = M->nl * WCB_MIP_MAX_SHAPES;
+	int *er = wa_calloc(a, (size_t)nih * per + 1, sizeof *er);
+	int *ne = wa_calloc(a, (size_t)nih + 1, sizeof *ne);
+	double *eE = wa_calloc(a, (size_t)nih + 1, sizeof *eE);
+	double *ec = wa_calloc(a, (size_t)nih + 1, sizeof *ec);
+	if (!ind || !val || !er || !ne || !eE || !ec)
+		return -1;
+	for (int x = 0; x < ncol; x++) {
+		const mb_col *k = &col[x];
+		const mb_type *ty = k->t >= 0 ? &M->ty[k->t] : NULL;
+		const int64_t *req = S->p->classes[k->c].req;
+		int key = ty ? ty->key : -1;
+		memset(ne, 0, sizeof *ne * (size_t)nih);
+		/* the y column, then the w column with it */
+		for (int pass = 0; pass < 1 + (k->w > 0); pass++) {
+			int j = pass ? k->w : k->j;
+			int len = glp_get_mat_col(P, j, ind, val), len0 = len;
+			for (int q = 1; q <= len0; q++) {
+				long r = ind[q] - 1;
+				if (r >= M->nrow || !sp[r])
+					continue;
+				int h = rh[r], i = ri[r];
+				double c =
+				    wcb_shape_coef(S, req, M->shape[h]) -
+				    ratio[h] *
+					wcb_shape_coef(S, req, M->shape[h - 1]);
+				mb_sh z = {0, 0, false};
+				if (c > 0.5) {
+					long o = row_of(M, key, k->d, i, h);
+					double E = rhs[o] - ratio[h] * rhs[o - 1];
+					z = share_of(ty, k, c, E);
+					int ih = i * WCB_MIP_MAX_SHAPES + h;
+					if (z.var && !pass && ne[ih] < per) {
+						er[ih * per + ne[ih]++] = sp[r];
+						eE[ih] = E;
+						ec[ih] = c;
+					}
+				}
+				double v = val[q] - (pass ? z.w : z.y);
+				if (fabs(v) > 1e-9) {
+					ind[++len] = sp[r];
+					val[len] = v;
+				}
+			}
+			if (len > len0)
+				glp_set_mat_col(P, j, len, ind, val);
+		}
+		/* the shares that need a column: e <= c (need y + w),
+		 * e <= E y, and -e in their split rows */
+		for (int ih = 0; ih < nih; ih++) {
+			if (!ne[ih])
+				continue;
+			double gmax = glp_get_col_ub(P, k->j);
+			int e = glp_add_cols(P, 1);
+			glp_set_col_bnds(P, e, GLP_DB, 0, eE[ih] * gmax);
+			for (int q = 0; q < ne[ih]; q++)
+				ind[q + 1] = er[ih * per + q], val[q + 1] = -1;
+			glp_set_mat_col(P, e, ne[ih], ind, val);
+			int rr = glp_add_rows(P, 2);
+			int li[4] = {0, e, k->j, k->w};
+			double lv[4] = {0, 1, -ec[ih] * ty->need, -ec[ih]};
+			glp_set_mat_row(P, rr, 3, li, lv);
+			glp_set_row_bnds(P, rr, GLP_UP, 0, 0);
+			lv[2] = -eE[ih];
+			glp_set_mat_row(P, rr + 1, 2, li, lv);
+			glp_set_row_bnds(P, rr + 1, GLP_UP, 0, 0);
+		}
+	}
 	return 0;
 }
 
@@ -551,8 +741,10 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	double *rhs = wa_calloc(a, (size_t)M->nrow + 1, sizeof *rhs);
 	unsigned char *isy = wa_calloc(a, (size_t)ncol + 2, 1);
 	double *yv = wa_calloc(a, (size_t)ncol + 2, sizeof *yv);
-	if (!ind || !val || !rhs || !isy || !yv)
+	mb_col *col = wa_calloc(a, (size_t)ncol + 1, sizeof *col);
+	if (!ind || !val || !rhs || !isy || !yv || !col)
 		return -1;
+	int ncy = 0;
 	for (int t = 0; t < M->nty; t++)
 		rhs[t] = M->ty[t].n;
 	for (int n = 0; n < p->nnodes; n++)
@@ -598,9 +790,11 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			int len = coefs(M, ty->c, ty->key, d, ty->need, ind,
 					val, 1);
 			glp_set_mat_col(P, j, len, ind, val);
+			col[ncy++] = (mb_col){j, t, d, 0, ty->c, cap};
 			if (!has_extra(ty, cap))
 				continue;
 			int w = glp_add_cols(P, 1);
+			col[ncy - 1].w = w;
 			glp_set_col_bnds(P, w, GLP_DB, 0,
 					 (cap - ty->need) * gmax);
 			glp_set_obj_coef(P, w, work);
@@ -622,9 +816,24 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 		int len = coefs(M, c, -1, 0, 1, ind, val, 0);
 		if (len)
 			glp_set_mat_col(P, j, len, ind, val);
+		col[ncy++] = (mb_col){j, -1, 0, 0, c, 0};
+	}
+	int ny = glp_get_num_cols(P), nr0 = glp_get_num_rows(P);
+	if (split_rows(M, P, rhs, col, ncy, a, &b->mip_split)) {
+		glp_delete_prob(P);
+		return -1;
 	}
 	b->mip_rows = glp_get_num_rows(P);
-	int ny = glp_get_num_cols(P);
+	int nc = glp_get_num_cols(P);
+	if (nc > ny) { /* the pieces' share columns: none is a gang's */
+		unsigned char *iy = wa_calloc(a, (size_t)nc + 2, 1);
+		if (!iy || !(yv = wa_calloc(a, (size_t)nc + 2, sizeof *yv))) {
+			glp_delete_prob(P);
+			return -1;
+		}
+		memcpy(iy, isy, (size_t)ny + 1);
+		isy = iy;
+	}
 	b->mip_types = M->nty;
 	/* the LP first: its optimum is already a bound (and, with the
 	 * types' fits, close to the MIP's on the generated families), and
@@ -655,7 +864,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	/* two answers for the pass: rounded and filled, and rounded only
 	 * (the first is usually better; not always: bench/README.md) */
 	for (int k = 0; hint && k < 2; k++) {
-		if (round_lp(P, isy, k == 0, a, yv)) {
+		if (round_lp(P, isy, nr0, k == 0, a, yv)) {
 			glp_delete_prob(P);
 			return -1;
 		}

@@ -172,6 +172,7 @@ typedef struct wilp_cbound {
 	 * ended ("proven", "stopped", ...; NULL: not run) */
 	double mip_ub0, mip_s;
 	int mip_rows, mip_cols, mip_types, mip_nodes;
+	int mip_split;      /* the pieces rows added (split_rows)         */
 	int mip_hinted;     /* gangs given a domain in hint (below)       */
 	const char *mip_status;
 } wilp_cbound;
