@@ -391,16 +391,15 @@ static int hints(const mb_state *M, const double *yv, int ny, int *hint)
 
 /* Up to k more gangs in column j while every row holds (act: the rows'
  * activities, kept). */
-static void add_gangs(glp_prob *P, int j, int k, int nr0, double *act,
-		      int *ind, double *val, double *yv)
+static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
+		      double *val, double *yv)
 {
 	int len = glp_get_mat_col(P, j, ind, val);
 	double ub = glp_get_col_ub(P, j);
 	for (; k > 0 && yv[j] + 1 <= ub + 1e-9; k--) {
 		int i = 1;
-		while (i <= len &&
-		       (ind[i] > nr0 || act[ind[i]] + val[i] <=
-					    glp_get_row_ub(P, ind[i]) + 1e-9))
+		while (i <= len && act[ind[i]] + val[i] <=
+				       glp_get_row_ub(P, ind[i]) + 1e-9)
 			i++;
 		if (i <= len)
 			return;
@@ -412,13 +411,12 @@ static void add_gangs(glp_prob *P, int j, int k, int nr0, double *act,
 
 /* A whole-gang answer from the LP's (its gangs' columns, isy): each
  * rounded down, then one more gang where the fraction was largest
- * while every row up to nr0 holds (the pieces' rows past it need the
- * shares, which an answer of whole gangs does not set) (the pods past the needs left at 0, for the
+ * while every row holds (the pods past the needs left at 0, for the
  * greedy pass to add), then with fill more gangs wherever they still
  * fit, those with the most work first.  yv[j]: column j's value.  -1
  * NOMEM. */
-static int round_lp(glp_prob *P, const unsigned char *isy, int nr0,
-		    bool fill, wa_arena *a, double *yv)
+static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
+		    wa_arena *a, double *yv)
 {
 	int nc = glp_get_num_cols(P), nr = glp_get_num_rows(P);
 	double *act = wa_calloc(a, (size_t)nr + 1, sizeof *act);
@@ -445,7 +443,7 @@ static int round_lp(glp_prob *P, const unsigned char *isy, int nr0,
 	}
 	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
-		add_gangs(P, ord[o], 1, nr0, act, ind, val, yv);
+		add_gangs(P, ord[o], 1, act, ind, val, yv);
 	if (!fill)
 		return 0;
 	/* then whatever else still fits, the most work per gang first */
@@ -457,7 +455,7 @@ static int round_lp(glp_prob *P, const unsigned char *isy, int nr0,
 		}
 	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
-		add_gangs(P, ord[o], INT32_MAX, nr0, act, ind, val, yv);
+		add_gangs(P, ord[o], INT32_MAX, act, ind, val, yv);
 	return 0;
 }
 
@@ -519,8 +517,8 @@ static mb_sh share_of(const mb_type *ty, const mb_col *k, double c, double E)
  * LP takes the largest share, so where a line gives it (share_of) it
  * goes into the coefficients; else e is a column with e <= c (need y +
  * w) and e <= E y.  The original rows stay (they keep the shares within
- * E).  The rows added come after the model's (the rounding keeps to
- * rows up to its nr0).  nsplit: the rows for the pieces.  -1 NOMEM.
+ * E).  Added after the LP without them has led the pass (wcb_mip_tier0).
+ * nsplit: the rows for the pieces.  -1 NOMEM.
  */
 static int split_rows(const mb_state *M, glp_prob *P, const double *rhs,
 		      const mb_col *col, int ncol, wa_arena *a, int *nsplit)
@@ -818,22 +816,8 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			glp_set_mat_col(P, j, len, ind, val);
 		col[ncy++] = (mb_col){j, -1, 0, 0, c, 0};
 	}
-	int ny = glp_get_num_cols(P), nr0 = glp_get_num_rows(P);
-	if (split_rows(M, P, rhs, col, ncy, a, &b->mip_split)) {
-		glp_delete_prob(P);
-		return -1;
-	}
+	int ny = glp_get_num_cols(P);
 	b->mip_rows = glp_get_num_rows(P);
-	int nc = glp_get_num_cols(P);
-	if (nc > ny) { /* the pieces' share columns: none is a gang's */
-		unsigned char *iy = wa_calloc(a, (size_t)nc + 2, 1);
-		if (!iy || !(yv = wa_calloc(a, (size_t)nc + 2, sizeof *yv))) {
-			glp_delete_prob(P);
-			return -1;
-		}
-		memcpy(iy, isy, (size_t)ny + 1);
-		isy = iy;
-	}
 	b->mip_types = M->nty;
 	/* the LP first: its optimum is already a bound (and, with the
 	 * types' fits, close to the MIP's on the generated families), and
@@ -862,15 +846,42 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	cb.ub = hint_only ? INFINITY : glp_get_obj_val(P);
 	b->mip_status = hint_only ? "LP over slices, for the pass only" : "LP";
 	/* two answers for the pass: rounded and filled, and rounded only
-	 * (the first is usually better; not always: bench/README.md) */
+	 * (the first is usually better; not always: bench/README.md).
+	 * From the LP without the pieces: with them its optimum is another
+	 * vertex, no better a lead (gpu-2048: 3,964 top-priority pods
+	 * against 3,985) */
 	for (int k = 0; hint && k < 2; k++) {
-		if (round_lp(P, isy, nr0, k == 0, a, yv)) {
+		if (round_lp(P, isy, k == 0, a, yv)) {
 			glp_delete_prob(P);
 			return -1;
 		}
 		int n = hints(M, yv, ny, hint + (size_t)k * p->ngroups);
 		if (k == 0)
 			b->mip_hinted = n;
+	}
+	/* then the pieces rows and the LP again, by the dual simplex from
+	 * its basis (the new rows are basic, the new columns at 0 with no
+	 * reduced cost: still dual feasible); a pass-only LP bounds
+	 * nothing, so it has none */
+	bool lp_ok = true;
+	if (!hint_only) {
+		if (split_rows(M, P, rhs, col, ncy, a, &b->mip_split)) {
+			glp_delete_prob(P);
+			return -1;
+		}
+		b->mip_rows = glp_get_num_rows(P);
+		left = wdl_left(dl, 0);
+		if (b->mip_split > 0 && (wdl_is_none(dl) || left > 0)) {
+			sm.meth = GLP_DUALP;
+			if (!wdl_is_none(dl))
+				sm.tm_lim = (int)(left * 1000) + 1;
+			sr = glp_simplex(P, &sm);
+			lp_ok = !sr && glp_get_status(P) == GLP_OPT;
+			if (lp_ok && glp_get_obj_val(P) < cb.ub)
+				cb.ub = glp_get_obj_val(P);
+		} else if (b->mip_split > 0) {
+			lp_ok = false;
+		}
 	}
 	/* then branch and bound from its basis, for what time is left */
 	glp_iocp io;
@@ -880,7 +891,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	io.cb_info = &cb;
 	left = wdl_left(dl, 0);
 	int rc = -1;
-	if (max_nodes > 0 && !hint_only &&
+	if (max_nodes > 0 && !hint_only && lp_ok &&
 	    ny <= WILP_BOUND_MIP_BB_MAX_COLS &&
 	    (wdl_is_none(dl) || left > 0)) {
 		if (!wdl_is_none(dl))
