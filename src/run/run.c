@@ -206,23 +206,34 @@ static const char *also(wa_arena *a, const char *first, const char *then)
 	return first && then ? wa_printf(a, "%s; %s", first, then) : then;
 }
 
+/* A solution for a pass that may be thrown away, in an arena of its
+ * own (*ta, destroyed after the pass): one is classes x nodes, 195 MB
+ * at 10,000 nodes, and the run's arena would hold it to the end.  NULL
+ * (and *ta NULL): out of memory. */
+static wp_sol *pass_sol(const wp_problem *p, wa_arena **ta)
+{
+	*ta = wa_new();
+	wp_sol *s = *ta ? wp_sol_new(p, *ta) : NULL;
+	if (!s) {
+		wa_destroy(*ta);
+		*ta = NULL;
+	}
+	return s;
+}
+
 /* A second constructive pass in Kueue's BestFit order: neither order
  * dominates the other (bench/README.md), both take milliseconds, and the
  * better feasible one becomes the answer and the ILP's warm start. */
 static int bestfit_pass(run *R, wasp_error *err)
 {
 	const wp_problem *p = R->p;
-	/* its own arena: a solution is classes x nodes (200 MB at 10,000
-	 * nodes), given back as soon as the pass is judged */
-	wa_arena *ta = wa_new();
-	wp_sol *bsol = ta ? wp_sol_new(p, ta) : NULL;
+	wa_arena *ta;
+	wp_sol *bsol = pass_sol(p, &ta);
 	wasp_error be;
 	const char *why;
 	wp_value vg, vb;
-	if (!bsol) {
-		wa_destroy(ta);
+	if (!bsol)
 		return nomem(err);
-	}
 	if (wbl_solve(p, WASP_MODE_BESTFIT, R->o, bsol, &be) == 0 &&
 	    wp_sol_feasible(p, bsol, &why) == 0) {
 		wp_evaluate(p, R->gsol, &vg);
@@ -958,14 +969,10 @@ static int mip_pass(run *R, wasp_error *err)
 		const char *why;
 		if (wdl_passed(R->deadline, 0))
 			break;
-		/* a pass fills a new one, in an arena of its own (as in
-		 * bestfit_pass) */
-		wa_arena *ta = wa_new();
-		wp_sol *s = ta ? wp_sol_new(p, ta) : NULL;
-		if (!s) {
-			wa_destroy(ta);
+		wa_arena *ta; /* a pass fills a new one */
+		wp_sol *s = pass_sol(p, &ta);
+		if (!s)
 			return nomem(err);
-		}
 		wp_value vg, vs;
 		if (!wgr_solve_led(p, R->o, s, seeds[i % ns], hint, &e) &&
 		    !wp_sol_feasible(p, s, &why)) {
@@ -1128,14 +1135,11 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 			R->mine[R->nmine++] = cut;
 		return WASP_OK;
 	}
-	/* the pass's solution in an arena of its own (as in bestfit_pass) */
-	wa_arena *ta = wa_new();
-	wp_sol *off = ta ? wp_sol_new(p, ta) : NULL;
-	int32_t *prio = ta ? wa_calloc(ta, (size_t)p->ngroups, sizeof *prio)
-			   : NULL;
-	int *with = ta ? wa_calloc(ta, (size_t)p->ngroups, sizeof *with) : NULL;
-	int *without =
-	    ta ? wa_calloc(ta, (size_t)p->ngroups, sizeof *without) : NULL;
+	wa_arena *ta;
+	wp_sol *off = pass_sol(p, &ta);
+	int32_t *prio = wa_calloc(R->a, (size_t)p->ngroups, sizeof *prio);
+	int *with = wa_calloc(R->a, (size_t)p->ngroups, sizeof *with);
+	int *without = wa_calloc(R->a, (size_t)p->ngroups, sizeof *without);
 	int rc = WASP_OK;
 	if (!off || !prio || !with || !without) {
 		rc = nomem(err);

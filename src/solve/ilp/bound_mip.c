@@ -574,6 +574,13 @@ static int split_rows(const mb_state *M, glp_prob *P, const double *rhs,
 		const mb_type *ty = k->t >= 0 ? &M->ty[k->t] : NULL;
 		const int64_t *req = S->p->classes[k->c].req;
 		int key = ty ? ty->key : -1;
+		/* per shape, a pod's units the larger shape cannot hold */
+		double cs[WCB_MIP_MAX_SHAPES] = {0};
+		for (int h = 1; h < M->nsh; h++)
+			if (ratio[h])
+				cs[h] = wcb_shape_coef(S, req, M->shape[h]) -
+					ratio[h] * wcb_shape_coef(
+						       S, req, M->shape[h - 1]);
 		memset(ne, 0, sizeof *ne * (size_t)nih);
 		/* the y column, then the w column with it */
 		for (int pass = 0; pass < 1 + (k->w > 0); pass++) {
@@ -584,10 +591,7 @@ static int split_rows(const mb_state *M, glp_prob *P, const double *rhs,
 				if (r >= M->nrow || !sp[r])
 					continue;
 				int h = rh[r], i = ri[r];
-				double c =
-				    wcb_shape_coef(S, req, M->shape[h]) -
-				    ratio[h] *
-					wcb_shape_coef(S, req, M->shape[h - 1]);
+				double c = cs[h];
 				mb_sh z = {0, 0, false};
 				if (c > 0.5) {
 					long o = row_of(M, key, k->d, i, h);
