@@ -719,6 +719,7 @@ START_TEST(bound_pieces_valid)
 		g.priorities = 2;
 		tu_inst in;
 		inst_gen(&in, &g, i % 2);
+		tu_sol_verified(in.snap, in.p, in.greedy, NULL, "greedy");
 		wilp_cbound b;
 		checked += !isnan(bound_holds_top_tier(&in, &b, i));
 		ck_assert_int_gt(b.mip_split, 0);
