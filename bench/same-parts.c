@@ -88,7 +88,7 @@ static int one(int fam, int seed)
 	} else {
 		unsigned long h = 5381;
 		for (int i = 0; i < p->nx; i++)
-			h = h * 33 + (unsigned)xs->x[i];
+			h = h * 33 + (unsigned)wp_x(xs, i);
 		for (int i = 0; i < p->ngroups; i++)
 			h = h * 33 + xs->admit[i];
 		printf("family %d seed %d status %s objective %.9g bound %.9g "

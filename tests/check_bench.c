@@ -185,7 +185,7 @@ static int bl_on(const bl *b, const char *name, const char *node)
 		const wp_class *c = &b->p->classes[gr->classes[i]];
 		for (int k = 0; k < c->nelig; k++)
 			if (!node || c->elig[k] == n)
-				sum += b->sol->x[c->off + k];
+				sum += wp_x(b->sol, c->off + k);
 	}
 	return sum;
 }
@@ -398,7 +398,7 @@ START_TEST(baselines_on_generated)
 			bl_run(&b, &f, m);
 			int placed = 0;
 			for (int i = 0; i < b.p->nx; i++)
-				placed += b.sol->x[i];
+				placed += wp_x(b.sol, i);
 			ck_assert_int_gt(placed, 0);
 			if (m == WASP_MODE_PODWISE && b.report) {
 				ck_assert_ptr_null(strstr(b.report,

@@ -513,8 +513,8 @@ START_TEST(best_fit_node)
 	ck_assert_int_eq(r.p->ngroups, 1);
 	const wp_class *c = &r.p->classes[0];
 	ck_assert_int_eq(c->nelig, 2);
-	ck_assert_int_eq(r.sol->x[c->off + 0], 0);
-	ck_assert_int_eq(r.sol->x[c->off + 1], 1);
+	ck_assert_int_eq(wp_x(r.sol, c->off + 0), 0);
+	ck_assert_int_eq(wp_x(r.sol, c->off + 1), 1);
 	ck_assert(r.sol->admit[0]);
 	ck_assert_ptr_null(r.sol->reason[0]);
 	wa_destroy(r.a);

@@ -924,14 +924,14 @@ START_TEST(enumeration_tiny)
 			      in.st.objective);
 		/* the same tiers as the enumerated optimum */
 		wp_sol *es = wp_sol_new(in.p, in.a);
-		memcpy(es->x, E.bestx, sizeof *es->x * in.p->nx);
+		ck_assert_int_eq(wp_x_from_dense(in.p, es, E.bestx), 0);
 		for (int g = 0; g < in.p->ngroups; g++) {
 			const wp_group *wg = &in.p->groups[g];
 			int placed = 0;
 			for (int ci = 0; ci < wg->nclasses; ci++) {
 				const wp_class *c = &in.p->classes[wg->classes[ci]];
 				for (int k = 0; k < c->nelig; k++)
-					placed += es->x[c->off + k];
+					placed += wp_x(es, c->off + k);
 			}
 			es->admit[g] = placed > 0;
 		}
@@ -986,7 +986,7 @@ START_TEST(no_outvoting)
 		ck_assert_int_gt(1001 * 1, 1 * 1000);
 		wgr_solve(in.p, &in.o, in.greedy, NULL);
 		/* start from the wrong answer: all low pods placed */
-		memset(in.greedy->x, 0, sizeof *in.greedy->x * in.p->nx);
+		wp_x_clear(in.greedy);
 		memset(in.greedy->admit, 0, in.p->ngroups);
 		for (int g = 0; g < in.p->ngroups; g++) {
 			const wp_group *wg = &in.p->groups[g];
@@ -994,7 +994,7 @@ START_TEST(no_outvoting)
 			if (wg->priority != 1)
 				continue;
 			const wp_class *c = &in.p->classes[wg->classes[0]];
-			in.greedy->x[c->off] = c->count;
+			wp_x_set(in.greedy, c->off, c->count);
 			in.greedy->admit[g] = 1;
 			in.greedy->reason[g] = NULL;
 		}
@@ -1058,7 +1058,7 @@ START_TEST(packing_free_rack)
 	 * hold node-5) */
 	ck_assert_int_eq(in.p->topo->nkeys, 3);
 	/* the fragmented start: the pods on node-0 and node-2 */
-	memset(in.greedy->x, 0, sizeof *in.greedy->x * in.p->nx);
+	wp_x_clear(in.greedy);
 	int placed = 0;
 	for (int c = 0; c < in.p->nclasses; c++) {
 		const wp_class *cl = &in.p->classes[c];
@@ -1070,7 +1070,7 @@ START_TEST(packing_free_rack)
 				if (strcmp(in.p->snap->nodes[cl->elig[k]].name,
 					   want))
 					continue;
-				in.greedy->x[cl->off + k]++;
+				wp_x_add(in.greedy, cl->off + k, 1);
 				in.greedy->admit[cl->group] = 1;
 				in.greedy->reason[cl->group] = NULL;
 				placed++;
@@ -1240,8 +1240,8 @@ START_TEST(threads_match_serial)
 		inst_solve(&in[k], 0);
 		obj[k] = in[k].st.objective;
 		xs[k] = malloc(sizeof(int) * (in[k].p->nx + 1));
-		memcpy(xs[k], in[k].ilp->x, sizeof(int) * in[k].p->nx);
-		memset(in[k].ilp->x, 0, sizeof(int) * in[k].p->nx);
+		wp_x_to_dense(in[k].p, in[k].ilp, xs[k]);
+		wp_x_clear(in[k].ilp);
 	}
 	int fails = 0;
 	for (int round = 0; round < 3; round++) {
@@ -1254,10 +1254,15 @@ START_TEST(threads_match_serial)
 			if (wilp_solve(in[k].p, &in[k].o, wdl_none(), in[k].greedy, s,
 				       &st, &e) != WASP_OK)
 				fails++;
-			else if (st.objective != obj[k] ||
-				 memcmp(s->x, xs[k],
-					sizeof(int) * in[k].p->nx))
-				fails++;
+			else {
+				int *x = malloc(sizeof(int) * (in[k].p->nx + 1));
+				if (x)
+					wp_x_to_dense(in[k].p, s, x);
+				if (!x || st.objective != obj[k] ||
+				    memcmp(x, xs[k], sizeof(int) * in[k].p->nx))
+					fails++;
+				free(x);
+			}
 		}
 	}
 	ck_assert_int_eq(fails, 0);

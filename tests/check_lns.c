@@ -834,7 +834,7 @@ START_TEST(led_pass_follows_hints)
 	int on0 = 0;
 	for (int k = 0; k < c8->nelig; k++)
 		if (c8->elig[k] == 0)
-			on0 = s->x[c8->off + k];
+			on0 = wp_x(s, c8->off + k);
 	ck_assert_int_eq(on0, 8);
 	/* led: the 6 first, in the first rack */
 	int hint[2] = {-1, -1};
@@ -845,7 +845,7 @@ START_TEST(led_pass_follows_hints)
 	ck_assert(s->admit[g6] && s->admit[g8]);
 	const wp_class *c6 = &p->classes[p->groups[g6].classes[0]];
 	for (int k = 0; k < c6->nelig; k++)
-		if (s->x[c6->off + k])
+		if (wp_x(s, c6->off + k))
 			ck_assert_int_eq(K->node_dom[c6->elig[k]], first);
 	/* both held to the first rack: the 8 (larger) fills it, and the
 	 * 6 waits with a reason that names the pass, not running pods */

@@ -255,7 +255,7 @@ static void ilp_alone(const wasp_snapshot *s, int placed, int evicted)
 	ck_assert_msg(wp_sol_feasible(p, x, &why) == 0, "%s", why);
 	int np = 0, ne = 0;
 	for (int i = 0; i < p->nx; i++)
-		np += x->x[i];
+		np += wp_x(x, i);
 	for (int u = 0; u < p->nunits; u++)
 		ne += x->evict[u];
 	if (placed >= 0)

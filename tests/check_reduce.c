@@ -336,8 +336,8 @@ START_TEST(evaluate_and_feasible)
 
 	/* hi on a (both pods), lo on b */
 	s->admit[0] = s->admit[1] = 1;
-	s->x[ch->off + 0] = 2;
-	s->x[cl->off + 1] = 1;
+	wp_x_set(s, ch->off + 0, 2);
+	wp_x_set(s, cl->off + 1, 1);
 	ck_assert_msg(wp_sol_feasible(p, s, &why) == 0, "%s", why);
 	wp_evaluate(p, s, &v1);
 	ck_assert(v1.work[0] == 2 && v1.work[1] == 1 && v1.packing == 2);
@@ -348,29 +348,29 @@ START_TEST(evaluate_and_feasible)
 	/* higher tier wins over packing: lo alone is worse than hi alone */
 	wp_sol_copy(p, t, s);
 	t->admit[1] = 0;
-	t->x[cl->off + 1] = 0;
+	wp_x_set(t, cl->off + 1, 0);
 	wp_value vh, vl;
 	wp_evaluate(p, t, &vh);
 	wp_sol_copy(p, t, s);
 	t->admit[0] = 0;
-	t->x[ch->off + 0] = 0;
+	wp_x_set(t, ch->off + 0, 0);
 	wp_evaluate(p, t, &vl);
 	ck_assert_int_gt(wp_value_cmp(&vh, &vl), 0);
 
 	/* violations */
 	wp_sol_copy(p, t, s);
-	t->x[ch->off + 0] = 1;
-	t->x[ch->off + 1] = 1; /* a is r1, b is r2 */
+	wp_x_set(t, ch->off + 0, 1);
+	wp_x_set(t, ch->off + 1, 1); /* a is r1, b is r2 */
 	ck_assert_int_ne(wp_sol_feasible(p, t, &why), 0);
 	ck_assert_str_eq(why, "a group spans several domains of its topology "
 			      "key");
 	wp_sol_copy(p, t, s);
-	t->x[ch->off + 0] = 1; /* below minCount 2 */
+	wp_x_set(t, ch->off + 0, 1); /* below minCount 2 */
 	ck_assert_int_ne(wp_sol_feasible(p, t, &why), 0);
 	ck_assert_str_eq(why, "an admitted gang is placed below its minimum");
 	wp_sol_copy(p, t, s);
-	t->x[cl->off + 1] = 0;
-	t->x[cl->off + 0] = 1; /* lo on a with hi: 16 GPUs on 8 */
+	wp_x_set(t, cl->off + 1, 0);
+	wp_x_set(t, cl->off + 0, 1); /* lo on a with hi: 16 GPUs on 8 */
 	ck_assert_int_ne(wp_sol_feasible(p, t, &why), 0);
 	ck_assert_str_eq(why, "a node is over capacity");
 	wp_sol_copy(p, t, s);
@@ -437,7 +437,7 @@ START_TEST(feasible_near_agrees)
 				int sl = wp_slot(p, c, n);
 				int gr = p->classes[c].group;
 				if (sl >= 0)
-					s->x[sl] = tu_rnd(&r, 0, 3);
+					wp_x_set(s, sl, tu_rnd(&r, 0, 3));
 				if (tu_rnd(&r, 0, 3) == 0)
 					s->admit[gr] = !s->admit[gr];
 				groups[ng++] = gr;
@@ -474,13 +474,13 @@ START_TEST(feasible_near_agrees)
 				long have = 0;
 				int from = -1;
 				for (int e = 0; e < cl->nelig; e++) {
-					have += s->x[cl->off + e];
-					if (s->x[cl->off + e] > 0 &&
+					have += wp_x(s, cl->off + e);
+					if (wp_x(s, cl->off + e) > 0 &&
 					    cl->off + e != sl)
 						from = cl->off + e;
 				}
 				int32_t pc = p->groups[cl->group].priority;
-				if (s->x[sl] == 0 || (from < 0 && have >= cl->count))
+				if (wp_x(s, sl) == 0 || (from < 0 && have >= cl->count))
 					continue;
 				int v = -1, by = -1;
 				for (int u = 0; u < p->nunits && v < 0; u++) {
@@ -499,9 +499,9 @@ START_TEST(feasible_near_agrees)
 						by = h;
 				if (by < 0)
 					continue;
-				s->x[sl]++;
+				wp_x_add(s, sl, 1);
 				if (have >= cl->count)
-					s->x[from]--;
+					wp_x_add(s, from, -1);
 				s->evict[v] = 1;
 				s->evict_by[v] = by;
 				groups[ng++] = cl->group;

@@ -47,7 +47,7 @@ START_TEST(topup_fills_gang_in_its_domain)
 	/* the plan greedy would keep: its minimum on n0's free room */
 	wp_sol *s = wp_sol_new(p, in.a);
 	int c = p->groups[g].classes[0];
-	s->x[wp_slot(p, c, 0)] = 2;
+	wp_x_set(s, wp_slot(p, c, 0), 2);
 	s->admit[g] = 1;
 	tu_sol_verified(in.snap, p, s, NULL, "the minimum");
 	wp_sol *start = wp_sol_new(p, in.a);
@@ -56,22 +56,24 @@ START_TEST(topup_fills_gang_in_its_domain)
 	/* past its deadline it adds nothing and says so */
 	ck_assert_int_eq(wtu_topup(p, s, wdl_at(wb_now() - 1), &st), 0);
 	ck_assert(st.late && st.pods == 0);
-	ck_assert_mem_eq(s->x, start->x, (size_t)p->nx * sizeof *s->x);
+	for (int sl = 0; sl < p->nx; sl++)
+		ck_assert_int_eq(wp_x(s, sl), wp_x(start, sl));
 	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
 	tu_sol_verified(in.snap, p, s, start, "topped up");
 	ck_assert_int_eq(st.pods, 3);
 	ck_assert_int_eq(st.groups, 1);
 	ck_assert_int_eq(st.evicted, 1);
-	ck_assert_int_eq(s->x[wp_slot(p, c, 0)], 4); /* 2 + the freed 2 */
-	ck_assert_int_eq(s->x[wp_slot(p, c, 2)], 1); /* n2's free GPU  */
-	ck_assert_int_eq(s->x[wp_slot(p, c, 1)], 0); /* r1: not its rack */
+	ck_assert_int_eq(wp_x(s, wp_slot(p, c, 0)), 4); /* 2 + the freed 2 */
+	ck_assert_int_eq(wp_x(s, wp_slot(p, c, 2)), 1); /* n2's free GPU  */
+	ck_assert_int_eq(wp_x(s, wp_slot(p, c, 1)), 0); /* r1: not its rack */
 	ck_assert(s->evict[ulow] && s->evict_by[ulow] == g);
 	ck_assert_int_eq(s->evict[1 - ulow], 0);
 	/* full already: nothing to do, the plan unchanged */
 	wp_sol_copy(p, start, s);
 	ck_assert_int_eq(wtu_topup(p, s, wdl_none(), &st), 0);
 	ck_assert_int_eq(st.pods, 0);
-	ck_assert_mem_eq(s->x, start->x, (size_t)p->nx * sizeof *s->x);
+	for (int sl = 0; sl < p->nx; sl++)
+		ck_assert_int_eq(wp_x(s, sl), wp_x(start, sl));
 	tu_inst_free(&in);
 }
 END_TEST
@@ -108,11 +110,11 @@ START_TEST(topup_never_uses_no_freed_room)
 	ck_assert(gp >= 0 && gn >= 0 && !wpe_may_preempt(p, gn));
 	ck_assert_int_eq(p->nunits, 1);
 	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, p->groups[gp].classes[0], 0)] = 1; /* 4 GPUs */
+	wp_x_set(s, wp_slot(p, p->groups[gp].classes[0], 0), 1); /* 4 GPUs */
 	s->evict[0] = 1;                                   /* low's 6 */
 	s->evict_by[0] = gp;
 	int slot = wp_slot(p, p->groups[gn].classes[0], 0);
-	s->x[slot] = 1;
+	wp_x_set(s, slot, 1);
 	s->admit[gp] = s->admit[gn] = 1;
 	tu_sol_verified(in.snap, p, s, NULL, "start");
 	wtu_stats st;
@@ -120,13 +122,13 @@ START_TEST(topup_never_uses_no_freed_room)
 	/* the rows leave 3 GPUs; the free room before the eviction was 2,
 	 * one of which nv holds already */
 	ck_assert_int_eq(st.pods, 1);
-	ck_assert_int_eq(s->x[slot], 2);
+	ck_assert_int_eq(wp_x(s, slot), 2);
 	tu_sol_verified(in.snap, p, s, NULL, "topped up");
 	const char *why;
 	ck_assert_int_eq(wpe_check_never(p, s, &why), 0);
 	/* the rows would take two more: the solvers' check and the
 	 * verifier both refuse them */
-	s->x[slot] = 4;
+	wp_x_set(s, slot, 4);
 	ck_assert_int_eq(wp_sol_feasible(p, s, &why), 0);
 	ck_assert_int_eq(wpe_check_never(p, s, &why), -1);
 	size_t nv;
@@ -176,15 +178,15 @@ static void trade_case(int wsize, int want_pods, bool traded)
 	const wp_problem *p = in.p;
 	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = 1; /* d fills n0 */
-	s->x[wp_slot(p, cw, 1)] = 8; /* w's minimum fills n1 */
+	wp_x_set(s, wp_slot(p, cd, 0), 1); /* d fills n0 */
+	wp_x_set(s, wp_slot(p, cw, 1), 8); /* w's minimum fills n1 */
 	s->admit[gd] = s->admit[gw] = 1;
 	wtu_stats st;
 	topped_up(&in, s, &st);
 	ck_assert_int_eq(st.traded, traded);
 	ck_assert_int_eq(st.pods, traded ? want_pods - 1 : 0);
 	ck_assert_int_eq(s->admit[gd], !traded);
-	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)], traded ? want_pods : 0);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cw, 0)), traded ? want_pods : 0);
 	if (traded)
 		ck_assert_ptr_nonnull(strstr(s->reason[gd], "same priority"));
 	tu_inst_free(&in);
@@ -202,17 +204,18 @@ START_TEST(topup_trades_large_for_more)
 	const wp_problem *p = in.p;
 	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
-	s->x[wp_slot(p, cw, 2)] = 8;
+	wp_x_set(s, wp_slot(p, cd, 0), 1);
+	wp_x_set(s, wp_slot(p, cd, 1), 1);
+	wp_x_set(s, wp_slot(p, cw, 2), 8);
 	s->admit[gd] = s->admit[gw] = 1;
 	wtu_stats st;
 	topped_up(&in, s, &st);
 	ck_assert_int_eq(st.pods, 7);
 	ck_assert_int_eq(st.traded, 0);
 	ck_assert(s->admit[gd]);
-	ck_assert_int_eq(s->x[wp_slot(p, cd, 0)] + s->x[wp_slot(p, cd, 1)],
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cd, 0)) + wp_x(s, wp_slot(p, cd, 1)),
 			 1);
-	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)] + s->x[wp_slot(p, cw, 1)],
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cw, 0)) + wp_x(s, wp_slot(p, cw, 1)),
 			 8);
 	tu_inst_free(&in);
 }
@@ -237,8 +240,8 @@ static void rehome_case(int lgpus, int wsize, bool runs_again)
 	ck_assert_int_eq(p->nunits, 1);
 	int cd = p->groups[gd].classes[0], cw = p->groups[gw].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = 1;
-	s->x[wp_slot(p, cw, 1)] = 8;
+	wp_x_set(s, wp_slot(p, cd, 0), 1);
+	wp_x_set(s, wp_slot(p, cw, 1), 8);
 	s->admit[gd] = s->admit[gw] = 1;
 	s->evict[0] = 1;
 	s->evict_by[0] = gd;
@@ -246,7 +249,7 @@ static void rehome_case(int lgpus, int wsize, bool runs_again)
 	topped_up(&in, s, &st);
 	ck_assert_int_eq(st.traded, 1);
 	ck_assert_int_eq(s->admit[gd], 0);
-	ck_assert_int_eq(s->x[wp_slot(p, cw, 0)], wsize - 8);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cw, 0)), wsize - 8);
 	ck_assert_int_eq(st.pods, wsize - 8 - 1);
 	ck_assert_int_eq(s->evict[0], !runs_again);
 	ck_assert_int_eq(s->evict_by[0], runs_again ? -1 : gw);
@@ -279,14 +282,14 @@ static void join_case(int jsize, int jmin, bool joins)
 	int gd = p->groups[0].size == 1 ? 0 : 1, gj = 1 - gd;
 	int cd = p->groups[gd].classes[0], cj = p->groups[gj].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = 1;
+	wp_x_set(s, wp_slot(p, cd, 0), 1);
 	s->admit[gd] = 1;
 	s->reason[gj] = "waits in the test";
 	wtu_stats st;
 	topped_up(&in, s, &st);
 	ck_assert_int_eq(s->admit[gj], joins);
 	ck_assert_int_eq(s->admit[gd], !joins);
-	ck_assert_int_eq(s->x[wp_slot(p, cj, 0)], joins ? 2 : 0);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cj, 0)), joins ? 2 : 0);
 	ck_assert_int_eq(st.traded, joins);
 	ck_assert_int_eq(st.joined, joins);
 	ck_assert_int_eq(st.pods, joins ? 1 : 0);
@@ -326,8 +329,9 @@ START_TEST(topup_fills_after_trade)
 	int cd = p->groups[gd].classes[0], ce = p->groups[ge].classes[0],
 	    cj = p->groups[gj].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
-	s->x[wp_slot(p, cd, 0)] = s->x[wp_slot(p, cd, 1)] = 1;
-	s->x[wp_slot(p, ce, 2)] = 1;
+	wp_x_set(s, wp_slot(p, cd, 0), 1);
+	wp_x_set(s, wp_slot(p, cd, 1), 1);
+	wp_x_set(s, wp_slot(p, ce, 2), 1);
 	s->admit[gd] = s->admit[ge] = 1;
 	s->reason[gj] = "waits in the test";
 	wtu_stats st;
@@ -335,8 +339,8 @@ START_TEST(topup_fills_after_trade)
 	ck_assert_int_eq(st.traded, 1);
 	ck_assert_int_eq(st.joined, 1);
 	ck_assert_int_eq(s->admit[gd], 0);
-	ck_assert_int_eq(s->x[wp_slot(p, cj, 0)], 3);
-	ck_assert_int_eq(s->x[wp_slot(p, ce, 1)], 1);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cj, 0)), 3);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, ce, 1)), 1);
 	ck_assert_int_eq(st.pods, 2);
 	ck_assert_int_eq(st.groups, 1);
 	tu_inst_free(&in);
@@ -383,8 +387,8 @@ static void clr_load(clr *k, tu_buf *b)
 static void clr_run(clr *k, tu_buf *b, int spods, int lnode, wtu_stats *st)
 {
 	clr_load(k, b);
-	k->s->x[wp_slot(k->p, k->cs, 0)] = spods;
-	k->s->x[wp_slot(k->p, k->cl, lnode)] = 1;
+	wp_x_set(k->s, wp_slot(k->p, k->cs, 0), spods);
+	wp_x_set(k->s, wp_slot(k->p, k->cl, lnode), 1);
 	topped_up(&k->in, k->s, st);
 }
 
@@ -413,8 +417,8 @@ static void clear_case(int lprio, bool cleared)
 	ck_assert_int_eq(st.gave_way, cleared);
 	ck_assert_int_eq(s->admit[gb], cleared);
 	ck_assert_int_eq(s->admit[gl], !cleared);
-	ck_assert_int_eq(s->x[wp_slot(p, cb, 0)], cleared);
-	ck_assert_int_eq(s->x[wp_slot(p, cs, cleared ? 1 : 0)], 1);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cb, 0)), cleared);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cs, cleared ? 1 : 0)), 1);
 	if (cleared)
 		ck_assert_ptr_nonnull(strstr(s->reason[gl], "higher"));
 	tu_inst_free(&k.in);
@@ -443,24 +447,24 @@ static void clear_bump_case(bool evict)
 	const wp_problem *p = k.p;
 	int gs = k.gs, gl = k.gl, gb = k.gb, cs = k.cs, cl = k.cl, cb = k.cb;
 	wp_sol *s = k.s;
-	s->x[wp_slot(p, cs, 0)] = 1;
-	s->x[wp_slot(p, cl, 0)] = 1;
-	s->x[wp_slot(p, cl, 1)] = evict ? 0 : 2;
-	s->x[wp_slot(p, cl, 2)] = evict ? 0 : 1;
+	wp_x_set(s, wp_slot(p, cs, 0), 1);
+	wp_x_set(s, wp_slot(p, cl, 0), 1);
+	wp_x_set(s, wp_slot(p, cl, 1), evict ? 0 : 2);
+	wp_x_set(s, wp_slot(p, cl, 2), evict ? 0 : 1);
 	wtu_stats st;
 	topped_up(&k.in, s, &st);
 	ck_assert_int_eq(st.cleared, 1);
 	ck_assert_int_eq(st.cleared_gangs, 1);
 	ck_assert_int_eq(s->admit[gb], 1);
-	ck_assert_int_eq(s->x[wp_slot(p, cb, 0)], 1);
-	ck_assert_int_eq(s->x[wp_slot(p, cs, 1)], 1);
-	ck_assert_int_eq(s->x[wp_slot(p, cl, 0)], 0);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cb, 0)), 1);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cs, 1)), 1);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cl, 0)), 0);
 	/* l keeps its minimum: its pod on n2 (topped up there first when
 	 * n1 holds "low", which l may not evict) */
 	ck_assert_int_eq(st.gave_way, 0);
 	ck_assert_int_eq(s->admit[gl], 1);
-	ck_assert_int_eq(s->x[wp_slot(p, cl, 1)], 0);
-	ck_assert_int_eq(s->x[wp_slot(p, cl, 2)], 1);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cl, 1)), 0);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cl, 2)), 1);
 	for (int u = 0; evict && u < p->nunits; u++)
 		if (p->units[u].priority == 10)
 			ck_assert(s->evict[u] && s->evict_by[u] == gs);
@@ -507,10 +511,10 @@ static void shift_case(bool room)
 	ck_assert_int_eq(st.shifted, room);
 	ck_assert_int_eq(st.cleared_gangs, room);
 	ck_assert_int_eq(s->admit[gb], room);
-	ck_assert_int_eq(s->x[wp_slot(p, cb, 0)], room);
-	ck_assert_int_eq(s->x[wp_slot(p, cs, 0)], room ? 0 : 2);
-	ck_assert_int_eq(s->x[wp_slot(p, cs, 2)], room);
-	ck_assert_int_eq(s->x[wp_slot(p, cs, 3)], room);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cb, 0)), room);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cs, 0)), room ? 0 : 2);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cs, 2)), room);
+	ck_assert_int_eq(wp_x(s, wp_slot(p, cs, 3)), room);
 	ck_assert_int_eq(s->admit[gl], !room);
 	ck_assert_int_eq(st.gave_way, room);
 	tu_inst_free(&k.in);

@@ -341,8 +341,8 @@ void tu_sol_same(const wp_problem *p, const wp_sol *a, const wp_sol *b,
 		 const char *label)
 {
 	for (int s = 0; s < p->nx; s++)
-		ck_assert_msg(a->x[s] == b->x[s], "%s: slot %d: %d vs %d",
-			      label, s, a->x[s], b->x[s]);
+		ck_assert_msg(wp_x(a, s) == wp_x(b, s), "%s: slot %d: %d vs %d",
+			      label, s, wp_x(a, s), wp_x(b, s));
 	for (int g = 0; g < p->ngroups; g++)
 		ck_assert_msg(a->admit[g] == b->admit[g],
 			      "%s: group %d: admitted %d vs %d", label, g,

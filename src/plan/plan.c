@@ -96,8 +96,8 @@ static int add_evictions(const wp_problem *p, const wp_sol *sol,
 			const ws_pod *first = NULL;
 			for (int ci = 0; ci < by->nclasses && !first; ci++) {
 				const wp_class *c = &p->classes[by->classes[ci]];
-				for (int k = 0; k < c->nelig && !first; k++)
-					if (sol->x[c->off + k] > 0)
+				WP_X_EACH(sol, c, sl)
+					if (!first && wp_x(sol, sl) > 0)
 						first = &s->pods[c->pods[0]];
 			}
 			if (!first)
@@ -361,14 +361,12 @@ static int deal_class(build *b, const wp_class *c, const ws_group *sg,
 	const ws_snapshot *s = b->p->snap;
 	wa_arena *a = b->pl->arena;
 	int next = 0;
-	const int *x = b->sol->x + c->off;
-	/* most slots are zero, and once every pod is dealt all are: at
-	 * 10,000 nodes the scan costs more than the dealing */
-	for (int k = 0; k < c->nelig && next < c->count; k++) {
-		if (!x[k])
-			continue;
-		int node = c->elig[k];
-		int cnt = x[k];
+	/* most slots are zero: walk the placed ones */
+	WP_X_EACH(b->sol, c, sl) {
+		if (next >= c->count)
+			break;
+		int node = c->elig[sl - c->off];
+		int cnt = wp_x(b->sol, sl);
 		for (int j = 0; j < cnt && next < c->count; j++) {
 			const ws_pod *pod = &s->pods[c->pods[next++]];
 			wpl_place pp = {
@@ -467,6 +465,9 @@ int wpl_from_sol(const wp_problem *p, const wp_sol *sol, wasp_plan **out,
 		 wasp_error *err)
 {
 	const ws_snapshot *s = p->snap;
+	if (sol->nomem)
+		return werr(err, WASP_ENOMEM,
+			    "out of memory storing the solution");
 	wasp_plan *pl = wpl_new();
 	if (!pl)
 		return werr(err, WASP_ENOMEM,

@@ -32,8 +32,8 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		for (int ci = 0; ci < wg->nclasses; ci++) {
 			const wp_class *c = &p->classes[wg->classes[ci]];
 			long n = 0;
-			for (int k = 0; k < c->nelig; k++)
-				n += s->x[c->off + k];
+			WP_X_EACH(s, c, sl)
+				n += wp_x(s, sl);
 			w += p->value_res < 0
 				 ? (double)n
 				 : (double)n * c->req[p->value_res] / 1000.0;
@@ -60,9 +60,9 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		 * its slots, most of them at scale, are not scanned */
 		if (!s->admit[k->group])
 			continue;
-		for (int j = 0; j < k->nelig; j++)
-			if (s->x[k->off + j] > 0)
-				busy[k->elig[j]] = 1;
+		WP_X_EACH(s, k, sl)
+			if (wp_x(s, sl) > 0)
+				busy[k->elig[sl - k->off]] = 1;
 	}
 	int nfree = 0;
 	for (int n = 0; n < p->nnodes; n++)
@@ -154,8 +154,8 @@ double wp_packing_bound(const wp_problem *p, const wp_sol *s)
 		for (int i = 0; i < wg->nclasses; i++) {
 			const wp_class *c = &p->classes[wg->classes[i]];
 			int64_t placed = 0;
-			for (int j = 0; j < c->nelig; j++)
-				placed += s->x[c->off + j];
+			WP_X_EACH(s, c, sl)
+				placed += wp_x(s, sl);
 			if (placed < c->count) {
 				free(dem);
 				return NAN;
@@ -247,7 +247,7 @@ void wp_compactness(const wp_problem *p, const wp_sol *s, wp_value *v)
 						continue;
 					if (!st[d])
 						st[d] = 1; /* eligible */
-					if (s->x[cl->off + j])
+					if (wp_x(s, cl->off + j))
 						st[d] = 2; /* used */
 				}
 			}

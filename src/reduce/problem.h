@@ -159,9 +159,22 @@ typedef struct wp_unit {
 	bool keep;        /* --protect selects one of its pods: never evicted */
 } wp_unit;
 
+/* A solution's pod counts are per slot: slot c.off + k holds the pods of
+ * class c on node c.elig[k].  They live in pages of WP_XPAGE counts, each
+ * allocated where a count first becomes non-zero, so a solution costs
+ * memory where pods are placed, not per (class, eligible node) pair: the
+ * dense array was 4.8 GB per solution at 50,000 nodes, and some kernels
+ * back every page that is merely read.  Read with wp_x, write with
+ * wp_x_set / wp_x_add, walk the non-zero counts with wp_x_next. */
+#define WP_XPAGE 256
+
 /* A solution: counts per (class, eligible node) and admission per group. */
 typedef struct wp_sol {
-	int *x;               /* nx: x[c.off + k] pods of class c on c.elig[k] */
+	int **xpg;            /* nx / WP_XPAGE + 1 pages, NULL: all zero     */
+	int nxpg;
+	wa_arena *xa;         /* where pages come from (the solution's arena) */
+	bool nomem;           /* a page could not be allocated: the counts
+				 are incomplete and the solution unusable */
 	unsigned char *admit; /* ngroups */
 	const char **reason;  /* ngroups: why a group waits; NULL if admitted */
 	/* preemption: per unit, evicted or not, and the problem
@@ -234,6 +247,31 @@ bool wp_group_below(const wp_problem *p, int g, int h);
 /* ------------------------------------------------ solution.c */
 
 wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a); /* all zero */
+/* The count at slot sl. */
+static inline int wp_x(const wp_sol *s, int sl)
+{
+	const int *pg = s->xpg[sl / WP_XPAGE];
+	return pg ? pg[sl % WP_XPAGE] : 0;
+}
+/* Set / add to the count at slot sl: 0, or -1 when its page cannot be
+ * allocated (s->nomem is set then; wpl_from_sol and wp_sol_feasible
+ * refuse such a solution, so a caller may check there instead). */
+int wp_x_set(wp_sol *s, int sl, int v);
+int wp_x_add(wp_sol *s, int sl, int d);
+/* The first slot in [from, end) with a non-zero count, else -1: skips
+ * unallocated pages, so a walk costs the pages in use. */
+int wp_x_next(const wp_sol *s, int from, int end);
+/* Every count zero (pages kept for reuse). */
+void wp_x_clear(wp_sol *s);
+/* The counts from / into a dense array of p->nx ints, for the node
+ * model, whose columns are per slot anyway (from: 0 or -1 NOMEM). */
+int wp_x_from_dense(const wp_problem *p, wp_sol *s, const int *x);
+void wp_x_to_dense(const wp_problem *p, const wp_sol *s, int *x);
+/* Walk the slots of class *cl with a non-zero count in s. */
+#define WP_X_EACH(s, cl, sl)                                               \
+	for (int sl = wp_x_next((s), (cl)->off, (cl)->off + (cl)->nelig);  \
+	     sl >= 0;                                                      \
+	     sl = wp_x_next((s), sl + 1, (cl)->off + (cl)->nelig))
 void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src);
 /* Nothing evicted, nothing moved: evict 0, evict_by and move_to -1. */
 void wp_sol_no_disruption(const wp_problem *p, wp_sol *s);
@@ -261,7 +299,7 @@ int wp_slot_class(const wp_problem *p, int s);
 /* No pod is bound to node n. */
 bool wp_node_empty(const wp_problem *p, int n);
 int64_t wp_gcd(int64_t a, int64_t b);
-/* out->admit and out->reason from out->x: a gang is admitted with
+/* out->admit and out->reason from out's counts: a gang is admitted with
  * min_need pods placed, or with none when it is already at minCount and
  * at0[g] (the solver kept it admitted; at0 may be NULL); a basic group
  * with one pod.  A waiting group keeps warm's reason (warm may be NULL),

@@ -26,17 +26,89 @@ wp_sol *wp_sol_new(const wp_problem *p, wa_arena *a)
 	wp_sol *s = wa_alloc(a, sizeof *s);
 	if (!s)
 		return NULL;
-	s->x = wa_calloc(a, (size_t)p->nx + 1, sizeof *s->x);
+	s->nxpg = p->nx / WP_XPAGE + 1;
+	s->xpg = wa_calloc(a, (size_t)s->nxpg, sizeof *s->xpg);
+	s->xa = a;
 	s->admit = wa_calloc(a, (size_t)p->ngroups + 1, 1);
 	s->reason = wa_calloc(a, (size_t)p->ngroups + 1, sizeof *s->reason);
 	s->evict = wa_calloc(a, (size_t)p->nunits + 1, 1);
 	s->evict_by = wa_calloc(a, (size_t)p->nunits + 1, sizeof(int));
 	s->move_to = wa_calloc(a, (size_t)p->snap->npods + 1, sizeof(int));
-	if (!s->x || !s->admit || !s->reason || !s->evict || !s->evict_by ||
+	if (!s->xpg || !s->admit || !s->reason || !s->evict || !s->evict_by ||
 	    !s->move_to)
 		return NULL;
 	wp_sol_no_disruption(p, s);
 	return s;
+}
+
+static int *x_page(wp_sol *s, int pg)
+{
+	if (!s->xpg[pg]) {
+		s->xpg[pg] = wa_calloc(s->xa, WP_XPAGE, sizeof(int));
+		if (!s->xpg[pg]) {
+			s->nomem = true;
+			return NULL;
+		}
+	}
+	return s->xpg[pg];
+}
+
+int wp_x_set(wp_sol *s, int sl, int v)
+{
+	int *pg = s->xpg[sl / WP_XPAGE];
+	if (!pg) {
+		if (v == 0)
+			return 0;
+		if (!(pg = x_page(s, sl / WP_XPAGE)))
+			return -1;
+	}
+	pg[sl % WP_XPAGE] = v;
+	return 0;
+}
+
+int wp_x_add(wp_sol *s, int sl, int d)
+{
+	return wp_x_set(s, sl, wp_x(s, sl) + d);
+}
+
+int wp_x_next(const wp_sol *s, int from, int end)
+{
+	while (from < end) {
+		const int *pg = s->xpg[from / WP_XPAGE];
+		int stop = (from / WP_XPAGE + 1) * WP_XPAGE;
+		if (stop > end)
+			stop = end;
+		if (pg)
+			for (; from < stop; from++)
+				if (pg[from % WP_XPAGE])
+					return from;
+		from = stop;
+	}
+	return -1;
+}
+
+void wp_x_clear(wp_sol *s)
+{
+	for (int i = 0; i < s->nxpg; i++)
+		if (s->xpg[i])
+			memset(s->xpg[i], 0, WP_XPAGE * sizeof(int));
+}
+
+int wp_x_from_dense(const wp_problem *p, wp_sol *s, const int *x)
+{
+	wp_x_clear(s);
+	for (int sl = 0; sl < p->nx; sl++)
+		if (x[sl] && wp_x_set(s, sl, x[sl]))
+			return -1;
+	return 0;
+}
+
+void wp_x_to_dense(const wp_problem *p, const wp_sol *s, int *x)
+{
+	memset(x, 0, (size_t)p->nx * sizeof *x);
+	for (int sl = wp_x_next(s, 0, p->nx); sl >= 0;
+	     sl = wp_x_next(s, sl + 1, p->nx))
+		x[sl] = wp_x(s, sl);
 }
 
 void wp_sol_no_disruption(const wp_problem *p, wp_sol *s)
@@ -51,7 +123,16 @@ void wp_sol_no_disruption(const wp_problem *p, wp_sol *s)
 
 void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
 {
-	memcpy(dst->x, src->x, (size_t)p->nx * sizeof *dst->x);
+	(void)p;
+	for (int i = 0; i < dst->nxpg; i++) {
+		if (!src->xpg[i]) {
+			if (dst->xpg[i])
+				memset(dst->xpg[i], 0, WP_XPAGE * sizeof(int));
+		} else if (x_page(dst, i))
+			memcpy(dst->xpg[i], src->xpg[i],
+			       WP_XPAGE * sizeof(int));
+	}
+	dst->nomem |= src->nomem;
 	memcpy(dst->admit, src->admit, (size_t)p->ngroups);
 	memcpy(dst->reason, src->reason,
 	       (size_t)p->ngroups * sizeof *dst->reason);
@@ -81,10 +162,8 @@ static void sol_dom(const wp_problem *p, const wp_sol *s, const wtp_key *k,
 		const wp_group *wg = &p->groups[kid];
 		for (int ci = 0; ci < wg->nclasses; ci++) {
 			const wp_class *cl = &p->classes[wg->classes[ci]];
-			for (int j = 0; j < cl->nelig; j++) {
-				if (!s->x[cl->off + j])
-					continue;
-				int d = k->node_dom[cl->elig[j]];
+			WP_X_EACH(s, cl, sl) {
+				int d = k->node_dom[cl->elig[sl - cl->off]];
 				if (d < 0 || (*dom >= 0 && *dom != d))
 					*dom = -2;
 				else if (*dom == -1)
@@ -139,12 +218,10 @@ static const char *group_bad(const wp_problem *p, const wp_sol *s, int g,
 	for (int ci = 0; ci < wg->nclasses; ci++) {
 		const wp_class *c = &p->classes[wg->classes[ci]];
 		long n = 0;
-		for (int j = 0; j < c->nelig; j++) {
-			int x = s->x[c->off + j], node = c->elig[j];
+		WP_X_EACH(s, c, sl) {
+			int x = wp_x(s, sl), node = c->elig[sl - c->off];
 			if (x < 0)
 				return "negative pod count";
-			if (x == 0)
-				continue;
 			n += x;
 			for (int r = 0; use && r < nres; r++)
 				use[(size_t)node * nres + r] +=
@@ -212,6 +289,11 @@ int wp_sol_feasible(const wp_problem *p, const wp_sol *s, const char **why)
 {
 	const char *w = NULL;
 	int nres = p->nres;
+	if (s->nomem) {
+		if (why)
+			*why = "out of memory storing the solution";
+		return -1;
+	}
 	int64_t *use = calloc((size_t)p->nnodes * nres + 1, sizeof *use);
 	if (!use) {
 		if (why)
@@ -277,7 +359,7 @@ int wp_sol_feasible_near(const wp_problem *p, const wp_sol *s,
 			 const int *groups, int ng, const int *nodes, int nn,
 			 const char **why)
 {
-	if (p->ncomps > 0 || wp_moves(p, s) > 0)
+	if (p->ncomps > 0 || wp_moves(p, s) > 0 || s->nomem)
 		return wp_sol_feasible(p, s, why);
 	const char *w = NULL;
 	int nres = p->nres;
@@ -295,7 +377,7 @@ int wp_sol_feasible_near(const wp_problem *p, const wp_sol *s,
 		const wp_class *cl = &p->classes[c];
 		for (int i = 0; i < nn; i++) {
 			int sl = wp_slot(p, c, nodes[i]);
-			int x = sl >= 0 ? s->x[sl] : 0;
+			int x = sl >= 0 ? wp_x(s, sl) : 0;
 			for (int r = 0; x > 0 && r < nres; r++)
 				use[(size_t)nodes[i] * nres + r] +=
 				    (int64_t)x * cl->req[r];
@@ -386,8 +468,8 @@ void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
 		long placed = 0;
 		for (int i = 0; i < g->nclasses; i++) {
 			const wp_class *cl = &p->classes[g->classes[i]];
-			for (int k = 0; k < cl->nelig; k++)
-				placed += out->x[cl->off + k];
+			WP_X_EACH(out, cl, sl)
+				placed += wp_x(out, sl);
 		}
 		bool adm;
 		if (g->invalid)

@@ -315,10 +315,12 @@ int wpe_check_never(const wp_problem *p, const wp_sol *s, const char **why)
 		nv[g] = wpe_never(p, g);
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *k = &p->classes[c];
-		for (int j = 0; nv[k->group] && j < k->nelig; j++)
+		if (!nv[k->group])
+			continue;
+		WP_X_EACH(s, k, sl)
 			for (int r = 0; r < nres; r++)
-				use[(size_t)k->elig[j] * nres + r] +=
-				    (int64_t)s->x[k->off + j] * k->req[r];
+				use[(size_t)k->elig[sl - k->off] * nres + r] +=
+				    (int64_t)wp_x(s, sl) * k->req[r];
 	}
 	/* moves free their room for every level and take it at every one */
 	for (int i = 0; s->move_to && i < p->snap->npods; i++) {
@@ -455,16 +457,18 @@ static int check_rows(const wp_problem *p, const wp_sol *s,
 				goto nomem;
 		}
 	}
-	/* placed pods on the dirty nodes: over every slot, or per node
-	 * and class (a few nodes of many) */
+	/* placed pods on the dirty nodes: over the placed slots, or per
+	 * node and class (a few nodes of many) */
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *k = &p->classes[c];
 		int32_t prio = p->groups[k->group].priority;
-		int m = nodes ? nn : k->nelig;
-		for (int j = 0; j < m; j++) {
-			int sl = nodes ? wp_slot(p, c, nodes[j]) : k->off + j;
-			int n = nodes ? nodes[j] : k->elig[j];
-			int x = sl >= 0 ? s->x[sl] : 0;
+		int end = k->off + k->nelig;
+		for (int j = nodes ? 0 : wp_x_next(s, k->off, end);
+		     nodes ? j < nn : j >= 0;
+		     j = nodes ? j + 1 : wp_x_next(s, j + 1, end)) {
+			int sl = nodes ? wp_slot(p, c, nodes[j]) : j;
+			int n = nodes ? nodes[j] : k->elig[sl - k->off];
+			int x = sl >= 0 ? wp_x(s, sl) : 0;
 			if (x <= 0 || !dirty[n])
 				continue;
 			if (rent_push(&e, &ne, &cap,
@@ -540,9 +544,9 @@ int wpe_credit(const wp_problem *p, wp_sol *s)
 				continue;
 			for (int ci = 0; ci < wg->nclasses; ci++) {
 				const wp_class *cl = &p->classes[wg->classes[ci]];
-				for (int k = 0; k < cl->nelig; k++)
-					if (s->x[cl->off + k] > 0 &&
-					    on[cl->elig[k]])
+				WP_X_EACH(s, cl, sl)
+					if (wp_x(s, sl) > 0 &&
+					    on[cl->elig[sl - cl->off]])
 						s->evict_by[u] = g;
 			}
 		}

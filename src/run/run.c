@@ -1098,12 +1098,10 @@ static int pods_by_level(const wp_problem *p, const wp_sol *a,
 		}
 		for (int i = 0; i < wg->nclasses; i++) {
 			const wp_class *cl = &p->classes[wg->classes[i]];
-			for (int k = 0; k < cl->nelig; k++) {
-				with[nl - 1] += a->admit[g] ? a->x[cl->off + k]
-							    : 0;
-				without[nl - 1] +=
-				    b->admit[g] ? b->x[cl->off + k] : 0;
-			}
+			WP_X_EACH(a, cl, sl)
+				with[nl - 1] += a->admit[g] ? wp_x(a, sl) : 0;
+			WP_X_EACH(b, cl, sl)
+				without[nl - 1] += b->admit[g] ? wp_x(b, sl) : 0;
 		}
 	}
 	return nl;

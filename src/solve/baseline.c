@@ -220,7 +220,7 @@ static int podwise(const wp_problem *p, const wasp_options *o, wa_arena *a,
 				pw_down(&h, i);
 			for (int i = 0; i < c->count && h.n > 0; i++) {
 				int n = h.node[0];
-				sol->x[c->off + h.k[0]]++;
+				wp_x_add(sol, c->off + h.k[0], 1);
 				take(p, fr, c, n, 1);
 				placed++;
 				if (fit_count(p, fr, c, n) >= 1) {
@@ -336,7 +336,7 @@ static void bf_rollback(bf *b, wp_sol *sol, size_t to)
 		b->nlog--;
 		const wp_class *c = &b->p->classes[b->log_cls[b->nlog]];
 		int k = b->log_n[b->nlog];
-		sol->x[b->log_slot[b->nlog]] -= k;
+		wp_x_add(sol, b->log_slot[b->nlog], -k);
 		take(b->p, b->fr, c, b->log_node[b->nlog], -k);
 		if (bf_note(b, b->log_node[b->nlog]))
 			b->njr = (size_t)-1; /* NOMEM: caches off */
@@ -760,7 +760,7 @@ static int bf_descend(bf *b, wp_sol *sol, int ci, int dom, int need)
 		if (k < 0)
 			return 1; /* cannot happen: pool holds eligible nodes */
 		k -= c->off;
-		sol->x[c->off + k] += q;
+		wp_x_add(sol, c->off + k, q);
 		take(p, b->fr, c, n, q);
 		if (b->cnt == b->cnt0)
 			b->cnt[n] -= q;

@@ -133,7 +133,8 @@ static void account(tstate *T, int c, int slot, int k)
 /* ... and in the plan. */
 static void apply(tstate *T, int c, int slot, int k)
 {
-	T->s->x[slot] += k;
+	if (wp_x_add(T->s, slot, k))
+		T->nomem = true;
 	account(T, c, slot, k);
 }
 
@@ -242,13 +243,13 @@ static int setup(tstate *T)
 				       ? &p->topo->keys[wg->key]
 				       : NULL;
 		int li = level_of(T, wg->priority);
-		for (int j = 0; li >= 0 && j < cl->nelig; j++) {
-			int x = s->x[cl->off + j];
-			if (x == 0)
-				continue;
+		if (li < 0)
+			continue;
+		WP_X_EACH(s, cl, sl) {
 			if (k && T->gdom[cl->group] < 0)
-				T->gdom[cl->group] = k->node_dom[cl->elig[j]];
-			account(T, c, cl->off + j, x);
+				T->gdom[cl->group] =
+				    k->node_dom[cl->elig[sl - cl->off]];
+			account(T, c, sl, wp_x(s, sl));
 		}
 	}
 	return 0;
@@ -493,7 +494,7 @@ static int taker(const tstate *T, int u, size_t xmark)
 	const wp_problem *p = T->p;
 	const wp_unit *un = &p->units[u];
 	for (size_t e = xmark; e < T->nxl; e++) {
-		if (T->xl[e].k <= 0 || T->s->x[T->xl[e].slot] <= 0)
+		if (T->xl[e].k <= 0 || wp_x(T->s, T->xl[e].slot) <= 0)
 			continue;
 		int c = wp_slot_class(p, T->xl[e].slot);
 		const wp_class *cl = &p->classes[c];
@@ -513,7 +514,7 @@ static int taker(const tstate *T, int u, size_t xmark)
 		     n >= 0 && e < T->obeg[n + 1]; e++) {
 			int sl = T->occ[e];
 			int g = p->classes[T->occc[e]].group;
-			if (T->s->x[sl] > 0 && T->s->admit[g] &&
+			if (wp_x(T->s, sl) > 0 && T->s->admit[g] &&
 			    p->groups[g].priority > un->priority &&
 			    wpe_may_preempt(p, g))
 				return g;
@@ -674,15 +675,18 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	long have = T->gh[d], net = 0;
 	for (int i = 0; i < wd->nclasses; i++) {
 		const wp_class *cl = &p->classes[wd->classes[i]];
-		for (int j = 0; j < cl->nelig && have > wd->min_need; j++) {
-			long k = s->x[cl->off + j];
+		WP_X_EACH(s, cl, sl) {
+			if (have <= wd->min_need)
+				break;
+			long k = wp_x(s, sl);
 			if (k > have - wd->min_need)
 				k = have - wd->min_need;
 			if (k <= 0)
 				continue;
 			size_t mark = T->nxl;
-			wtu_put(T, cl->off + j, (int)-k);
-			long got = fill_node(T, cl->elig[j], want, nw0, sz, size);
+			wtu_put(T, sl, (int)-k);
+			long got = fill_node(T, cl->elig[sl - cl->off], want,
+					     nw0, sz, size);
 			if (got <= k || T->nomem) {
 				wtu_back_to(T, mark);
 				continue;
@@ -695,11 +699,10 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	long lost = 0, got = 0;
 	for (int i = 0; i < wd->nclasses; i++) {
 		const wp_class *cl = &p->classes[wd->classes[i]];
-		for (int j = 0; j < cl->nelig; j++)
-			if (s->x[cl->off + j]) {
-				lost += s->x[cl->off + j];
-				wtu_put(T, cl->off + j, -s->x[cl->off + j]);
-			}
+		WP_X_EACH(s, cl, sl) {
+			lost += wp_x(s, sl);
+			wtu_put(T, sl, -wp_x(s, sl));
+		}
 	}
 	/* the waiting gangs whose minimum is not much more than the room
 	 * d leaves (by size; a filter, so that a trade does not try every

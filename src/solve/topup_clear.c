@@ -123,13 +123,11 @@ static void clear_setup(tstate *T, cstate *C, int li, int *tmp)
 	for (int pass = 0; pass < 2; pass++) {
 		for (int c = 0; c < p->nclasses; c++) {
 			const wp_class *cl = &p->classes[c];
-			for (int j = 0; j < cl->nelig; j++) {
-				int x = s->x[cl->off + j], n = cl->elig[j];
-				if (x == 0)
-					continue;
+			WP_X_EACH(s, cl, sl) {
+				int x = wp_x(s, sl), n = cl->elig[sl - cl->off];
 				if (pass == 1) {
 					C->occc[C->obeg[n]] = c;
-					C->occ[C->obeg[n]++] = cl->off + j;
+					C->occ[C->obeg[n]++] = sl;
 					continue;
 				}
 				C->obeg[n + 1]++;
@@ -237,9 +235,11 @@ static bool drop_group(tstate *T, int h, size_t xmark)
 	size_t xm = T->nxl, rm = T->nrl;
 	for (int i = 0; i < wh->nclasses; i++) {
 		const wp_class *cl = &p->classes[wh->classes[i]];
-		for (int j = 0; j < cl->nelig && T->ch[wh->classes[i]] > 0; j++)
-			if (s->x[cl->off + j])
-				wtu_put(T, cl->off + j, -s->x[cl->off + j]);
+		WP_X_EACH(s, cl, sl) {
+			if (T->ch[wh->classes[i]] <= 0)
+				break;
+			wtu_put(T, sl, -wp_x(s, sl));
+		}
 	}
 	s->admit[h] = 0;
 	if (!wtu_rehome(T, h, xmark) ||
@@ -273,7 +273,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	for (int e = C->obeg[n]; f == 0 && e < C->obeg[n + 1]; e++) {
 		int sl = C->occ[e];
 		int h = p->classes[C->occc[e]].group;
-		while (f == 0 && T->s->x[sl] > 0 && bumpable(T, C, h)) {
+		while (f == 0 && wp_x(T->s, sl) > 0 && bumpable(T, C, h)) {
 			wtu_put(T, sl, -1);
 			f = wtu_fit(T, c, C->li, n);
 			if (f == 0 && may)
@@ -284,7 +284,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	for (int e = C->obeg[n]; f == 0 && e < C->obeg[n + 1]; e++) {
 		int sl = C->occ[e];
 		int h = p->classes[C->occc[e]].group;
-		if (T->s->x[sl] == 0 || !droppable(T, C, h) ||
+		if (wp_x(T->s, sl) == 0 || !droppable(T, C, h) ||
 		    !drop_group(T, h, xm))
 			continue;
 		f = wtu_fit(T, c, C->li, n);
@@ -318,7 +318,7 @@ static void rerun(tstate *T, int n, int g)
 			for (int ci = 0; m >= 0 && ci < wh->nclasses && !held;
 			     ci++) {
 				int slot = wp_slot(p, wh->classes[ci], m);
-				held = slot >= 0 && s->x[slot] > 0;
+				held = slot >= 0 && wp_x(s, slot) > 0;
 			}
 		}
 		if (held)
@@ -437,9 +437,11 @@ static bool shift(tstate *T, cstate *C, int g2, int c, int n, long more,
 	const wtp_key *k = &p->topo->keys[wg->key];
 	cmark m0 = mark(T, C);
 	long total = T->gh[g2] + more;
-	for (int j = 0; j < cl->nelig && T->gh[g2] > 0; j++)
-		if (s->x[cl->off + j])
-			wtu_put(T, cl->off + j, -s->x[cl->off + j]);
+	WP_X_EACH(s, cl, sl) {
+		if (T->gh[g2] <= 0)
+			break;
+		wtu_put(T, sl, -wp_x(s, sl));
+	}
 	struct gent e = {g2, from};
 	if (!wtu_rehome(T, g2, xmark) ||
 	    WA_PUSH(T->a, C->gl, C->ngl, C->gcap, e))
@@ -487,7 +489,7 @@ static bool moves_for(const tstate *T, const cstate *C, int e, int c,
 {
 	const wp_problem *p = T->p;
 	int sl = C->occ[e], c2 = C->occc[e], g2 = p->classes[c2].group;
-	return T->s->x[sl] > 0 && sz[c2] < sz[c] &&
+	return wp_x(T->s, sl) > 0 && sz[c2] < sz[c] &&
 	       C->stuck[c2] < WTU_CLEAR_STUCK &&
 	       p->groups[g2].priority == T->lv[C->li] && movable(T, g2);
 }
@@ -514,7 +516,7 @@ static long clear_node(tstate *T, cstate *C, int c, int n, long want,
 			continue;
 		C->mv[2 * nmv] = sl;
 		C->mv[2 * nmv + 1] = 0;
-		while (f == 0 && s->x[sl] > 0) {
+		while (f == 0 && wp_x(s, sl) > 0) {
 			wtu_put(T, sl, -1);
 			C->mv[2 * nmv + 1]++;
 			f = wtu_fit(T, c, C->li, n);
@@ -578,9 +580,9 @@ static long clear_for(tstate *T, cstate *C, int c, int dom, long need,
 			int sl = C->occ[e], c2 = C->occc[e];
 			if (!moves_for(T, C, e, c, sz))
 				continue;
-			v += s->x[sl] * sz[c2];
+			v += wp_x(s, sl) * sz[c2];
 			for (int r = 0; r < nr; r++)
-				fixed[r] -= (int64_t)s->x[sl] *
+				fixed[r] -= (int64_t)wp_x(s, sl) *
 					    p->classes[c2].req[r];
 		}
 		int64_t k = wtu_fits_in(C->hard + (size_t)n * nr, fixed,

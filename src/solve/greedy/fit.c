@@ -275,7 +275,8 @@ int wgr_place_cands(gs *G, int c, int nc, int m)
 		logent e = {c, pos, cnt, dmark};
 		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
 			return -1;
-		G->sol->x[cl->off + pos] += cnt;
+		if (wp_x_add(G->sol, cl->off + pos, cnt))
+			return -1;
 		load_add(G, c, top.n, cnt);
 		int64_t *f = G->fr + (size_t)top.n * G->nres;
 		for (int r = 0; r < G->nres; r++)
@@ -322,7 +323,7 @@ static void undo_log(gs *G, int mark)
 	while (G->nlog > mark) {
 		logent e = G->log[--G->nlog];
 		const wp_class *cl = &G->p->classes[e.c];
-		G->sol->x[cl->off + e.k] -= e.cnt;
+		wp_x_add(G->sol, cl->off + e.k, -e.cnt);
 		load_add(G, e.c, cl->elig[e.k], -e.cnt);
 		int64_t *f = G->fr + (size_t)cl->elig[e.k] * G->nres;
 		for (int r = 0; r < G->nres; r++)
@@ -366,8 +367,8 @@ int wgr_place_upto(gs *G, const wp_group *wg, const int *corder,
 		if (G->pe_rest > 0) {
 			/* a basic group's rest: what the class has left */
 			const wp_class *cl = &G->p->classes[c];
-			for (int j = 0; j < cl->nelig; j++)
-				m -= G->sol->x[cl->off + j];
+			WP_X_EACH(G->sol, cl, sl)
+				m -= wp_x(G->sol, sl);
 		}
 		if (m > limit - placed)
 			m = limit - placed;

@@ -405,8 +405,8 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 	if (pc && G->dev_nodes)
 		pc = NULL; /* every node passes: no check per node */
 	if (G->pe_rest > 0)
-		for (int j = 0; j < cl->nelig; j++)
-			ps->m -= G->sol->x[cl->off + j];
+		WP_X_EACH(G->sol, cl, sl)
+			ps->m -= wp_x(G->sol, sl);
 	if (ps->m > limit)
 		ps->m = limit;
 	int n1 = k ? k->dom_nnodes[d] : cl->nelig;
@@ -974,9 +974,10 @@ int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
 	if (k) {
 		for (int ci = 0; ci < wg->nclasses && G->pe_only_dom < 0; ci++) {
 			const wp_class *cl = &p->classes[wg->classes[ci]];
-			for (int j = 0; j < cl->nelig; j++)
-				if (G->sol->x[cl->off + j] > 0) {
-					G->pe_only_dom = k->node_dom[cl->elig[j]];
+			WP_X_EACH(G->sol, cl, sl)
+				if (wp_x(G->sol, sl) > 0) {
+					G->pe_only_dom =
+					    k->node_dom[cl->elig[sl - cl->off]];
 					break;
 				}
 		}
@@ -1033,8 +1034,8 @@ static int never_cap(gs *G)
 		const wp_class *cl = &p->classes[c];
 		if (!G->sol->admit[cl->group] || wpe_may_preempt(p, cl->group))
 			continue;
-		for (int j = 0; j < cl->nelig; j++) {
-			int x = G->sol->x[cl->off + j], n = cl->elig[j];
+		WP_X_EACH(G->sol, cl, sl) {
+			int x = wp_x(G->sol, sl), n = cl->elig[sl - cl->off];
 			if (x <= 0 || !G->dirty[n])
 				continue;
 			for (int r = 0; r < nres; r++)
@@ -1158,9 +1159,9 @@ static int level_enter(gs *G, int32_t q)
 		 * they count at every level (as in the ILP) */
 		if (!wpe_may_preempt(p, cl->group))
 			pr = INT32_MIN;
-		for (int j = 0; j < cl->nelig; j++) {
-			int x = G->sol->x[cl->off + j];
-			int i = slot[cl->elig[j]] - 1;
+		WP_X_EACH(G->sol, cl, xs) {
+			int x = wp_x(G->sol, xs);
+			int i = slot[cl->elig[xs - cl->off]] - 1;
 			if (x <= 0 || i < 0)
 				continue;
 			for (int l = 0; l < nl; l++)

@@ -134,11 +134,11 @@ int wgr_assign_devices(const wp_problem *p, wp_sol *sol)
 			const wp_class *cl = &p->classes[wg->classes[i]];
 			if (!p->snap->dra->pods[cl->pods[0]].n)
 				continue;
-			for (int k = 0; k < cl->nelig; k++)
-				for (int j = 0; j < sol->x[cl->off + k]; j++)
+			WP_X_EACH(sol, cl, sl)
+				for (int j = 0; j < wp_x(sol, sl); j++)
 					if (!wdr_place(st, cl->pods[0],
 						       wg->classes[i],
-						       cl->elig[k]))
+						       cl->elig[sl - cl->off]))
 						return 1;
 		}
 	}

@@ -95,7 +95,7 @@ static void settle(const ag *m, const wp_sol *warm, bool got, double zq,
 		}
 	}
 	if (!warm && !got) {
-		memset(out->x, 0, sizeof *out->x * (size_t)p->nx);
+		wp_x_clear(out);
 		memset(out->admit, 0, (size_t)p->ngroups);
 		for (int g = 0; g < p->ngroups; g++)
 			out->reason[g] = p->groups[g].invalid
@@ -171,7 +171,7 @@ int wag_solve(const wp_problem *p, const wasp_options *o, wb_deadline dl,
 			wp_sol_copy(p, out, warm);
 			st->status = "greedy";
 		} else {
-			memset(out->x, 0, sizeof *out->x * (size_t)p->nx);
+			wp_x_clear(out);
 			wp_fill_admission(p, NULL, NULL, out);
 			wp_sol_no_disruption(p, out);
 		}

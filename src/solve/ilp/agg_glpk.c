@@ -27,10 +27,8 @@ bool wag_vec_of_sol(const ag *m, const wp_sol *s, double *v)
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
 		const wp_group *g = &p->groups[cl->group];
-		for (int k = 0; k < cl->nelig; k++) {
-			int x = s->x[cl->off + k], n = cl->elig[k];
-			if (!x)
-				continue;
+		WP_X_EACH(s, cl, sl) {
+			int x = wp_x(s, sl), n = cl->elig[sl - cl->off];
 			int j = m->xcol[(size_t)c * NP + m->part[n]];
 			if (!j) {
 				ok = false;
@@ -58,8 +56,8 @@ bool wag_vec_of_sol(const ag *m, const wp_sol *s, double *v)
 		const wp_group *g = &p->groups[gi];
 		for (int i = 0; i < g->nclasses; i++) {
 			const wp_class *cl = &p->classes[g->classes[i]];
-			for (int k = 0; k < cl->nelig; k++)
-				placed += s->x[cl->off + k];
+			WP_X_EACH(s, cl, sl)
+				placed += wp_x(s, sl);
 		}
 		v[m->acol[gi]] = placed > 0;
 	}

@@ -207,7 +207,7 @@ static bool split_part(const ag *m, wag_run *r, const double *v, int P,
 	for (int k = 0; ok && k < nc; k++) {
 		int xv = (int)floor(glp_mip_col_val(Q, k + 1) + 0.5);
 		if (ckind[k] == 0)
-			out->x[cs[k]] = xv;
+			ok = wp_x_set(out, cs[k], xv) == 0;
 		else if (ckind[k] == 1)
 			out->evict[cs[k]] = (unsigned char)xv;
 	}
@@ -228,7 +228,7 @@ static int split(const ag *m, wag_run *r, const double *v, const wp_sol *warm,
 		 wp_sol *out)
 {
 	const wp_problem *p = m->p;
-	memset(out->x, 0, sizeof *out->x * (size_t)p->nx);
+	wp_x_clear(out);
 	for (int u = 0; u < p->nunits; u++) {
 		int qc = m->unit_qc[u];
 		out->evict[u] = qc >= 0 && p->units[u].all &&
@@ -309,17 +309,16 @@ wp_problem *wag_confine(const ag *m, const unsigned char *keep,
 void wag_map_sol(const wp_problem *p, const wp_problem *q,
 		 const wp_sol *src, wp_sol *dst, bool to_q)
 {
-	const wp_problem *pd = to_q ? q : p;
-	memset(dst->x, 0, sizeof *dst->x * (size_t)pd->nx);
+	wp_x_clear(dst);
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *a = &p->classes[c], *b = &q->classes[c];
 		for (int i = 0, k = 0; i < b->nelig; i++) {
 			while (a->elig[k] != b->elig[i])
 				k++;
 			if (to_q)
-				dst->x[b->off + i] = src->x[a->off + k];
+				wp_x_set(dst, b->off + i, wp_x(src, a->off + k));
 			else
-				dst->x[a->off + k] = src->x[b->off + i];
+				wp_x_set(dst, a->off + k, wp_x(src, b->off + i));
 		}
 	}
 	memcpy(dst->admit, src->admit, (size_t)p->ngroups);

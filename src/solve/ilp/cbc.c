@@ -392,7 +392,7 @@ int wilp_solve_cbc(const wp_problem *p, const wasp_options *o,
 		/* CBC proved the warm start optimal, or found nothing better */
 		st->status = mip_ok && optimal ? "optimal" : "greedy";
 	} else {
-		memset(out->x, 0, sizeof *out->x * p->nx);
+		wp_x_clear(out);
 		wp_fill_admission(p, NULL, NULL, out);
 		wp_sol_no_disruption(p, out);
 		out->dra = NULL;

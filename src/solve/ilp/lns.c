@@ -342,7 +342,8 @@ static int run_batch(const wp_problem *p, const wasp_options *o,
 			for (int k = 0; k < H[i].nnodes; k++) {
 				int sl = wp_slot(p, c, H[i].nodes[k]);
 				if (sl >= 0)
-					gin[p->classes[c].group] += sol->x[sl];
+					gin[p->classes[c].group] +=
+					    wp_x(sol, sl);
 			}
 		H[i].gin = gin;
 		H[i].gtot = t->gtot;

@@ -222,7 +222,7 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 			const wp_class *c = &p->classes[wg->classes[i]];
 			for (int k = 0; k < h->nnodes; k++) {
 				int sl = wp_slot(p, wg->classes[i], h->nodes[k]);
-				int x = sl >= 0 ? s->x[sl] : 0;
+				int x = sl >= 0 ? wp_x(s, sl) : 0;
 				for (int r = 0; x && r < nr; r++)
 					nroom[(size_t)k * nr + r] -=
 					    (int64_t)x * c->req[r];
@@ -367,7 +367,7 @@ static int sub_units(const wp_problem *p, const wp_sol *s, lns_hood *h,
 			for (int k = 0; k < h->nnodes; k++) {
 				int n = h->nodes[k];
 				int slot = wp_slot(p, c, n);
-				int x = slot >= 0 ? s->x[slot] : 0;
+				int x = slot >= 0 ? wp_x(s, slot) : 0;
 				for (int r = 0; x && r < nr; r++)
 					free[(size_t)n * nr + r] -=
 					    (int64_t)x * cl->req[r];
@@ -407,7 +407,7 @@ static void sub_warm(const wp_problem *p, const wp_sol *s, lns_hood *h)
 		int c = h->cmap[sc];
 		for (int k = 0; k < qc->nelig; k++) {
 			int slot = wp_slot(p, c, qc->elig[k]);
-			w->x[qc->off + k] = slot >= 0 ? s->x[slot] : 0;
+			wp_x_set(w, qc->off + k, slot >= 0 ? wp_x(s, slot) : 0);
 		}
 	}
 	for (int sg = 0; sg < q->ngroups; sg++) {
@@ -485,8 +485,8 @@ void wlns_track_init(const wp_problem *p, const wp_sol *s, lns_track *t)
 		t->gtot[g] = 0;
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
-		for (int k = 0; k < cl->nelig; k++)
-			t->gtot[cl->group] += s->x[cl->off + k];
+		WP_X_EACH(s, cl, sl)
+			t->gtot[cl->group] += wp_x(s, sl);
 	}
 }
 
@@ -548,8 +548,8 @@ int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s,
 			if (slot < 0)
 				continue;
 			U.slot[U.n] = slot;
-			U.x[U.n++] = s->x[slot];
-			s->x[slot] = o->x[qc->off + k];
+			U.x[U.n++] = wp_x(s, slot);
+			wp_x_set(s, slot, wp_x(o, qc->off + k));
 		}
 	}
 	for (int sg = 0; sg < q->ngroups; sg++) {
@@ -581,13 +581,13 @@ int wlns_merge(const wp_problem *p, const lns_hood *h, wp_sol *s,
 		t->v = v1;
 		for (int i = 0; i < U.n; i++)
 			t->gtot[p->classes[wp_slot_class(p, U.slot[i])].group] +=
-			    s->x[U.slot[i]] - U.x[i];
+			    wp_x(s, U.slot[i]) - U.x[i];
 		rc = 1;
 		goto out;
 	}
 	/* not better, or not feasible on the whole problem: undo */
 	for (int i = 0; i < U.n; i++)
-		s->x[U.slot[i]] = U.x[i];
+		wp_x_set(s, U.slot[i], U.x[i]);
 	for (int i = 0; i < U.ng; i++) {
 		s->admit[U.g[i]] = U.adm[i];
 		s->reason[U.g[i]] = U.why[i];

@@ -165,11 +165,11 @@ int wilp_warm_vec(wm *m, const wp_sol *warm, int *xw, double *best)
 	const wp_problem *p = m->p;
 	const char *why = NULL;
 	bool warm_ok = warm && wp_sol_feasible(p, warm, &why) == 0;
-	for (int s = 0; warm_ok && s < p->nx; s++) {
-		xw[s] = warm->x[s];
+	if (warm_ok)
+		wp_x_to_dense(p, warm, xw);
+	for (int s = 0; warm_ok && s < p->nx; s++)
 		if (xw[s] && !m->xcol[s])
 			warm_ok = false; /* outside the model: a bug */
-	}
 	if (warm_ok && wilp_sym_permute(m, xw))
 		return -1;
 	if (warm_ok) {
@@ -234,8 +234,10 @@ bool wilp_read_answer(const wm *m, const double *v, bool have,
 		      const wp_sol *warm, wp_sol *out)
 {
 	const wp_problem *p = m->p;
+	wp_x_clear(out);
 	for (int s = 0; s < p->nx; s++)
-		out->x[s] = m->xcol[s] ? (int)v[m->xcol[s]] : 0;
+		if (m->xcol[s] && (int)v[m->xcol[s]])
+			wp_x_set(out, s, (int)v[m->xcol[s]]);
 	fill_admission(m, warm, out);
 	wilp_fill_evictions(m, v, out);
 	wilp_fill_moves(m, v, out);
@@ -243,7 +245,7 @@ bool wilp_read_answer(const wm *m, const double *v, bool have,
 	bool ok = have && wp_sol_feasible(p, out, &why) == 0;
 	if (!ok) {
 		/* cannot happen with every row checked; stay safe */
-		memset(out->x, 0, sizeof *out->x * p->nx);
+		wp_x_clear(out);
 		fill_admission(m, warm, out);
 		wp_sol_no_disruption(p, out);
 	}
@@ -256,7 +258,13 @@ bool wilp_read_answer(const wm *m, const double *v, bool have,
 /* The single objective of a plan read back from the model. */
 double wilp_answer_obj(const wm *m, const wp_sol *out)
 {
-	double z = obj_of_x(m, out->x, out->evict) + wilp_mv_obj(m, out);
+	const wp_problem *p = m->p;
+	int *x = malloc(((size_t)p->nx + 1) * sizeof *x);
+	if (!x)
+		return NAN;
+	wp_x_to_dense(p, out, x);
+	double z = obj_of_x(m, x, out->evict) + wilp_mv_obj(m, out);
+	free(x);
 	if (m->atier1 && out->dra) /* firstAvailable tier (DRA) */
 		z -= m->wfull[m->atier1 - 1] * (double)wdr_alt_rank(out->dra);
 	return z;
@@ -296,7 +304,7 @@ int wilp_solve_tuned(const wp_problem *p, const wasp_options *o,
 		if (warm)
 			wp_sol_copy(p, out, warm);
 		else
-			memset(out->x, 0, sizeof *out->x * p->nx);
+			wp_x_clear(out);
 		if (!warm) {
 			memset(out->admit, 0, p->ngroups);
 			for (int g = 0; g < p->ngroups; g++)
@@ -433,7 +441,10 @@ int wilp_round(const wp_problem *p, const wilp_guide *g, int passes,
 	}
 	int found = bestz > -INFINITY;
 	if (found) {
-		memcpy(out->x, bx, sizeof *bx * p->nx);
+		if (wp_x_from_dense(p, out, bx)) {
+			wa_destroy(ar);
+			return -1;
+		}
 		fill_admission(m, NULL, out);
 		wp_sol_no_disruption(p, out);
 		out->dra = NULL;
