@@ -2,18 +2,30 @@
  * arena.c -- region allocator (see arena.h).
  *
  * Chunks are chained; large requests get a chunk of their own so small ones
- * keep filling the current chunk.
+ * keep filling the current chunk.  An arena that has grown past
+ * BIG_HELD (a loaded snapshot's trees, a large problem) takes chunks of
+ * BIG_CHUNK, aligned to and advised as transparent huge pages where the
+ * system has them: first touching a page is most of what loading 250 MB
+ * of YAML costs on a virtual machine (6.7 s for 2 GB in 4 KiB pages
+ * against 4.0 s in 2 MiB ones, measured here), and huge pages take one
+ * fault per 2 MiB.  A small arena never pays for one.
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include "base/arena.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define CHUNK_SIZE (256 * 1024)
 #define ALIGN 16
+#define BIG_HELD ((size_t)64 << 20)
+#define BIG_CHUNK ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
 
 struct chunk {
 	struct chunk *next;
@@ -47,6 +59,21 @@ void wa_destroy(wa_arena *a)
 	free(a);
 }
 
+/* A chunk of BIG_CHUNK bytes in all, header included, on huge pages
+ * where the system gives them (the advice is only advice). */
+static struct chunk *big_chunk(void)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, HUGE_PAGE, BIG_CHUNK))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, BIG_CHUNK, MADV_HUGEPAGE);
+#endif
+	struct chunk *n = p;
+	n->size = BIG_CHUNK - sizeof *n;
+	return n;
+}
+
 /* size bytes, zeroed when zero is set (the copy functions fill them). */
 static void *grab(wa_arena *a, size_t size, int zero)
 {
@@ -57,13 +84,17 @@ static void *grab(wa_arena *a, size_t size, int zero)
 	size = (size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
 	struct chunk *c = a->head;
 	if (!c || c->size - c->used < size) {
-		size_t cs = size > CHUNK_SIZE / 4 ? size : CHUNK_SIZE;
+		bool big = a->held >= BIG_HELD;
+		size_t base = big ? BIG_CHUNK - sizeof *c : CHUNK_SIZE;
+		size_t cs = size > base / 4 ? size : base;
+		big = big && cs == base;
 		if (a->cap && (cs > a->cap || a->held > a->cap - cs))
 			return NULL; /* over its cap: as if malloc failed */
 		/* Big blocks come from calloc: the kernel hands out zero
-		 * pages lazily, so a 200 MB solution vector costs nothing
-		 * until it is written. */
-		struct chunk *n = cs == size && zero
+		 * pages lazily, so a large array costs only the pages
+		 * written (or, on some kernels, read). */
+		struct chunk *n = big ? big_chunk()
+				  : cs == size && zero
 				      ? calloc(1, sizeof *n + cs)
 				      : malloc(sizeof *n + cs);
 		if (!n)
