@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -953,6 +954,39 @@ START_TEST(signal_while_reading)
 }
 END_TEST
 
+/* An arena grown past 64 MB takes 4 MiB chunks advised as huge pages
+ * (arena.c): each allocation there is zeroed, 16-byte aligned and its
+ * own, as before that size; a large one still gets a chunk of its own. */
+START_TEST(arena_big_chunks)
+{
+	enum { N = 80000, SZ = 1000 }; /* 80 MB */
+	static const unsigned char zero[SZ];
+	wa_arena *a = wa_new();
+	unsigned char **p = malloc(N * sizeof *p);
+	ck_assert(a && p);
+	for (int i = 0; i < N; i++) {
+		p[i] = wa_alloc(a, SZ);
+		ck_assert_ptr_nonnull(p[i]);
+		ck_assert_uint_eq((uintptr_t)p[i] % 16, 0);
+		ck_assert(!memcmp(p[i], zero, SZ));
+		memset(p[i], i & 0xff, SZ);
+	}
+	for (int i = 0; i < N; i++)
+		ck_assert(p[i][0] == (i & 0xff) && p[i][SZ - 1] == (i & 0xff));
+	ck_assert_uint_ge(wa_used(a), (size_t)N * SZ);
+	unsigned char *big = wa_alloc(a, (size_t)3 << 20);
+	ck_assert_ptr_nonnull(big);
+	for (size_t k = 0; k < (size_t)3 << 20; k += SZ)
+		ck_assert(!memcmp(big + k, zero,
+				  ((size_t)3 << 20) - k < SZ ? ((size_t)3 << 20) - k
+							      : SZ));
+	unsigned char *after = wa_alloc(a, SZ);
+	ck_assert(after && after[0] == 0 && after[SZ - 1] == 0);
+	free(p);
+	wa_destroy(a);
+}
+END_TEST
+
 int main(void)
 {
 	const char *bin = getenv("WASP_BIN"), *src = getenv("WASP_SRCDIR");
@@ -965,6 +999,7 @@ int main(void)
 	TCase *tc = tcase_create("outputs");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, output_mode_and_symlink);
+	tcase_add_test(tc, arena_big_chunks);
 	tcase_add_test(tc, output_refused_kinds);
 	tcase_add_test(tc, output_fifo);
 	tcase_add_test(tc, output_write_errors);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "plan/plan.h"
 #include "reduce/problem.h"
 #include "testutil.h"
 #include "fixtures/solve/hand.h"
@@ -539,27 +540,134 @@ START_TEST(feasible_near_agrees)
 }
 END_TEST
 
-START_TEST(threads_and_sharing)
+/* 200 nodes, every 7th tainted, a third with 4 GPUs; 50 gangs of three
+ * pods over four priorities. */
+static void many_nodes(fx *f)
 {
-	fx f;
-	hb_init(&f.b);
-	hb_res(&f.b, GPU);
+	hb_init(&f->b);
+	hb_res(&f->b, GPU);
 	for (int i = 0; i < 200; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "n%03d", i);
-		ws_node *n = hb_node(&f.b, name, "", i % 3 ? GPU "=8" : GPU "=4");
+		ws_node *n = hb_node(&f->b, name, "", i % 3 ? GPU "=8" : GPU "=4");
 		if (i % 7 == 0)
-			hb_taint(&f.b, n, "t", "", WS_EFFECT_NOEXECUTE);
+			hb_taint(&f->b, n, "t", "", WS_EFFECT_NOEXECUTE);
 	}
 	for (int g = 0; g < 50; g++) {
 		char name[32];
 		snprintf(name, sizeof name, "g%d", g);
-		int gi = hb_group(&f.b, name, WS_POLICY_GANG, 2, NULL, g % 4);
-		hb_pods(&f.b, name, 3, gi, g % 2 ? GPU "=8" : GPU "=2", g % 4);
+		int gi = hb_group(&f->b, name, WS_POLICY_GANG, 2, NULL, g % 4);
+		hb_pods(&f->b, name, 3, gi, g % 2 ? GPU "=8" : GPU "=2", g % 4);
 		if (g % 5 == 0)
-			hb_tolerate(&f.b, &f.b.s->pods[f.b.s->npods - 1], "t",
+			hb_tolerate(&f->b, &f->b.s->pods[f->b.s->npods - 1], "t",
 				    NULL, WS_EFFECT_ALL);
 	}
+}
+
+/* A solution's paged counts (problem.h) against a dense array: random
+ * sets and adds, reads, the walk per class and over any range, copies
+ * over a solution holding other pages, the dense round trip, clearing;
+ * a zero written where no page is allocates none; a page that cannot
+ * be allocated marks the solution, and the check and the plan refuse
+ * it. */
+START_TEST(paged_counts)
+{
+	fx f;
+	many_nodes(&f);
+	reduce(&f);
+	const wp_problem *p = f.p;
+	int nx = p->nx;
+	ck_assert_int_gt(nx, 8 * WP_XPAGE);
+	int *ref = calloc((size_t)nx + 1, sizeof *ref);
+	int *dense = calloc((size_t)nx + 1, sizeof *dense);
+	ck_assert(ref && dense);
+	wp_sol *s = wp_sol_new(p, f.a), *t = wp_sol_new(p, f.a);
+	for (int sl = 0; sl < nx; sl++)
+		ck_assert_int_eq(wp_x_set(s, sl, 0), 0);
+	for (int i = 0; i < s->nxpg; i++)
+		ck_assert_ptr_null(s->xpg[i]);
+	ck_assert_int_eq(wp_x_next(s, 0, nx), -1);
+	tu_rng r = {7};
+	for (int round = 0; round < 6; round++) {
+		for (int i = 0; i < 200; i++) {
+			int sl = tu_rnd(&r, 0, nx - 1), v = tu_rnd(&r, -2, 3);
+			if (i % 2) {
+				ck_assert_int_eq(wp_x_add(s, sl, v), 0);
+				ref[sl] += v;
+			} else {
+				ck_assert_int_eq(wp_x_set(s, sl, v), 0);
+				ref[sl] = v;
+			}
+		}
+		for (int sl = 0; sl < nx; sl++)
+			ck_assert_int_eq(wp_x(s, sl), ref[sl]);
+		for (int c = 0; c < p->nclasses; c++) {
+			const wp_class *cl = &p->classes[c];
+			int want = cl->off;
+			WP_X_EACH(s, cl, sl) {
+				while (!ref[want])
+					want++;
+				ck_assert_int_eq(sl, want++);
+			}
+			while (want < cl->off + cl->nelig)
+				ck_assert_int_eq(ref[want++], 0);
+		}
+		for (int q = 0; q < 50; q++) {
+			int from = tu_rnd(&r, 0, nx - 1);
+			int end = tu_rnd(&r, from, nx), want = -1;
+			for (int sl = from; sl < end && want < 0; sl++)
+				if (ref[sl])
+					want = sl;
+			ck_assert_int_eq(wp_x_next(s, from, end), want);
+		}
+		wp_x_to_dense(p, s, dense);
+		ck_assert_mem_eq(dense, ref, (size_t)nx * sizeof *ref);
+		for (int i = 0; i < 40; i++)
+			wp_x_set(t, tu_rnd(&r, 0, nx - 1), tu_rnd(&r, 1, 5));
+		wp_sol_copy(p, t, s);
+		for (int sl = 0; sl < nx; sl++)
+			ck_assert_int_eq(wp_x(t, sl), ref[sl]);
+		wp_x_clear(t);
+		ck_assert_int_eq(wp_x_next(t, 0, nx), -1);
+		ck_assert_int_eq(wp_x_from_dense(p, t, ref), 0);
+		for (int sl = 0; sl < nx; sl++)
+			ck_assert_int_eq(wp_x(t, sl), ref[sl]);
+	}
+	wp_x_clear(s);
+	ck_assert_int_eq(wp_x_next(s, 0, nx), -1);
+	ck_assert(!s->nomem && !t->nomem);
+
+	/* out of memory: fill the arena's chunk under a cap of one byte */
+	wa_arena *small = wa_new();
+	wp_sol *u = wp_sol_new(p, small);
+	ck_assert_ptr_nonnull(u);
+	ck_assert_int_eq(wp_x_set(u, 0, 1), 0); /* page 0 exists now */
+	wa_set_cap(small, 1);
+	while (wa_alloc(small, 1024))
+		;
+	ck_assert_int_eq(wp_x_set(u, 1, 2), 0); /* the same page */
+	ck_assert_int_eq(wp_x_set(u, nx - 1, 1), -1);
+	ck_assert(u->nomem);
+	ck_assert_int_eq(wp_x(u, nx - 1), 0);
+	const char *why = NULL;
+	ck_assert_int_ne(wp_sol_feasible(p, u, &why), 0);
+	ck_assert_str_eq(why, "out of memory storing the solution");
+	wasp_plan *pl = NULL;
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	ck_assert_int_eq(wpl_from_sol(p, u, &pl, &e), WASP_ENOMEM);
+	ck_assert_ptr_null(pl);
+	wa_destroy(small);
+	free(ref);
+	free(dense);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(threads_and_sharing)
+{
+	fx f;
+	many_nodes(&f);
 	wasp_options o;
 	memset(&o, 0, sizeof o);
 	o.threads = 1;
@@ -608,6 +716,7 @@ int main(void)
 	tcase_add_test(tc, value_resource);
 	tcase_add_test(tc, evaluate_and_feasible);
 	tcase_add_test(tc, threads_and_sharing);
+	tcase_add_test(tc, paged_counts);
 	tcase_add_test(tc, feasible_near_agrees);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
