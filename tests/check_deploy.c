@@ -155,7 +155,7 @@ START_TEST(test_cronjob)
 			 "true");
 	const wt_node *ef = wt_get(c, "envFrom")->items[0];
 	ck_assert_str_eq(str(ef, "configMapRef.name"), "wasp-options");
-	/* memory: doc/deploy.md, a whole auto run peaks at 1.1-1.6 GB at
+	/* memory: doc/deploy.md, a whole auto run peaks at 0.6-1.1 GB at
 	 * 10,000 nodes (bench/README.md): within the limit */
 	const char *req = str(c, "resources.requests.memory");
 	const char *lim = str(c, "resources.limits.memory");

@@ -15,10 +15,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/arena.h"
 #include "base/clock.h"
 #include "base/error.h"
+#include "wasp.h"
 
 typedef enum wt_type {
 	WT_NULL = 0, /* null, ~, empty plain scalar            */
@@ -30,16 +32,20 @@ typedef enum wt_type {
 } wt_type;
 
 typedef struct wt_node wt_node;
+/* 48 bytes: a 250 MB snapshot holds tens of millions of these, and
+ * on a virtual machine touching their pages is most of the load. */
 struct wt_node {
-	wt_type type;
 	wsrc src;          /* 1-based line and column of the value   */
 	const char *str;   /* scalars: raw text, NUL-terminated       */
 	size_t len;        /* scalars: text length                    */
-	bool boolean;      /* WT_BOOL: the value                      */
-	size_t n;          /* WT_SEQ: items; WT_MAP: pairs            */
 	wt_node **items;   /* WT_SEQ: n items; WT_MAP: 2n, key,value,...
 			      (keys are WT_STR nodes, unique per map)  */
+	uint32_t n;        /* WT_SEQ: items; WT_MAP: pairs (at most
+			      WASP_MAX_TREE_NODES)                     */
+	unsigned char type; /* a wt_type                             */
+	bool boolean;      /* WT_BOOL: the value                      */
 };
+_Static_assert(WASP_MAX_TREE_NODES <= UINT32_MAX, "wt_node.n is 32 bits");
 
 /* Lookups (map keys compared case-sensitively, as Kubernetes does). */
 const wt_node *wt_get(const wt_node *map, const char *key);
