@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "io/intern.h"
 #include "io/load.h"
 #include "testutil.h"
 
@@ -574,6 +575,41 @@ START_TEST(merge_keys)
 }
 END_TEST
 
+/* Short scalars are shared within a load (intern.c), in YAML and JSON
+ * alike: equal short keys and values point at one copy, with the right
+ * text and length; long ones and different ones get their own. */
+START_TEST(short_scalars_shared)
+{
+	static const char *const texts[] = {
+	    "a: {name: x, kind: Pod, long: "
+	    "\"a value longer than the limit on sharing\"}\n"
+	    "b: {name: x, kind: Node, long: "
+	    "\"a value longer than the limit on sharing\"}\n",
+	    "{\"a\": {\"name\": \"x\", \"kind\": \"Pod\", \"long\": "
+	    "\"a value longer than the limit on sharing\"},\n"
+	    " \"b\": {\"name\": \"x\", \"kind\": \"Node\", \"long\": "
+	    "\"a value longer than the limit on sharing\"}}\n"};
+	for (size_t t = 0; t < 2; t++) {
+		const wt_node *r = ok1(texts[t]);
+		const wt_node *a = wt_get(r, "a"), *b = wt_get(r, "b");
+		ck_assert(a && b && a->n == 3 && b->n == 3);
+		for (size_t i = 0; i < 3; i++)
+			ck_assert_ptr_eq(wt_key(a, i)->str, wt_key(b, i)->str);
+		const wt_node *na = wt_get(a, "name"), *nb = wt_get(b, "name");
+		ck_assert_ptr_eq(na->str, nb->str);
+		ck_assert_str_eq(na->str, "x");
+		ck_assert_uint_eq(na->len, 1);
+		const wt_node *ka = wt_get(a, "kind"), *kb = wt_get(b, "kind");
+		ck_assert_str_eq(ka->str, "Pod");
+		ck_assert_str_eq(kb->str, "Node");
+		const wt_node *la = wt_get(a, "long"), *lb = wt_get(b, "long");
+		ck_assert_uint_gt(la->len, WL_INTERN_MAX);
+		ck_assert_ptr_ne(la->str, lb->str);
+		ck_assert_str_eq(la->str, lb->str);
+	}
+}
+END_TEST
+
 START_TEST(complex_keys)
 {
 	ck_err("? [a]\n: 1\n", WASP_EINPUT, 1, 3, "map keys must be scalars");
@@ -893,6 +929,7 @@ int main(void)
 	tcase_add_test(tc, duplicate_keys);
 	tcase_add_test(tc, merge_keys);
 	tcase_add_test(tc, complex_keys);
+	tcase_add_test(tc, short_scalars_shared);
 	tcase_add_test(tc, depth_limit);
 	tcase_add_test(tc, billion_laughs);
 	tcase_add_test(tc, alias_errors);

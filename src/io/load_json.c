@@ -11,6 +11,7 @@
  * Several top-level values one after another (as kubectl may print) each
  * become a root; null roots are dropped.  Columns count bytes.
  */
+#include "io/intern.h"
 #include "io/load.h"
 #include "io/syntax.h"
 
@@ -31,6 +32,7 @@ struct jp {
 	size_t nstk, capstk;
 	size_t count;  /* values made so far */
 	const wl_limits *lim;
+	wl_itab *in; /* short strings shared (NULL: none, on NOMEM) */
 };
 
 /* Bytes a string scan must stop at: '"', '\\', controls, non-ASCII. */
@@ -354,7 +356,7 @@ static int parse_string(struct jp *j, wt_node *n)
 		n->str = unescape(j, s, q, &n->len);
 	} else {
 		n->len = (size_t)(q - s);
-		n->str = wa_strndup(j->a, (const char *)s, n->len);
+		n->str = wl_intern(j->in, j->a, (const char *)s, n->len);
 	}
 	if (!n->str)
 		return nomem(j);
@@ -405,7 +407,7 @@ static int parse_number(struct jp *j, wt_node *n)
 			q++;
 	}
 	n->len = (size_t)(q - s);
-	n->str = wa_strndup(j->a, (const char *)s, n->len);
+	n->str = wl_intern(j->in, j->a, (const char *)s, n->len);
 	if (!n->str)
 		return nomem(j);
 	j->p = q;
@@ -639,7 +641,8 @@ int wl_load_json_lim(wa_arena *a, const char *text, size_t len,
 		       .line = 1,
 		       .file = out->file,
 		       .err = err,
-		       .lim = lim};
+		       .lim = lim,
+		       .in = wl_intern_new()};
 	j.p += wl_bom(text, len);
 	j.ls = j.p;
 
@@ -672,6 +675,7 @@ int wl_load_json_lim(wa_arena *a, const char *text, size_t len,
 		}
 	}
 	free(j.stk);
+	wl_intern_free(j.in);
 	if (rc)
 		return rc;
 	out->roots = roots;

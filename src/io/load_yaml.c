@@ -15,6 +15,7 @@
  * and .nan; yes/no/on/off stay strings.  Columns count bytes (libyaml
  * counts characters; we convert).
  */
+#include "io/intern.h"
 #include "io/load.h"
 #include "io/syntax.h"
 
@@ -79,6 +80,7 @@ struct yl {
 	unsigned gen;
 
 	size_t total; /* values so far, aliases expanded */
+	wl_itab *in; /* short scalars shared (NULL: none, on NOMEM) */
 	wt_node *root;
 	wt_node **roots;
 	size_t nroots, caproots;
@@ -483,7 +485,8 @@ static int on_scalar(struct yl *y, const yaml_event_t *ev)
 	if (!n)
 		return nomem(y);
 	n->len = ev->data.scalar.length;
-	n->str = wa_strndup(y->a, (const char *)ev->data.scalar.value, n->len);
+	n->str = wl_intern(y->in, y->a, (const char *)ev->data.scalar.value,
+			   n->len);
 	if (!n->str)
 		return nomem(y);
 	if (at_key(y)) {
@@ -774,10 +777,12 @@ int wl_load_yaml_lim(wa_arena *a, const char *text, size_t len,
 	y->text = (const unsigned char *)text;
 	y->len = len;
 	y->scratch = wa_new();
+	y->in = wl_intern_new();
 
 	yaml_parser_t p;
 	if (!y->scratch || !yaml_parser_initialize(&p)) {
 		wa_destroy(y->scratch);
+		wl_intern_free(y->in);
 		free(y);
 		return werr(err, WASP_ENOMEM, "out of memory loading %s",
 			    name);
@@ -811,6 +816,7 @@ int wl_load_yaml_lim(wa_arena *a, const char *text, size_t len,
 	free(y->merges);
 	free(y->slot);
 	wa_destroy(y->scratch);
+	wl_intern_free(y->in);
 	free(y);
 	return rc;
 }
