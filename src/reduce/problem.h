@@ -27,7 +27,7 @@ typedef struct wp_class {
 			       with the same eligibility share one array
 			       (read-only)                               */
 	int nelig;
-	int off;            /* this class's first slot in wp_sol.x        */
+	int off;            /* this class's first slot (wp_sol, wp_x)    */
 	const char *why_none; /* nelig == 0: the commonest rejection, in
 				 words ("untolerated taint on 12 nodes") */
 } wp_class;
