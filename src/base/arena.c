@@ -60,7 +60,8 @@ void wa_destroy(wa_arena *a)
 }
 
 /* A chunk of BIG_CHUNK bytes in all, header included, on huge pages
- * where the system gives them (the advice is only advice). */
+ * where the system gives them (the advice is only advice); grab sets
+ * its size. */
 static struct chunk *big_chunk(void)
 {
 	void *p = NULL;
@@ -69,9 +70,7 @@ static struct chunk *big_chunk(void)
 #ifdef MADV_HUGEPAGE
 	(void)madvise(p, BIG_CHUNK, MADV_HUGEPAGE);
 #endif
-	struct chunk *n = p;
-	n->size = BIG_CHUNK - sizeof *n;
-	return n;
+	return p;
 }
 
 /* size bytes, zeroed when zero is set (the copy functions fill them). */

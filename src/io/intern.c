@@ -24,12 +24,13 @@ struct wl_itab {
 wl_itab *wl_intern_new(void)
 {
 	wl_itab *t = calloc(1, sizeof *t);
-	if (t && !(t->slot = calloc(INTERN_CAP0, sizeof *t->slot))) {
+	if (!t)
+		return NULL;
+	if (!(t->slot = calloc(INTERN_CAP0, sizeof *t->slot))) {
 		free(t);
 		return NULL;
 	}
-	if (t)
-		t->cap = INTERN_CAP0;
+	t->cap = INTERN_CAP0;
 	return t;
 }
 

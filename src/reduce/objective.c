@@ -31,9 +31,7 @@ void wp_evaluate(const wp_problem *p, const wp_sol *s, wp_value *v)
 		double w = 0;
 		for (int ci = 0; ci < wg->nclasses; ci++) {
 			const wp_class *c = &p->classes[wg->classes[ci]];
-			long n = 0;
-			WP_X_EACH(s, c, sl)
-				n += wp_x(s, sl);
+			long n = wp_x_placed(s, c);
 			w += p->value_res < 0
 				 ? (double)n
 				 : (double)n * c->req[p->value_res] / 1000.0;
@@ -153,10 +151,7 @@ double wp_packing_bound(const wp_problem *p, const wp_sol *s)
 		}
 		for (int i = 0; i < wg->nclasses; i++) {
 			const wp_class *c = &p->classes[wg->classes[i]];
-			int64_t placed = 0;
-			WP_X_EACH(s, c, sl)
-				placed += wp_x(s, sl);
-			if (placed < c->count) {
+			if (wp_x_placed(s, c) < c->count) {
 				free(dem);
 				return NAN;
 			}

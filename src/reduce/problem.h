@@ -267,6 +267,8 @@ void wp_x_clear(wp_sol *s);
  * model, whose columns are per slot anyway (from: 0 or -1 NOMEM). */
 int wp_x_from_dense(const wp_problem *p, wp_sol *s, const int *x);
 void wp_x_to_dense(const wp_problem *p, const wp_sol *s, int *x);
+/* Pods of class *cl placed in s (the sum of its counts). */
+long wp_x_placed(const wp_sol *s, const wp_class *cl);
 /* Walk the slots of class *cl with a non-zero count in s. */
 #define WP_X_EACH(s, cl, sl)                                               \
 	for (int sl = wp_x_next((s), (cl)->off, (cl)->off + (cl)->nelig);  \

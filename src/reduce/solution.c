@@ -94,6 +94,14 @@ void wp_x_clear(wp_sol *s)
 			memset(s->xpg[i], 0, WP_XPAGE * sizeof(int));
 }
 
+long wp_x_placed(const wp_sol *s, const wp_class *cl)
+{
+	long n = 0;
+	WP_X_EACH(s, cl, sl)
+		n += wp_x(s, sl);
+	return n;
+}
+
 int wp_x_from_dense(const wp_problem *p, wp_sol *s, const int *x)
 {
 	wp_x_clear(s);
@@ -123,7 +131,6 @@ void wp_sol_no_disruption(const wp_problem *p, wp_sol *s)
 
 void wp_sol_copy(const wp_problem *p, wp_sol *dst, const wp_sol *src)
 {
-	(void)p;
 	for (int i = 0; i < dst->nxpg; i++) {
 		if (!src->xpg[i]) {
 			if (dst->xpg[i])
@@ -466,11 +473,8 @@ void wp_fill_admission(const wp_problem *p, const unsigned char *at0,
 	for (int gi = 0; gi < p->ngroups; gi++) {
 		const wp_group *g = &p->groups[gi];
 		long placed = 0;
-		for (int i = 0; i < g->nclasses; i++) {
-			const wp_class *cl = &p->classes[g->classes[i]];
-			WP_X_EACH(out, cl, sl)
-				placed += wp_x(out, sl);
-		}
+		for (int i = 0; i < g->nclasses; i++)
+			placed += wp_x_placed(out, &p->classes[g->classes[i]]);
 		bool adm;
 		if (g->invalid)
 			adm = false;

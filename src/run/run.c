@@ -207,9 +207,10 @@ static const char *also(wa_arena *a, const char *first, const char *then)
 }
 
 /* A solution for a pass that may be thrown away, in an arena of its
- * own (*ta, destroyed after the pass): one is classes x nodes, 195 MB
- * at 10,000 nodes, and the run's arena would hold it to the end.  NULL
- * (and *ta NULL): out of memory. */
+ * own (*ta, destroyed after the pass): its page table alone is one
+ * pointer per 256 slots (37 MB at 50,000 nodes), and the run's arena
+ * would hold it and its pages to the end.  NULL (and *ta NULL): out
+ * of memory. */
 static wp_sol *pass_sol(const wp_problem *p, wa_arena **ta)
 {
 	*ta = wa_new();
@@ -1098,10 +1099,8 @@ static int pods_by_level(const wp_problem *p, const wp_sol *a,
 		}
 		for (int i = 0; i < wg->nclasses; i++) {
 			const wp_class *cl = &p->classes[wg->classes[i]];
-			WP_X_EACH(a, cl, sl)
-				with[nl - 1] += a->admit[g] ? wp_x(a, sl) : 0;
-			WP_X_EACH(b, cl, sl)
-				without[nl - 1] += b->admit[g] ? wp_x(b, sl) : 0;
+			with[nl - 1] += a->admit[g] ? wp_x_placed(a, cl) : 0;
+			without[nl - 1] += b->admit[g] ? wp_x_placed(b, cl) : 0;
 		}
 	}
 	return nl;

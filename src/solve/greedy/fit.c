@@ -366,9 +366,7 @@ int wgr_place_upto(gs *G, const wp_group *wg, const int *corder,
 		int c = corder[i], m = G->p->classes[c].count;
 		if (G->pe_rest > 0) {
 			/* a basic group's rest: what the class has left */
-			const wp_class *cl = &G->p->classes[c];
-			WP_X_EACH(G->sol, cl, sl)
-				m -= wp_x(G->sol, sl);
+			m -= wp_x_placed(G->sol, &G->p->classes[c]);
 		}
 		if (m > limit - placed)
 			m = limit - placed;

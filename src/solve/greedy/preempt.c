@@ -405,8 +405,7 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 	if (pc && G->dev_nodes)
 		pc = NULL; /* every node passes: no check per node */
 	if (G->pe_rest > 0)
-		WP_X_EACH(G->sol, cl, sl)
-			ps->m -= wp_x(G->sol, sl);
+		ps->m -= wp_x_placed(G->sol, cl);
 	if (ps->m > limit)
 		ps->m = limit;
 	int n1 = k ? k->dom_nnodes[d] : cl->nelig;

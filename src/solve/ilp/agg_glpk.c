@@ -54,11 +54,8 @@ bool wag_vec_of_sol(const ag *m, const wp_sol *s, double *v)
 			continue;
 		long placed = 0;
 		const wp_group *g = &p->groups[gi];
-		for (int i = 0; i < g->nclasses; i++) {
-			const wp_class *cl = &p->classes[g->classes[i]];
-			WP_X_EACH(s, cl, sl)
-				placed += wp_x(s, sl);
-		}
+		for (int i = 0; i < g->nclasses; i++)
+			placed += wp_x_placed(s, &p->classes[g->classes[i]]);
 		v[m->acol[gi]] = placed > 0;
 	}
 	for (int h = 0; h < p->ncomps; h++) {

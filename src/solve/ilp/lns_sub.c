@@ -483,11 +483,8 @@ void wlns_track_init(const wp_problem *p, const wp_sol *s, lns_track *t)
 	wp_evaluate(p, s, &t->v);
 	for (int g = 0; g < p->ngroups; g++)
 		t->gtot[g] = 0;
-	for (int c = 0; c < p->nclasses; c++) {
-		const wp_class *cl = &p->classes[c];
-		WP_X_EACH(s, cl, sl)
-			t->gtot[cl->group] += wp_x(s, sl);
-	}
+	for (int c = 0; c < p->nclasses; c++)
+		t->gtot[p->classes[c].group] += wp_x_placed(s, &p->classes[c]);
 }
 
 /* The nodes where merging h changed s: h's own, and those of units
