@@ -439,7 +439,7 @@ START_TEST(index_matches_recount)
 		ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
 		wp_sol *sol = wp_sol_new(p, a), *two = wp_sol_new(p, a);
 		int checks = 0, bad = 0, checks2 = 0, bad2 = 0;
-		int hits[2] = {0, 0};
+		int hits[3] = {0, 0, 0};
 		ck_assert_int_eq(wgr_solve_checked(p, &o, sol, &checks, &bad,
 						   hits, &e), WASP_OK);
 		o.threads = 2;
@@ -467,6 +467,59 @@ START_TEST(index_matches_recount)
 			      "searches without the scan", i, hits[0], hits[1]);
 		tu_sol_verified(s, p, sol, NULL, "index_matches_recount");
 		tu_sol_verified(s, p, two, NULL, "index_matches_recount -j 2");
+		wa_destroy(a);
+		wasp_snapshot_free(s);
+	}
+}
+END_TEST
+
+/* The room tree (room.c) finds a class's nodes with room in the
+ * cluster and in large domains whose nodes are a range of indices,
+ * instead of scanning them.  Racks of 64 nodes (levels 2, fanout 4,
+ * 1,024 nodes), gangs with and without a key, preemption: the checked
+ * pass compares every list and sum the tree gives with a scan; they
+ * must be the same, the tree must have been asked, and the plan must
+ * be the plain pass's, verified. */
+START_TEST(room_tree_matches_scan)
+{
+	for (int dra = 0; dra <= 1; dra++) {
+		wasp_gen_options g;
+		wasp_gen_options_init(&g);
+		g.seed = 41 + (uint64_t)dra;
+		g.nodes = 1024;
+		g.levels = 2;
+		g.gangs = 300;
+		g.max_gang = 24;
+		g.busy = 0.6;
+		g.priorities = 3;
+		g.dra = dra;
+		wasp_error e;
+		wasp_snapshot *s = tu_gen_load(&g);
+		wasp_options o;
+		wasp_options_init(&o);
+		o.threads = 1;
+		wa_arena *a = wa_new();
+		wtp_topo *t;
+		wp_problem *p;
+		ck_assert_int_eq(wtp_build(s, 0, a, &t, &e), WASP_OK);
+		ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
+		int racks = 0; /* keyed domains the tree covers */
+		for (int k = 0; k < t->nkeys; k++)
+			racks += t->keys[k].ndom > 1 &&
+				 t->keys[k].dom_nnodes[0] >= 64;
+		ck_assert_int_gt(racks, 0);
+		wp_sol *chk = wp_sol_new(p, a), *plain = wp_sol_new(p, a);
+		int checks = 0, bad = 0, hits[3] = {0, 0, 0};
+		ck_assert_int_eq(wgr_solve_checked(p, &o, chk, &checks, &bad,
+						   hits, &e), WASP_OK);
+		ck_assert_msg(bad == 0, "dra %d: %d of %d checks differ", dra,
+			      bad, checks);
+		ck_assert_msg(hits[2] > 100, "dra %d: the room tree answered "
+			      "%d times", dra, hits[2]);
+		ck_assert_int_eq(wgr_solve_ex(p, &o, plain, true, &e),
+				 WASP_OK);
+		tu_sol_same(p, chk, plain, dra ? "room, claims" : "room");
+		tu_sol_verified(s, p, plain, NULL, "room_tree_matches_scan");
 		wa_destroy(a);
 		wasp_snapshot_free(s);
 	}
@@ -585,6 +638,7 @@ int main(void)
 	tcase_add_test(tc, threads_deterministic);
 	tcase_add_test(tc, threads_deterministic_preempt);
 	tcase_add_test(tc, index_matches_recount);
+	tcase_add_test(tc, room_tree_matches_scan);
 	suite_add_tcase(s, tc);
 	TCase *tu = tcase_create("units");
 	tcase_add_test(tu, best_fit_node);

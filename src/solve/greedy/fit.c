@@ -238,6 +238,8 @@ void wgr_touch(gs *G, int n)
 	}
 	G->gver++;
 	G->nver[n]++;
+	if (G->room)
+		wgr_room_touch(G, n);
 	if (G->ix)
 		wgr_ix_touch(G, n);
 	if (G->neg)
@@ -287,33 +289,67 @@ int wgr_place_cands(gs *G, int c, int nc, int m)
 	return placed;
 }
 
-/* Place up to m pods of class c in domain d of k (k NULL: anywhere),
- * best-fit.  Returns the number placed, or -1 on NOMEM. */
-static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
+/* The candidates of class c among nodes[0..nn) (NULL: its eligible
+ * nodes) by a scan: every eligible node with a fit. */
+static int scan_cands(gs *G, int c, const int *nodes, int nn, ncand *out)
 {
 	const wp_class *cl = &G->p->classes[c];
 	const cinfo *ci = &G->ci[c];
 	int nc = 0;
+	if (!nodes) {
+		nodes = cl->elig;
+		nn = cl->nelig;
+	}
+	for (int j = 0; j < nn; j++) {
+		int n = nodes[j];
+		if (!wgr_elig_bit(ci, n))
+			continue;
+		int64_t f = wgr_node_fit_c(G, c, n);
+		if (f > 0)
+			out[nc++] = (ncand){f, 0, n};
+	}
+	return nc;
+}
+
+/* The candidates of class c in domain d of k (k NULL: the cluster) into
+ * G->nc: from the room tree (room.c) where the nodes are a range of
+ * indices large enough to pay for it, else by a scan.  The same set
+ * either way (the checked pass compares).  Their count, -1 on NOMEM. */
+static int class_cands(gs *G, int c, const wtp_key *k, int d)
+{
+	const int *nodes = k ? k->dom_nodes[d] : NULL;
+	int nn = k ? k->dom_nnodes[d] : G->p->classes[c].nelig;
+	int lo, hi, use = wgr_room_use(G, c, k, d, &lo, &hi);
+	if (use <= 0)
+		return use < 0 ? -1 : scan_cands(G, c, nodes, nn, G->nc);
+	int nc = wgr_room_cands(G, c, lo, hi, G->nc);
+	if (G->ix_check) {
+		/* the checked pass: a scan must find the same nodes */
+		if (!G->nc_chk &&
+		    !(G->nc_chk = wa_alloc(G->tmp, ((size_t)G->nn + 1) *
+							sizeof *G->nc_chk)))
+			return -1;
+		ncand *cmp = G->nc_chk;
+		int n2 = scan_cands(G, c, nodes, nn, cmp);
+		bool same = n2 == nc;
+		for (int i = 0; same && i < nc; i++)
+			same = cmp[i].n == G->nc[i].n &&
+			       cmp[i].fit == G->nc[i].fit;
+		G->ix_checks++;
+		G->room_checks++;
+		G->ix_bad += !same;
+	}
+	return nc;
+}
+
+/* Place up to m pods of class c in domain d of k (k NULL: anywhere),
+ * best-fit.  Returns the number placed, or -1 on NOMEM. */
+static int place_class(gs *G, int c, const wtp_key *k, int d, int m)
+{
 	if (m <= 0)
 		return 0;
-	if (!k) {
-		for (int j = 0; j < cl->nelig; j++) {
-			int64_t f = wgr_node_fit_c(G, c, cl->elig[j]);
-			if (f > 0)
-				G->nc[nc++] = (ncand){f, 0, cl->elig[j]};
-		}
-	} else {
-		const int *nodes = k->dom_nodes[d];
-		for (int j = 0; j < k->dom_nnodes[d]; j++) {
-			int n = nodes[j];
-			if (!wgr_elig_bit(ci, n))
-				continue;
-			int64_t f = wgr_node_fit_c(G, c, n);
-			if (f > 0)
-				G->nc[nc++] = (ncand){f, 0, n};
-		}
-	}
-	return wgr_place_cands(G, c, nc, m);
+	int nc = class_cands(G, c, k, d);
+	return nc < 0 ? -1 : wgr_place_cands(G, c, nc, m);
 }
 
 /* Undo the log's entries from `mark` on: counts and capacity (the

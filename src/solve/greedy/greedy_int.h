@@ -27,6 +27,8 @@
  *   preempt.c   all greedy preemption: victim search, reprieve, capacity
  *               by priority level (doc/preemption.md, "Greedy victim
  *               search"; doc/formulation.md §4b)
+ *   room.c      free room per node as a max-tree: a class's candidate
+ *               nodes without a scan of the cluster
  *   index.c     per-domain totals of free and evictable capacity, kept
  *               up to date as pods are placed and units evicted
  *   pcache.c    the victim search's answers per domain, kept while the
@@ -63,6 +65,10 @@
  * (at 64 MB, 20,000 nodes with device claims ran out of it and took 2-3x
  * longer; bench/README.md, "Quiet figures at the wave-4 merge"). */
 #define WGR_FIT_CACHE ((size_t)1 << 24)
+/* Nodes from which a search finds a class's nodes in the room tree
+ * (room.c) rather than by a scan, and the nodes of one leaf of it. */
+#define WGR_ROOM_MIN 64
+#define WGR_ROOM_RUN 16
 /* Per-node fit cap: keeps sums far from overflow when requests are 0. */
 #define WGR_FIT_CAP (1 << 30)
 
@@ -161,6 +167,7 @@ typedef struct gs {
 	cinfo *ci;
 	wa_arena *tmp;
 	ncand *nc;   /* nnodes: node candidates of one placement */
+	ncand *nc_chk; /* nnodes: the same by a scan (checked pass)  */
 	logent *log;
 	int nlog;
 	size_t logcap;
@@ -205,11 +212,21 @@ typedef struct gs {
 	bool nv_pending;
 	/* preemption bound: node -> running pods of units there (CSR) */
 	int *pe_pstart, *pe_pods, *pe_punit;
+	int32_t *pe_pkey;  /* per entry: its unit's priority, or INT32_MAX
+			      when protected (also pe_lkey, for pe_list) */
+	int32_t *pe_lkey;
+	int64_t *pe_preq;  /* per entry: its pod's requests (nres), kept
+			      beside the list: the scan reads no pod   */
+	int *pe_uoff;      /* per unit: its first entry in pe_unode     */
+	int *pe_unode;     /* per unit's pod: its node; pe_ureq: its
+			      requests (nres)                          */
+	int64_t *pe_ureq;
 	int64_t *pe_cap, *pe_acc; /* scratch: nres, nclasses             */
 	/* per node, the lowest priority of a unit that may still be
 	 * evicted there (per domain: the domain index, wgr_ix_dmin) */
 	int32_t *pe_nmin;
 	int64_t *pe_nfit;      /* per node: a class's fit (pe_shortest)   */
+	uint32_t *pe_fep, pe_epoch; /* per node: the count pe_nfit is of */
 	struct pebound *pe_lb; /* per candidate domain: its cost bound  */
 	int pe_evicted;        /* pods evicted so far (--max-evictions)  */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
@@ -240,6 +257,8 @@ typedef struct gs {
 	bool dev_nodes;    /* and wdr_node_exact holds on every node      */
 	struct rsfit *rsf; /* per claim list: device fit (reasons.c)   */
 	gix *ix;           /* the domain index, NULL until preemption    */
+	struct groom *room; /* free room as a max-tree (room.c), NULL
+			       until a placement first asks it          */
 	struct wgr_pcache *pc; /* the victim search's memo (pcache.c)   */
 	unsigned char *neg; /* per node: some room below zero (NULL until
 			       preemption)                              */
@@ -259,6 +278,7 @@ typedef struct gs {
 	bool pe_noflat;    /* the checked pass: scan nodes for victims  */
 	bool pe_inchk;     /* the checked pass is comparing the two     */
 	int pe_flats;      /* cluster searches without the scan         */
+	int room_checks;   /* room tree answers compared with a scan    */
 } gs;
 
 /* A candidate domain in the order it is tried (wgr_cmp_dsort). */
@@ -359,6 +379,20 @@ int wgr_place_upto(gs *G, const wp_group *wg, const int *corder,
 		   const wtp_key *k, int d, int need, int limit);
 int wgr_try_group(gs *G, const wp_group *wg, const int *corder,
 		  const wtp_key *k, int d, int need);
+
+/* room.c: the nodes that could take a pod of a class, from a max-tree
+ * of free room.  wgr_room_use: 1 when the nodes of domain d of k (k NULL:
+ * the class's eligible nodes) are the range [lo, hi] and the tree pays,
+ * 0 (scan them), -1 NOMEM.  wgr_room_cands: the eligible nodes in
+ * [lo, hi] with a fit above zero, in node order, into out (wgr_room_buf:
+ * a scratch of nnodes); their count.  wgr_room_slots: their fits' sum. */
+typedef struct groom groom;
+int wgr_room_setup(gs *G);
+void wgr_room_touch(gs *G, int n);
+int wgr_room_use(gs *G, int c, const wtp_key *k, int d, int *lo, int *hi);
+int wgr_room_cands(gs *G, int c, int lo, int hi, ncand *out);
+ncand *wgr_room_buf(gs *G);
+int64_t wgr_room_slots(gs *G, int c, int lo, int hi);
 
 /* order.c: the group order */
 bool wgr_seed_flat(uint64_t seed);

@@ -90,6 +90,13 @@ static void pe_node_min(gs *G, int n)
 }
 
 /* Node -> units with a pod there (CSR), built on first use. */
+/* A unit's key in the per-node lists: its priority, or above every
+ * priority when it is protected (no group may evict it). */
+static int32_t pe_key(const wp_problem *p, int u)
+{
+	return p->units[u].keep ? INT32_MAX : p->units[u].priority;
+}
+
 int wgr_pe_setup(gs *G)
 {
 	const wp_problem *p = G->p;
@@ -134,20 +141,25 @@ int wgr_pe_setup(gs *G)
 	G->pe_pstart = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
 	G->pe_pods = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
 	G->pe_punit = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	G->pe_pkey = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int32_t));
+	G->pe_lkey = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int32_t));
+	G->pe_preq = wa_calloc(G->tmp, (size_t)tot * G->nres + 1,
+			       sizeof(int64_t));
 	G->pe_cap = wa_calloc(G->tmp, (size_t)G->nres + 1, sizeof(int64_t));
 	G->pe_acc = wa_calloc(G->tmp, (size_t)p->nclasses + 1,
 			      sizeof(int64_t));
-	if (!G->pe_pstart || !G->pe_pods || !G->pe_punit || !G->pe_cap ||
-	    !G->pe_acc)
+	if (!G->pe_pstart || !G->pe_pods || !G->pe_punit || !G->pe_pkey ||
+	    !G->pe_lkey || !G->pe_preq || !G->pe_cap || !G->pe_acc)
 		return -1;
 	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
 	G->pe_nfit = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int64_t));
+	G->pe_fep = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(uint32_t));
 	int maxd = 1;
 	for (int k = 0; p->topo && k < p->topo->nkeys; k++)
 		if (p->topo->keys[k].ndom > maxd)
 			maxd = p->topo->keys[k].ndom;
 	G->pe_lb = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *G->pe_lb);
-	if (!G->pe_nmin || !G->pe_nfit || !G->pe_lb)
+	if (!G->pe_nmin || !G->pe_nfit || !G->pe_fep || !G->pe_lb)
 		return -1;
 	if (G->dra && p->snap->dra) {
 		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
@@ -166,7 +178,30 @@ int wgr_pe_setup(gs *G)
 			int e = G->pe_pstart[n] + fill[n]++;
 			G->pe_pods[e] = pod;
 			G->pe_punit[e] = u;
+			G->pe_pkey[e] = pe_key(p, u);
+			memcpy(G->pe_preq + (size_t)e * G->nres,
+			       p->snap->pods[pod].req,
+			       (size_t)G->nres * sizeof(int64_t));
 		}
+	for (int e = 0; e < tot; e++)
+		G->pe_lkey[e] = pe_key(p, G->pe_list[e]);
+	/* per unit, its pods' nodes and requests side by side (pe_apply) */
+	G->pe_uoff = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
+	G->pe_unode = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	G->pe_ureq = wa_calloc(G->tmp, (size_t)tot * G->nres + 1,
+			       sizeof(int64_t));
+	if (!G->pe_uoff || !G->pe_unode || !G->pe_ureq)
+		return -1;
+	for (int u = 0, e = 0; u < p->nunits; u++) {
+		G->pe_uoff[u] = e;
+		for (int i = 0; i < p->units[u].npods; i++, e++) {
+			const ws_pod *pod = &p->snap->pods[p->units[u].pods[i]];
+			G->pe_unode[e] = pod->node;
+			memcpy(G->pe_ureq + (size_t)e * G->nres, pod->req,
+			       (size_t)G->nres * sizeof(int64_t));
+		}
+		G->pe_uoff[u + 1] = e;
+	}
 	for (int n = 0; n < G->nn; n++)
 		pe_node_min(G, n);
 	/* the static part of the cost order, sorted once */
@@ -287,28 +322,28 @@ static void dv_level(gs *G, int32_t q)
 /* Evict (sign +1) or restore (-1) unit u in the working capacity. */
 static void pe_apply(gs *G, int u, int sign)
 {
-	const wp_unit *un = &G->p->units[u];
-	for (int i = 0; i < un->npods; i++) {
-		const ws_pod *pod = &G->s->pods[un->pods[i]];
-		int64_t *f = G->fr + (size_t)pod->node * G->nres;
+	int e0 = G->pe_uoff[u], e1 = G->pe_uoff[u + 1];
+	for (int e = e0; e < e1; e++) {
+		int n = G->pe_unode[e];
+		const int64_t *rq = G->pe_ureq + (size_t)e * G->nres;
+		int64_t *f = G->fr + (size_t)n * G->nres;
 		for (int r = 0; r < G->nres; r++)
-			f[r] += sign * pod->req[r];
-		dv_apply(G, un->pods[i], sign);
-		wgr_touch(G, pod->node);
+			f[r] += sign * rq[r];
+		if (G->dv_gone)
+			dv_apply(G, G->p->units[u].pods[e - e0], sign);
+		wgr_touch(G, n);
 	}
 }
 
 /* After restoring u: does every node of u still have room? */
 static bool pe_fits(gs *G, int u)
 {
-	const wp_unit *un = &G->p->units[u];
 	if (G->dv_clash) { /* its devices are in use again */
 		G->dv_clash = false;
 		return false;
 	}
-	for (int i = 0; i < un->npods; i++) {
-		const int64_t *f = G->fr +
-				   (size_t)G->s->pods[un->pods[i]].node * G->nres;
+	for (int e = G->pe_uoff[u]; e < G->pe_uoff[u + 1]; e++) {
+		const int64_t *f = G->fr + (size_t)G->pe_unode[e] * G->nres;
 		for (int r = 0; r < G->nres; r++)
 			if (f[r] < 0)
 				return false;
@@ -328,7 +363,8 @@ typedef struct peslots {
 	int d;
 	int64_t m;        /* pods the class may place (as wgr_place_upto) */
 	int64_t sum;
-	int64_t *fit;     /* per node (G->pe_nfit), valid in the domain */
+	int64_t *fit;     /* per node (G->pe_nfit): valid where the node's
+			     G->pe_fep is this count's G->pe_epoch, else 0 */
 	bool exact;       /* the sum decides a probe: no claims          */
 	bool ok;          /* the sum is known: no eviction freed a device
 			     reachable from several nodes                */
@@ -341,8 +377,9 @@ static void ps_node(gs *G, peslots *ps, int n)
 	    !wgr_elig_bit(&G->ci[ps->c], n))
 		return;
 	int64_t f = wgr_node_fit_c(G, ps->c, n);
-	ps->sum += f - ps->fit[n];
+	ps->sum += f - (G->pe_fep[n] == G->pe_epoch ? ps->fit[n] : 0);
 	ps->fit[n] = f;
+	G->pe_fep[n] = G->pe_epoch;
 }
 
 /* Unit u was evicted or restored: the nodes whose fit that changes --
@@ -408,11 +445,39 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 		ps->m -= wp_x_placed(G->sol, cl);
 	if (ps->m > limit)
 		ps->m = limit;
+	/* a new count: every node's fit is 0 until set */
+	if (++G->pe_epoch == 0) {
+		memset(G->pe_fep, 0, (size_t)G->nn * sizeof *G->pe_fep);
+		G->pe_epoch = 1;
+	}
 	int n1 = k ? k->dom_nnodes[d] : cl->nelig;
-	for (int j = 0; j < n1; j++) {
-		int n = k ? k->dom_nodes[d][j] : cl->elig[j];
-		ps->fit[n] = 0;
-		ps_node(G, ps, n);
+	int lo, hi, use = wgr_room_use(G, c, k, d, &lo, &hi);
+	if (use < 0)
+		return false; /* NOMEM: no count, the probes place */
+	if (use > 0) {
+		/* only the nodes with room have a fit to count */
+		ncand *cn = wgr_room_buf(G);
+		int nc = wgr_room_cands(G, c, lo, hi, cn);
+		for (int i = 0; i < nc; i++) {
+			ps->fit[cn[i].n] = cn[i].fit;
+			G->pe_fep[cn[i].n] = G->pe_epoch;
+			ps->sum += cn[i].fit;
+		}
+		if (G->ix_check) {
+			/* the checked pass: a scan must count the same */
+			int64_t sum = 0;
+			for (int j = 0; j < n1; j++) {
+				int n = k ? k->dom_nodes[d][j] : cl->elig[j];
+				if (wgr_elig_bit(&G->ci[c], n))
+					sum += wgr_node_fit_c(G, c, n);
+			}
+			G->ix_checks++;
+			G->room_checks++;
+			G->ix_bad += sum != ps->sum;
+		}
+	} else {
+		for (int j = 0; j < n1; j++)
+			ps_node(G, ps, k ? k->dom_nodes[d][j] : cl->elig[j]);
 	}
 	for (int j = 0; pc && ps->exact && j < n1; j++)
 		ps->exact = wdr_node_exact(G->s->dra,
@@ -527,6 +592,7 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 	 * (the classes share nodes, so this only over-counts).  Below
 	 * `need`, the test with all victims gone would fail: skip it. */
 	int64_t *acc = G->pe_acc, *cap = G->pe_cap;
+	bool moves = p->unit_mc != NULL; /* else no unit has moved */
 	for (int ci = 0; ci < wg->nclasses; ci++)
 		acc[ci] = 0;
 	for (int j = n0; j < n1; j++) {
@@ -546,11 +612,10 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 		for (int e = G->pe_pstart[n]; ok && e < G->pe_pstart[n + 1];
 		     e++) {
 			int u = G->pe_punit[e];
-			if (G->sol->evict[u] || p->units[u].keep ||
-			    wgr_unit_moved(G, u) ||
-			    p->units[u].priority >= wg->priority)
+			if (G->pe_pkey[e] >= wg->priority || G->sol->evict[u] ||
+			    (moves && wgr_unit_moved(G, u)))
 				continue;
-			const int64_t *rq = G->s->pods[G->pe_pods[e]].req;
+			const int64_t *rq = G->pe_preq + (size_t)e * G->nres;
 			for (int r = 0; r < G->nres; r++)
 				cap[r] += rq[r];
 		}
@@ -565,9 +630,8 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 			continue;
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
 			int u = G->pe_list[e];
-			if (G->pe_mark[u] || G->sol->evict[u] ||
-			    p->units[u].keep || wgr_unit_moved(G, u) ||
-			    p->units[u].priority >= wg->priority)
+			if (G->pe_lkey[e] >= wg->priority || G->pe_mark[u] ||
+			    G->sol->evict[u] || (moves && wgr_unit_moved(G, u)))
 				continue;
 			G->pe_mark[u] = 1;
 			v[nv++] = u;
