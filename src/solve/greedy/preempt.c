@@ -224,6 +224,28 @@ int wgr_pe_setup(gs *G)
 static void pe_sort(const gs *G, int *v, int n)
 {
 	int nu = G->p->nunits;
+	if ((int64_t)n * 8 >= nu) {
+		/* many of the units (a search over the cluster): the static
+		 * order swept twice, taking the marked ones, costs less than
+		 * sorting them */
+		int nb = 0; /* budget-breaking: the second sweep */
+		for (int i = 0; i < n; i++) {
+			G->pe_mark[v[i]] = 1;
+			nb += G->pe_pdbv[v[i]];
+		}
+		int o = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			int end = pass ? n : n - nb;
+			for (int i = 0; o < end && i < nu; i++) {
+				int u = G->pe_order[i];
+				if (G->pe_mark[u] && G->pe_pdbv[u] == pass)
+					v[o++] = u;
+			}
+		}
+		for (int i = 0; i < n; i++)
+			G->pe_mark[v[i]] = 0;
+		return;
+	}
 	for (int i = 0; i < n; i++)
 		v[i] = G->pe_rank[v[i]] + (G->pe_pdbv[v[i]] ? nu : 0);
 	/* bottom-up merge sort of the distinct integer keys */
@@ -386,12 +408,12 @@ static void ps_node(gs *G, peslots *ps, int n)
  * its pods' and, with claims, those of the devices its claims hold. */
 static void ps_unit(gs *G, peslots *ps, int u)
 {
-	const wp_unit *un = &G->p->units[u];
 	const ws_dra *d = G->s->dra;
 	bool held = d && d->held_beg;
-	for (int i = 0; i < un->npods; i++) {
-		int pi = un->pods[i];
-		ps_node(G, ps, G->s->pods[pi].node);
+	int e0 = G->pe_uoff[u];
+	for (int e = e0; e < G->pe_uoff[u + 1]; e++) {
+		ps_node(G, ps, G->pe_unode[e]);
+		int pi = held ? G->p->units[u].pods[e - e0] : 0;
 		for (int h = held ? d->held_beg[pi] : 0;
 		     held && h < d->held_beg[pi + 1]; h++) {
 			const wdr_spec *sp = &d->specs[d->held[h]];
