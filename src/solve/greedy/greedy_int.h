@@ -230,6 +230,7 @@ typedef struct gs {
 	struct pebound *pe_lb; /* per candidate domain: its cost bound  */
 	int pe_evicted;        /* pods evicted so far (--max-evictions)  */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
+	int *pe_chkv;          /* nunits: the checked pass's sorted copy  */
 	/* moves (--rebalance; moves.c) */
 	int64_t *mv_adj;   /* nnodes * nres: room moves freed (out - in)   */
 	int *mv_v, *mv_to; /* candidate pods of one domain, their moves    */

@@ -220,35 +220,14 @@ int wgr_pe_setup(gs *G)
 	return wgr_ix_setup(G);
 }
 
-/* v[0..n) in cmp_unit_cost order: budget-breaking last, else the rank. */
-static void pe_sort(const gs *G, int *v, int n)
+/* v[0..n) in cmp_unit_cost order by sorting: a bottom-up merge sort of
+ * the distinct integer keys (the rank, past every rank when budget-
+ * breaking). */
+static void sort_ranks(const gs *G, int *v, int n)
 {
 	int nu = G->p->nunits;
-	if ((int64_t)n * 8 >= nu) {
-		/* many of the units (a search over the cluster): the static
-		 * order swept twice, taking the marked ones, costs less than
-		 * sorting them */
-		int nb = 0; /* budget-breaking: the second sweep */
-		for (int i = 0; i < n; i++) {
-			G->pe_mark[v[i]] = 1;
-			nb += G->pe_pdbv[v[i]];
-		}
-		int o = 0;
-		for (int pass = 0; pass < 2; pass++) {
-			int end = pass ? n : n - nb;
-			for (int i = 0; o < end && i < nu; i++) {
-				int u = G->pe_order[i];
-				if (G->pe_mark[u] && G->pe_pdbv[u] == pass)
-					v[o++] = u;
-			}
-		}
-		for (int i = 0; i < n; i++)
-			G->pe_mark[v[i]] = 0;
-		return;
-	}
 	for (int i = 0; i < n; i++)
 		v[i] = G->pe_rank[v[i]] + (G->pe_pdbv[v[i]] ? nu : 0);
-	/* bottom-up merge sort of the distinct integer keys */
 	int *a = v, *b = G->pe_tmp;
 	for (int w = 1; w < n; w *= 2) {
 		for (int lo = 0; lo < n; lo += 2 * w) {
@@ -270,6 +249,54 @@ static void pe_sort(const gs *G, int *v, int n)
 		memcpy(v, a, (size_t)n * sizeof *v);
 	for (int i = 0; i < n; i++)
 		v[i] = G->pe_order[v[i] >= nu ? v[i] - nu : v[i]];
+}
+
+/* The same by sweeping the static order (G->pe_order) twice and taking
+ * the units of v: O(units), less than sorting when v holds many of them
+ * (a search over the cluster). */
+static void sweep_ranks(const gs *G, int *v, int n)
+{
+	int nu = G->p->nunits, nb = 0; /* budget-breaking: second sweep */
+	for (int i = 0; i < n; i++) {
+		G->pe_mark[v[i]] = 1;
+		nb += G->pe_pdbv[v[i]];
+	}
+	int o = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		int end = pass ? n : n - nb;
+		for (int i = 0; o < end && i < nu; i++) {
+			int u = G->pe_order[i];
+			if (G->pe_mark[u] && G->pe_pdbv[u] == pass)
+				v[o++] = u;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		G->pe_mark[v[i]] = 0;
+}
+
+/* v[0..n) in cmp_unit_cost order: budget-breaking last, else the rank.
+ * -1 on NOMEM (the checked pass only). */
+static int pe_sort(gs *G, int *v, int n)
+{
+	if ((int64_t)n * 8 < G->p->nunits) {
+		sort_ranks(G, v, n);
+		return 0;
+	}
+	if (G->ix_check) {
+		/* the checked pass: sorting must give the same order */
+		if (!G->pe_chkv &&
+		    !(G->pe_chkv = wa_alloc(G->tmp, ((size_t)G->p->nunits + 1) *
+							sizeof(int))))
+			return -1;
+		memcpy(G->pe_chkv, v, (size_t)n * sizeof *v);
+		sort_ranks(G, G->pe_chkv, n);
+		sweep_ranks(G, v, n);
+		G->ix_checks++;
+		G->ix_bad += memcmp(G->pe_chkv, v, (size_t)n * sizeof *v) != 0;
+		return 0;
+	}
+	sweep_ranks(G, v, n);
+	return 0;
 }
 
 /* Devices of allocated claim sp: give back (sign -1: free) or take again
@@ -600,7 +627,7 @@ static bool pe_flat(const gs *G, const wp_group *wg, const wtp_key *k)
  * cluster), into G->pe_v cheapest first: units of lower priority, not
  * yet evicted, with a pod on a node of d that some class of the group
  * may use.  Their count, or -1 when there are none or when the group
- * could not reach `need` even with all of them gone. */
+ * could not reach `need` even with all of them gone, -2 on NOMEM. */
 static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 		      int need)
 {
@@ -673,7 +700,8 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 			if (un->pdbn[j] > G->pdb_left[un->pdb[j]])
 				G->pe_pdbv[v[i]] = 1;
 	}
-	pe_sort(G, v, nv);
+	if (pe_sort(G, v, nv))
+		return -2;
 	return nv;
 }
 
@@ -839,7 +867,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 	}
 	int nv = flat ? pe_victims_flat(G, wg) : pe_victims(G, wg, k, d, need);
 	if (nv < 0)
-		return -1;
+		return nv == -2 ? -2 : -1;
 	int m;
 	int placed = pe_shortest(G, wg, corder, k, d, need, limit, nv, &m);
 	if (placed < 0)
