@@ -721,7 +721,20 @@ static int pe_shortest(gs *G, const wp_group *wg, const int *corder,
 								  : NULL;
 	bool exact = ps && ps->exact;
 	int lo = 1, hi = nv, t;
-	if (exact) {
+	if (exact && (!G->dra || G->dev_local)) {
+		/* the count only grows with the prefix, and each probe
+		 * costs one eviction: the first prefix that fits, victim by
+		 * victim, is the bisection's answer for a third of the
+		 * evictions and restores (a count stays exact here: every
+		 * device keeps to its node, so ps->ok holds) */
+		for (t = -1, hi = 1; hi <= nv; hi++) {
+			t = pe_test(G, wg, corder, k, d, need, limit, v, &cur,
+				    hi, ps);
+			if (t != -1)
+				break;
+		}
+		lo = hi = hi > nv ? nv : hi;
+	} else if (exact) {
 		/* the count only grows with the prefix: gallop up from the
 		 * cheapest victim, so the work follows the answer, not nv */
 		for (hi = 1; hi < nv; lo = hi + 1, hi *= 2)
