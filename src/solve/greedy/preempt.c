@@ -706,7 +706,8 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 }
 
 /* The shortest prefix of v[0..nv) whose eviction lets the group fit in
- * d, found by bisection; with it evicted, the group is placed (logged).
+ * d, found victim by victim where a count decides each probe exactly,
+ * else by bisection; with it evicted, the group is placed (logged).
  * *mout: the prefix.  Pods placed; -1 (nothing evicted) when the group
  * does not fit even with all of them gone, -2 on NOMEM.  A one-class
  * group's probes count slots first (peslots): the same answers, so the
