@@ -294,20 +294,13 @@ int wgr_place_cands(gs *G, int c, int nc, int m)
 static int scan_cands(gs *G, int c, const int *nodes, int nn, ncand *out)
 {
 	const wp_class *cl = &G->p->classes[c];
-	const cinfo *ci = &G->ci[c];
 	int nc = 0;
 	if (!nodes) {
 		nodes = cl->elig;
 		nn = cl->nelig;
 	}
-	for (int j = 0; j < nn; j++) {
-		int n = nodes[j];
-		if (!wgr_elig_bit(ci, n))
-			continue;
-		int64_t f = wgr_node_fit_c(G, c, n);
-		if (f > 0)
-			out[nc++] = (ncand){f, 0, n};
-	}
+	for (int j = 0; j < nn; j++)
+		nc = wgr_cand(G, c, nodes[j], out, nc);
 	return nc;
 }
 

@@ -351,6 +351,18 @@ static inline int64_t wgr_node_fit_c(gs *G, int c, int n)
 	return fit[n];
 }
 
+/* Node n as a candidate of class c: appended to out[nc..] when the
+ * class may use it and a pod fits; the new count. */
+static inline int wgr_cand(gs *G, int c, int n, ncand *out, int nc)
+{
+	if (!wgr_elig_bit(&G->ci[c], n))
+		return nc;
+	int64_t f = wgr_node_fit_c(G, c, n);
+	if (f > 0)
+		out[nc++] = (ncand){f, 0, n};
+	return nc;
+}
+
 /* A hash step (wgr_setup_classes, wgr_setup_pairs). */
 static inline uint64_t wgr_mix(uint64_t h, uint64_t v)
 {

@@ -158,13 +158,8 @@ int wgr_room_cands(gs *G, int c, int lo, int hi, ncand *out)
 			a = lo;
 		if (b > hi)
 			b = hi;
-		for (int n = a; n <= b; n++) {
-			if (!wgr_elig_bit(ci, n))
-				continue;
-			int64_t f = wgr_node_fit_c(G, c, n);
-			if (f > 0)
-				out[nc++] = (ncand){f, 0, n};
-		}
+		for (int n = a; n <= b; n++)
+			nc = wgr_cand(G, c, n, out, nc);
 	}
 	return nc;
 }
