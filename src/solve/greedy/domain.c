@@ -342,7 +342,8 @@ int wgr_place_group(gs *G, int g, int *corder, dcand *cd, dsort *ds)
 	}
 	if (placed < 0 && need > 0 && p->nunits > 0 && G->preempt &&
 	    wpe_may_preempt(p, g)) {
-		placed = wgr_preempt_group(G, g, corder, k, need);
+		placed = wgr_preempt_group(G, g, corder, k, need,
+					   k ? cd : NULL);
 		if (placed == -2)
 			return -1;
 	}

@@ -221,6 +221,7 @@ typedef struct gs {
 	int *pe_unode;     /* per unit's pod: its node; pe_ureq: its
 			      requests (nres)                          */
 	int64_t *pe_ureq;
+	int64_t *pe_maxreq; /* per resource: the most a running pod asks */
 	int64_t *pe_cap, *pe_acc; /* scratch: nres, nclasses             */
 	/* per node, the lowest priority of a unit that may still be
 	 * evicted there (per domain: the domain index, wgr_ix_dmin) */
@@ -438,7 +439,7 @@ int wgr_move_group(gs *G, int g, const int *corder, const wtp_key *k,
 int wgr_pe_setup(gs *G);
 int wgr_level_capacity(gs *G, int g);
 int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
-		      int need);
+		      int need, const dcand *cd);
 int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
 		     int placed);
 

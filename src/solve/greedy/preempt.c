@@ -36,6 +36,7 @@ typedef struct pebound {
 	double w;
 	long pods;
 	bool live;  /* worth a search */
+	long spods; /* the part of the bound the slots give (slot_gain) */
 } pebound;
 
 static int cmp_pebound(const void *va, const void *vb)
@@ -192,6 +193,9 @@ int wgr_pe_setup(gs *G)
 			       sizeof(int64_t));
 	if (!G->pe_uoff || !G->pe_unode || !G->pe_ureq)
 		return -1;
+	G->pe_maxreq = wa_calloc(G->tmp, (size_t)G->nres + 1, sizeof(int64_t));
+	if (!G->pe_maxreq)
+		return -1;
 	for (int u = 0, e = 0; u < p->nunits; u++) {
 		G->pe_uoff[u] = e;
 		for (int i = 0; i < p->units[u].npods; i++, e++) {
@@ -199,6 +203,9 @@ int wgr_pe_setup(gs *G)
 			G->pe_unode[e] = pod->node;
 			memcpy(G->pe_ureq + (size_t)e * G->nres, pod->req,
 			       (size_t)G->nres * sizeof(int64_t));
+			for (int r = 0; r < G->nres; r++)
+				if (pod->req[r] > G->pe_maxreq[r])
+					G->pe_maxreq[r] = pod->req[r];
 		}
 		G->pe_uoff[u + 1] = e;
 	}
@@ -973,10 +980,33 @@ static const int32_t *pd_domains(gs *G, int c, const wtp_key *k)
 	return f->dom;
 }
 
-/* Try to admit group g by preemption.  Pods placed, -1: no way, -2:
- * NOMEM. */
+/* The most pod slots of class c one evicted pod can add in a domain,
+ * or 0 (no bound from slots).  A node's slots are min over the class's
+ * resources of max(0, floor(free / request)); a pod freeing e adds at
+ * most ceil(e / request) to each, so at most the largest of these, and
+ * no running pod requests more than G->pe_maxreq.  Only for a class
+ * without claims (a freed device could add more) and with no moves. */
+static int64_t slot_gain(const gs *G, int c)
+{
+	if ((G->cpc && G->cpc[c]) || G->p->nmcls > 0 || !G->pe_maxreq)
+		return 0;
+	const cinfo *ci = &G->ci[c];
+	const int64_t *req = G->p->classes[c].req;
+	int64_t g = 0;
+	for (int j = 0; j < ci->nr; j++) {
+		int r = ci->rl[j];
+		int64_t q = (G->pe_maxreq[r] + req[r] - 1) / req[r];
+		if (q > g)
+			g = q;
+	}
+	return g;
+}
+
+/* Try to admit group g by preemption.  cd (may be NULL): the roll-up
+ * of its candidate domains (domain.c), which bounds the cost further.
+ * Pods placed, -1: no way, -2: NOMEM. */
 int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
-		      int need)
+		      int need, const dcand *cd)
 {
 	const wp_group *wg = &G->p->groups[g];
 	if (wgr_pe_setup(G))
@@ -1015,11 +1045,20 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	 * the thread count does not matter. */
 	pebound *lb = G->pe_lb;
 	bool par = ncd >= G->par_doms && G->threads > 1;
+	/* A one-class group whose roll-up says how many of its pods fit
+	 * with nothing evicted (bound: min(slots, count)) needs the
+	 * missing ones from evictions, each evicted pod adding at most
+	 * `gain` slots and costing at least 1 (wp_unit's weight): a bound
+	 * the index's, from room summed over the domain, cannot see when
+	 * that room is in pieces. */
+	int64_t gain = cd && k && wg->nclasses == 1 && G->pe_only_dom < 0 &&
+			       G->pe_rest <= 0
+			   ? slot_gain(G, wg->classes[0]) : 0;
 #pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
 	for (int i = 0; i < ncd; i++) {
 		int d = !k ? 0 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				 : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		lb[i] = (pebound){i, 0, 0, false};
+		lb[i] = (pebound){i, 0, 0, false, 0};
 		if (wgr_ix_dmin(G, ki, d) >= wg->priority ||
 		    wgr_ix_bound(G, wg, ki, d, wg->priority) < need ||
 		    (dfit && dfit[d] < need) ||
@@ -1027,6 +1066,14 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 				    &lb[i].w, &lb[i].pods))
 			continue;
 		lb[i].live = true;
+		int64_t miss = gain > 0 ? need - cd[i].bound : 0;
+		if (miss > 0) {
+			lb[i].spods = (long)((miss + gain - 1) / gain);
+			if (lb[i].spods > lb[i].pods)
+				lb[i].pods = lb[i].spods;
+			if ((double)lb[i].spods > lb[i].w)
+				lb[i].w = (double)lb[i].spods;
+		}
 	}
 	int nl = 0;
 	for (int i = 0; i < ncd; i++)
@@ -1072,6 +1119,12 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		}
 		if (r < 0)
 			continue;
+		if (G->ix_check && lb[j].spods > 0) {
+			/* the checked pass: the slots' bound holds */
+			G->ix_checks++;
+			G->ix_bad += c.pods < lb[j].spods ||
+				     c.w < (double)lb[j].spods;
+		}
 		int cmp = c.viol != bc.viol ? (c.viol < bc.viol ? -1 : 1)
 			: c.w != bc.w ? (c.w < bc.w ? -1 : 1)
 			: c.pods != bc.pods ? (c.pods < bc.pods ? -1 : 1) : 0;
@@ -1111,7 +1164,7 @@ int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,
 	}
 	while (placed + more < wg->size) {
 		G->pe_rest = wg->size - placed - more;
-		int r = wgr_preempt_group(G, g, corder, k, 1);
+		int r = wgr_preempt_group(G, g, corder, k, 1, NULL);
 		if (r == -2) {
 			more = -2;
 			break;
