@@ -33,18 +33,13 @@ static int64_t class_slots(const gs *G, int c, const wtp_key *k, int d,
 {
 	const wp_class *cl = &G->p->classes[c];
 	int64_t raw = 0;
-	int lo, hi;
-	if (wr && wgr_room_use(wr, c, k, d, &lo, &hi) > 0) {
-		int64_t sum = wgr_room_slots(wr, c, lo, hi); /* room.c */
-		if (!wr->ix_check)
-			return sum;
-		/* the checked pass: the scan below must sum the same */
-		int64_t scan = class_slots(G, c, k, d, NULL);
-		wr->ix_checks++;
-		wr->room_checks++;
-		wr->ix_bad += scan != sum;
-		return sum;
-	}
+	/* the nodes with room from the room tree (room.c) where it serves
+	 * the domain; NOMEM there: the scan below */
+	int nc = wr ? wgr_room_find(wr, c, k, d, wr->nc) : -1;
+	for (int i = 0; i < nc; i++)
+		raw += wr->nc[i].fit;
+	if (nc >= 0)
+		return raw;
 	if (!k) {
 		for (int j = 0; j < cl->nelig; j++)
 			raw += wr ? wgr_node_fit_c(wr, c, cl->elig[j])

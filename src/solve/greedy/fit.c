@@ -289,49 +289,21 @@ int wgr_place_cands(gs *G, int c, int nc, int m)
 	return placed;
 }
 
-/* The candidates of class c among nodes[0..nn) (NULL: its eligible
- * nodes) by a scan: every eligible node with a fit. */
-static int scan_cands(gs *G, int c, const int *nodes, int nn, ncand *out)
-{
-	const wp_class *cl = &G->p->classes[c];
-	int nc = 0;
-	if (!nodes) {
-		nodes = cl->elig;
-		nn = cl->nelig;
-	}
-	for (int j = 0; j < nn; j++)
-		nc = wgr_cand(G, c, nodes[j], out, nc);
-	return nc;
-}
-
 /* The candidates of class c in domain d of k (k NULL: the cluster) into
- * G->nc: from the room tree (room.c) where the nodes are a range of
- * indices large enough to pay for it, else by a scan.  The same set
- * either way (the checked pass compares).  Their count, -1 on NOMEM. */
+ * G->nc: from the room tree (room.c) where it serves the domain, else by
+ * a scan of every eligible node; the same set either way.  Their count,
+ * -1 on NOMEM. */
 static int class_cands(gs *G, int c, const wtp_key *k, int d)
 {
-	const int *nodes = k ? k->dom_nodes[d] : NULL;
-	int nn = k ? k->dom_nnodes[d] : G->p->classes[c].nelig;
-	int lo, hi, use = wgr_room_use(G, c, k, d, &lo, &hi);
-	if (use <= 0)
-		return use < 0 ? -1 : scan_cands(G, c, nodes, nn, G->nc);
-	int nc = wgr_room_cands(G, c, lo, hi, G->nc);
-	if (G->ix_check) {
-		/* the checked pass: a scan must find the same nodes */
-		if (!G->nc_chk &&
-		    !(G->nc_chk = wa_alloc(G->tmp, ((size_t)G->nn + 1) *
-							sizeof *G->nc_chk)))
-			return -1;
-		ncand *cmp = G->nc_chk;
-		int n2 = scan_cands(G, c, nodes, nn, cmp);
-		bool same = n2 == nc;
-		for (int i = 0; same && i < nc; i++)
-			same = cmp[i].n == G->nc[i].n &&
-			       cmp[i].fit == G->nc[i].fit;
-		G->ix_checks++;
-		G->room_checks++;
-		G->ix_bad += !same;
-	}
+	int nc = wgr_room_find(G, c, k, d, G->nc);
+	if (nc != -1)
+		return nc < 0 ? -1 : nc;
+	const wp_class *cl = &G->p->classes[c];
+	const int *nodes = k ? k->dom_nodes[d] : cl->elig;
+	int nn = k ? k->dom_nnodes[d] : cl->nelig;
+	nc = 0;
+	for (int j = 0; j < nn; j++)
+		nc = wgr_cand(G, c, nodes[j], G->nc, nc);
 	return nc;
 }
 

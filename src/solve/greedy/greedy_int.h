@@ -166,8 +166,8 @@ typedef struct gs {
 			    arena, or a restart's own (wgr_restarts) */
 	cinfo *ci;
 	wa_arena *tmp;
-	ncand *nc;   /* nnodes: node candidates of one placement */
-	ncand *nc_chk; /* nnodes: the same by a scan (checked pass)  */
+	ncand *nc;   /* nnodes: node candidates of one placement, and
+			scratch for the room tree's answers elsewhere */
 	logent *log;
 	int nlog;
 	size_t logcap;
@@ -211,7 +211,7 @@ typedef struct gs {
 	int64_t *nv_save, *nv_capd, *nv_used; /* never_cap (preempt.c)   */
 	bool nv_pending;
 	/* preemption bound: node -> running pods of units there (CSR) */
-	int *pe_pstart, *pe_pods, *pe_punit;
+	int *pe_pstart, *pe_punit;
 	int32_t *pe_pkey;  /* per entry: its unit's priority, or INT32_MAX
 			      when protected (also pe_lkey, for pe_list) */
 	int32_t *pe_lkey;
@@ -395,18 +395,15 @@ int wgr_try_group(gs *G, const wp_group *wg, const int *corder,
 		  const wtp_key *k, int d, int need);
 
 /* room.c: the nodes that could take a pod of a class, from a max-tree
- * of free room.  wgr_room_use: 1 when the nodes of domain d of k (k NULL:
- * the class's eligible nodes) are the range [lo, hi] and the tree pays,
- * 0 (scan them), -1 NOMEM.  wgr_room_cands: the eligible nodes in
- * [lo, hi] with a fit above zero, in node order, into out (wgr_room_buf:
- * a scratch of nnodes); their count.  wgr_room_slots: their fits' sum. */
+ * of free room.  wgr_room_find: the eligible nodes of domain d of k (k
+ * NULL: the cluster) where a pod of class c fits, in node order, into
+ * out (nnodes); their count, or -1 when the tree does not serve that
+ * domain (too small, not a range of indices, a class eligible on few
+ * nodes: scan it), -2 on NOMEM.  The checked pass compares each answer
+ * with a scan (room_checks). */
 typedef struct groom groom;
-int wgr_room_setup(gs *G);
 void wgr_room_touch(gs *G, int n);
-int wgr_room_use(gs *G, int c, const wtp_key *k, int d, int *lo, int *hi);
-int wgr_room_cands(gs *G, int c, int lo, int hi, ncand *out);
-ncand *wgr_room_buf(gs *G);
-int64_t wgr_room_slots(gs *G, int c, int lo, int hi);
+int wgr_room_find(gs *G, int c, const wtp_key *k, int d, ncand *out);
 
 /* order.c: the group order */
 bool wgr_seed_flat(uint64_t seed);

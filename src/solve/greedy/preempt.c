@@ -140,7 +140,6 @@ int wgr_pe_setup(gs *G)
 		}
 	/* the same by pod, for the bound in pe_victims */
 	G->pe_pstart = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
-	G->pe_pods = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
 	G->pe_punit = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
 	G->pe_pkey = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int32_t));
 	G->pe_lkey = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int32_t));
@@ -149,7 +148,7 @@ int wgr_pe_setup(gs *G)
 	G->pe_cap = wa_calloc(G->tmp, (size_t)G->nres + 1, sizeof(int64_t));
 	G->pe_acc = wa_calloc(G->tmp, (size_t)p->nclasses + 1,
 			      sizeof(int64_t));
-	if (!G->pe_pstart || !G->pe_pods || !G->pe_punit || !G->pe_pkey ||
+	if (!G->pe_pstart || !G->pe_punit || !G->pe_pkey ||
 	    !G->pe_lkey || !G->pe_preq || !G->pe_cap || !G->pe_acc)
 		return -1;
 	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
@@ -177,7 +176,6 @@ int wgr_pe_setup(gs *G)
 			int pod = p->units[u].pods[i];
 			int n = p->snap->pods[pod].node;
 			int e = G->pe_pstart[n] + fill[n]++;
-			G->pe_pods[e] = pod;
 			G->pe_punit[e] = u;
 			G->pe_pkey[e] = pe_key(p, u);
 			memcpy(G->pe_preq + (size_t)e * G->nres,
@@ -507,34 +505,18 @@ static bool ps_init(gs *G, peslots *ps, const wp_group *wg,
 		G->pe_epoch = 1;
 	}
 	int n1 = k ? k->dom_nnodes[d] : cl->nelig;
-	int lo, hi, use = wgr_room_use(G, c, k, d, &lo, &hi);
-	if (use < 0)
+	int nc = wgr_room_find(G, c, k, d, G->nc);
+	if (nc == -2)
 		return false; /* NOMEM: no count, the probes place */
-	if (use > 0) {
-		/* only the nodes with room have a fit to count */
-		ncand *cn = wgr_room_buf(G);
-		int nc = wgr_room_cands(G, c, lo, hi, cn);
-		for (int i = 0; i < nc; i++) {
-			ps->fit[cn[i].n] = cn[i].fit;
-			G->pe_fep[cn[i].n] = G->pe_epoch;
-			ps->sum += cn[i].fit;
-		}
-		if (G->ix_check) {
-			/* the checked pass: a scan must count the same */
-			int64_t sum = 0;
-			for (int j = 0; j < n1; j++) {
-				int n = k ? k->dom_nodes[d][j] : cl->elig[j];
-				if (wgr_elig_bit(&G->ci[c], n))
-					sum += wgr_node_fit_c(G, c, n);
-			}
-			G->ix_checks++;
-			G->room_checks++;
-			G->ix_bad += sum != ps->sum;
-		}
-	} else {
-		for (int j = 0; j < n1; j++)
-			ps_node(G, ps, k ? k->dom_nodes[d][j] : cl->elig[j]);
+	/* from the room tree only the nodes with room, which have a fit to
+	 * count; else every node of the domain */
+	for (int i = 0; i < nc; i++) {
+		ps->fit[G->nc[i].n] = G->nc[i].fit;
+		G->pe_fep[G->nc[i].n] = G->pe_epoch;
+		ps->sum += G->nc[i].fit;
 	}
+	for (int j = 0; nc == -1 && j < n1; j++)
+		ps_node(G, ps, k ? k->dom_nodes[d][j] : cl->elig[j]);
 	for (int j = 0; pc && ps->exact && j < n1; j++)
 		ps->exact = wdr_node_exact(G->s->dra,
 					   k ? k->dom_nodes[d][j] : cl->elig[j]);

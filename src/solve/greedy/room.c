@@ -34,7 +34,6 @@ struct groom {
 	int64_t *mx;          /* 2P * nres: per tree slot, resource    */
 	unsigned char *stale; /* per run: a node changed since refresh */
 	int *sl, nsl;         /* the stale runs                        */
-	ncand *buf;           /* nnodes: scratch for wgr_room_slots    */
 };
 
 /* Slot i (a leaf) takes the most room of the nodes of its run. */
@@ -71,7 +70,7 @@ static bool inner_max(gs *G, int i)
 	return moved;
 }
 
-int wgr_room_setup(gs *G)
+static int room_setup(gs *G)
 {
 	groom *R = wa_calloc(G->tmp, 1, sizeof *R);
 	if (!R)
@@ -84,8 +83,7 @@ int wgr_room_setup(gs *G)
 			 (size_t)2 * R->P * G->nres * sizeof *R->mx + 1);
 	R->stale = wa_calloc(G->tmp, (size_t)R->P, 1);
 	R->sl = wa_alloc(G->tmp, (size_t)R->P * sizeof *R->sl);
-	R->buf = wa_alloc(G->tmp, ((size_t)G->nn + 1) * sizeof *R->buf);
-	if (!R->mx || !R->stale || !R->sl || !R->buf)
+	if (!R->mx || !R->stale || !R->sl)
 		return -1;
 	G->room = R;
 	for (int i = R->P; i < 2 * R->P; i++)
@@ -129,7 +127,9 @@ static bool has_room(const gs *G, const cinfo *ci, const int64_t *req,
 	return true;
 }
 
-int wgr_room_cands(gs *G, int c, int lo, int hi, ncand *out)
+/* The eligible nodes of [lo, hi] where a pod of class c fits, in node
+ * order, into out; their count. */
+static int cands(gs *G, int c, int lo, int hi, ncand *out)
 {
 	groom *R = G->room;
 	const cinfo *ci = &G->ci[c];
@@ -164,42 +164,51 @@ int wgr_room_cands(gs *G, int c, int lo, int hi, ncand *out)
 	return nc;
 }
 
-ncand *wgr_room_buf(gs *G)
-{
-	return G->room->buf;
-}
-
-int64_t wgr_room_slots(gs *G, int c, int lo, int hi)
-{
-	int nc = wgr_room_cands(G, c, lo, hi, G->room->buf);
-	int64_t sum = 0;
-	for (int i = 0; i < nc; i++)
-		sum += G->room->buf[i].fit;
-	return sum;
-}
-
-int wgr_room_use(gs *G, int c, const wtp_key *k, int d, int *lo, int *hi)
+/* The checked pass: out[0..nc) must be what a scan of the domain's own
+ * node list finds, fits computed afresh (not from the fit cache). */
+static void check(gs *G, int c, const wtp_key *k, int d,
+		  const ncand *out, int nc)
 {
 	const wp_class *cl = &G->p->classes[c];
-	int nn = k ? k->dom_nnodes[d] : cl->nelig;
+	const int *nodes = k ? k->dom_nodes[d] : cl->elig;
+	int nn = k ? k->dom_nnodes[d] : cl->nelig, j = 0;
+	bool same = true;
+	for (int i = 0; same && i < nn; i++) {
+		int n = nodes[i];
+		int64_t f = wgr_elig_bit(&G->ci[c], n) ? wgr_node_fit(G, c, n)
+						       : 0;
+		if (f > 0) {
+			same = j < nc && out[j].n == n && out[j].fit == f;
+			j++;
+		}
+	}
+	G->ix_checks++;
+	G->room_checks++;
+	G->ix_bad += !same || j != nc;
+}
+
+int wgr_room_find(gs *G, int c, const wtp_key *k, int d, ncand *out)
+{
+	const wp_class *cl = &G->p->classes[c];
+	int nn = k ? k->dom_nnodes[d] : cl->nelig, lo = 0, hi = G->nn - 1;
 	if (nn < WGR_ROOM_MIN)
-		return 0;
+		return -1;
 	if (k) {
 		/* a domain whose nodes are a range of indices (they are in
 		 * index order) */
-		*lo = k->dom_nodes[d][0];
-		*hi = k->dom_nodes[d][nn - 1];
-		if (*hi - *lo + 1 != nn)
-			return 0;
-	} else {
+		lo = k->dom_nodes[d][0];
+		hi = k->dom_nodes[d][nn - 1];
+		if (hi - lo + 1 != nn)
+			return -1;
+	} else if ((int64_t)cl->nelig * 4 < G->nn) {
 		/* few eligible nodes: the room of the others would lead the
 		 * descent to nodes the class may not use */
-		if ((int64_t)cl->nelig * 4 < G->nn)
-			return 0;
-		*lo = 0;
-		*hi = G->nn - 1;
-	}
-	if (!G->room && wgr_room_setup(G))
 		return -1;
-	return 1;
+	}
+	if (!G->room && room_setup(G))
+		return -2;
+	int nc = cands(G, c, lo, hi, out);
+	if (G->ix_check)
+		check(G, c, k, d, out, nc);
+	return nc;
 }
