@@ -202,7 +202,8 @@ typedef struct gs {
 	unsigned char *dirty;  /* nnodes: something was evicted there     */
 	int *dlist;            /* the dirty nodes                          */
 	int ndirty;
-	int *pe_start, *pe_list; /* node -> units with a pod there (CSR) */
+	int *pe_start, *pe_list; /* node -> units with a pod there (CSR),
+				    one entry per running pod            */
 	unsigned char *pe_mark, *pe_rep;
 	int *pe_v, *pe_tmp;
 	unsigned char *pe_pdbv;  /* per unit: evicting it breaks a budget */
@@ -210,13 +211,10 @@ typedef struct gs {
 	bool preempt;          /* preemption allowed at all              */
 	int64_t *nv_save, *nv_capd, *nv_used; /* never_cap (preempt.c)   */
 	bool nv_pending;
-	/* preemption bound: node -> running pods of units there (CSR) */
-	int *pe_pstart, *pe_punit;
-	int32_t *pe_pkey;  /* per entry: its unit's priority, or INT32_MAX
-			      when protected (also pe_lkey, for pe_list) */
-	int32_t *pe_lkey;
-	int64_t *pe_preq;  /* per entry: its pod's requests (nres), kept
-			      beside the list: the scan reads no pod   */
+	int32_t *pe_pkey;  /* per pe_list entry: its unit's priority, or
+			      INT32_MAX when protected                 */
+	int64_t *pe_preq;  /* per pe_list entry: its pod's requests (nres),
+			      kept beside the list: the scan reads no pod */
 	int *pe_uoff;      /* per unit: its first entry in pe_unode     */
 	int *pe_unode;     /* per unit's pod: its node; pe_ureq: its
 			      requests (nres)                          */

@@ -133,24 +133,25 @@ int wgr_pe_setup(gs *G)
 	int *fill = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int));
 	if (!G->pe_list || !fill)
 		return -1;
-	for (int u = 0; u < p->nunits; u++)
-		for (int i = 0; i < p->units[u].npods; i++) {
-			int n = p->snap->pods[p->units[u].pods[i]].node;
-			G->pe_list[G->pe_start[n] + fill[n]++] = u;
-		}
-	/* the same by pod, for the bound in pe_victims */
-	G->pe_pstart = wa_calloc(G->tmp, (size_t)G->nn + 2, sizeof(int));
-	G->pe_punit = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
+	/* an entry per running pod of a unit: its unit, the unit's key and
+	 * the pod's requests, kept beside the list (the scan reads no pod) */
 	G->pe_pkey = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int32_t));
-	G->pe_lkey = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int32_t));
 	G->pe_preq = wa_calloc(G->tmp, (size_t)tot * G->nres + 1,
 			       sizeof(int64_t));
 	G->pe_cap = wa_calloc(G->tmp, (size_t)G->nres + 1, sizeof(int64_t));
 	G->pe_acc = wa_calloc(G->tmp, (size_t)p->nclasses + 1,
 			      sizeof(int64_t));
-	if (!G->pe_pstart || !G->pe_punit || !G->pe_pkey ||
-	    !G->pe_lkey || !G->pe_preq || !G->pe_cap || !G->pe_acc)
+	if (!G->pe_pkey || !G->pe_preq || !G->pe_cap || !G->pe_acc)
 		return -1;
+	for (int u = 0; u < p->nunits; u++)
+		for (int i = 0; i < p->units[u].npods; i++) {
+			const ws_pod *pod = &p->snap->pods[p->units[u].pods[i]];
+			int e = G->pe_start[pod->node] + fill[pod->node]++;
+			G->pe_list[e] = u;
+			G->pe_pkey[e] = pe_key(p, u);
+			memcpy(G->pe_preq + (size_t)e * G->nres, pod->req,
+			       (size_t)G->nres * sizeof(int64_t));
+		}
 	G->pe_nmin = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int32_t));
 	G->pe_nfit = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(int64_t));
 	G->pe_fep = wa_calloc(G->tmp, (size_t)G->nn + 1, sizeof(uint32_t));
@@ -169,21 +170,6 @@ int wgr_pe_setup(gs *G)
 		if (!G->dv_gone || !G->dv_back)
 			return -1;
 	}
-	memcpy(G->pe_pstart, G->pe_start, ((size_t)G->nn + 1) * sizeof(int));
-	memset(fill, 0, ((size_t)G->nn + 1) * sizeof(int));
-	for (int u = 0; u < p->nunits; u++)
-		for (int i = 0; i < p->units[u].npods; i++) {
-			int pod = p->units[u].pods[i];
-			int n = p->snap->pods[pod].node;
-			int e = G->pe_pstart[n] + fill[n]++;
-			G->pe_punit[e] = u;
-			G->pe_pkey[e] = pe_key(p, u);
-			memcpy(G->pe_preq + (size_t)e * G->nres,
-			       p->snap->pods[pod].req,
-			       (size_t)G->nres * sizeof(int64_t));
-		}
-	for (int e = 0; e < tot; e++)
-		G->pe_lkey[e] = pe_key(p, G->pe_list[e]);
 	/* per unit, its pods' nodes and requests side by side (pe_apply) */
 	G->pe_uoff = wa_calloc(G->tmp, (size_t)p->nunits + 1, sizeof(int));
 	G->pe_unode = wa_calloc(G->tmp, (size_t)tot + 1, sizeof(int));
@@ -647,9 +633,9 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 		if (ok)
 			memcpy(cap, G->fr + (size_t)n * G->nres,
 			       (size_t)G->nres * sizeof *cap);
-		for (int e = G->pe_pstart[n]; ok && e < G->pe_pstart[n + 1];
+		for (int e = G->pe_start[n]; ok && e < G->pe_start[n + 1];
 		     e++) {
-			int u = G->pe_punit[e];
+			int u = G->pe_list[e];
 			if (G->pe_pkey[e] >= wg->priority || G->sol->evict[u] ||
 			    (moves && wgr_unit_moved(G, u)))
 				continue;
@@ -668,7 +654,7 @@ static int pe_victims(gs *G, const wp_group *wg, const wtp_key *k, int d,
 			continue;
 		for (int e = G->pe_start[n]; e < G->pe_start[n + 1]; e++) {
 			int u = G->pe_list[e];
-			if (G->pe_lkey[e] >= wg->priority || G->pe_mark[u] ||
+			if (G->pe_pkey[e] >= wg->priority || G->pe_mark[u] ||
 			    G->sol->evict[u] || (moves && wgr_unit_moved(G, u)))
 				continue;
 			G->pe_mark[u] = 1;
