@@ -956,7 +956,7 @@ static const int32_t *pd_domains(gs *G, int c, const wtp_key *k)
  * without claims (a freed device could add more) and with no moves. */
 static int64_t slot_gain(const gs *G, int c)
 {
-	if ((G->cpc && G->cpc[c]) || G->p->nmcls > 0 || !G->pe_maxreq)
+	if ((G->cpc && G->cpc[c]) || G->p->nmcls > 0)
 		return 0;
 	const cinfo *ci = &G->ci[c];
 	const int64_t *req = G->p->classes[c].req;
@@ -970,8 +970,9 @@ static int64_t slot_gain(const gs *G, int c)
 	return g;
 }
 
-/* Try to admit group g by preemption.  cd (may be NULL): the roll-up
- * of its candidate domains (domain.c), which bounds the cost further.
+/* Try to admit group g by preemption.  cd: the roll-up of its candidate
+ * domains (domain.c), which bounds the cost further; NULL where there is
+ * none (no key: the placement is the test; a basic group's rest).
  * Pods placed, -1: no way, -2: NOMEM. */
 int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		      int need, const dcand *cd)
@@ -1019,7 +1020,7 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	 * `gain` slots and costing at least 1 (wp_unit's weight): a bound
 	 * the index's, from room summed over the domain, cannot see when
 	 * that room is in pieces. */
-	int64_t gain = cd && k && wg->nclasses == 1 && G->pe_only_dom < 0 &&
+	int64_t gain = cd && wg->nclasses == 1 && G->pe_only_dom < 0 &&
 			       G->pe_rest <= 0
 			   ? slot_gain(G, wg->classes[0]) : 0;
 #pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
