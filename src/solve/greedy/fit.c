@@ -168,22 +168,14 @@ int64_t wgr_acc_bound(const wp_problem *p, const wp_group *wg,
 
 /* --------------------------------------------------------- placement */
 
-static bool nc_less(const ncand *a, const ncand *b)
-{
-	if (a->fit != b->fit)
-		return a->fit < b->fit;
-	if (a->frac != b->frac)
-		return a->frac < b->frac;
-	return a->n < b->n;
-}
-
-static void sift_down(ncand *h, int n, int i)
+/* Restore the best-fit min-heap h[0..n) below i. */
+void wgr_nc_sift(ncand *h, int n, int i)
 {
 	for (;;) {
 		int l = 2 * i + 1, r = l + 1, m = i;
-		if (l < n && nc_less(&h[l], &h[m]))
+		if (l < n && wgr_nc_less(&h[l], &h[m]))
 			m = l;
-		if (r < n && nc_less(&h[r], &h[m]))
+		if (r < n && wgr_nc_less(&h[r], &h[m]))
 			m = r;
 		if (m == i)
 			return;
@@ -246,45 +238,53 @@ void wgr_touch(gs *G, int n)
 		wgr_pc_neg(G, n);
 }
 
+/* Place cnt pods of class c on node n (fewer when its devices are
+ * short).  Returns the number placed, or -1 on NOMEM. */
+static int place_node(gs *G, int c, int n, int cnt)
+{
+	const wp_class *cl = &G->p->classes[c];
+	int pos = elig_pos(cl, n);
+	if (pos < 0)
+		return 0; /* cannot happen: candidates are eligible */
+	int dmark = G->dra ? G->dra->nallocs : 0;
+	if (G->cpc && G->cpc[c]) {
+		/* Devices, pod by pod: the fit is an estimate for shared
+		 * claims, this is exact. */
+		cnt = wdr_place_n(G->dra, cl->pods[0], c, n, cnt);
+		if (cnt == 0)
+			return 0;
+	}
+	logent e = {c, pos, cnt, dmark};
+	if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
+		return -1;
+	if (wp_x_add(G->sol, cl->off + pos, cnt))
+		return -1;
+	load_add(G, c, n, cnt);
+	int64_t *f = G->fr + (size_t)n * G->nres;
+	for (int r = 0; r < G->nres; r++)
+		f[r] -= (int64_t)cnt * cl->req[r];
+	wgr_touch(G, n);
+	return cnt;
+}
+
 /* Place up to m pods of class c on the candidates G->nc[0..nc), best-fit
  * first.  Returns the number placed, or -1 on NOMEM. */
 int wgr_place_cands(gs *G, int c, int nc, int m)
 {
-	const wp_class *cl = &G->p->classes[c];
 	for (int i = 0; i < nc; i++)
 		G->nc[i].frac = wgr_node_frac(G, G->nc[i].n);
 	for (int i = nc / 2 - 1; i >= 0; i--)
-		sift_down(G->nc, nc, i);
+		wgr_nc_sift(G->nc, nc, i);
 	int placed = 0;
 	while (placed < m && nc > 0) {
 		ncand top = G->nc[0];
 		G->nc[0] = G->nc[--nc];
-		sift_down(G->nc, nc, 0);
+		wgr_nc_sift(G->nc, nc, 0);
 		int cnt = top.fit < m - placed ? (int)top.fit : m - placed;
-		int pos = elig_pos(cl, top.n);
-		if (pos < 0)
-			continue; /* cannot happen: candidates are eligible */
-		int dmark = G->dra ? G->dra->nallocs : 0;
-		if (G->cpc && G->cpc[c]) {
-			/* Devices, pod by pod: the fit is an estimate for
-			 * shared claims, this is exact. */
-			int ok = wdr_place_n(G->dra, cl->pods[0], c, top.n,
-					     cnt);
-			if (ok == 0)
-				continue;
-			cnt = ok;
-		}
-		logent e = {c, pos, cnt, dmark};
-		if (WA_PUSH(G->tmp, G->log, G->nlog, G->logcap, e))
+		int got = place_node(G, c, top.n, cnt);
+		if (got < 0)
 			return -1;
-		if (wp_x_add(G->sol, cl->off + pos, cnt))
-			return -1;
-		load_add(G, c, top.n, cnt);
-		int64_t *f = G->fr + (size_t)top.n * G->nres;
-		for (int r = 0; r < G->nres; r++)
-			f[r] -= (int64_t)cnt * cl->req[r];
-		wgr_touch(G, top.n);
-		placed += cnt;
+		placed += got;
 	}
 	return placed;
 }
@@ -350,6 +350,59 @@ void wgr_rollback_to(gs *G, int mark)
 	undo_log(G, mark);
 }
 
+/* wgr_place_upto for a group of one class c without claims.  Its pods
+ * place on the candidates one node after another, each taking as many as
+ * fit, so they place min(their fits summed, m): a try that falls short
+ * of `need` is known before anything is placed.  That is most tries of a
+ * group without a key once the cluster is full, and each would place
+ * and roll back over every node with room. */
+static int place_one(gs *G, int c, const wtp_key *k, int d, int need,
+		     int limit)
+{
+	const wp_class *cl = &G->p->classes[c];
+	int m = cl->count;
+	if (G->pe_rest > 0)
+		m -= wp_x_placed(G->sol, cl);
+	if (m > limit)
+		m = limit;
+	if (m <= 0)
+		return need > 0 ? -1 : 0;
+	/* the sum without listing the nodes, where the room tree keeps it */
+	int64_t sum = need > 0 ? wgr_room_sum(G, c, k, d) : -1;
+	if (sum == -2)
+		return -2;
+	if (sum >= 0 && (sum < m ? sum : m) < need)
+		return -1;
+	/* the best-fit order from the room tree's runs, where it serves */
+	int ns = wgr_room_select(G, c, k, d, m, G->nc);
+	if (ns == -2)
+		return -2;
+	if (ns >= 0) {
+		int placed = 0;
+		for (int i = 0; i < ns; i++) {
+			int got = place_node(G, c, G->nc[i].n,
+					     (int)G->nc[i].fit);
+			if (got < 0)
+				return -2;
+			placed += got;
+		}
+		if (placed >= need)
+			return placed;
+		wgr_rollback(G);
+		return -1;
+	}
+	int nc = class_cands(G, c, k, d);
+	if (nc < 0)
+		return -2;
+	sum = 0;
+	for (int i = 0; i < nc && sum < m; i++)
+		sum += G->nc[i].fit;
+	if ((sum < m ? sum : m) < need)
+		return -1;
+	int placed = wgr_place_cands(G, c, nc, m);
+	return placed < 0 ? -2 : placed;
+}
+
 /* Place group wg in domain d (k NULL: anywhere): each class up to its
  * count (during per-pod preemption, what the class has left), larger
  * classes first, at most `limit` pods in all, keeping the log (so the
@@ -363,6 +416,8 @@ int wgr_place_upto(gs *G, const wp_group *wg, const int *corder,
 	if (G->dra)
 		G->dra_mark = G->dra->nallocs;
 	int placed = 0;
+	if (wg->nclasses == 1 && !(G->cpc && G->cpc[corder[0]]))
+		return place_one(G, corder[0], k, d, need, limit);
 	for (int i = 0; i < wg->nclasses && placed < limit; i++) {
 		int c = corder[i], m = G->p->classes[c].count;
 		if (G->pe_rest > 0) {

@@ -350,6 +350,16 @@ static inline int64_t wgr_node_fit_c(gs *G, int c, int n)
 	return fit[n];
 }
 
+/* Best fit: fewer pod slots first, then less free room, then index. */
+static inline bool wgr_nc_less(const ncand *a, const ncand *b)
+{
+	if (a->fit != b->fit)
+		return a->fit < b->fit;
+	if (a->frac != b->frac)
+		return a->frac < b->frac;
+	return a->n < b->n;
+}
+
 /* Node n as a candidate of class c: appended to out[nc..] when the
  * class may use it and a pod fits; the new count. */
 static inline int wgr_cand(gs *G, int c, int n, ncand *out, int nc)
@@ -387,6 +397,7 @@ void wgr_touch(gs *G, int n);
 int wgr_place_cands(gs *G, int c, int nc, int m);
 void wgr_rollback(gs *G);
 void wgr_rollback_to(gs *G, int mark);
+void wgr_nc_sift(ncand *h, int n, int i);
 int wgr_place_upto(gs *G, const wp_group *wg, const int *corder,
 		   const wtp_key *k, int d, int need, int limit);
 int wgr_try_group(gs *G, const wp_group *wg, const int *corder,
@@ -397,11 +408,21 @@ int wgr_try_group(gs *G, const wp_group *wg, const int *corder,
  * NULL: the cluster) where a pod of class c fits, in node order, into
  * out (nnodes); their count, or -1 when the tree does not serve that
  * domain (too small, not a range of indices, a class eligible on few
- * nodes: scan it), -2 on NOMEM.  The checked pass compares each answer
- * with a scan (room_checks). */
+ * nodes: scan it), -2 on NOMEM.  wgr_room_sum: their fits summed (-1,
+ * -2 the same), from sums per run of nodes kept per profile until a node
+ * of the run is touched.  The checked pass compares each answer with a
+ * scan (room_checks). */
 typedef struct groom groom;
 void wgr_room_touch(gs *G, int n);
 int wgr_room_find(gs *G, int c, const wtp_key *k, int d, ncand *out);
+int64_t wgr_room_sum(gs *G, int c, const wtp_key *k, int d);
+/* wgr_room_select: up to m pods of class c in domain d of k, the nodes
+ * in the order wgr_place_cands would take them from the full list, with
+ * each node's count in .fit, into out; their number (-1, -2 the same).
+ * From a heap of each run's best node, the runs' bests kept as the sums
+ * are. */
+int wgr_room_select(gs *G, int c, const wtp_key *k, int d, int64_t m,
+		    ncand *out);
 
 /* order.c: the group order */
 bool wgr_seed_flat(uint64_t seed);
