@@ -259,7 +259,8 @@ typedef struct bf {
 	int *node_rank;
 	bl_item *pool;    /* scratch, max(nnodes, ndom) + 1             */
 	int *cur, *next;  /* chosen elements of a level                 */
-	int *cand;        /* candidate domains of the required level    */
+	bl_item *cand;    /* candidate domains of the required level, a
+			     heap in item_cmp order                     */
 	int chain[64];    /* keys from the required one down            */
 	int nchain;
 	/* placements of the group being tried, for rollback */
@@ -821,18 +822,21 @@ static int bf_try(bf *b, const wp_group *g, const int *n, wp_sol *sol,
 			*room = sum;
 		if (!ok)
 			continue;
-		b->pool[np].key = sum;
-		b->pool[np].rank = b->nchain ? b->dom_rank[b->chain[0]][d] : 0;
-		b->pool[np].elem = d;
+		b->cand[np].key = sum;
+		b->cand[np].rank = b->nchain ? b->dom_rank[b->chain[0]][d] : 0;
+		b->cand[np].elem = d;
 		np++;
 	}
-	qsort(b->pool, np, sizeof *b->pool, item_cmp);
-	/* bf_descend reuses pool: keep the candidate order elsewhere */
-	int *cand = b->cand;
-	for (int i = 0; i < np; i++)
-		cand[i] = b->pool[i].elem;
-	for (int ti = 0; ti < np && ti < WBL_MAX_TRIES; ti++) {
-		int d = cand[ti], fits = 1;
+	/* Tightest first, lazily: a heap gives the order a sort would,
+	 * and most groups place in (or fail before) their first domain.
+	 * (bf_descend uses pool: the heap lives in cand.) */
+	bl_item *cand = b->cand;
+	for (int i = np / 2 - 1; i >= 0; i--)
+		bl_sift(cand, np, i);
+	for (int ti = 0; np > 0 && ti < WBL_MAX_TRIES; ti++) {
+		int d = cand[0].elem, fits = 1;
+		cand[0] = cand[--np];
+		bl_sift(cand, np, 0);
 		size_t mark = b->nlog;
 		for (int i = 0; i < nc && fits; i++) {
 			int ci = g->classes[i];
