@@ -439,7 +439,7 @@ START_TEST(index_matches_recount)
 		ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
 		wp_sol *sol = wp_sol_new(p, a), *two = wp_sol_new(p, a);
 		int checks = 0, bad = 0, checks2 = 0, bad2 = 0;
-		int hits[3] = {0, 0, 0};
+		int hits[4] = {0, 0, 0, 0};
 		ck_assert_int_eq(wgr_solve_checked(p, &o, sol, &checks, &bad,
 						   hits, &e), WASP_OK);
 		o.threads = 2;
@@ -473,56 +473,110 @@ START_TEST(index_matches_recount)
 }
 END_TEST
 
-/* The room tree (room.c) finds a class's nodes with room in the
- * cluster and in large domains whose nodes are a range of indices,
- * instead of scanning them.  Racks of 64 nodes (levels 2, fanout 4,
- * 1,024 nodes), gangs with and without a key, preemption: the checked
- * pass compares every list and sum the tree gives with a scan; they
- * must be the same, the tree must have been asked, and the plan must
- * be the plain pass's, verified. */
-START_TEST(room_tree_matches_scan)
+/* A generated cluster solved by the checked pass (wgr_solve_checked)
+ * and by the plain pass, on 1 and 2 threads: the checked pass's
+ * comparisons must all agree, the structure under test must have
+ * answered more than `least` times (hits[which]), and the plans must be
+ * the same and verified.  `wants` says whether the topology has what the
+ * structure serves. */
+static void checked_case(const wasp_gen_options *g,
+			 bool (*wants)(const wtp_topo *), int which,
+			 int least, const char *what)
+{
+	wasp_error e;
+	wasp_snapshot *s = tu_gen_load(g);
+	wasp_options o;
+	wasp_options_init(&o);
+	o.threads = 1;
+	wa_arena *a = wa_new();
+	wtp_topo *t;
+	wp_problem *p;
+	ck_assert_int_eq(wtp_build(s, 0, a, &t, &e), WASP_OK);
+	ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
+	ck_assert_msg(wants(t), "%s: the cluster lacks what it tests", what);
+	ck_assert_int_gt(p->nunits, 0);
+	wp_sol *chk = wp_sol_new(p, a), *plain = wp_sol_new(p, a);
+	wp_sol *two = wp_sol_new(p, a);
+	int checks = 0, bad = 0, hits[4] = {0, 0, 0, 0};
+	ck_assert_int_eq(wgr_solve_checked(p, &o, chk, &checks, &bad, hits,
+					   &e), WASP_OK);
+	ck_assert_msg(bad == 0, "%s: %d of %d checks differ", what, bad,
+		      checks);
+	ck_assert_msg(hits[which] > least, "%s: answered %d times", what,
+		      hits[which]);
+	ck_assert_int_eq(wgr_solve_ex(p, &o, plain, true, &e), WASP_OK);
+	tu_sol_same(p, chk, plain, what);
+	o.threads = 2;
+	ck_assert_int_eq(wgr_solve_ex(p, &o, two, true, &e), WASP_OK);
+	tu_sol_same(p, plain, two, what);
+	tu_sol_verified(s, p, plain, NULL, what);
+	wa_destroy(a);
+	wasp_snapshot_free(s);
+}
+
+/* keyed domains of 64 nodes or more: the room tree serves them */
+static bool big_racks(const wtp_topo *t)
+{
+	for (int k = 0; k < t->nkeys; k++)
+		if (t->keys[k].ndom > 1 && t->keys[k].dom_nnodes[0] >= 64)
+			return true;
+	return false;
+}
+
+/* a key of 256 domains or more (WGR_DT_MIN): it has a domain tree */
+static bool many_racks(const wtp_topo *t)
+{
+	for (int k = 0; k < t->nkeys; k++)
+		if (t->keys[k].ndom >= 256)
+			return true;
+	return false;
+}
+
+/* checked_case on 1,024 nodes in two levels (fanout children each),
+ * 300 gangs of up to 24 pods, 60% busy, without and with claims. */
+static void tree_cases(uint64_t seed, int fanout, int priorities,
+		       bool (*wants)(const wtp_topo *), int which, int least,
+		       const char *what)
 {
 	for (int dra = 0; dra <= 1; dra++) {
 		wasp_gen_options g;
 		wasp_gen_options_init(&g);
-		g.seed = 41 + (uint64_t)dra;
+		g.seed = seed + (uint64_t)dra;
 		g.nodes = 1024;
 		g.levels = 2;
+		g.fanout = fanout;
 		g.gangs = 300;
 		g.max_gang = 24;
 		g.busy = 0.6;
-		g.priorities = 3;
+		g.priorities = priorities;
 		g.dra = dra;
-		wasp_error e;
-		wasp_snapshot *s = tu_gen_load(&g);
-		wasp_options o;
-		wasp_options_init(&o);
-		o.threads = 1;
-		wa_arena *a = wa_new();
-		wtp_topo *t;
-		wp_problem *p;
-		ck_assert_int_eq(wtp_build(s, 0, a, &t, &e), WASP_OK);
-		ck_assert_int_eq(wp_reduce(s, t, &o, a, &p, &e), WASP_OK);
-		int racks = 0; /* keyed domains the tree covers */
-		for (int k = 0; k < t->nkeys; k++)
-			racks += t->keys[k].ndom > 1 &&
-				 t->keys[k].dom_nnodes[0] >= 64;
-		ck_assert_int_gt(racks, 0);
-		wp_sol *chk = wp_sol_new(p, a), *plain = wp_sol_new(p, a);
-		int checks = 0, bad = 0, hits[3] = {0, 0, 0};
-		ck_assert_int_eq(wgr_solve_checked(p, &o, chk, &checks, &bad,
-						   hits, &e), WASP_OK);
-		ck_assert_msg(bad == 0, "dra %d: %d of %d checks differ", dra,
-			      bad, checks);
-		ck_assert_msg(hits[2] > 100, "dra %d: the room tree answered "
-			      "%d times", dra, hits[2]);
-		ck_assert_int_eq(wgr_solve_ex(p, &o, plain, true, &e),
-				 WASP_OK);
-		tu_sol_same(p, chk, plain, dra ? "room, claims" : "room");
-		tu_sol_verified(s, p, plain, NULL, "room_tree_matches_scan");
-		wa_destroy(a);
-		wasp_snapshot_free(s);
+		char lab[64];
+		snprintf(lab, sizeof lab, "%s%s", what, dra ? ", claims" : "");
+		checked_case(&g, wants, which, least, lab);
 	}
+}
+
+/* The room tree (room.c) finds a class's nodes with room in the
+ * cluster and in large domains whose nodes are a range of indices,
+ * sums their fits and orders a placement's nodes, instead of scanning
+ * them.  Racks of 64 nodes (fanout 4), gangs with and without a key,
+ * three priorities: the checked pass compares every list, sum and
+ * order the tree gives with a scan. */
+START_TEST(room_tree_matches_scan)
+{
+	tree_cases(41, 4, 3, big_racks, 2, 100, "room tree");
+}
+END_TEST
+
+/* The domain tree (dtree.c) gives the victim search the domains of a
+ * key that have something of lower priority and room enough with it
+ * gone, instead of a loop over every domain.  256 racks of 4 nodes in
+ * 16 blocks (fanout 16), gangs with rack and block keys, four
+ * priorities: the checked pass compares every list the tree gives with
+ * the loop. */
+START_TEST(domain_tree_matches_loop)
+{
+	tree_cases(43, 16, 4, many_racks, 3, 40, "domain tree");
 }
 END_TEST
 
@@ -639,6 +693,7 @@ int main(void)
 	tcase_add_test(tc, threads_deterministic_preempt);
 	tcase_add_test(tc, index_matches_recount);
 	tcase_add_test(tc, room_tree_matches_scan);
+	tcase_add_test(tc, domain_tree_matches_loop);
 	suite_add_tcase(s, tc);
 	TCase *tu = tcase_create("units");
 	tcase_add_test(tu, best_fit_node);

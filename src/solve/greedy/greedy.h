@@ -68,8 +68,10 @@ int wgr_restart_leads(const wp_problem *p,
  * searched anyway and compared, and so is every search over the cluster
  * that took its victims without scanning the nodes (counted in *checks
  * and *bad; hits, may be NULL: [0] the memo's answers, [1] the cluster
- * searches without the scan, [2] the node lists and fit sums the room
- * tree (room.c) gave, each compared with a scan).  For tests. */
+ * searches without the scan, [2] the node lists, fit sums and best-fit
+ * orders the room tree (room.c) gave, each compared with a scan, [3] the
+ * domains the domain tree (dtree.c) kept, each list compared with a loop
+ * over the domains).  For tests. */
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, int *checks, int *bad, int *hits,
 		      wasp_error *err);

@@ -31,6 +31,8 @@
  *               nodes without a scan of the cluster
  *   index.c     per-domain totals of free and evictable capacity, kept
  *               up to date as pods are placed and units evicted
+ *   dtree.c     a key's domains in a tree over those totals: the ones
+ *               worth a victim search's score, without a loop over all
  *   pcache.c    the victim search's answers per domain, kept while the
  *               domain does not change
  *   reasons.c   why a group waits
@@ -69,6 +71,11 @@
  * (room.c) rather than by a scan, and the nodes of one leaf of it. */
 #define WGR_ROOM_MIN 64
 #define WGR_ROOM_RUN 16
+/* Domains of a key from which the victim search finds those worth
+ * scoring in a tree (dtree.c) rather than by a loop over all of them,
+ * and the most priority bands the tree keeps room for. */
+#define WGR_DT_MIN 256
+#define WGR_DT_MAX_BANDS 16
 /* Per-node fit cap: keeps sums far from overflow when requests are 0. */
 #define WGR_FIT_CAP (1 << 30)
 
@@ -133,6 +140,8 @@ typedef struct gix {
 	int *dlist, ndirty;
 	unsigned char *over; /* per node: over-committed (no victims)    */
 	int *pod_unit;     /* per snapshot pod: its unit (moves), or -1  */
+	struct gdtree **dt; /* per slot: its domains in a tree (dtree.c),
+			       NULL where there is none                 */
 } gix;
 
 /* The cost of a victim search's answer (preempt.c). */
@@ -227,6 +236,7 @@ typedef struct gs {
 	int64_t *pe_nfit;      /* per node: a class's fit (pe_shortest)   */
 	uint32_t *pe_fep, pe_epoch; /* per node: the count pe_nfit is of */
 	struct pebound *pe_lb; /* per candidate domain: its cost bound  */
+	int *pe_dom;       /* per domain: those the tree (dtree.c) keeps */
 	int pe_evicted;        /* pods evicted so far (--max-evictions)  */
 	int *pe_rank, *pe_order; /* units by cost with no budget broken  */
 	int *pe_chkv;          /* nunits: the checked pass's sorted copy  */
@@ -279,6 +289,7 @@ typedef struct gs {
 	bool pe_inchk;     /* the checked pass is comparing the two     */
 	int pe_flats;      /* cluster searches without the scan         */
 	int room_checks;   /* room tree answers compared with a scan    */
+	int dt_checks;     /* domain tree answers compared with a loop  */
 } gs;
 
 /* A candidate domain in the order it is tried (wgr_cmp_dsort). */
@@ -467,6 +478,9 @@ void wgr_ix_unit(gs *G, int u, int sign); /* unit u leaves (-1) the
 					     victims, or returns (+1)  */
 void wgr_ix_moved(gs *G, int pi, int sign); /* pod pi moved (+1) or back */
 int32_t wgr_ix_dmin(const gs *G, int ki, int d);
+/* the bound's sum for room (per resource): pods of wg that fit there */
+int64_t wgr_ix_room_bound(const gs *G, const wp_group *wg,
+			  const int64_t *room);
 int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 		     int32_t below);
 /* false: the victims there cannot free the room the group needs; else
@@ -475,6 +489,17 @@ int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 bool wgr_ix_cost_lb(const gs *G, const wp_group *wg, int ki, int d,
 		    int32_t below, int need, double *w, long *pods);
 bool wgr_ix_verify(gs *G);         /* totals equal a recount      */
+
+/* dtree.c: the domains of key ki whose index totals pass wgr_ix_dmin and
+ * wgr_ix_bound for a group (priority `below`, `need` pods), from a tree
+ * over the totals: into out in index order, their number; -1 where the
+ * key has no tree.  wgr_dt_mark: the totals of domain d of slot s
+ * changed.  The checked pass compares with a loop over the domains. */
+typedef struct gdtree gdtree;
+int wgr_dt_setup(gs *G);
+void wgr_dt_mark(gs *G, int s, int d);
+int wgr_dt_doms(gs *G, const wp_group *wg, int ki, int32_t below, int need,
+		int *out);
 
 /* pcache.c: the victim search's memo per domain */
 int wgr_pc_setup(gs *G);

@@ -80,6 +80,8 @@ static void ix_pod(gs *G, int pi, int band, int sign)
 		if (d < 0)
 			continue;
 		size_t o = (size_t)d * X->nb + band;
+		if (X->dt && X->dt[s])
+			wgr_dt_mark(G, s, d);
 		X->ecnt[s][o] += sign;
 		int64_t *e = X->esum[s] + o * nres;
 		for (int r = 0; r < nres; r++)
@@ -221,7 +223,7 @@ int wgr_ix_setup(gs *G)
 		if (ix_live(G, u))
 			for (int i = 0; i < p->units[u].npods; i++)
 				ix_pod(G, p->units[u].pods[i], X->uband[u], 1);
-	if (ix_eff(G))
+	if (ix_eff(G) || wgr_dt_setup(G))
 		return -1;
 	/* moves need the unit of a pod (single-pod units) */
 	if (p->unit_mc) {
@@ -273,8 +275,11 @@ static void ix_free(gs *G, int n)
 		seen[r] = v;
 		for (int s = 0; s < X->nk; s++) {
 			int d = ix_dom(G, s, n);
-			if (d >= 0)
-				X->fsum[s][(size_t)d * nres + r] += dv;
+			if (d < 0)
+				continue;
+			X->fsum[s][(size_t)d * nres + r] += dv;
+			if (X->dt && X->dt[s])
+				wgr_dt_mark(G, s, d);
 		}
 	}
 }
@@ -309,6 +314,29 @@ int32_t wgr_ix_dmin(const gs *G, int ki, int d)
 	return INT32_MAX;
 }
 
+int64_t wgr_ix_room_bound(const gs *G, const wp_group *wg,
+			  const int64_t *room)
+{
+	int64_t ub = 0;
+	for (int i = 0; i < wg->nclasses; i++) {
+		int c = wg->classes[i];
+		const cinfo *ci = &G->ci[c];
+		const int64_t *req = G->p->classes[c].req;
+		int64_t fit = WGR_FIT_CAP;
+		for (int j = 0; j < ci->nr && fit > 0; j++) {
+			int r = ci->rl[j];
+			int64_t q = room[r] / req[r];
+			if (q < fit)
+				fit = q;
+		}
+		if (fit < 0)
+			fit = 0;
+		int64_t cnt = G->p->classes[c].count;
+		ub += fit < cnt ? fit : cnt;
+	}
+	return ub;
+}
+
 int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 		     int32_t below)
 {
@@ -323,22 +351,7 @@ int64_t wgr_ix_bound(const gs *G, const wp_group *wg, int ki, int d,
 	for (int b = 0; b < X->nb && X->bprio[b] < below; b++)
 		for (int r = 0; r < nres; r++)
 			room[r] += e[(size_t)b * nres + r];
-	int64_t ub = 0;
-	for (int i = 0; i < wg->nclasses; i++) {
-		int c = wg->classes[i];
-		const cinfo *ci = &G->ci[c];
-		const int64_t *req = G->p->classes[c].req;
-		int64_t fit = WGR_FIT_CAP;
-		for (int j = 0; j < ci->nr && fit > 0; j++) {
-			int r = ci->rl[j];
-			int64_t q = room[r] / req[r];
-			if (q < fit)
-				fit = q;
-		}
-		int64_t cnt = G->p->classes[c].count;
-		ub += fit < cnt ? fit : cnt;
-	}
-	return ub;
+	return wgr_ix_room_bound(G, wg, room);
 }
 
 /* The least cost, in one resource, of freeing `deficit` from the bands

@@ -160,7 +160,9 @@ int wgr_pe_setup(gs *G)
 		if (p->topo->keys[k].ndom > maxd)
 			maxd = p->topo->keys[k].ndom;
 	G->pe_lb = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *G->pe_lb);
-	if (!G->pe_nmin || !G->pe_nfit || !G->pe_fep || !G->pe_lb)
+	G->pe_dom = wa_calloc(G->tmp, (size_t)maxd + 1, sizeof *G->pe_dom);
+	if (!G->pe_nmin || !G->pe_nfit || !G->pe_fep || !G->pe_lb ||
+	    !G->pe_dom)
 		return -1;
 	if (G->dra && p->snap->dra) {
 		G->dv_gone = wa_calloc(G->tmp, (size_t)p->snap->dra->nspecs + 1,
@@ -1023,31 +1025,43 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 	int64_t gain = cd && wg->nclasses == 1 && G->pe_only_dom < 0 &&
 			       G->pe_rest <= 0
 			   ? slot_gain(G, wg->classes[0]) : 0;
+	/* every domain of the key: those that pass the index's first two
+	 * tests from its tree (dtree.c), in order, where it has one */
+	int *dom = NULL, nsc = ncd;
+	if (ncd > 1 && (nsc = wgr_dt_doms(G, wg, ki, wg->priority, need,
+					  G->pe_dom)) >= 0) {
+		dom = G->pe_dom;
+		par = false;
+	} else {
+		nsc = ncd;
+	}
 #pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
-	for (int i = 0; i < ncd; i++) {
+	for (int j = 0; j < nsc; j++) {
+		int i = dom ? dom[j] : j;
 		int d = !k ? 0 : wg->fixed_dom >= 0 ? wg->fixed_dom
 				 : G->pe_only_dom >= 0 ? G->pe_only_dom : i;
-		lb[i] = (pebound){i, 0, 0, false, 0};
-		if (wgr_ix_dmin(G, ki, d) >= wg->priority ||
-		    wgr_ix_bound(G, wg, ki, d, wg->priority) < need ||
+		lb[j] = (pebound){i, 0, 0, false, 0};
+		if ((!dom && (wgr_ix_dmin(G, ki, d) >= wg->priority ||
+			      wgr_ix_bound(G, wg, ki, d, wg->priority) <
+				  need)) ||
 		    (dfit && dfit[d] < need) ||
 		    !wgr_ix_cost_lb(G, wg, ki, d, wg->priority, need,
-				    &lb[i].w, &lb[i].pods))
+				    &lb[j].w, &lb[j].pods))
 			continue;
-		lb[i].live = true;
+		lb[j].live = true;
 		int64_t miss = gain > 0 ? need - cd[i].bound : 0;
 		if (miss > 0) {
-			lb[i].spods = (long)((miss + gain - 1) / gain);
-			if (lb[i].spods > lb[i].pods)
-				lb[i].pods = lb[i].spods;
-			if ((double)lb[i].spods > lb[i].w)
-				lb[i].w = (double)lb[i].spods;
+			lb[j].spods = (long)((miss + gain - 1) / gain);
+			if (lb[j].spods > lb[j].pods)
+				lb[j].pods = lb[j].spods;
+			if ((double)lb[j].spods > lb[j].w)
+				lb[j].w = (double)lb[j].spods;
 		}
 	}
 	int nl = 0;
-	for (int i = 0; i < ncd; i++)
-		if (lb[i].live)
-			lb[nl++] = lb[i];
+	for (int j = 0; j < nsc; j++)
+		if (lb[j].live)
+			lb[nl++] = lb[j];
 	/* Cheapest bound first; the answer is the domain of least cost,
 	 * the first in domain order among equals, as a search in domain
 	 * order finds it: a domain whose bound exceeds the best cost, or

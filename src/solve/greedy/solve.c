@@ -223,6 +223,7 @@ static int solve_pass(const wp_problem *p, const wasp_options *o,
 		chk[2] = G.pc_hits;
 		chk[3] = G.pe_flats;
 		chk[4] = G.room_checks;
+		chk[5] = G.dt_checks;
 	}
 	wa_destroy(G.tmp);
 	/* DRA: a claim placed while earlier alternatives were short may
@@ -245,7 +246,7 @@ int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, int *checks, int *bad, int *hits,
 		      wasp_error *err)
 {
-	int chk[5] = {0, 0, 0, 0, 0};
+	int chk[6] = {0, 0, 0, 0, 0, 0};
 	int rc = solve_pass(p, o, sol, true, 0, NULL, NULL, chk, err);
 	*checks = chk[0];
 	*bad = chk[1];
@@ -253,6 +254,7 @@ int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		hits[0] = chk[2];
 		hits[1] = chk[3];
 		hits[2] = chk[4];
+		hits[3] = chk[5];
 	}
 	return rc;
 }
