@@ -16,19 +16,23 @@
 #
 #   bench/scaling.sh WASP_BIN [SIZES] [DRA_SIZES]
 #
-# SIZES default "1000 2000 5000 10000 20000 50000"; DRA_SIZES default
+# SIZES default "1000 2000 5000 10000 20000 50000"; DRA_SIZES ("": none) default
 # "1000 2000 5000 10000 20000" (50k nodes with claims needs about 5 GB,
 # most of it the loaded snapshot).  Environment: REPEAT (default 3),
 # THREADS (default 2), MEM_KB (address-space limit per run, default
-# 6000000; a run over it fails and shows as "-").  Instances are
+# 6000000; a run over it fails and shows as "-"), RACK (unset: the
+# instance above, whose 512 racks grow with the cluster; RACK=10: racks
+# of 10 nodes that grow in number instead, --levels 2 --fanout F with F
+# the nearest to sqrt(N / 10), N rounded to F * F * 10).  Instances are
 # generated into a temporary directory and removed at the end.
 set -u
 bin=${1:?usage: bench/scaling.sh WASP_BIN [SIZES] [DRA_SIZES]}
 sizes=${2:-1000 2000 5000 10000 20000 50000}
-dsizes=${3:-1000 2000 5000 10000 20000}
+dsizes=${3-1000 2000 5000 10000 20000}
 repeat=${REPEAT:-3}
 threads=${THREADS:-2}
 mem=${MEM_KB:-6000000}
+rack=${RACK:-}
 tmp=$(mktemp -d /tmp/wasp-scaling-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -49,7 +53,14 @@ for dra in "" --dra; do
 	pts="" cpts=""
 	for n in $list; do
 		f=$tmp/i.yaml
-		"$bin" gen --levels 3 --fanout 8 --gpus 8 --busy 0.5 \
+		topo="--levels 3 --fanout 8"
+		if [ -n "$rack" ]; then
+			fo=$(awk -v n="$n" -v r="$rack" 'BEGIN { f = int(sqrt(n / r) + 0.5); print f < 1 ? 1 : f }')
+			n=$((fo * fo * rack))
+			topo="--levels 2 --fanout $fo"
+		fi
+		# shellcheck disable=SC2086
+		"$bin" gen $topo --gpus 8 --busy 0.5 \
 			--gangs $((n / 2)) --max-gang 56 --priorities 4 $dra \
 			--nodes "$n" -o "$f" || exit 3
 		pods=$(grep -c '^kind: Pod$' "$f")
