@@ -367,17 +367,15 @@ static int place_one(gs *G, int c, const wtp_key *k, int d, int need,
 		m = limit;
 	if (m <= 0)
 		return need > 0 ? -1 : 0;
-	/* the sum without listing the nodes, where the room tree keeps it */
-	int64_t sum = need > 0 ? wgr_room_sum(G, c, k, d) : -1;
-	if (sum == -2)
-		return -2;
-	if (sum >= 0 && (sum < m ? sum : m) < need)
-		return -1;
-	/* the best-fit order from the room tree's runs, where it serves */
-	int ns = wgr_room_select(G, c, k, d, m, G->nc);
+	/* whether it fits, and the best-fit order, from the room tree's
+	 * runs where it serves the domain: no list of the nodes */
+	int64_t sum;
+	int ns = wgr_room_select(G, c, k, d, m, need, G->nc, &sum);
 	if (ns == -2)
 		return -2;
 	if (ns >= 0) {
+		if ((sum < m ? sum : m) < need)
+			return -1;
 		int placed = 0;
 		for (int i = 0; i < ns; i++) {
 			int got = place_node(G, c, G->nc[i].n,

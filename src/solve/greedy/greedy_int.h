@@ -419,21 +419,18 @@ int wgr_try_group(gs *G, const wp_group *wg, const int *corder,
  * NULL: the cluster) where a pod of class c fits, in node order, into
  * out (nnodes); their count, or -1 when the tree does not serve that
  * domain (too small, not a range of indices, a class eligible on few
- * nodes: scan it), -2 on NOMEM.  wgr_room_sum: their fits summed (-1,
- * -2 the same), from sums per run of nodes kept per profile until a node
- * of the run is touched.  The checked pass compares each answer with a
- * scan (room_checks). */
+ * nodes: scan it), -2 on NOMEM.  wgr_room_select: their fits summed
+ * into *sum and, when at least `need` of m pods of class c fit, those m
+ * pods' nodes in the order wgr_place_cands would take them from the full
+ * list, each node's count in .fit, into out; their number (0 when short;
+ * -1, -2 the same), from sums and best nodes per run of nodes kept per
+ * profile while the run's room is the same.  The checked pass compares
+ * each answer with a scan (room_checks). */
 typedef struct groom groom;
 void wgr_room_touch(gs *G, int n);
 int wgr_room_find(gs *G, int c, const wtp_key *k, int d, ncand *out);
-int64_t wgr_room_sum(gs *G, int c, const wtp_key *k, int d);
-/* wgr_room_select: up to m pods of class c in domain d of k, the nodes
- * in the order wgr_place_cands would take them from the full list, with
- * each node's count in .fit, into out; their number (-1, -2 the same).
- * From a heap of each run's best node, the runs' bests kept as the sums
- * are. */
 int wgr_room_select(gs *G, int c, const wtp_key *k, int d, int64_t m,
-		    ncand *out);
+		    int need, ncand *out, int64_t *sum);
 
 /* order.c: the group order */
 bool wgr_seed_flat(uint64_t seed);

@@ -1027,14 +1027,14 @@ int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 			   ? slot_gain(G, wg->classes[0]) : 0;
 	/* every domain of the key: those that pass the index's first two
 	 * tests from its tree (dtree.c), in order, where it has one */
-	int *dom = NULL, nsc = ncd;
-	if (ncd > 1 && (nsc = wgr_dt_doms(G, wg, ki, wg->priority, need,
-					  G->pe_dom)) >= 0) {
-		dom = G->pe_dom;
+	int nsc = ncd > 1 ? wgr_dt_doms(G, wg, ki, wg->priority, need,
+					G->pe_dom)
+			  : -1;
+	const int *dom = nsc >= 0 ? G->pe_dom : NULL;
+	if (dom)
 		par = false;
-	} else {
+	else
 		nsc = ncd;
-	}
 #pragma omp parallel for schedule(static) num_threads(G->threads) if (par)
 	for (int j = 0; j < nsc; j++) {
 		int i = dom ? dom[j] : j;

@@ -28,10 +28,11 @@
  * Per run and class profile, the fits summed and the best node (best-fit
  * order) are kept for the room they were computed on, known by a hash of
  * the run's room that each touch updates: a trial that evicts and puts
- * back leaves them.  wgr_room_sum adds up runs; wgr_room_select takes a
- * placement's nodes from a heap of the runs' best nodes, in the order a
- * heap of every candidate gives (fit.c, place_one), without listing the
- * nodes of a domain that is mostly full.
+ * back leaves them.  wgr_room_select adds up the runs' sums and, where
+ * the group fits, takes a placement's nodes from a heap of the runs' best
+ * nodes, in the order a heap of every candidate gives (fit.c,
+ * place_one), without listing the nodes of a domain that is mostly
+ * full.
  */
 #include "solve/greedy/greedy_int.h"
 
@@ -283,22 +284,6 @@ static const rrun *run_get(gs *G, int c, int run, int lo, int hi,
 	return e;
 }
 
-/* Class c's fits summed over [lo, hi].  -1 on NOMEM. */
-static int64_t fit_sum(gs *G, int c, int lo, int hi)
-{
-	int nr = room_runs(G, c, lo, hi);
-	int64_t sum = 0;
-	rrun tmp;
-	for (int i = 0; i < nr; i++) {
-		const rrun *e = run_get(G, c, G->room->runs[i], lo, hi, false,
-					&tmp);
-		if (!e)
-			return -1;
-		sum += e->sum;
-	}
-	return sum;
-}
-
 static void next_epoch(gs *G)
 {
 	groom *R = G->room;
@@ -310,23 +295,29 @@ static void next_epoch(gs *G)
 
 /* Best-fit selection of m pods over [lo, hi]: the order in which
  * wgr_place_cands takes a full candidate list, from a heap of each run's
- * best node (a node taken, its run offers its next best).  Writes the
- * nodes and their counts to out (fit: the count); their number, -1 on
- * NOMEM. */
-static int select_runs(gs *G, int c, int lo, int hi, int64_t m, ncand *out)
+ * best node (a node taken, its run offers its next best).  *sum gets the
+ * fits summed; when fewer than `need` pods fit, nothing is selected.
+ * Writes the nodes and their counts to out (fit: the count); their
+ * number, -1 on NOMEM. */
+static int select_runs(gs *G, int c, int lo, int hi, int64_t m, int need,
+		       ncand *out, int64_t *sum)
 {
 	groom *R = G->room;
 	int nr = room_runs(G, c, lo, hi), nh = 0, no = 0;
 	ncand *h = R->heap;
 	rrun tmp;
-	next_epoch(G);
+	*sum = 0;
 	for (int i = 0; i < nr; i++) {
 		const rrun *e = run_get(G, c, R->runs[i], lo, hi, false, &tmp);
 		if (!e)
 			return -1;
+		*sum += e->sum;
 		if (e->best.fit > 0)
 			h[nh++] = e->best;
 	}
+	if ((*sum < m ? *sum : m) < need)
+		return 0;
+	next_epoch(G);
 	for (int i = nh / 2 - 1; i >= 0; i--)
 		wgr_nc_sift(h, nh, i);
 	while (m > 0 && nh > 0) {
@@ -347,27 +338,44 @@ static int select_runs(gs *G, int c, int lo, int hi, int64_t m, ncand *out)
 	return no;
 }
 
-/* The checked pass: out[0..nc) must be what a scan of the domain's own
- * node list finds, fits computed afresh (not from the fit cache). */
-static void check(gs *G, int c, const wtp_key *k, int d,
-		  const ncand *out, int nc)
+/* The checked pass: class c's candidates in domain d of k by a scan of
+ * the domain's own node list, fits computed afresh (not from the fit
+ * cache), into R->chk; their count, -1 on NOMEM. */
+static int scan_fresh(gs *G, int c, const wtp_key *k, int d)
 {
+	groom *R = G->room;
+	if (!R->chk && !(R->chk = wa_alloc(G->tmp, ((size_t)G->nn + 1) *
+						   sizeof *R->chk)))
+		return -1;
 	const wp_class *cl = &G->p->classes[c];
 	const int *nodes = k ? k->dom_nodes[d] : cl->elig;
-	int nn = k ? k->dom_nnodes[d] : cl->nelig, j = 0;
-	bool same = true;
-	for (int i = 0; same && i < nn; i++) {
+	int nn = k ? k->dom_nnodes[d] : cl->nelig, nc = 0;
+	for (int i = 0; i < nn; i++) {
 		int n = nodes[i];
 		int64_t f = wgr_elig_bit(&G->ci[c], n) ? wgr_node_fit(G, c, n)
 						       : 0;
-		if (f > 0) {
-			same = j < nc && out[j].n == n && out[j].fit == f;
-			j++;
-		}
+		if (f > 0)
+			R->chk[nc++] = (ncand){f, wgr_node_frac(G, n), n};
 	}
+	return nc;
+}
+
+/* The checked pass: out[0..nc) must be what a scan finds.  -1 on
+ * NOMEM. */
+static int check(gs *G, int c, const wtp_key *k, int d, const ncand *out,
+		 int nc)
+{
+	int n2 = scan_fresh(G, c, k, d);
+	if (n2 < 0)
+		return -1;
+	bool same = n2 == nc;
+	for (int i = 0; same && i < nc; i++)
+		same = out[i].n == G->room->chk[i].n &&
+		       out[i].fit == G->room->chk[i].fit;
 	G->ix_checks++;
 	G->room_checks++;
-	G->ix_bad += !same || j != nc;
+	G->ix_bad += !same;
+	return 0;
 }
 
 /* Does the tree serve domain d of k (k NULL: the cluster) for class c?
@@ -405,67 +413,45 @@ int wgr_room_find(gs *G, int c, const wtp_key *k, int d, ncand *out)
 	if (r < 0)
 		return r;
 	int nc = cands(G, c, lo, hi, out);
-	if (G->ix_check)
-		check(G, c, k, d, out, nc);
+	if (G->ix_check && check(G, c, k, d, out, nc))
+		return -2;
 	return nc;
 }
 
-int64_t wgr_room_sum(gs *G, int c, const wtp_key *k, int d)
-{
-	int lo, hi, r = serves(G, c, k, d, &lo, &hi);
-	if (r < 0)
-		return r;
-	int64_t sum = fit_sum(G, c, lo, hi);
-	if (sum >= 0 && G->ix_check) {
-		/* the checked pass: a scan with fits computed afresh */
-		const wp_class *cl = &G->p->classes[c];
-		const int *nodes = k ? k->dom_nodes[d] : cl->elig;
-		int nn = k ? k->dom_nnodes[d] : cl->nelig;
-		int64_t s = 0;
-		for (int i = 0; i < nn; i++)
-			if (wgr_elig_bit(&G->ci[c], nodes[i]))
-				s += wgr_node_fit(G, c, nodes[i]);
-		G->ix_checks++;
-		G->room_checks++;
-		G->ix_bad += s != sum;
-	}
-	return sum < 0 ? -2 : sum;
-}
-
 int wgr_room_select(gs *G, int c, const wtp_key *k, int d, int64_t m,
-		    ncand *out)
+		    int need, ncand *out, int64_t *sum)
 {
 	int lo, hi, r = serves(G, c, k, d, &lo, &hi);
 	if (r < 0)
 		return r;
-	int no = select_runs(G, c, lo, hi, m, out);
+	int no = select_runs(G, c, lo, hi, m, need, out, sum);
 	if (no < 0)
 		return -2;
 	if (G->ix_check) {
-		/* the checked pass: the order a heap of every candidate
-		 * (wgr_place_cands) takes them in, fits computed afresh */
-		groom *R = G->room;
-		if (!R->chk && !(R->chk = wa_alloc(G->tmp, ((size_t)G->nn + 1) *
-							   sizeof *R->chk)))
+		/* the checked pass: the sum, and the order a heap of every
+		 * candidate (wgr_place_cands) takes them in */
+		int nc = scan_fresh(G, c, k, d);
+		if (nc < 0)
 			return -2;
-		int nc = 0;
-		for (int n = lo; n <= hi; n++) {
-			int64_t f = wgr_elig_bit(&G->ci[c], n)
-					? wgr_node_fit(G, c, n) : 0;
-			if (f > 0)
-				R->chk[nc++] = (ncand){f, wgr_node_frac(G, n), n};
-		}
-		for (int i = nc / 2 - 1; i >= 0; i--)
-			wgr_nc_sift(R->chk, nc, i);
-		bool same = true;
+		ncand *h = G->room->chk;
+		int64_t s = 0;
+		for (int i = 0; i < nc; i++)
+			s += h[i].fit;
+		bool same = s == *sum;
 		int j = 0;
-		for (int64_t left = m; left > 0 && nc > 0 && same; j++) {
-			ncand top = R->chk[0];
-			int64_t cnt = top.fit < left ? top.fit : left;
-			same = j < no && out[j].n == top.n && out[j].fit == cnt;
-			left -= cnt;
-			R->chk[0] = R->chk[--nc];
-			wgr_nc_sift(R->chk, nc, 0);
+		if ((s < m ? s : m) >= need) {
+			for (int i = nc / 2 - 1; i >= 0; i--)
+				wgr_nc_sift(h, nc, i);
+			for (int64_t left = m; left > 0 && nc > 0 && same;
+			     j++) {
+				ncand top = h[0];
+				int64_t cnt = top.fit < left ? top.fit : left;
+				same = j < no && out[j].n == top.n &&
+				       out[j].fit == cnt;
+				left -= cnt;
+				h[0] = h[--nc];
+				wgr_nc_sift(h, nc, 0);
+			}
 		}
 		G->ix_checks++;
 		G->room_checks++;
