@@ -50,6 +50,14 @@ static void gang_yaml(tu_buf *b, const char *name, int size, int gpus,
 	tu_gang_min_yaml(b, name, size, size, gpus, prio, key);
 }
 
+/* A Kueue Topology "t" with the given levels (YAML list items). */
+static void topology_yaml(tu_buf *b, const char *levels)
+{
+	tu_printf(b, "---\napiVersion: kueue.x-k8s.io/v1beta2\n"
+		     "kind: Topology\nmetadata: {name: t}\nspec:\n"
+		     "  levels:\n%s", levels);
+}
+
 /* ------------------------------------------------------------- cbc */
 
 static int run_tool(char *const argv[], const char *out)
@@ -996,10 +1004,8 @@ static double block_gangs_case(int racks, int nfree, int na, int nb,
 			       wilp_lns_stats *out)
 {
 	tu_buf b = {0};
-	tu_printf(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\n"
-		      "kind: Topology\nmetadata: {name: t}\nspec:\n"
-		      "  levels:\n  - nodeLabel: example.com/block\n"
-		      "  - nodeLabel: example.com/rack\n");
+	topology_yaml(&b, "  - nodeLabel: example.com/block\n"
+			  "  - nodeLabel: example.com/rack\n");
 	for (int n = 0; n < 20 * racks; n++) {
 		char pod[16], node[8], labels[64];
 		snprintf(node, sizeof node, "n%02d", n);
@@ -1058,6 +1064,53 @@ START_TEST(lns_block_admits_block_gangs)
 }
 END_TEST
 
+/* Two racks of 20 8-GPU nodes (one topology level), at one priority:
+ * r0 has 4 free nodes and 2 with 4 GPUs free, r1 4 free nodes and 6
+ * with 4 free; every other GPU is held by a pod of that priority.
+ * Rack-keyed gangs: "s" of 6 pods of 4 GPUs, first in the input, "l1"
+ * and "l2" of 4 pods of 8 GPUs.  Greedy takes s first (the most pods)
+ * into r0, the rack with less room, where it spills onto two free
+ * nodes; l1 takes r1's free nodes and l2 waits: 10 pods.  A rack's
+ * plain neighbourhood (one rack: two exceed WLNS_MAX_NODES) can only
+ * trade s for l2 there, 4 pods for 6; the top neighbourhood of both
+ * racks moves s into r1's pieces and admits both large gangs: 14. */
+START_TEST(lns_top_moves_gang_between_domains)
+{
+	tu_buf b = {0};
+	topology_yaml(&b, "  - nodeLabel: example.com/rack\n");
+	for (int n = 0; n < 40; n++) {
+		int r = n / 20, i = n % 20, pieces = r ? 6 : 2;
+		char pod[16], node[8], labels[40];
+		snprintf(node, sizeof node, "n%02d", n);
+		snprintf(labels, sizeof labels, "example.com/rack: r%d", r);
+		tu_node_yaml(&b, node, labels);
+		snprintf(pod, sizeof pod, "run%02d", n);
+		if (i >= 4 && i < 4 + pieces)
+			tu_pod_yaml(&b, pod, NULL, node, 4, 100);
+		else if (i >= 4)
+			tu_pod_yaml(&b, pod, NULL, node, 8, 100);
+	}
+	gang_yaml(&b, "s", 6, 4, 100, "example.com/rack");
+	gang_yaml(&b, "l1", 4, 8, 100, "example.com/rack");
+	gang_yaml(&b, "l2", 4, 8, 100, "example.com/rack");
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	wp_value vg, vl[2];
+	wp_evaluate(in.p, in.greedy, &vg);
+	ck_assert_double_eq(vg.work[0], 10);
+	wilp_lns_stats ls[2];
+	lns_both_threads(&in, "top neighbourhood", ls, vl);
+	for (int t = 0; t < 2; t++) {
+		ck_assert_str_eq(ls[t].key, "example.com/rack");
+		ck_assert_int_eq(ls[t].cut, 0);
+		ck_assert_double_eq(vl[t].work[0], 14);
+		ck_assert_int_ge(ls[t].top_improved, 1);
+		ck_assert_int_eq(ls[t].part_tried + ls[t].block_tried, 0);
+	}
+	tu_inst_free(&in);
+}
+END_TEST
+
 /* Two racks of 20 8-GPU nodes, free but for one low-priority pod; at
  * one priority an unkeyed gang "big" of 40 8-GPU pods, first in the
  * input, and two unkeyed gangs of 30 4-GPU pods.  Greedy takes the most
@@ -1068,9 +1121,7 @@ END_TEST
 START_TEST(lns_small_start_with_evictions)
 {
 	tu_buf b = {0};
-	tu_printf(&b, "---\napiVersion: kueue.x-k8s.io/v1beta2\n"
-		      "kind: Topology\nmetadata: {name: t}\nspec:\n"
-		      "  levels:\n  - nodeLabel: example.com/rack\n");
+	topology_yaml(&b, "  - nodeLabel: example.com/rack\n");
 	for (int n = 0; n < 40; n++) {
 		char node[8], labels[32];
 		snprintf(node, sizeof node, "n%02d", n);
@@ -1296,6 +1347,7 @@ static Suite *suite(void)
 	tcase_add_test(l, lns_threads_same);
 	tcase_add_test(l, lns_part_admits_block_gang);
 	tcase_add_test(l, lns_block_admits_block_gangs);
+	tcase_add_test(l, lns_top_moves_gang_between_domains);
 	tcase_add_test(l, lns_small_start_with_evictions);
 	tcase_add_test(l, auto_search_above_lns_cols);
 	tcase_add_test(l, auto_proven_skips_search);

@@ -726,16 +726,22 @@ static int improve_lns(run *R, wasp_error *err)
 		R->mode = "lns";
 		R->status = "feasible";
 	}
-	/* the block and part neighbourhoods (of part_key), and the other
-	 * start, where the search made them */
+	/* the block and part neighbourhoods (of part_key), the top ones,
+	 * and the other start, where the search made them */
 	const char *kinds = "";
 	if (ls.block_tried || ls.part_tried)
-		kinds = wa_printf(R->a, " (of them %d of %d whole %s domains "
-					"and %d of %d runs of %s domains "
-					"within one)",
+		kinds = wa_printf(R->a, "%d of %d whole %s domains and %d of "
+					"%d runs of %s domains within one",
 				  ls.block_improved, ls.block_tried,
 				  ls.part_key, ls.part_improved,
 				  ls.part_tried, ls.key);
+	if (kinds && ls.top_tried)
+		kinds = wa_printf(R->a, "%s%s%d of %d with only the top "
+					"priority's groups free",
+				  kinds, *kinds ? ", " : "", ls.top_improved,
+				  ls.top_tried);
+	if (kinds && *kinds)
+		kinds = wa_printf(R->a, " (of them %s)", kinds);
 	if (ls.alt)
 		kinds = wa_printf(R->a, "%s, from the smallest-pods-first "
 					"plan after the first sweep",

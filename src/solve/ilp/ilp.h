@@ -212,6 +212,9 @@ typedef struct wilp_lns_stats {
 	const char *part_key;
 	int part_tried, part_improved;
 	int block_tried, block_improved;
+	/* the top ones (up to WLNS_TOP_NODES nodes of key's domains, only
+	 * the top priority's groups free) */
+	int top_tried, top_improved;
 	/* the search went on from the smallest-pods-first plan, better
 	 * than its own after the first sweep (counted in improved) */
 	bool alt;

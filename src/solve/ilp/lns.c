@@ -124,15 +124,15 @@ static int64_t *evictable_room(const wp_problem *p)
 }
 
 /* Round r's neighbourhoods: the domains by slack, dealt into
- * neighbourhoods of at most WLNS_MAX_NODES nodes.  Round 0 keeps runs of
+ * neighbourhoods of at most per nodes (WLNS_MAX_NODES; WLNS_TOP_NODES
+ * for the top ones).  Round 0 keeps runs of
  * consecutive domains (the roomiest together); later rounds deal them out
  * with stride r + 1, so that other domains meet.  Fills nb (node lists,
  * -1 terminated, each in an arena block) and returns their count. */
-static int make_hoods(const wp_problem *p, const wtp_key *key,
-		      const int *order, int round, wa_arena *a, int ***out)
+static int make_hoods(const wtp_key *key, const int *order, int round,
+		      int per, wa_arena *a, int ***out)
 {
 	int nd = key->ndom;
-	int per = WLNS_MAX_NODES;
 	int cap = nd + 1, nh = 0;
 	int **hood = wa_calloc(a, cap, sizeof *hood);
 	unsigned char *used = wa_calloc(a, nd + 1, 1);
@@ -164,7 +164,6 @@ static int make_hoods(const wp_problem *p, const wtp_key *key,
 		if (cur)
 			cur[ncur] = -1;
 	}
-	(void)p;
 	*out = hood;
 	return nh;
 }
@@ -299,6 +298,31 @@ static int block_hoods(const wp_problem *p, const wtp_key *key,
 	}
 	*out = hood;
 	return nh;
+}
+
+/* Top neighbourhoods (WLNS_TOP_NODES): domains of the search's key
+ * dealt as by make_hoods into neighbourhoods of up to WLNS_TOP_NODES
+ * nodes, where only the top priority's groups are free or offered
+ * (WLNS_FOCUS_TOP).  Where two domains fit in one: a gang keyed to a
+ * domain (a block, where the search's domains are blocks) then meets
+ * another domain it may move to, which no plain neighbourhood offers.
+ * Only where the part neighbourhoods do not apply: those already move
+ * gangs between the key's domains within their parent, and at 10,000
+ * nodes, where the search runs to its deadline, a fourth kind took
+ * their time (mixed-10000: 17,742 top-priority pods against 17,748,
+ * median of 3; bench/README.md, "Top neighbourhoods"). */
+static bool tops_apply(const wtp_key *key)
+{
+	int a = INT32_MAX, b = INT32_MAX;
+	for (int d = 0; d < key->ndom; d++) {
+		int n = key->dom_nnodes[d];
+		if (n < a) {
+			b = a;
+			a = n;
+		} else if (n < b)
+			b = n;
+	}
+	return key->ndom >= 2 && (long)a + b <= WLNS_TOP_NODES;
 }
 
 static int cmp_int(const void *x, const void *y)
@@ -478,21 +502,29 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 		alt = alt_start(p, o, a);
 	wlns_track_init(p, sol, &tr);
 	int rc = WASP_OK;
-	/* sweeps take turns: the plain neighbourhoods (kind 0), the block
-	 * ones (kind 2) and the part ones (kind 1), where these apply; a
-	 * kind is done after a sweep of it that improved nothing (and had
-	 * none cut, or can get no more time), until an improvement; all
-	 * done ends the search */
-	int kinds = parts_apply(p, key, sol) ? blocks_apply(p, key) ? 3 : 2
-					     : 1;
-	double ksub[3] = {sub_s, sub_s,
-			  sub_s > WLNS_BLOCK_SUB_S ? sub_s : WLNS_BLOCK_SUB_S};
-	bool done[3] = {false, false, false};
+	/* sweeps take turns: the plain neighbourhoods, the block ones and
+	 * the part ones, where these apply, else the top ones; a kind is
+	 * done after a sweep of it that improved nothing (and had none
+	 * cut, or can get no more time), until an improvement; all done
+	 * ends the search.  The block sweep comes right after the plain
+	 * one: it frees what most holds the top priority back
+	 * (bench/README.md) */
+	enum { K_PLAIN, K_PART, K_BLOCK, K_TOP, K_N };
+	int seq[K_N], kinds = 0;
+	seq[kinds++] = K_PLAIN;
+	if (parts_apply(p, key, sol)) {
+		if (blocks_apply(p, key))
+			seq[kinds++] = K_BLOCK;
+		seq[kinds++] = K_PART;
+	} else if (tops_apply(key)) {
+		seq[kinds++] = K_TOP;
+	}
+	double ksub[K_N] = {sub_s, sub_s,
+			    sub_s > WLNS_BLOCK_SUB_S ? sub_s : WLNS_BLOCK_SUB_S,
+			    sub_s};
+	bool done[K_N] = {false, false, false, false};
 	for (int round = 0; round < rounds * kinds; round++) {
-		/* the block sweep right after the plain one: it frees
-		 * what most holds the top priority back (bench/README.md) */
-		static const int seq[3] = {0, 2, 1};
-		int kind = kinds == 3 ? seq[round % 3] : round % kinds;
+		int kind = seq[round % kinds];
 		int sweep = round / kinds;
 		if (done[kind])
 			continue;
@@ -503,10 +535,14 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			order[d] = d;
 		wis_sort(order, tmp, key->ndom, wis_desc, slack);
 		int **hood = NULL;
-		int nh = kind == 2 ? block_hoods(p, key, slack, a, &hood)
-			 : kind    ? make_part_hoods(p, key, order, sweep, a,
-						     &hood)
-				   : make_hoods(p, key, order, sweep, a, &hood);
+		int nh = kind == K_BLOCK  ? block_hoods(p, key, slack, a, &hood)
+			 : kind == K_PART ? make_part_hoods(p, key, order,
+							    sweep, a, &hood)
+					  : make_hoods(key, order, sweep,
+						       kind == K_TOP
+							   ? WLNS_TOP_NODES
+							   : WLNS_MAX_NODES,
+						       a, &hood);
 		if (nh < 0) {
 			rc = werr(err, WASP_ENOMEM, "out of memory");
 			break;
@@ -519,9 +555,11 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 				break;
 			}
 			int e = h + WLNS_BATCH < nh ? h + WLNS_BATCH : nh;
+			int focus = kind == K_BLOCK ? key->parent
+				    : kind == K_TOP ? WLNS_FOCUS_TOP
+						    : -1;
 			int t = run_batch(p, o, dl, ksub[kind], hood, h, e,
-					  kind == 2 ? key->parent : -1, sol,
-					  &tr, st);
+					  focus, sol, &tr, st);
 			if (t < 0) {
 				rc = werr(err, WASP_ENOMEM, "out of memory");
 				break;
@@ -529,17 +567,20 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			st->improved += t;
 		}
 		st->rounds++;
-		if (kind == 1) {
+		if (kind == K_PART) {
 			st->part_tried += st->tried - tried;
 			st->part_improved += st->improved - before;
-		} else if (kind == 2) {
+		} else if (kind == K_BLOCK) {
 			st->block_tried += st->tried - tried;
 			st->block_improved += st->improved - before;
+		} else if (kind == K_TOP) {
+			st->top_tried += st->tried - tried;
+			st->top_improved += st->improved - before;
 		}
 		/* after the first plain sweep (or the deadline in it), the
 		 * other start when it is still better: the search goes on
 		 * from it */
-		if (alt && !kind && !rc) {
+		if (alt && kind == K_PLAIN && !rc) {
 			wp_value va;
 			wp_evaluate(p, alt, &va);
 			if (wp_value_cmp(&va, &tr.v) > 0) {
@@ -560,10 +601,10 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 			else
 				ksub[kind] *= 2;
 		} else
-			done[0] = done[1] = done[2] = false;
+			memset(done, 0, sizeof done);
 		bool all = true;
 		for (int k2 = 0; k2 < kinds; k2++)
-			all = all && done[k2];
+			all = all && done[seq[k2]];
 		if (all)
 			break;
 	}

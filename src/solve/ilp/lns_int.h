@@ -23,6 +23,15 @@
  * sub-ILP about the size GLPK solves in the time (whole blocks of 156
  * nodes were too big, doc/formulation.md §12). */
 #define WLNS_PART_NODES 64
+/* A top neighbourhood (lns.c): domains of the search's key, at most
+ * this many nodes, where only the top priority's groups are free or
+ * offered, so that a gang keyed to one domain may move to another
+ * (a block-keyed gang of small pods to the block whose pieces fit it,
+ * its own block's room to a larger gang) in a sub-ILP small enough for
+ * its time: everything else there stays. */
+#define WLNS_TOP_NODES 64
+/* lns_hood.focus_key: the top priority's groups of any key */
+#define WLNS_FOCUS_TOP (-2)
 /* Seconds a block neighbourhood's sub-ILP may take (lns.c,
  * block_hoods): at 0.4 s 59 of frag-10000's 64 were cut and the sweep
  * added 453 top-priority pods, at 1 s 15 were cut and it added 702. */
@@ -65,7 +74,10 @@ typedef struct lns_hood {
 				it is offered (lns_sub.c)                  */
 	int focus_key;       /* >= 0: a whole domain of this key, where
 				only the top priority's groups keyed to it
-				are free or offered (lns.c, block_hoods)  */
+				are free or offered (lns.c, block_hoods);
+				WLNS_FOCUS_TOP: the top priority's groups
+				of any key (lns.c, top neighbourhoods);
+				-1: every group                           */
 } lns_hood;
 
 /* lns_sub.c */

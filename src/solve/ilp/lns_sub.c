@@ -12,7 +12,8 @@
  * come off the nodes' free room.  A group that evicted a unit reaching
  * outside the neighbourhood is fixed too.  A block neighbourhood
  * (lns_hood.focus_key) frees and offers only the top priority's groups
- * keyed to its key; every other group there is fixed.
+ * keyed to its key, a top one those of any key; every other group
+ * there is fixed.
  *
  * Units: those wholly on the neighbourhood's nodes that no fixed group
  * evicted are the sub-problem's, evicted or not as in the plan.  A unit
@@ -50,6 +51,17 @@ static bool in_hood(const lns_hood *h, int n)
 }
 
 /* Position of node n in the neighbourhood, -1: not in it. */
+/* Is group wg outside the neighbourhood's focus (fixed there)?  ftop:
+ * the top priority (groups are in priority order). */
+static bool out_of_focus(const lns_hood *h, const wp_group *wg,
+			 int32_t ftop)
+{
+	if (h->focus_key == WLNS_FOCUS_TOP)
+		return wg->priority != ftop;
+	return h->focus_key >= 0 &&
+	       (wg->key != h->focus_key || wg->priority != ftop);
+}
+
 static int hood_pos(const lns_hood *h, int n)
 {
 	int lo = 0, hi = h->nnodes - 1;
@@ -214,8 +226,7 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 	for (int g = 0; g < ng; g++) {
 		const wp_group *wg = &p->groups[g];
 		bool stays = h->gin[g] != h->gtot[g] ||
-			     (h->focus_key >= 0 && (wg->key != h->focus_key ||
-						    wg->priority != ftop));
+			     out_of_focus(h, wg, ftop);
 		if (h->gin[g] == 0 || !stays)
 			continue;
 		for (int i = 0; i < wg->nclasses; i++) {
@@ -236,8 +247,7 @@ static int group_states(const wp_problem *p, const wp_sol *s,
 	for (int g = 0; g < ng; g++) {
 		long in = h->gin[g], out = h->gtot[g] - in;
 		gs[g] = G_FIXED;
-		if (h->focus_key >= 0 && (p->groups[g].key != h->focus_key ||
-					  p->groups[g].priority != ftop))
+		if (out_of_focus(h, &p->groups[g], ftop))
 			continue;
 		if (in > 0 && out == 0)
 			gs[g] = G_FREE;
