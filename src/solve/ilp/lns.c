@@ -14,7 +14,10 @@
  * Where a group keyed to the next coarser key (a block) waits, two more
  * kinds of neighbourhood take turns with these: a few of one block's
  * racks (make_part_hoods), and a whole block where only the top
- * priority's block-keyed groups are free (block_hoods).  Where running
+ * priority's block-keyed groups are free (block_hoods).  Where they do
+ * not apply, top neighbourhoods of two or more of the key's domains
+ * take turns instead, only the top priority's groups free (tops_apply),
+ * so that a gang keyed to one domain meets another.  Where running
  * units may be evicted, the search also makes the smallest-pods-first
  * plan and goes on from it if it beats the first sweep's (alt_start).
  *
