@@ -50,7 +50,6 @@ static bool in_hood(const lns_hood *h, int n)
 	return in_list(h->nodes, h->nnodes, n);
 }
 
-/* Position of node n in the neighbourhood, -1: not in it. */
 /* Is group wg outside the neighbourhood's focus (fixed there)?  ftop:
  * the top priority (groups are in priority order). */
 static bool out_of_focus(const lns_hood *h, const wp_group *wg,
@@ -62,6 +61,7 @@ static bool out_of_focus(const lns_hood *h, const wp_group *wg,
 	       (wg->key != h->focus_key || wg->priority != ftop);
 }
 
+/* Position of node n in the neighbourhood, -1: not in it. */
 static int hood_pos(const lns_hood *h, int n)
 {
 	int lo = 0, hi = h->nnodes - 1;
