@@ -629,9 +629,12 @@ static double fin_s(const run *R)
 
 /* The pods admitted groups still have, on room free or made by evicting
  * lower priorities (solve/topup.h): the search re-solves groups only
- * inside its domains, and greedy's gangs evict for their minimum only. */
+ * inside its domains, and greedy's gangs evict for their minimum only.
+ * pack: the levels' small pods packed tight first (the last top-up only:
+ * before the search a repacked start led it to worse plans as often as
+ * to better; bench/README.md, "Packing tight"). */
 static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
-		    wasp_error *err)
+		    bool pack, wasp_error *err)
 {
 	if (!wtu_applies(R->p) || cancelled(R->o))
 		return WASP_OK;
@@ -640,7 +643,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 		wp_sol_copy(R->p, t, R->best);
 	wtu_stats st;
 	double t0 = wb_now();
-	if (wtu_topup(R->p, t, dl, &st))
+	if (wtu_topup(R->p, t, dl, pack, &st))
 		return nomem(err);
 	double secs = wb_now() - t0;
 	if (st.pods == 0)
@@ -650,7 +653,8 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 		R->status = "feasible";
 	}
 	R->best = t;
-	R->reason = wa_printf(R->a, "%s; %s, %d more pod%s (%d "
+	R->reason = wa_printf(R->a, "%s; %s, %d more pod%s (%d pod%s "
+				    "packed tighter first; %d "
 				    "group%s past their minimum, evicting "
 				    "%d pod%s; %d gang%s made way for more "
 				    "pods, %d waiting gang%s admitted in "
@@ -660,7 +664,8 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 				    "group%s gave way, %d gang%s shifted "
 				    "to another domain; %.1f s%s)",
 			      R->reason, what, st.pods,
-			      st.pods == 1 ? "" : "s",
+			      st.pods == 1 ? "" : "s", st.packed,
+			      st.packed == 1 ? "" : "s",
 			      st.groups, st.groups == 1 ? "" : "s",
 			      st.evicted, st.evicted == 1 ? "" : "s",
 			      st.traded, st.traded == 1 ? "" : "s",
@@ -680,7 +685,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 static int topup(run *R, wp_sol *t, wasp_error *err)
 {
 	return topup_by(R, t, wdl_sooner(R->deadline, fin_s(R)),
-			"then a top-up", err);
+			"then a top-up", true, err);
 }
 
 /* The neighbourhood search from the constructive plan (§12): sub-ILPs
@@ -709,7 +714,8 @@ static int improve_lns(run *R, wasp_error *err)
 	if (!wdl_is_none(R->deadline) &&
 	    wb_now() + WSV_PRE_TOPUP_SHARE * left < pre.at)
 		pre = wdl_at(wb_now() + WSV_PRE_TOPUP_SHARE * left);
-	int rc = topup_by(R, lsol, pre, "a top-up before the search", err);
+	int rc = topup_by(R, lsol, pre, "a top-up before the search", false,
+			  err);
 	if (rc)
 		return rc;
 	rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol, &ls,

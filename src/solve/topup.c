@@ -549,6 +549,14 @@ static const char *const WAIT_TRADE =
     "its room went to more pods of groups of the same priority (pods past "
     "their minimum, in the top-up after the search)";
 
+/* May group g's pods move within the domain they hold? */
+bool wtu_movable(const tstate *T, int g)
+{
+	const wp_group *wg = &T->p->groups[g];
+	return T->s->admit[g] && !wg->invalid && !wg->tas && !wg->pcomp &&
+	       (wg->key < 0 || T->gdom[g] >= 0);
+}
+
 /* May waiting group g join a trade's fill: a gang of one class, no
  * running pods, no tree or annotations, not made to wait by a trade. */
 bool wtu_joinable(const tstate *T, int g)
@@ -836,8 +844,8 @@ static void undo(tstate *T, const tsaved *v)
 	memcpy(T->s->reason, v->reason, ng * sizeof *v->reason);
 }
 
-int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
-	      wtu_stats *st)
+static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
+		      bool pack, wtu_stats *st)
 {
 	memset(st, 0, sizeof *st);
 	if (!wtu_applies(p)) /* no moves: move_to is all -1 */
@@ -879,6 +887,10 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 	}
 	wis_sort(cand, tmp, nc, cmp_group, key);
 	int ev0 = T->evicted;
+	/* the levels' small pods packed tight first: whole nodes for the
+	 * fill and the clearing (topup_repack.c) */
+	if (pack)
+		wtu_repack(T, sz, st);
 	groups(T, cand, nc, sz, tmp, ord, st);
 	if (!T->nomem && !T->late && s->evict) {
 		trades(T, cand, nc, sz, tmp, st);
@@ -909,6 +921,44 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		memset(st, 0, sizeof *st);
 		st->late = T->late;
 	}
+	wa_destroy(a);
+	return rc;
+}
+
+/* With pack, the top-up is made twice, from the same plan, without and
+ * with the small pods packed first, and the better kept: packing leaves
+ * whole nodes, but the fill and the clearing after it may also find less
+ * (generated gpu instances of 512-2,048 nodes: 4-10 top-priority pods
+ * more or fewer either way; bench/README.md, "Packing tight"). */
+int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, bool pack,
+	      wtu_stats *st)
+{
+	if (!pack)
+		return topup_once(p, s, dl, false, st);
+	memset(st, 0, sizeof *st);
+	if (!wtu_applies(p))
+		return 0;
+	wa_arena *a = wa_new();
+	wp_sol *alt = a ? wp_sol_new(p, a) : NULL;
+	if (!alt) {
+		wa_destroy(a);
+		return -1;
+	}
+	wp_sol_copy(p, alt, s);
+	wtu_stats st2 = {0};
+	int rc = topup_once(p, s, dl, false, st);
+	if (!rc)
+		rc = topup_once(p, alt, dl, true, &st2);
+	if (!rc && st2.pods > 0) {
+		wp_value v1, v2;
+		wp_evaluate(p, s, &v1);
+		wp_evaluate(p, alt, &v2);
+		if (st->pods == 0 || wp_value_cmp(&v2, &v1) > 0) {
+			wp_sol_copy(p, s, alt);
+			*st = st2;
+		}
+	}
+	st->late = st->late || st2.late;
 	wa_destroy(a);
 	return rc;
 }

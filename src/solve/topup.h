@@ -36,6 +36,8 @@ typedef struct wtu_stats {
 	int cleared_pods;  /* pods placed on them           */
 	int cleared_gangs; /* waiting gangs admitted there   */
 	int gave_way;      /* lower groups that waited for them */
+	int packed;        /* pods taken off and put back to pack
+			      their level tight                   */
 	int shifted;       /* gangs moved whole to another domain
 			      to clear them                       */
 	bool late;   /* the deadline stopped it (what it added
@@ -47,9 +49,11 @@ typedef struct wtu_stats {
 bool wtu_applies(const wp_problem *p);
 
 /* Top s up in place (s feasible on entry), adding nothing more once dl
- * has passed.  When the result is not feasible or not better, s is left
- * as it was and st->pods is 0.  -1 on NOMEM (s unchanged). */
-int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl,
+ * has passed; with pack, each level's small pods are first packed tight
+ * in their domains (topup_repack.c).  When the result is not feasible or
+ * not better, s is left as it was and st->pods is 0.  -1 on NOMEM (s
+ * unchanged). */
+int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, bool pack,
 	      wtu_stats *st);
 
 #endif

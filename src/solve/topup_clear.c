@@ -80,14 +80,6 @@ static int cmp_nkey(const void *ctx, int a, int b)
 	return a < b ? -1 : a > b;
 }
 
-/* May group g's pods move within the domain they hold? */
-static bool movable(const tstate *T, int g)
-{
-	const wp_group *wg = &T->p->groups[g];
-	return T->s->admit[g] && !wg->invalid && !wg->tas && !wg->pcomp &&
-	       (wg->key < 0 || T->gdom[g] >= 0);
-}
-
 /* C's tables for level li (T->lvuse too). */
 static void clear_setup(tstate *T, cstate *C, int li, int *tmp)
 {
@@ -491,7 +483,7 @@ static bool moves_for(const tstate *T, const cstate *C, int e, int c,
 	int sl = C->occ[e], c2 = C->occc[e], g2 = p->classes[c2].group;
 	return wp_x(T->s, sl) > 0 && sz[c2] < sz[c] &&
 	       C->stuck[c2] < WTU_CLEAR_STUCK &&
-	       p->groups[g2].priority == T->lv[C->li] && movable(T, g2);
+	       p->groups[g2].priority == T->lv[C->li] && wtu_movable(T, g2);
 }
 
 /* Node n cleared for up to `want` pods of class c: the smaller pods of
@@ -735,7 +727,7 @@ void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,
 			int g = cand[i];
 			const wp_group *wg = &p->groups[g];
 			if (wg->priority != pr || T->gh[g] == 0 ||
-			    T->gh[g] >= wg->size || !movable(T, g))
+			    T->gh[g] >= wg->size || !wtu_movable(T, g))
 				continue;
 			for (int ci = 0; ci < wg->nclasses; ci++) {
 				int c = wg->classes[ci];

@@ -1,7 +1,7 @@
 /*
  * topup_int.h -- the top-up's state, shared by its files: topup.c (the
- * fill and the trades) and topup_clear.c (clearing nodes for larger
- * pods).  Internal to solve/.
+ * fill and the trades), topup_repack.c (packing the small pods tight)
+ * and topup_clear.c (clearing nodes for larger pods).  Internal to solve/.
  */
 #ifndef WASP_TOPUP_INT_H
 #define WASP_TOPUP_INT_H
@@ -93,6 +93,12 @@ void wtu_take_back(tstate *T, size_t m);
 bool wtu_rehome(tstate *T, int d, size_t xmark);
 /* May waiting group g be admitted by a trade or a clearing? */
 bool wtu_joinable(const tstate *T, int g);
+
+/* May group g's pods move within the domain they hold? */
+bool wtu_movable(const tstate *T, int g);
+/* The small pods of each level packed tight, best fit decreasing in
+ * their domains, nothing evicted (topup_repack.c). */
+void wtu_repack(tstate *T, const double *sz, wtu_stats *st);
 
 /* Clearing nodes for larger pods at each priority (topup_clear.c). */
 void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,
