@@ -550,16 +550,9 @@ START_TEST(topup_packs_small_pods_tight)
 {
 	for (int seed = 1; seed <= 4; seed++) {
 		wasp_gen_options g;
-		wasp_gen_options_init(&g);
+		tu_gen_args(&g, "family gpu levels 3 fanout 4 nodes 512 "
+				"gangs 256 max-gang 56 priorities 4 busy 0.5");
 		g.seed = seed;
-		g.family = WGEN_FAMILY_GPU;
-		g.levels = 3;
-		g.fanout = 4;
-		g.nodes = 512;
-		g.gangs = 256;
-		g.max_gang = 56;
-		g.priorities = 4;
-		g.busy = 0.5;
 		tu_inst in;
 		tu_inst_gen(&in, &g);
 		wtu_stats a, b;
