@@ -928,8 +928,8 @@ static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
 /* With pack, the top-up is made twice, from the same plan, without and
  * with the small pods packed first, and the better kept: packing leaves
  * whole nodes, but the fill and the clearing after it may also find less
- * (generated gpu instances of 512-2,048 nodes: 4-10 top-priority pods
- * more or fewer either way; bench/README.md, "Packing tight"). */
+ * (greedy's plans of generated gpu clusters of 512-2,048 nodes: 1-10
+ * top-priority pods more or fewer either way; bench/README.md, "Packing tight"). */
 int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, bool pack,
 	      wtu_stats *st)
 {

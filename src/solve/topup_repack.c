@@ -26,7 +26,6 @@
 #include <string.h>
 
 typedef struct rpack {
-	const tstate *T;
 	const double *sz;
 	const long *dn;     /* per class: nodes in its group's domain     */
 	const int64_t *fit; /* per node: pods of the class being put back */
@@ -95,7 +94,7 @@ static long put_back(tstate *T, int c, int li, long left, int *nodes,
 		fit[n] = f;
 		nodes[m++] = n;
 	}
-	rpack r = {T, NULL, NULL, fit};
+	rpack r = {NULL, NULL, fit};
 	wis_sort(nodes, tmp, m, cmp_node, &r);
 	for (int i = 0; i < m && left > 0 && !T->nomem; i++) {
 		int slot = wp_slot(p, c, nodes[i]);
@@ -108,8 +107,8 @@ static long put_back(tstate *T, int c, int li, long left, int *nodes,
 	return left;
 }
 
-/* Level li packed tight; false when it was put back as it was. */
-static bool repack_level(tstate *T, int li, const double *sz, long *rm,
+/* Level li packed tight, or put back as it was. */
+static void repack_level(tstate *T, int li, const double *sz, long *rm,
 			 long *dn, int *cls, int *nodes, int64_t *fit, int *tmp,
 			 wtu_stats *st)
 {
@@ -118,7 +117,7 @@ static bool repack_level(tstate *T, int li, const double *sz, long *rm,
 	int32_t pr = T->lv[li];
 	double most = wanted(T, pr, sz);
 	if (most <= 0)
-		return false;
+		return;
 	int nc = 0;
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
@@ -133,8 +132,8 @@ static bool repack_level(tstate *T, int li, const double *sz, long *rm,
 		cls[nc++] = c;
 	}
 	if (nc == 0)
-		return false;
-	rpack r = {T, sz, dn, NULL};
+		return;
+	rpack r = {sz, dn, NULL};
 	wis_sort(cls, tmp, nc, cmp_class, &r);
 	size_t m0 = T->nxl;
 	long moved = 0;
@@ -150,20 +149,20 @@ static bool repack_level(tstate *T, int li, const double *sz, long *rm,
 		}
 		moved += rm[cls[i]];
 	}
-	for (int i = 0; i < nc && !T->nomem; i++) {
+	int i = 0;
+	for (; i < nc && !T->nomem; i++) {
 		if (wdl_passed(T->dl, 0)) {
 			T->late = true;
 			break;
 		}
 		if (put_back(T, cls[i], li, rm[cls[i]], nodes, fit, tmp) > 0)
 			break;
-		if (i == nc - 1) {
-			st->packed += (int)moved;
-			return true;
-		}
+	}
+	if (i == nc && !T->nomem) {
+		st->packed += (int)moved;
+		return;
 	}
 	wtu_back_to(T, m0);
-	return false;
 }
 
 void wtu_repack(tstate *T, const double *sz, wtu_stats *st)

@@ -522,10 +522,12 @@ int wilp_lns_rounds(const wp_problem *p, const wasp_options *o,
 	} else if (tops_apply(key)) {
 		seq[kinds++] = K_TOP;
 	}
-	double ksub[K_N] = {sub_s, sub_s,
-			    sub_s > WLNS_BLOCK_SUB_S ? sub_s : WLNS_BLOCK_SUB_S,
-			    sub_s};
-	bool done[K_N] = {false, false, false, false};
+	double ksub[K_N] = {
+	    [K_PLAIN] = sub_s,
+	    [K_PART] = sub_s,
+	    [K_BLOCK] = sub_s > WLNS_BLOCK_SUB_S ? sub_s : WLNS_BLOCK_SUB_S,
+	    [K_TOP] = sub_s};
+	bool done[K_N] = {false};
 	for (int round = 0; round < rounds * kinds; round++) {
 		int kind = seq[round % kinds];
 		int sweep = round / kinds;
