@@ -630,11 +630,12 @@ static double fin_s(const run *R)
 /* The pods admitted groups still have, on room free or made by evicting
  * lower priorities (solve/topup.h): the search re-solves groups only
  * inside its domains, and greedy's gangs evict for their minimum only.
- * pack: the levels' small pods packed tight first (the last top-up only:
- * before the search a repacked start led it to worse plans as often as
- * to better; bench/README.md, "Packing tight"). */
+ * pack: the levels' small pods packed tight first, in free room and
+ * evicting lower pods (the last top-up only: before the search a
+ * repacked start led it to worse plans as often as to better;
+ * bench/README.md, "Packing tight"). */
 static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
-		    bool pack, wasp_error *err)
+		    wtu_pack pack, wasp_error *err)
 {
 	if (!wtu_applies(R->p) || cancelled(R->o))
 		return WASP_OK;
@@ -654,7 +655,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 	}
 	R->best = t;
 	R->reason = wa_printf(R->a, "%s; %s, %d more pod%s (%d pod%s "
-				    "packed tighter first; %d "
+				    "packed tighter first%s; %d "
 				    "group%s past their minimum, evicting "
 				    "%d pod%s; %d gang%s made way for more "
 				    "pods, %d waiting gang%s admitted in "
@@ -666,6 +667,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 			      R->reason, what, st.pods,
 			      st.pods == 1 ? "" : "s", st.packed,
 			      st.packed == 1 ? "" : "s",
+			      st.pack_evicted ? ", evicting lower pods" : "",
 			      st.groups, st.groups == 1 ? "" : "s",
 			      st.evicted, st.evicted == 1 ? "" : "s",
 			      st.traded, st.traded == 1 ? "" : "s",
@@ -685,7 +687,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 static int topup(run *R, wp_sol *t, wasp_error *err)
 {
 	return topup_by(R, t, wdl_sooner(R->deadline, fin_s(R)),
-			"then a top-up", true, err);
+			"then a top-up", WTU_PACK_EVICT, err);
 }
 
 /* The neighbourhood search from the constructive plan (§12): sub-ILPs
@@ -714,8 +716,8 @@ static int improve_lns(run *R, wasp_error *err)
 	if (!wdl_is_none(R->deadline) &&
 	    wb_now() + WSV_PRE_TOPUP_SHARE * left < pre.at)
 		pre = wdl_at(wb_now() + WSV_PRE_TOPUP_SHARE * left);
-	int rc = topup_by(R, lsol, pre, "a top-up before the search", false,
-			  err);
+	int rc = topup_by(R, lsol, pre, "a top-up before the search",
+			  WTU_PACK_NONE, err);
 	if (rc)
 		return rc;
 	rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol, &ls,

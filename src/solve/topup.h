@@ -38,6 +38,7 @@ typedef struct wtu_stats {
 	int gave_way;      /* lower groups that waited for them */
 	int packed;        /* pods taken off and put back to pack
 			      their level tight                   */
+	bool pack_evicted; /* ... evicting lower pods             */
 	int shifted;       /* gangs moved whole to another domain
 			      to clear them                       */
 	bool late;   /* the deadline stopped it (what it added
@@ -48,12 +49,20 @@ typedef struct wtu_stats {
  * allocated pod by pod), no moves, no CompositePodGroup trees. */
 bool wtu_applies(const wp_problem *p);
 
+/* How a top-up may pack each level's small pods tight in their domains
+ * first (topup_repack.c); each way up to the one named is tried from
+ * the same plan and the best result kept. */
+typedef enum wtu_pack {
+	WTU_PACK_NONE,  /* no packing                                  */
+	WTU_PACK_FREE,  /* ... and packed in room free at their level  */
+	WTU_PACK_EVICT  /* ... and packed evicting lower pods          */
+} wtu_pack;
+
 /* Top s up in place (s feasible on entry), adding nothing more once dl
- * has passed; with pack, each level's small pods are first packed tight
- * in their domains (topup_repack.c).  When the result is not feasible or
+ * has passed, packing as pack says.  When the result is not feasible or
  * not better, s is left as it was and st->pods is 0.  -1 on NOMEM (s
  * unchanged). */
-int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, bool pack,
+int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, wtu_pack pack,
 	      wtu_stats *st);
 
 #endif

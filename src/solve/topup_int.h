@@ -94,11 +94,16 @@ bool wtu_rehome(tstate *T, int d, size_t xmark);
 /* May waiting group g be admitted by a trade or a clearing? */
 bool wtu_joinable(const tstate *T, int g);
 
+/* Pods of class c that would fit on node n were every unit there that
+ * group g may evict gone; nothing changes. */
+int64_t wtu_fit_evicting(tstate *T, int g, int c, int li, int n);
+
 /* May group g's pods move within the domain they hold? */
 bool wtu_movable(const tstate *T, int g);
 /* The small pods of each level packed tight, best fit decreasing in
- * their domains, nothing evicted (topup_repack.c). */
-void wtu_repack(tstate *T, const double *sz, wtu_stats *st);
+ * their domains; with evict, lower pods give way to them where that
+ * packs them tighter (topup_repack.c). */
+void wtu_repack(tstate *T, const double *sz, bool evict, wtu_stats *st);
 
 /* Clearing nodes for larger pods at each priority (topup_clear.c). */
 void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,

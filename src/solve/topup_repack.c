@@ -14,10 +14,14 @@
  * (a rack's before a block's before the cluster's), larger pods first
  * -- each class filling first the nodes of its domain that hold the
  * fewest of its pods (best fit decreasing, which packs optimally where
- * the sizes divide one another).  Only room free at the level is used:
- * nothing is evicted and no lower pod gives way.  When a class finds no
- * room for all its pods, the level is put back as it was.  The fill and
- * the clearing that follow take the whole nodes this leaves.
+ * the sizes divide one another).  Packing in free room, nothing is
+ * evicted and no lower pod gives way; when a class finds no room for all
+ * its pods, the level is put back as it was.  Packing evicting, a class
+ * may also take the room of lower pods its group may evict (a running
+ * top-priority pod pins its node, and the room beside it is mostly held
+ * by lower pods in the fragmented family); when all the classes at once
+ * strand one, they are packed one at a time instead.  The fill and the
+ * clearing that follow take the whole nodes this leaves.
  */
 #include "solve/topup_int.h"
 #include "base/clock.h"
@@ -25,10 +29,14 @@
 
 #include <string.h>
 
+/* Passes over a level's classes when they are packed one at a time. */
+#define WTU_PACK_PASSES 2
+
 typedef struct rpack {
 	const double *sz;
 	const long *dn;     /* per class: nodes in its group's domain     */
 	const int64_t *fit; /* per node: pods of the class being put back */
+	const int64_t *now; /* ... that fit without evicting              */
 } rpack;
 
 /* Classes: narrowest domain first, then larger pods, then index. */
@@ -42,12 +50,15 @@ static int cmp_class(const void *ctx, int a, int b)
 	return a < b ? -1 : a > b;
 }
 
-/* Nodes: fewest pods of the class first, then index. */
+/* Nodes: fewest pods of the class first, then the fewest evictions
+ * (most that fit now), then index. */
 static int cmp_node(const void *ctx, int a, int b)
 {
 	const rpack *r = ctx;
 	if (r->fit[a] != r->fit[b])
 		return r->fit[a] < r->fit[b] ? -1 : 1;
+	if (r->now[a] != r->now[b])
+		return r->now[a] > r->now[b] ? -1 : 1;
 	return a < b ? -1 : a > b;
 }
 
@@ -73,47 +84,146 @@ static double wanted(const tstate *T, int32_t pr, const double *sz)
 	return most;
 }
 
+/* Up to `left` pods of class c on node n, with evict evicting what its
+ * group may there until they fit; pods placed. */
+static long put_on(tstate *T, int c, int li, int n, long left, bool evict,
+		   int *tmp)
+{
+	const wp_class *cl = &T->p->classes[c];
+	int slot = wp_slot(T->p, c, n);
+	long got = 0;
+	while (got < left && !T->nomem) {
+		int64_t f = wtu_fit(T, c, li, n);
+		if (f <= 0 && evict)
+			f = wtu_make_room(T, cl->group, c, li, n, tmp);
+		if (f <= 0)
+			break;
+		if (f > left - got)
+			f = left - got;
+		wtu_put(T, slot, (int)f);
+		got += f;
+	}
+	return got;
+}
+
 /* Class c's `left` pods back on the nodes of its group's domain that
- * hold the fewest of them first.  Pods that found no room. */
-static long put_back(tstate *T, int c, int li, long left, int *nodes,
-		     int64_t *fit, int *tmp)
+ * take the fewest of them first (with evict, counting the room of the
+ * lower pods it may evict).  Pods that found no room. */
+static long put_back(tstate *T, int c, int li, long left, bool evict,
+		     int *nodes, int64_t *fit, int64_t *now, int *tmp)
 {
 	const wp_problem *p = T->p;
 	const wp_class *cl = &p->classes[c];
 	const wp_group *wg = &p->groups[cl->group];
 	const wtp_key *k = wg->key >= 0 && p->topo ? &p->topo->keys[wg->key]
 						   : NULL;
+	evict = evict && T->s->evict && wpe_may_preempt(p, cl->group);
 	int m = 0;
 	for (int j = 0; j < cl->nelig; j++) {
 		int n = cl->elig[j];
 		if (k && k->node_dom[n] != T->gdom[cl->group])
 			continue;
 		int64_t f = wtu_fit(T, c, li, n);
-		if (f <= 0)
+		int64_t e = evict ? wtu_fit_evicting(T, cl->group, c, li, n)
+				  : f;
+		if (e <= 0)
 			continue;
-		fit[n] = f;
+		fit[n] = e;
+		now[n] = f;
 		nodes[m++] = n;
 	}
-	rpack r = {NULL, NULL, fit};
+	rpack r = {NULL, NULL, fit, now};
 	wis_sort(nodes, tmp, m, cmp_node, &r);
-	for (int i = 0; i < m && left > 0 && !T->nomem; i++) {
-		int slot = wp_slot(p, c, nodes[i]);
-		int64_t f = fit[nodes[i]];
-		if (f > left)
-			f = left;
-		wtu_put(T, slot, (int)f);
-		left -= f;
-	}
+	for (int i = 0; i < m && left > 0 && !T->nomem; i++)
+		left -= put_on(T, c, li, nodes[i], left, evict, tmp);
 	return left;
 }
 
-/* Level li packed tight, or put back as it was. */
-static void repack_level(tstate *T, int li, const double *sz, long *rm,
-			 long *dn, int *cls, int *nodes, int64_t *fit, int *tmp,
-			 wtu_stats *st)
+/* Class c's pods taken off; how many. */
+static long take_off(tstate *T, int c)
+{
+	const wp_class *cl = &T->p->classes[c];
+	long off = 0;
+	WP_X_EACH(T->s, cl, sl) {
+		int x = wp_x(T->s, sl);
+		if (x > 0) {
+			off += x;
+			wtu_put(T, sl, -x);
+		}
+	}
+	return off;
+}
+
+/* The scratch a level's packing works in. */
+typedef struct rscratch {
+	long *rm, *dn;
+	int *cls, *nodes, *tmp;
+	int64_t *fit, *now;
+} rscratch;
+
+/* All the classes' pods off, then back in order; when one class finds no
+ * room for all its pods, the level as it was.  Pods moved. */
+static long pack_all(tstate *T, int li, int nc, rscratch *x, bool evict)
+{
+	size_t m0 = T->nxl, r0 = T->nrl;
+	long moved = 0;
+	for (int i = 0; i < nc; i++)
+		moved += x->rm[x->cls[i]] = take_off(T, x->cls[i]);
+	int i = 0;
+	for (; i < nc && !T->nomem; i++) {
+		if (wdl_passed(T->dl, 0)) {
+			T->late = true;
+			break;
+		}
+		if (put_back(T, x->cls[i], li, x->rm[x->cls[i]], evict,
+			     x->nodes, x->fit, x->now, x->tmp) > 0)
+			break;
+	}
+	if (i == nc && !T->nomem)
+		return moved;
+	wtu_back_to(T, m0);
+	wtu_take_back(T, r0);
+	return 0;
+}
+
+/* Evicting lower pods, one class at a time, in passes: a class's pods
+ * always fit back (in the room they left, if nowhere tighter), so none
+ * is stranded, though the classes pack less tightly than all at once.
+ * All at once stranded a class of the top priority on the fragmented
+ * family's seed 1 at 2,048 nodes and on each of seeds 1-6 at 1,024.
+ * Pods moved. */
+static long pack_each(tstate *T, int li, int nc, rscratch *x)
+{
+	for (int i = 0; i < nc; i++)
+		x->rm[x->cls[i]] = 0;
+	for (int pass = 0; pass < WTU_PACK_PASSES && !T->late; pass++)
+		for (int i = 0; i < nc && !T->nomem; i++) {
+			if (wdl_passed(T->dl, 0)) {
+				T->late = true;
+				break;
+			}
+			int c = x->cls[i];
+			size_t m0 = T->nxl, r0 = T->nrl;
+			long off = take_off(T, c);
+			if (put_back(T, c, li, off, true, x->nodes, x->fit,
+				     x->now, x->tmp) > 0) {
+				wtu_back_to(T, m0);
+				wtu_take_back(T, r0);
+			} else {
+				x->rm[c] = off;
+			}
+		}
+	long moved = 0;
+	for (int i = 0; i < nc; i++)
+		moved += x->rm[x->cls[i]];
+	return moved;
+}
+
+/* Level li packed tight. */
+static void repack_level(tstate *T, int li, const double *sz, bool evict,
+			 rscratch *x, wtu_stats *st)
 {
 	const wp_problem *p = T->p;
-	wp_sol *s = T->s;
 	int32_t pr = T->lv[li];
 	double most = wanted(T, pr, sz);
 	if (most <= 0)
@@ -125,60 +235,40 @@ static void repack_level(tstate *T, int li, const double *sz, long *rm,
 		if (wg->priority != pr || sz[c] >= most || T->ch[c] <= 0 ||
 		    !wtu_movable(T, cl->group))
 			continue;
-		dn[c] = wg->key >= 0 && p->topo
-				? p->topo->keys[wg->key]
-				      .dom_nnodes[T->gdom[cl->group]]
-				: p->nnodes;
-		cls[nc++] = c;
+		x->dn[c] = wg->key >= 0 && p->topo
+				   ? p->topo->keys[wg->key]
+					 .dom_nnodes[T->gdom[cl->group]]
+				   : p->nnodes;
+		x->cls[nc++] = c;
 	}
 	if (nc == 0)
 		return;
-	rpack r = {sz, dn, NULL};
-	wis_sort(cls, tmp, nc, cmp_class, &r);
-	size_t m0 = T->nxl;
-	long moved = 0;
-	for (int i = 0; i < nc; i++) {
-		const wp_class *cl = &p->classes[cls[i]];
-		rm[cls[i]] = 0;
-		WP_X_EACH(s, cl, sl) {
-			int x = wp_x(s, sl);
-			if (x > 0) {
-				rm[cls[i]] += x;
-				wtu_put(T, sl, -x);
-			}
-		}
-		moved += rm[cls[i]];
-	}
-	int i = 0;
-	for (; i < nc && !T->nomem; i++) {
-		if (wdl_passed(T->dl, 0)) {
-			T->late = true;
-			break;
-		}
-		if (put_back(T, cls[i], li, rm[cls[i]], nodes, fit, tmp) > 0)
-			break;
-	}
-	if (i == nc && !T->nomem) {
-		st->packed += (int)moved;
-		return;
-	}
-	wtu_back_to(T, m0);
+	rpack r = {sz, x->dn, NULL, NULL};
+	wis_sort(x->cls, x->tmp, nc, cmp_class, &r);
+	long moved = pack_all(T, li, nc, x, evict);
+	if (moved == 0 && evict)
+		moved = pack_each(T, li, nc, x);
+	st->packed += (int)moved;
 }
 
-void wtu_repack(tstate *T, const double *sz, wtu_stats *st)
+void wtu_repack(tstate *T, const double *sz, bool evict, wtu_stats *st)
 {
 	const wp_problem *p = T->p;
 	size_t nn = (size_t)p->nnodes, ncl = (size_t)p->nclasses;
-	long *rm = wa_calloc(T->a, ncl + 1, sizeof *rm);
-	long *dn = wa_calloc(T->a, ncl + 1, sizeof *dn);
-	int *cls = wa_calloc(T->a, ncl + 1, sizeof *cls);
-	int *nodes = wa_calloc(T->a, nn + 1, sizeof *nodes);
-	int64_t *fit = wa_calloc(T->a, nn + 1, sizeof *fit);
-	int *tmp = wa_calloc(T->a, (nn > ncl ? nn : ncl) + 1, sizeof *tmp);
-	if (!rm || !dn || !cls || !nodes || !fit || !tmp) {
+	rscratch x = {
+	    .rm = wa_calloc(T->a, ncl + 1, sizeof *x.rm),
+	    .dn = wa_calloc(T->a, ncl + 1, sizeof *x.dn),
+	    .cls = wa_calloc(T->a, ncl + 1, sizeof *x.cls),
+	    .nodes = wa_calloc(T->a, nn + 1, sizeof *x.nodes),
+	    .tmp = wa_calloc(T->a, (nn > ncl ? nn : ncl) + 1, sizeof *x.tmp),
+	    .fit = wa_calloc(T->a, nn + 1, sizeof *x.fit),
+	    .now = wa_calloc(T->a, nn + 1, sizeof *x.now),
+	};
+	if (!x.rm || !x.dn || !x.cls || !x.nodes || !x.tmp || !x.fit ||
+	    !x.now) {
 		T->nomem = true;
 		return;
 	}
 	for (int li = 0; li < T->nl && !T->late && !T->nomem; li++)
-		repack_level(T, li, sz, rm, dn, cls, nodes, fit, tmp, st);
+		repack_level(T, li, sz, evict, &x, st);
 }
