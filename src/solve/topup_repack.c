@@ -20,8 +20,8 @@
  * may also take the room of lower pods its group may evict (a running
  * top-priority pod pins its node, and the room beside it is mostly held
  * by lower pods in the fragmented family); when all the classes at once
- * strand one, they are packed one at a time instead.  The fill and the
- * clearing that follow take the whole nodes this leaves.
+ * strand one, they are packed one domain at a time instead.  The fill
+ * and the clearing that follow take the whole nodes this leaves.
  */
 #include "solve/topup_int.h"
 #include "base/clock.h"
@@ -29,22 +29,26 @@
 
 #include <string.h>
 
-/* Passes over a level's classes when they are packed one at a time. */
+/* Passes over a level's domains when they are packed one at a time. */
 #define WTU_PACK_PASSES 2
 
 typedef struct rpack {
 	const double *sz;
 	const long *dn;     /* per class: nodes in its group's domain     */
+	const long *dk;     /* ... and that domain (key and domain index) */
 	const int64_t *fit; /* per node: pods of the class being put back */
 	const int64_t *now; /* ... that fit without evicting              */
 } rpack;
 
-/* Classes: narrowest domain first, then larger pods, then index. */
+/* Classes: narrowest domain first, a domain's classes together, then
+ * larger pods, then index. */
 static int cmp_class(const void *ctx, int a, int b)
 {
 	const rpack *r = ctx;
 	if (r->dn[a] != r->dn[b])
 		return r->dn[a] < r->dn[b] ? -1 : 1;
+	if (r->dk[a] != r->dk[b])
+		return r->dk[a] < r->dk[b] ? -1 : 1;
 	if (r->sz[a] != r->sz[b])
 		return r->sz[a] > r->sz[b] ? -1 : 1;
 	return a < b ? -1 : a > b;
@@ -132,7 +136,7 @@ static long put_back(tstate *T, int c, int li, long left, bool evict,
 		now[n] = f;
 		nodes[m++] = n;
 	}
-	rpack r = {NULL, NULL, fit, now};
+	rpack r = {.fit = fit, .now = now};
 	wis_sort(nodes, tmp, m, cmp_node, &r);
 	for (int i = 0; i < m && left > 0 && !T->nomem; i++)
 		left -= put_on(T, c, li, nodes[i], left, evict, tmp);
@@ -156,7 +160,7 @@ static long take_off(tstate *T, int c)
 
 /* The scratch a level's packing works in. */
 typedef struct rscratch {
-	long *rm, *dn;
+	long *rm, *dn, *dk, *off;
 	int *cls, *nodes, *tmp;
 	int64_t *fit, *now;
 } rscratch;
@@ -186,32 +190,42 @@ static long pack_all(tstate *T, int li, int nc, rscratch *x, bool evict)
 	return 0;
 }
 
-/* Evicting lower pods, one class at a time, in passes: a class's pods
- * always fit back (in the room they left, if nowhere tighter), so none
- * is stranded, though the classes pack less tightly than all at once.
- * All at once stranded a class of the top priority on the fragmented
- * family's seed 1 at 2,048 nodes and on each of seeds 1-6 at 1,024.
- * Pods moved. */
-static long pack_each(tstate *T, int li, int nc, rscratch *x)
+/* Evicting lower pods, one domain at a time (its classes taken off and
+ * put back together), in passes: a domain's pods always fit back (in
+ * the room they left, if nowhere tighter), so none is stranded, though
+ * the domains pack less tightly than all at once.  All at once stranded
+ * a class of the top priority on the fragmented family's seed 1 at
+ * 2,048 nodes and on each of seeds 1-6 at 1,024.  Pods moved. */
+static long pack_domains(tstate *T, int li, int nc, rscratch *x)
 {
 	for (int i = 0; i < nc; i++)
 		x->rm[x->cls[i]] = 0;
 	for (int pass = 0; pass < WTU_PACK_PASSES && !T->late; pass++)
-		for (int i = 0; i < nc && !T->nomem; i++) {
+		for (int i = 0, j; i < nc && !T->nomem; i = j) {
 			if (wdl_passed(T->dl, 0)) {
 				T->late = true;
 				break;
 			}
-			int c = x->cls[i];
+			int c0 = x->cls[i];
+			for (j = i + 1; j < nc && x->dk[x->cls[j]] == x->dk[c0] &&
+					x->dn[x->cls[j]] == x->dn[c0];
+			     j++)
+				;
 			size_t m0 = T->nxl, r0 = T->nrl;
-			long off = take_off(T, c);
-			if (put_back(T, c, li, off, true, x->nodes, x->fit,
-				     x->now, x->tmp) > 0) {
+			for (int k = i; k < j; k++)
+				x->off[k] = take_off(T, x->cls[k]);
+			int k = i;
+			while (k < j && !T->nomem &&
+			       put_back(T, x->cls[k], li, x->off[k], true,
+					x->nodes, x->fit, x->now, x->tmp) == 0)
+				k++;
+			if (k < j) {
 				wtu_back_to(T, m0);
 				wtu_take_back(T, r0);
-			} else {
-				x->rm[c] = off;
+				continue;
 			}
+			for (k = i; k < j; k++)
+				x->rm[x->cls[k]] = x->off[k];
 		}
 	long moved = 0;
 	for (int i = 0; i < nc; i++)
@@ -235,19 +249,22 @@ static void repack_level(tstate *T, int li, const double *sz, bool evict,
 		if (wg->priority != pr || sz[c] >= most || T->ch[c] <= 0 ||
 		    !wtu_movable(T, cl->group))
 			continue;
-		x->dn[c] = wg->key >= 0 && p->topo
-				   ? p->topo->keys[wg->key]
-					 .dom_nnodes[T->gdom[cl->group]]
-				   : p->nnodes;
+		bool keyed = wg->key >= 0 && p->topo;
+		x->dn[c] = keyed ? p->topo->keys[wg->key]
+				       .dom_nnodes[T->gdom[cl->group]]
+				 : p->nnodes;
+		x->dk[c] = keyed ? (long)wg->key * (p->nnodes + 1) +
+					   T->gdom[cl->group] + 1
+				 : -1;
 		x->cls[nc++] = c;
 	}
 	if (nc == 0)
 		return;
-	rpack r = {sz, x->dn, NULL, NULL};
+	rpack r = {.sz = sz, .dn = x->dn, .dk = x->dk};
 	wis_sort(x->cls, x->tmp, nc, cmp_class, &r);
 	long moved = pack_all(T, li, nc, x, evict);
 	if (moved == 0 && evict)
-		moved = pack_each(T, li, nc, x);
+		moved = pack_domains(T, li, nc, x);
 	st->packed += (int)moved;
 }
 
@@ -258,13 +275,15 @@ void wtu_repack(tstate *T, const double *sz, bool evict, wtu_stats *st)
 	rscratch x = {
 	    .rm = wa_calloc(T->a, ncl + 1, sizeof *x.rm),
 	    .dn = wa_calloc(T->a, ncl + 1, sizeof *x.dn),
+	    .dk = wa_calloc(T->a, ncl + 1, sizeof *x.dk),
+	    .off = wa_calloc(T->a, ncl + 1, sizeof *x.off),
 	    .cls = wa_calloc(T->a, ncl + 1, sizeof *x.cls),
 	    .nodes = wa_calloc(T->a, nn + 1, sizeof *x.nodes),
 	    .tmp = wa_calloc(T->a, (nn > ncl ? nn : ncl) + 1, sizeof *x.tmp),
 	    .fit = wa_calloc(T->a, nn + 1, sizeof *x.fit),
 	    .now = wa_calloc(T->a, nn + 1, sizeof *x.now),
 	};
-	if (!x.rm || !x.dn || !x.cls || !x.nodes || !x.tmp || !x.fit ||
+	if (!x.rm || !x.dn || !x.dk || !x.off || !x.cls || !x.nodes || !x.tmp || !x.fit ||
 	    !x.now) {
 		T->nomem = true;
 		return;
