@@ -630,10 +630,9 @@ static double fin_s(const run *R)
 /* The pods admitted groups still have, on room free or made by evicting
  * lower priorities (solve/topup.h): the search re-solves groups only
  * inside its domains, and greedy's gangs evict for their minimum only.
- * pack: the levels' small pods packed tight first, in free room and
- * evicting lower pods (the last top-up only: before the search a
- * repacked start led it to worse plans as often as to better;
- * bench/README.md, "Packing tight"). */
+ * pack: how the levels' small pods may be packed tight first (the last
+ * top-up only: before the search a repacked start led it to worse plans
+ * as often as to better; bench/README.md, "Packing tight"). */
 static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 		    wtu_pack pack, wasp_error *err)
 {
@@ -654,6 +653,15 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 		R->status = "feasible";
 	}
 	R->best = t;
+	const char *how =
+	    st.packed_by == WTU_PACK_YIELD
+		? wa_printf(R->a, ", evicting lower pods, %d lower group%s "
+				  "waiting for them",
+			    st.yielded, st.yielded == 1 ? "" : "s")
+	    : st.packed_by == WTU_PACK_EVICT ? ", evicting lower pods"
+					       : "";
+	if (!how)
+		return nomem(err);
 	R->reason = wa_printf(R->a, "%s; %s, %d more pod%s (%d pod%s "
 				    "packed tighter first%s; %d "
 				    "group%s past their minimum, evicting "
@@ -667,7 +675,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 			      R->reason, what, st.pods,
 			      st.pods == 1 ? "" : "s", st.packed,
 			      st.packed == 1 ? "" : "s",
-			      st.pack_evicted ? ", evicting lower pods" : "",
+			      how,
 			      st.groups, st.groups == 1 ? "" : "s",
 			      st.evicted, st.evicted == 1 ? "" : "s",
 			      st.traded, st.traded == 1 ? "" : "s",
@@ -687,7 +695,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 static int topup(run *R, wp_sol *t, wasp_error *err)
 {
 	return topup_by(R, t, wdl_sooner(R->deadline, fin_s(R)),
-			"then a top-up", WTU_PACK_EVICT, err);
+			"then a top-up", WTU_PACK_YIELD, err);
 }
 
 /* The neighbourhood search from the constructive plan (§12): sub-ILPs

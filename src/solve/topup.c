@@ -908,7 +908,7 @@ static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
 	/* the levels' small pods packed tight first: whole nodes for the
 	 * fill and the clearing (topup_repack.c) */
 	if (pack != WTU_PACK_NONE)
-		wtu_repack(T, sz, pack == WTU_PACK_EVICT, st);
+		wtu_repack(T, sz, pack, st);
 	groups(T, cand, nc, sz, tmp, ord, st);
 	if (!T->nomem && !T->late && s->evict) {
 		trades(T, cand, nc, sz, tmp, st);
@@ -947,10 +947,10 @@ static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
  * same plan, and the best kept.  Packing leaves whole nodes, but the
  * fill and the clearing after it may also find less (greedy's plans of
  * generated gpu clusters of 512-2,048 nodes: 1-10 top-priority pods
- * more or fewer either way; bench/README.md, "Packing tight").  Packing
- * evicting goes before packing in free room: it placed more on every
- * instance measured but one, and at 10,000 nodes, where each way takes
- * seconds, the deadline leaves the last one little time. */
+ * more or fewer either way; bench/README.md, "Packing tight").  The
+ * ways that may take more room go first: they placed more on nearly
+ * every instance measured, and at 10,000 nodes, where each way takes
+ * seconds, the deadline leaves the last ones little time. */
 int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, wtu_pack pack,
 	      wtu_stats *st)
 {
@@ -969,7 +969,8 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, wtu_pack pack,
 	wp_sol_copy(p, orig, s);
 	int rc = topup_once(p, s, dl, WTU_PACK_NONE, st);
 	bool late = st->late;
-	static const wtu_pack ways[] = {WTU_PACK_EVICT, WTU_PACK_FREE};
+	static const wtu_pack ways[] = {WTU_PACK_YIELD, WTU_PACK_EVICT,
+					WTU_PACK_FREE};
 	for (size_t i = 0; i < sizeof ways / sizeof *ways && !rc; i++) {
 		wtu_pack m = ways[i];
 		if (m > pack)
@@ -986,7 +987,7 @@ int wtu_topup(const wp_problem *p, wp_sol *s, wb_deadline dl, wtu_pack pack,
 		if (st->pods == 0 || wp_value_cmp(&v2, &v1) > 0) {
 			wp_sol_copy(p, s, alt);
 			*st = st2;
-			st->pack_evicted = m == WTU_PACK_EVICT;
+			st->packed_by = m;
 		}
 	}
 	st->late = late;

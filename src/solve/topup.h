@@ -26,6 +26,17 @@
 #include "base/clock.h"
 #include "reduce/problem.h"
 
+/* How a top-up may pack each level's small pods tight in their domains
+ * first (topup_repack.c); each way up to the one named is tried from
+ * the same plan and the best result kept. */
+typedef enum wtu_pack {
+	WTU_PACK_NONE,  /* no packing                                  */
+	WTU_PACK_FREE,  /* ... and packed in room free at their level  */
+	WTU_PACK_EVICT, /* ... and packed evicting lower pods          */
+	WTU_PACK_YIELD  /* ... and packed evicting, lower pending pods
+			   giving way                                 */
+} wtu_pack;
+
 typedef struct wtu_stats {
 	int pods;    /* pods added                           */
 	int groups;  /* groups that got some                 */
@@ -38,7 +49,8 @@ typedef struct wtu_stats {
 	int gave_way;      /* lower groups that waited for them */
 	int packed;        /* pods taken off and put back to pack
 			      their level tight                   */
-	bool pack_evicted; /* ... evicting lower pods             */
+	wtu_pack packed_by; /* ... how (WTU_PACK_NONE: not)       */
+	int yielded;       /* lower groups that waited for it      */
 	int shifted;       /* gangs moved whole to another domain
 			      to clear them                       */
 	bool late;   /* the deadline stopped it (what it added
@@ -48,15 +60,6 @@ typedef struct wtu_stats {
 /* Whether the top-up handles p: no device claims (their devices are
  * allocated pod by pod), no moves, no CompositePodGroup trees. */
 bool wtu_applies(const wp_problem *p);
-
-/* How a top-up may pack each level's small pods tight in their domains
- * first (topup_repack.c); each way up to the one named is tried from
- * the same plan and the best result kept. */
-typedef enum wtu_pack {
-	WTU_PACK_NONE,  /* no packing                                  */
-	WTU_PACK_FREE,  /* ... and packed in room free at their level  */
-	WTU_PACK_EVICT  /* ... and packed evicting lower pods          */
-} wtu_pack;
 
 /* Top s up in place (s feasible on entry), adding nothing more once dl
  * has passed, packing as pack says.  When the result is not feasible or

@@ -194,7 +194,7 @@ static bool bumpable(const tstate *T, const cstate *C, int h)
 }
 
 /* The groups dropped since log mark m are admitted again. */
-static void readmit_to(tstate *T, size_t m)
+void wtu_readmit_to(tstate *T, size_t m)
 {
 	while (T->ndrop > m) {
 		int g = T->drop[--T->ndrop];
@@ -216,10 +216,8 @@ static bool droppable(const tstate *T, const cstate *C, int h)
 	       !wh->invalid && !wh->tas && !wh->pcomp && wh->nbound == 0;
 }
 
-/* Group h waits: its pods off, the units it evicted rehomed (rehome,
- * with the log since xmark).  False, with nothing changed, when one of
- * them can be neither. */
-static bool drop_group(tstate *T, int h, size_t xmark)
+/* (topup_int.h) */
+bool wtu_drop(tstate *T, int h, size_t xmark)
 {
 	const wp_problem *p = T->p;
 	wp_sol *s = T->s;
@@ -277,7 +275,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 		int sl = C->occ[e];
 		int h = p->classes[C->occc[e]].group;
 		if (wp_x(T->s, sl) == 0 || !droppable(T, C, h) ||
-		    !drop_group(T, h, xm))
+		    !wtu_drop(T, h, xm))
 			continue;
 		f = wtu_fit(T, c, C->li, n);
 		if (f == 0 && may)
@@ -286,7 +284,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	if (f == 0) {
 		wtu_take_back(T, rm);
 		wtu_back_to(T, xm);
-		readmit_to(T, dm);
+		wtu_readmit_to(T, dm);
 	}
 	return f;
 }
@@ -328,7 +326,7 @@ static void rerun(tstate *T, int n, int g)
  * the groups shifted. */
 static void clear_back(tstate *T, cstate *C, const cmark *m)
 {
-	readmit_to(T, m->d);
+	wtu_readmit_to(T, m->d);
 	wtu_take_back(T, m->r);
 	wtu_back_to(T, m->x);
 	while (C->nhl > m->h)

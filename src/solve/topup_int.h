@@ -101,9 +101,15 @@ int64_t wtu_fit_evicting(tstate *T, int g, int c, int li, int n);
 /* May group g's pods move within the domain they hold? */
 bool wtu_movable(const tstate *T, int g);
 /* The small pods of each level packed tight, best fit decreasing in
- * their domains; with evict, lower pods give way to them where that
- * packs them tighter (topup_repack.c). */
-void wtu_repack(tstate *T, const double *sz, bool evict, wtu_stats *st);
+ * their domains, as pack says (topup.h; topup_repack.c). */
+void wtu_repack(tstate *T, const double *sz, wtu_pack pack, wtu_stats *st);
+
+/* Group h waits: its pods off, the units it evicted rehomed (rehome,
+ * with the log since xmark).  False, with nothing changed, when one of
+ * them can be neither (topup_clear.c). */
+bool wtu_drop(tstate *T, int h, size_t xmark);
+/* The groups dropped since log mark m are admitted again. */
+void wtu_readmit_to(tstate *T, size_t m);
 
 /* Clearing nodes for larger pods at each priority (topup_clear.c). */
 void wtu_clears(tstate *T, const int *cand, int nc, const double *sz,

@@ -20,8 +20,12 @@
  * may also take the room of lower pods its group may evict (a running
  * top-priority pod pins its node, and the room beside it is mostly held
  * by lower pods in the fragmented family); when all the classes at once
- * strand one, they are packed one domain at a time instead.  The fill
- * and the clearing that follow take the whole nodes this leaves.
+ * strand one, they are packed one domain at a time instead.  With lower
+ * pending pods giving way, every level's small pods come off at once and
+ * go back highest level first, and a lower group that then finds no
+ * room waits (the top level's row counts the lower pending pods, which
+ * no eviction moves).  The fill and the clearing that follow take the
+ * whole nodes this leaves.
  */
 #include "solve/topup_int.h"
 #include "base/clock.h"
@@ -161,6 +165,7 @@ static long take_off(tstate *T, int c)
 /* The scratch a level's packing works in. */
 typedef struct rscratch {
 	long *rm, *dn, *dk, *off;
+	int *lb; /* per level: where its classes start in cls */
 	int *cls, *nodes, *tmp;
 	int64_t *fit, *now;
 } rscratch;
@@ -233,15 +238,15 @@ static long pack_domains(tstate *T, int li, int nc, rscratch *x)
 	return moved;
 }
 
-/* Level li packed tight. */
-static void repack_level(tstate *T, int li, const double *sz, bool evict,
-			 rscratch *x, wtu_stats *st)
+/* Level li's classes to pack, in order, into cls; how many. */
+static int level_classes(tstate *T, int li, const double *sz, rscratch *x,
+			 int *cls)
 {
 	const wp_problem *p = T->p;
 	int32_t pr = T->lv[li];
 	double most = wanted(T, pr, sz);
 	if (most <= 0)
-		return;
+		return 0;
 	int nc = 0;
 	for (int c = 0; c < p->nclasses; c++) {
 		const wp_class *cl = &p->classes[c];
@@ -256,20 +261,86 @@ static void repack_level(tstate *T, int li, const double *sz, bool evict,
 		x->dk[c] = keyed ? (long)wg->key * (p->nnodes + 1) +
 					   T->gdom[cl->group] + 1
 				 : -1;
-		x->cls[nc++] = c;
+		cls[nc++] = c;
 	}
+	rpack r = {.sz = sz, .dn = x->dn, .dk = x->dk};
+	wis_sort(cls, x->tmp, nc, cmp_class, &r);
+	return nc;
+}
+
+/* Level li packed tight. */
+static void repack_level(tstate *T, int li, const double *sz, bool evict,
+			 rscratch *x, wtu_stats *st)
+{
+	int nc = level_classes(T, li, sz, x, x->cls);
 	if (nc == 0)
 		return;
-	rpack r = {.sz = sz, .dn = x->dn, .dk = x->dk};
-	wis_sort(x->cls, x->tmp, nc, cmp_class, &r);
 	long moved = pack_all(T, li, nc, x, evict);
 	if (moved == 0 && evict)
 		moved = pack_domains(T, li, nc, x);
 	st->packed += (int)moved;
 }
 
-void wtu_repack(tstate *T, const double *sz, bool evict, wtu_stats *st)
+/* May group g wait so that higher pods get its room (the clearing's
+ * rule): admitted, below the top priority, no running pods, tree or
+ * annotations. */
+static bool may_wait(const tstate *T, int g)
 {
+	const wp_group *wg = &T->p->groups[g];
+	return wg->priority < T->lv[0] && T->s->admit[g] && !wg->invalid &&
+	       !wg->tas && !wg->pcomp && wg->nbound == 0;
+}
+
+/* Evicting, lower pods giving way: every level's small pods off at once,
+ * then back level by level, highest first, so that a higher level's pods
+ * take the room lower pending pods held; a lower group whose pods then
+ * find no room waits, its evictions rehomed.  False, with nothing
+ * changed, when a top-level class finds no room or a group cannot
+ * wait. */
+static bool pack_yield(tstate *T, const double *sz, rscratch *x,
+		       wtu_stats *st)
+{
+	const wp_problem *p = T->p;
+	int nc = 0;
+	for (int li = 0; li < T->nl; li++) {
+		x->lb[li] = nc;
+		nc += level_classes(T, li, sz, x, x->cls + nc);
+	}
+	x->lb[T->nl] = nc;
+	size_t m0 = T->nxl, r0 = T->nrl, d0 = T->ndrop;
+	long moved = 0;
+	for (int i = 0; i < nc; i++)
+		moved += x->rm[x->cls[i]] = take_off(T, x->cls[i]);
+	bool ok = true;
+	for (int li = 0; li < T->nl && ok && !T->nomem; li++)
+		for (int i = x->lb[li]; i < x->lb[li + 1] && ok; i++) {
+			int c = x->cls[i], g = p->classes[c].group;
+			if (!T->s->admit[g]) /* it waits already */
+				continue;
+			if (wdl_passed(T->dl, 0)) {
+				T->late = true;
+				ok = false;
+			} else if (put_back(T, c, li, x->rm[c], true,
+					    x->nodes, x->fit, x->now,
+					    x->tmp) > 0) {
+				ok = li > 0 && may_wait(T, g) &&
+				     wtu_drop(T, g, m0);
+			}
+		}
+	if (!ok || T->nomem) {
+		wtu_back_to(T, m0);
+		wtu_take_back(T, r0);
+		wtu_readmit_to(T, d0);
+		return false;
+	}
+	st->packed += (int)moved;
+	st->yielded += (int)(T->ndrop - d0);
+	return true;
+}
+
+void wtu_repack(tstate *T, const double *sz, wtu_pack pack, wtu_stats *st)
+{
+	bool evict = pack >= WTU_PACK_EVICT;
 	const wp_problem *p = T->p;
 	size_t nn = (size_t)p->nnodes, ncl = (size_t)p->nclasses;
 	rscratch x = {
@@ -282,12 +353,15 @@ void wtu_repack(tstate *T, const double *sz, bool evict, wtu_stats *st)
 	    .tmp = wa_calloc(T->a, (nn > ncl ? nn : ncl) + 1, sizeof *x.tmp),
 	    .fit = wa_calloc(T->a, nn + 1, sizeof *x.fit),
 	    .now = wa_calloc(T->a, nn + 1, sizeof *x.now),
+	    .lb = wa_calloc(T->a, (size_t)T->nl + 2, sizeof *x.lb),
 	};
-	if (!x.rm || !x.dn || !x.dk || !x.off || !x.cls || !x.nodes || !x.tmp || !x.fit ||
-	    !x.now) {
+	if (!x.rm || !x.dn || !x.dk || !x.off || !x.cls || !x.nodes ||
+	    !x.tmp || !x.fit || !x.now || !x.lb) {
 		T->nomem = true;
 		return;
 	}
+	if (pack == WTU_PACK_YIELD && pack_yield(T, sz, &x, st))
+		return;
 	for (int li = 0; li < T->nl && !T->late && !T->nomem; li++)
 		repack_level(T, li, sz, evict, &x, st);
 }
