@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -549,15 +550,26 @@ static double packed_topup(tu_inst *in, wtu_pack pack, wtu_stats *st)
 	return v.work[0];
 }
 
+/* A generated 512-node cluster of the family (3 levels of 4) and its
+ * greedy plan. */
+static void gen_512(tu_inst *in, const char *family, int seed)
+{
+	char args[160];
+	snprintf(args, sizeof args,
+		 "family %s levels 3 fanout 4 nodes 512 gangs 256 max-gang 56 "
+		 "priorities 4 busy 0.5",
+		 family);
+	wasp_gen_options g;
+	tu_gen_args(&g, args);
+	g.seed = seed;
+	tu_inst_gen(in, &g);
+}
+
 START_TEST(topup_packs_small_pods_tight)
 {
 	for (int seed = 1; seed <= 4; seed++) {
-		wasp_gen_options g;
-		tu_gen_args(&g, "family gpu levels 3 fanout 4 nodes 512 "
-				"gangs 256 max-gang 56 priorities 4 busy 0.5");
-		g.seed = seed;
 		tu_inst in;
-		tu_inst_gen(&in, &g);
+		gen_512(&in, "gpu", seed);
 		wtu_stats a, b;
 		double w0 = packed_topup(&in, WTU_PACK_NONE, &a);
 		double w1 = packed_topup(&in, WTU_PACK_FREE, &b);
@@ -589,12 +601,8 @@ START_TEST(topup_packs_evicting_lower_pods)
 {
 	int evicting = 0, yielding = 0;
 	for (int seed = 1; seed <= 6; seed++) {
-		wasp_gen_options g;
-		tu_gen_args(&g, "family fragmented levels 3 fanout 4 nodes 512 "
-				"gangs 256 max-gang 56 priorities 4 busy 0.5");
-		g.seed = seed;
 		tu_inst in;
-		tu_inst_gen(&in, &g);
+		gen_512(&in, "fragmented", seed);
 		wtu_stats a, b, c;
 		double w0 = packed_topup(&in, WTU_PACK_FREE, &a);
 		double w1 = packed_topup(&in, WTU_PACK_EVICT, &b);
