@@ -629,9 +629,9 @@ END_TEST
 
 /* Where auto runs neither the ILP nor the search (racks of 64 nodes, so
  * no key with domains of at most 32; the node model too large), greedy's
- * plan is topped up: the whole run says so, places more top-priority
- * pods than greedy mode, and its plan passes the verifier (tu_solve).
- * Greedy mode keeps greedy's plan. */
+ * plan is topped up, and the result topped up again: the whole run says
+ * so, places more top-priority pods than greedy mode, and its plan
+ * passes the verifier (tu_solve).  Greedy mode keeps greedy's plan. */
 START_TEST(topup_after_greedy_only)
 {
 	wasp_gen_options g;
@@ -653,6 +653,9 @@ START_TEST(topup_after_greedy_only)
 	wasp_plan *gr = tu_solve_mode(s, WASP_MODE_GREEDY);
 	ck_assert_ptr_nonnull(strstr(au->sum.mode_reason, "greedy only"));
 	ck_assert_ptr_nonnull(strstr(au->sum.mode_reason, "then a top-up"));
+	/* its own plan topped up again adds more (22 pods here) */
+	ck_assert_ptr_nonnull(
+	    strstr(au->sum.mode_reason, "then a top-up again"));
 	ck_assert_ptr_null(strstr(gr->sum.mode_reason, "top-up"));
 	ck_assert_double_gt(au->sum.tiers.work[0], gr->sum.tiers.work[0]);
 	wpl_free(au);
