@@ -639,8 +639,9 @@ static double fin_s(const run *R)
  * top-up only: before the search a repacked start led it to worse plans
  * as often as to better; bench/README.md, "Packing tight"). */
 static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
-		    wtu_pack pack, wasp_error *err)
+		    wtu_pack pack, bool *added, wasp_error *err)
 {
+	*added = false;
 	if (!wtu_applies(R->p) || cancelled(R->o))
 		return WASP_OK;
 	/* t: the search's own copy, to hold the best plan so far */
@@ -658,6 +659,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 		R->status = "feasible";
 	}
 	R->best = t;
+	*added = true;
 	const char *how =
 	    st.packed_by == WTU_PACK_YIELD
 		? wa_printf(R->a, ", evicting lower pods, %d lower group%s "
@@ -702,9 +704,9 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R));
 	const char *what = "then a top-up";
 	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
-		const char *was = R->reason;
-		int rc = topup_by(R, t, dl, what, WTU_PACK_YIELD, err);
-		if (rc || R->reason == was) /* failed, or added nothing */
+		bool added;
+		int rc = topup_by(R, t, dl, what, WTU_PACK_YIELD, &added, err);
+		if (rc || !added)
 			return rc;
 		what = "then a top-up again";
 	}
@@ -737,8 +739,9 @@ static int improve_lns(run *R, wasp_error *err)
 	if (!wdl_is_none(R->deadline) &&
 	    wb_now() + WSV_PRE_TOPUP_SHARE * left < pre.at)
 		pre = wdl_at(wb_now() + WSV_PRE_TOPUP_SHARE * left);
+	bool added;
 	int rc = topup_by(R, lsol, pre, "a top-up before the search",
-			  WTU_PACK_NONE, err);
+			  WTU_PACK_NONE, &added, err);
 	if (rc)
 		return rc;
 	rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol, &ls,

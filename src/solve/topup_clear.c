@@ -207,13 +207,12 @@ static const char *const WAIT_CLEAR =
     "its room went to pods of a higher priority (in the top-up after the "
     "search)";
 
-/* May group h wait altogether so that pods of level li get its room: an
- * admitted group below li with no running pods, tree or annotations. */
-static bool droppable(const tstate *T, const cstate *C, int h)
+/* (topup_int.h) */
+bool wtu_may_wait(const tstate *T, int h, int li)
 {
 	const wp_group *wh = &T->p->groups[h];
-	return wh->priority < T->lv[C->li] && T->s->admit[h] &&
-	       !wh->invalid && !wh->tas && !wh->pcomp && wh->nbound == 0;
+	return wh->priority < T->lv[li] && T->s->admit[h] && !wh->invalid &&
+	       !wh->tas && !wh->pcomp && wh->nbound == 0;
 }
 
 /* (topup_int.h) */
@@ -274,7 +273,7 @@ static int64_t room_for(tstate *T, cstate *C, int c, int n, bool bump,
 	for (int e = C->obeg[n]; f == 0 && e < C->obeg[n + 1]; e++) {
 		int sl = C->occ[e];
 		int h = p->classes[C->occc[e]].group;
-		if (wp_x(T->s, sl) == 0 || !droppable(T, C, h) ||
+		if (wp_x(T->s, sl) == 0 || !wtu_may_wait(T, h, C->li) ||
 		    !wtu_drop(T, h, xm))
 			continue;
 		f = wtu_fit(T, c, C->li, n);

@@ -104,6 +104,10 @@ bool wtu_movable(const tstate *T, int g);
  * their domains, as pack says (topup.h; topup_repack.c). */
 void wtu_repack(tstate *T, const double *sz, wtu_pack pack, wtu_stats *st);
 
+/* May group h wait altogether so that pods of level li get its room: an
+ * admitted group below li with no running pods, tree or annotations
+ * (topup_clear.c). */
+bool wtu_may_wait(const tstate *T, int h, int li);
 /* Group h waits: its pods off, the units it evicted rehomed (rehome,
  * with the log since xmark).  False, with nothing changed, when one of
  * them can be neither (topup_clear.c). */

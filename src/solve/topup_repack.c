@@ -92,6 +92,14 @@ static double wanted(const tstate *T, int32_t pr, const double *sz)
 	return most;
 }
 
+/* The scratch a level's packing works in. */
+typedef struct rscratch {
+	long *rm, *dn, *dk, *off;
+	int *lb; /* per level: where its classes start in cls */
+	int *cls, *nodes, *tmp;
+	int64_t *fit, *now;
+} rscratch;
+
 /* Up to `left` pods of class c on node n, with evict evicting what its
  * group may there until they fit; pods placed. */
 static long put_on(tstate *T, int c, int li, int n, long left, bool evict,
@@ -118,7 +126,7 @@ static long put_on(tstate *T, int c, int li, int n, long left, bool evict,
  * take the fewest of them first (with evict, counting the room of the
  * lower pods it may evict).  Pods that found no room. */
 static long put_back(tstate *T, int c, int li, long left, bool evict,
-		     int *nodes, int64_t *fit, int64_t *now, int *tmp)
+		     rscratch *x)
 {
 	const wp_problem *p = T->p;
 	const wp_class *cl = &p->classes[c];
@@ -136,14 +144,14 @@ static long put_back(tstate *T, int c, int li, long left, bool evict,
 				  : f;
 		if (e <= 0)
 			continue;
-		fit[n] = e;
-		now[n] = f;
-		nodes[m++] = n;
+		x->fit[n] = e;
+		x->now[n] = f;
+		x->nodes[m++] = n;
 	}
-	rpack r = {.fit = fit, .now = now};
-	wis_sort(nodes, tmp, m, cmp_node, &r);
+	rpack r = {.fit = x->fit, .now = x->now};
+	wis_sort(x->nodes, x->tmp, m, cmp_node, &r);
 	for (int i = 0; i < m && left > 0 && !T->nomem; i++)
-		left -= put_on(T, c, li, nodes[i], left, evict, tmp);
+		left -= put_on(T, c, li, x->nodes[i], left, evict, x->tmp);
 	return left;
 }
 
@@ -162,14 +170,6 @@ static long take_off(tstate *T, int c)
 	return off;
 }
 
-/* The scratch a level's packing works in. */
-typedef struct rscratch {
-	long *rm, *dn, *dk, *off;
-	int *lb; /* per level: where its classes start in cls */
-	int *cls, *nodes, *tmp;
-	int64_t *fit, *now;
-} rscratch;
-
 /* All the classes' pods off, then back in order; when one class finds no
  * room for all its pods, the level as it was.  Pods moved. */
 static long pack_all(tstate *T, int li, int nc, rscratch *x, bool evict)
@@ -184,8 +184,7 @@ static long pack_all(tstate *T, int li, int nc, rscratch *x, bool evict)
 			T->late = true;
 			break;
 		}
-		if (put_back(T, x->cls[i], li, x->rm[x->cls[i]], evict,
-			     x->nodes, x->fit, x->now, x->tmp) > 0)
+		if (put_back(T, x->cls[i], li, x->rm[x->cls[i]], evict, x) > 0)
 			break;
 	}
 	if (i == nc && !T->nomem)
@@ -212,8 +211,7 @@ static long pack_domains(tstate *T, int li, int nc, rscratch *x)
 				break;
 			}
 			int c0 = x->cls[i];
-			for (j = i + 1; j < nc && x->dk[x->cls[j]] == x->dk[c0] &&
-					x->dn[x->cls[j]] == x->dn[c0];
+			for (j = i + 1; j < nc && x->dk[x->cls[j]] == x->dk[c0];
 			     j++)
 				;
 			size_t m0 = T->nxl, r0 = T->nrl;
@@ -221,8 +219,7 @@ static long pack_domains(tstate *T, int li, int nc, rscratch *x)
 				x->off[k] = take_off(T, x->cls[k]);
 			int k = i;
 			while (k < j && !T->nomem &&
-			       put_back(T, x->cls[k], li, x->off[k], true,
-					x->nodes, x->fit, x->now, x->tmp) == 0)
+			       !put_back(T, x->cls[k], li, x->off[k], true, x))
 				k++;
 			if (k < j) {
 				wtu_back_to(T, m0);
@@ -281,16 +278,6 @@ static void repack_level(tstate *T, int li, const double *sz, bool evict,
 	st->packed += (int)moved;
 }
 
-/* May group g wait so that higher pods get its room (the clearing's
- * rule): admitted, below the top priority, no running pods, tree or
- * annotations. */
-static bool may_wait(const tstate *T, int g)
-{
-	const wp_group *wg = &T->p->groups[g];
-	return wg->priority < T->lv[0] && T->s->admit[g] && !wg->invalid &&
-	       !wg->tas && !wg->pcomp && wg->nbound == 0;
-}
-
 /* Evicting, lower pods giving way: every level's small pods off at once,
  * then back level by level, highest first, so that a higher level's pods
  * take the room lower pending pods held; a lower group whose pods then
@@ -320,10 +307,8 @@ static bool pack_yield(tstate *T, const double *sz, rscratch *x,
 			if (wdl_passed(T->dl, 0)) {
 				T->late = true;
 				ok = false;
-			} else if (put_back(T, c, li, x->rm[c], true,
-					    x->nodes, x->fit, x->now,
-					    x->tmp) > 0) {
-				ok = li > 0 && may_wait(T, g) &&
+			} else if (put_back(T, c, li, x->rm[c], true, x) > 0) {
+				ok = li > 0 && wtu_may_wait(T, g, 0) &&
 				     wtu_drop(T, g, m0);
 			}
 		}
