@@ -664,6 +664,48 @@ START_TEST(topup_after_greedy_only)
 }
 END_TEST
 
+/* A waiting gang of pods as large as those of the gang making way joins
+ * a trade where that gang's room and the room no one uses give it its
+ * minimum.  n0, n1: gang d (two pods of 8 GPUs, minCount 2); n2 idle;
+ * gang j (jsize pods of 8 GPUs, minCount jsize) waiting: three pods take
+ * n0-n2 (one more than d had); four fit nowhere, and nothing changes. */
+static void idle_case(int jsize, bool joins)
+{
+	tu_buf b = {0};
+	tu_nodes_yaml(&b, 3);
+	tu_gang_min_yaml(&b, "d", 2, 2, 8, 100, NULL);
+	tu_gang_min_yaml(&b, "j", jsize, jsize, 8, 100, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int gd = p->groups[0].size == 2 ? 0 : 1, gj = 1 - gd;
+	int cd = p->groups[gd].classes[0], cj = p->groups[gj].classes[0];
+	wp_sol *s = wp_sol_new(p, in.a);
+	wp_x_set(s, wp_slot(p, cd, 0), 1);
+	wp_x_set(s, wp_slot(p, cd, 1), 1);
+	s->admit[gd] = 1;
+	s->reason[gj] = "waits in the test";
+	wtu_stats st;
+	topped_up(&in, s, &st);
+	ck_assert_int_eq(s->admit[gj], joins);
+	ck_assert_int_eq(s->admit[gd], !joins);
+	ck_assert_int_eq(st.traded, joins);
+	ck_assert_int_eq(st.joined, joins);
+	ck_assert_int_eq(st.pods, joins ? 1 : 0);
+	for (int n = 0; n < 3; n++)
+		ck_assert_int_eq(wp_x(s, wp_slot(p, cj, n)), joins);
+	if (!joins)
+		ck_assert_str_eq(s->reason[gj], "waits in the test");
+	tu_inst_free(&in);
+}
+
+START_TEST(topup_trade_takes_idle_room)
+{
+	idle_case(3, true);
+	idle_case(4, false);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("topup");
@@ -674,6 +716,7 @@ static Suite *suite(void)
 	tcase_add_test(t, topup_trade_rehomes_evictions);
 	tcase_add_test(t, topup_trade_admits_waiting);
 	tcase_add_test(t, topup_fills_after_trade);
+	tcase_add_test(t, topup_trade_takes_idle_room);
 	tcase_add_test(t, topup_never_uses_no_freed_room);
 	tcase_add_test(t, topup_clears_node_for_larger_pod);
 	tcase_add_test(t, topup_shifts_gang_to_another_domain);

@@ -17,6 +17,7 @@
 #include "base/sort.h"
 #include "reduce/units.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,9 @@
 #define WTU_JOIN_ROOM 2.0
 /* Clearing nodes for larger pods runs at most this many rounds. */
 #define WTU_CLEAR_ROUNDS 4
+/* A trade's waiting gangs take the room no one uses on at most this
+ * many nodes (the first with room for one of their pods). */
+#define WTU_SPARE_NODES 256
 
 bool wtu_applies(const wp_problem *p)
 {
@@ -632,30 +636,6 @@ static long fill_node(tstate *T, int n, const int *want, int nw,
 	return got;
 }
 
-/* The waiting gangs in want[] that the log since mark gave fewer pods
- * than their minimum lose them again.  Pods taken off. */
-static long settle(tstate *T, const int *want, int nw, size_t mark)
-{
-	const wp_problem *p = T->p;
-	long off = 0;
-	for (int w = 0; w < nw; w++) {
-		int g = want[w];
-		if (T->s->admit[g] || T->gh[g] == 0 ||
-		    T->gh[g] >= p->groups[g].min_need)
-			continue;
-		size_t end = T->nxl;
-		for (size_t e = mark; e < end; e++) {
-			int slot = T->xl[e].slot;
-			if (p->classes[wp_slot_class(p, slot)].group == g &&
-			    T->xl[e].k > 0) {
-				off += T->xl[e].k;
-				wtu_put(T, slot, -T->xl[e].k);
-			}
-		}
-	}
-	return off;
-}
-
 /* The waiting gangs in want[] that now have pods are admitted (logged
  * for the undo).  False on NOMEM. */
 static bool admit_joined(tstate *T, const int *want, int nw)
@@ -684,13 +664,66 @@ static void unadmit_to(tstate *T, size_t m)
 	}
 }
 
+/* The node of pod log entry e. */
+static int xl_node(const tstate *T, size_t e)
+{
+	const wp_problem *p = T->p;
+	int c = wp_slot_class(p, T->xl[e].slot);
+	return p->classes[c].elig[T->xl[e].slot - p->classes[c].off];
+}
+
+/* The nodes where a pod of one of the waiting groups g[0..ng) fits now
+ * (T->spare, the first WTU_SPARE_NODES of them): the room a plan leaves
+ * over; and per group the pods of its class they hold (T->sroom, a
+ * filter: more when a trade has taken some).  Classes are tried once
+ * per request, eligibility and level (few at scale, where the groups
+ * are many); rep: 3 ng scratch. */
+static void spare_nodes(tstate *T, const int *g, int ng, int *rep)
+{
+	const wp_problem *p = T->p;
+	int nr = 0, *rg = rep + 2 * ng;
+	for (int w = 0; w < ng; w++) {
+		const wp_class *cl = &p->classes[p->groups[g[w]].classes[0]];
+		int li = level_of(T, p->groups[g[w]].priority), r = 0;
+		for (; r < nr; r++) {
+			const wp_class *o = &p->classes[rep[2 * r]];
+			if (o->elig == cl->elig && o->nelig == cl->nelig &&
+			    rep[2 * r + 1] == li &&
+			    !memcmp(o->req, cl->req, sizeof *o->req * T->nres))
+				break;
+		}
+		if (r == nr) {
+			rep[2 * nr] = p->groups[g[w]].classes[0];
+			rep[2 * nr++ + 1] = li;
+		}
+		rg[w] = r;
+	}
+	long *room = T->sroom + p->ngroups; /* per rep */
+	memset(room, 0, sizeof *room * (size_t)nr);
+	T->nspare = 0;
+	for (int n = 0; n < p->nnodes && T->nspare < WTU_SPARE_NODES; n++) {
+		bool any = false;
+		for (int r = 0; r < nr; r++) {
+			int64_t f = wp_slot(p, rep[2 * r], n) >= 0
+					? wtu_fit(T, rep[2 * r], rep[2 * r + 1], n)
+					: 0;
+			room[r] += (long)f;
+			any = any || f > 0;
+		}
+		if (any)
+			T->spare[T->nspare++] = n;
+	}
+	for (int w = 0; w < ng; w++)
+		T->sroom[g[w]] = room[rg[w]];
+}
+
 /* Exchanges for gang d (no running pods): node by node, its pods past
  * its minimum make room for more, smaller pods of the admitted groups
  * in want[0..nw0); then d waits altogether when the room of all its
- * pods gives more to all of want[] (the waiting gangs after nw0 join
- * where they get their minimum: settle, admit_joined), and the units d
- * evicted are rehomed (rehome).  Each kept only when it gains.  Pods
- * gained net. */
+ * pods gives more to all of want[] (the waiting gangs after nw0 each in
+ * turn, kept where they get their minimum, also on the nodes T->spare
+ * when there are: admit_joined), and the units d evicted are rehomed
+ * (rehome).  Each kept only when it gains.  Pods gained net. */
 static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 		  const double *sz)
 {
@@ -741,16 +774,39 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 		    WTU_JOIN_ROOM * (double)lost * size)
 			jw[nj++] = want[w];
 	}
-	for (size_t e = mark; e < T->nxl && !T->nomem; e++) {
-		if (T->xl[e].k >= 0)
-			continue;
-		int dc = wp_slot_class(p, T->xl[e].slot);
-		int n = p->classes[dc].elig[T->xl[e].slot - p->classes[dc].off];
-		got += fill_node(T, n, jw, nj, sz, size);
+	/* first the admitted groups that want pods smaller than d's, on
+	 * d's nodes */
+	size_t vend = T->nxl;
+	for (size_t e = mark; e < vend && !T->nomem; e++)
+		if (T->xl[e].k < 0)
+			got += fill_node(T, xl_node(T, e), jw, nw0, sz, size);
+	/* then each waiting gang in turn, on d's nodes and then on the
+	 * room no one uses (frag-2048 seed 1: a gang of 32 making way for
+	 * one of 41 beside 10 whole nodes idle); kept where it gets its
+	 * minimum.  Its pods may be as large as d's: with room elsewhere a
+	 * larger gang of them gains. */
+	double upto = T->nspare ? nextafter(size, INFINITY) : size;
+	for (int w = nw0; w < nj && !T->nomem; w++) {
+		int g = jw[w];
+		size_t m = T->nxl;
+		long g1 = 0;
+		for (size_t e = mark; e < vend && !T->nomem; e++)
+			if (T->xl[e].k < 0)
+				g1 += fill_node(T, xl_node(T, e), jw + w, 1,
+						sz, upto);
+		bool may = T->gh[g] > 0 &&
+			   T->gh[g] + T->sroom[g] >= p->groups[g].min_need;
+		for (int i = 0; may && T->gh[g] < p->groups[g].size &&
+				i < T->nspare && !T->nomem;
+		     i++)
+			g1 += fill_node(T, T->spare[i], jw + w, 1, sz, upto);
+		if (T->gh[g] < p->groups[g].min_need)
+			wtu_back_to(T, m);
+		else
+			got += g1;
 	}
 	want = jw;
 	nw = nj;
-	got -= settle(T, want, nw, mark);
 	size_t rmark = T->nrl, amark = T->nadm;
 	if (got <= lost || T->nomem || !wtu_rehome(T, d, mark) ||
 	    !admit_joined(T, want, nw)) {
@@ -768,16 +824,21 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 
 /* Trades at each priority: the gangs with the largest pods first, each
  * against the groups of its priority that still want pods, admitted or
- * waiting. */
+ * waiting.  idle: the waiting gangs may also take the room no one uses
+ * (T->spare). */
 static void trades(tstate *T, const int *cand, int nc, const double *sz,
-		   int *tmp, wtu_stats *st)
+		   int *tmp, bool idle, wtu_stats *st)
 {
 	const wp_problem *p = T->p;
 	int *want = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *want);
 	T->jw = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *T->jw);
+	T->spare = wa_calloc(T->a, WTU_SPARE_NODES, sizeof *T->spare);
+	int *rep = wa_calloc(T->a, 3 * (size_t)p->ngroups + 1, sizeof *rep);
+	T->sroom = wa_calloc(T->a, 2 * (size_t)p->ngroups + 1, sizeof *T->sroom);
 	int *dl = wa_calloc(T->a, (size_t)nc + 1, sizeof *dl);
 	double *dsz = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *dsz);
-	if (!want || !T->jw || !dl || !dsz) {
+	if (!want || !T->jw || !T->spare || !rep || !T->sroom || !dl ||
+	    !dsz) {
 		T->nomem = true;
 		return;
 	}
@@ -805,6 +866,9 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 			}
 		wis_sort(want + nw0, tmp, nw - nw0, wis_asc, dsz);
 		wis_sort(dl, tmp, nd, wis_desc, dsz);
+		T->nspare = 0;
+		if (idle)
+			spare_nodes(T, want + nw0, nw - nw0, rep);
 		for (int i = 0; nw > 0 && i < nd && !T->nomem; i++) {
 			if (wdl_passed(T->dl, 0)) {
 				T->late = true;
@@ -911,7 +975,7 @@ static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		wtu_repack(T, sz, pack, st);
 	groups(T, cand, nc, sz, tmp, ord, st);
 	if (!T->nomem && !T->late && s->evict) {
-		trades(T, cand, nc, sz, tmp, st);
+		trades(T, cand, nc, sz, tmp, false, st);
 		/* a gang that made way leaves room the fill did not take
 		 * (its units run again there, and may go again) */
 		if (st->traded)
@@ -924,6 +988,17 @@ static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
 		wtu_clears(T, cand, nc, sz, st);
 		if (st->pods == p0)
 			break;
+	}
+	/* last, trades into the room no one took, where a waiting gang's
+	 * pods may be as large as those of the gang making way.  Not
+	 * before the clearing: room it admits whole gangs into went to
+	 * trades gaining a pod or two (greedy's plan of a generated
+	 * 512-node gpu cluster: 14 top-priority pods fewer) */
+	if (!T->nomem && !T->late && s->evict) {
+		int p0 = st->pods;
+		trades(T, cand, nc, sz, tmp, true, st);
+		if (st->pods > p0)
+			groups(T, cand, nc, sz, tmp, ord, st);
 	}
 	st->late = T->late;
 	/* evictions net: a gang that made way or gave way lets units run */

@@ -31,6 +31,10 @@ typedef struct tstate {
 	} *xl;
 	size_t nxl, xcap;
 	int *jw;            /* a trade's wanting groups (scratch)          */
+	int *spare, nspare; /* trades into idle room: nodes where a waiting
+			       gang's pod fits (none: no such trades)     */
+	long *sroom;        /* per waiting group: its pods spare[] holds,
+			       2 ng (the rest scratch)                    */
 	unsigned char *topped; /* per group: group() added pods           */
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
