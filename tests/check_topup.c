@@ -666,31 +666,47 @@ END_TEST
 
 /* A waiting gang of pods as large as those of the gang making way joins
  * a trade where that gang's room and the room no one uses give it its
- * minimum.  n0, n1: gang d (two pods of 8 GPUs, minCount 2); n2 idle;
- * gang j (jsize pods of 8 GPUs, minCount jsize) waiting: three pods take
- * n0-n2 (one more than d had); four fit nowhere, and nothing changes. */
-static void idle_case(int jsize, bool joins)
+ * minimum.  n0, n1: gang d (two pods of 8 GPUs, minCount 2); n2 idle,
+ * or (lower) holding the planned pod of gang l (4 GPUs, a lower
+ * priority), which then waits for the trade; gang j (jsize pods of 8
+ * GPUs, minCount jsize) waiting: three pods take n0-n2 (one more than d
+ * had); four fit nowhere, and nothing changes. */
+static void idle_case(int jsize, bool lower, bool joins)
 {
 	tu_buf b = {0};
 	tu_nodes_yaml(&b, 3);
 	tu_gang_min_yaml(&b, "d", 2, 2, 8, 100, NULL);
 	tu_gang_min_yaml(&b, "j", jsize, jsize, 8, 100, NULL);
+	if (lower)
+		tu_gang_min_yaml(&b, "l", 1, 1, 4, 10, NULL);
 	tu_inst in;
 	tu_inst_load(&in, tu_load_buf(&b));
 	const wp_problem *p = in.p;
-	int gd = p->groups[0].size == 2 ? 0 : 1, gj = 1 - gd;
+	int gd = -1, gj = -1, gl = -1; /* l: priority 10 */
+	for (int g = 0; g < p->ngroups; g++)
+		*(p->groups[g].priority == 10 ? &gl
+		  : p->groups[g].size == 2    ? &gd
+					      : &gj) = g;
+	ck_assert(gd >= 0 && gj >= 0 && (gl >= 0) == lower);
 	int cd = p->groups[gd].classes[0], cj = p->groups[gj].classes[0];
 	wp_sol *s = wp_sol_new(p, in.a);
 	wp_x_set(s, wp_slot(p, cd, 0), 1);
 	wp_x_set(s, wp_slot(p, cd, 1), 1);
 	s->admit[gd] = 1;
+	if (lower) {
+		wp_x_set(s, wp_slot(p, p->groups[gl].classes[0], 2), 1);
+		s->admit[gl] = 1;
+	}
 	s->reason[gj] = "waits in the test";
 	wtu_stats st;
 	topped_up(&in, s, &st);
 	ck_assert_int_eq(s->admit[gj], joins);
 	ck_assert_int_eq(s->admit[gd], !joins);
+	if (lower)
+		ck_assert_int_eq(s->admit[gl], !joins);
 	ck_assert_int_eq(st.traded, joins);
 	ck_assert_int_eq(st.joined, joins);
+	ck_assert_int_eq(st.gave_way, lower && joins);
 	ck_assert_int_eq(st.pods, joins ? 1 : 0);
 	for (int n = 0; n < 3; n++)
 		ck_assert_int_eq(wp_x(s, wp_slot(p, cj, n)), joins);
@@ -701,8 +717,11 @@ static void idle_case(int jsize, bool joins)
 
 START_TEST(topup_trade_takes_idle_room)
 {
-	idle_case(3, true);
-	idle_case(4, false);
+	idle_case(3, false, true);
+	idle_case(4, false, false);
+	/* the lower group's planned pod gives way */
+	idle_case(3, true, true);
+	idle_case(4, true, false);
 }
 END_TEST
 

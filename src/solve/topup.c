@@ -672,13 +672,76 @@ static int xl_node(const tstate *T, size_t e)
 	return p->classes[c].elig[T->xl[e].slot - p->classes[c].off];
 }
 
-/* The nodes where a pod of one of the waiting groups g[0..ng) fits now
- * (T->spare, the first WTU_SPARE_NODES of them): the room a plan leaves
- * over; and per group the pods of its class they hold (T->sroom, a
- * filter: more when a trade has taken some).  Classes are tried once
- * per request, eligibility and level (few at scale, where the groups
- * are many); rep: 3 ng scratch. */
-static void spare_nodes(tstate *T, const int *g, int ng, int *rep)
+/* The planned pods on each node of the groups below level li that may
+ * wait for a trade's waiting gang (wtu_may_wait): their requests
+ * (T->yuse, nnodes * nres) and the groups, node by node (T->ybeg,
+ * T->yg).  False on NOMEM. */
+static bool yielding(tstate *T, int li)
+{
+	const wp_problem *p = T->p;
+	wa_arena *a = T->a;
+	size_t nn = (size_t)p->nnodes, nr = (size_t)T->nres, npairs = 0;
+	T->yuse = wa_calloc(a, nn * nr + 1, sizeof *T->yuse);
+	T->ybeg = wa_calloc(a, nn + 2, sizeof *T->ybeg);
+	if (!T->yuse || !T->ybeg)
+		return false;
+	for (int pass = 0; pass < 2; pass++) {
+		for (int h = 0; h < p->ngroups; h++) {
+			if (!wtu_may_wait(T, h, li))
+				continue;
+			const wp_group *wh = &p->groups[h];
+			for (int i = 0; i < wh->nclasses; i++) {
+				const wp_class *cl = &p->classes[wh->classes[i]];
+				WP_X_EACH(T->s, cl, sl) {
+					int n = cl->elig[sl - cl->off];
+					if (pass == 1) {
+						T->yg[T->ybeg[n + 1]++] = h;
+						continue;
+					}
+					for (size_t r = 0; r < nr; r++)
+						T->yuse[n * nr + r] +=
+						    wp_x(T->s, sl) * cl->req[r];
+					T->ybeg[n + 2]++;
+					npairs++;
+				}
+			}
+		}
+		if (pass == 0) {
+			T->yg = wa_calloc(a, npairs + 1, sizeof *T->yg);
+			if (!T->yg)
+				return false;
+			for (size_t n = 0; n < nn; n++)
+				T->ybeg[n + 2] += T->ybeg[n + 1];
+		}
+	}
+	return true;
+}
+
+/* Pods of class c (level li) that would fit on node n were the pods
+ * T->yuse counts there gone; nothing changes. */
+static int64_t fit_yielding(const tstate *T, int c, int li, int n,
+			    int64_t *used)
+{
+	const int64_t *req = T->p->classes[c].req;
+	size_t at = (size_t)n * T->nres;
+	int64_t best = INT64_MAX;
+	for (int L = 0; L <= li; L++) {
+		const int64_t *h = row(T, n, L);
+		for (int r = 0; r < T->nres; r++)
+			used[r] = h[r] - T->yuse[at + r];
+		best = wtu_fits_in(T->cap + at, used, req, T->nres, best);
+	}
+	return best == INT64_MAX ? 0 : best;
+}
+
+/* The nodes where a pod of one of the waiting groups g[0..ng) fits now,
+ * or would were lower groups' planned pods there gone (T->ysp) (T->spare,
+ * the first WTU_SPARE_NODES of them): the room a plan leaves over; and
+ * per group the pods of its class they hold (T->sroom, a filter: more
+ * when a trade has taken some).  Classes are tried once per request,
+ * eligibility and level (few at scale, where the groups are many); rep:
+ * 3 ng scratch.  False on NOMEM. */
+static bool spare_nodes(tstate *T, const int *g, int ng, int *rep)
 {
 	const wp_problem *p = T->p;
 	int nr = 0, *rg = rep + 2 * ng;
@@ -698,23 +761,60 @@ static void spare_nodes(tstate *T, const int *g, int ng, int *rep)
 		}
 		rg[w] = r;
 	}
+	if (ng == 0 || !yielding(T, level_of(T, p->groups[g[0]].priority)))
+		return ng == 0;
 	long *room = T->sroom + p->ngroups; /* per rep */
 	memset(room, 0, sizeof *room * (size_t)nr);
 	T->nspare = 0;
 	for (int n = 0; n < p->nnodes && T->nspare < WTU_SPARE_NODES; n++) {
-		bool any = false;
+		bool any = false, by = false;
 		for (int r = 0; r < nr; r++) {
-			int64_t f = wp_slot(p, rep[2 * r], n) >= 0
-					? wtu_fit(T, rep[2 * r], rep[2 * r + 1], n)
-					: 0;
+			int c = rep[2 * r], li = rep[2 * r + 1];
+			if (wp_slot(p, c, n) < 0)
+				continue;
+			int64_t f = wtu_fit(T, c, li, n);
+			if (f == 0 && T->ybeg[n + 1] > T->ybeg[n]) {
+				f = fit_yielding(T, c, li, n, T->yused);
+				by = by || f > 0;
+			}
 			room[r] += (long)f;
 			any = any || f > 0;
 		}
+		T->ysp[n] = by;
 		if (any)
 			T->spare[T->nspare++] = n;
 	}
 	for (int w = 0; w < ng; w++)
 		T->sroom[g[w]] = room[rg[w]];
+	return true;
+}
+
+/* Waiting group g's pods on spare node n; where none fit, the lower
+ * groups with planned pods there wait for them (wtu_drop, rehoming with
+ * the pod log since xmark), and wait again where none fit after all.
+ * Pods placed; *gave: groups that waited. */
+static long spare_fill(tstate *T, int n, int *g, const double *sz,
+		       double upto, size_t xmark, int *gave)
+{
+	long got = fill_node(T, n, g, 1, sz, upto);
+	if (got > 0 || !T->ysp[n] || T->never[*g] || T->nomem)
+		return got;
+	int li = level_of(T, T->p->groups[*g].priority);
+	size_t xm = T->nxl, rm = T->nrl, dm = T->ndrop;
+	for (int i = T->ybeg[n]; i < T->ybeg[n + 1] && got == 0; i++) {
+		int h = T->yg[i];
+		if (!wtu_may_wait(T, h, li) || !wtu_drop(T, h, xmark))
+			continue;
+		got = fill_node(T, n, g, 1, sz, upto);
+	}
+	if (got == 0) {
+		wtu_readmit_to(T, dm);
+		wtu_take_back(T, rm);
+		wtu_back_to(T, xm);
+		return 0;
+	}
+	*gave += (int)(T->ndrop - dm);
+	return got;
 }
 
 /* Exchanges for gang d (no running pods): node by node, its pods past
@@ -786,9 +886,11 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	 * minimum.  Its pods may be as large as d's: with room elsewhere a
 	 * larger gang of them gains. */
 	double upto = T->nspare ? nextafter(size, INFINITY) : size;
+	size_t rmark = T->nrl, dmark = T->ndrop;
+	int gave = 0;
 	for (int w = nw0; w < nj && !T->nomem; w++) {
-		int g = jw[w];
-		size_t m = T->nxl;
+		int g = jw[w], gv = 0;
+		size_t m = T->nxl, rm = T->nrl, dm = T->ndrop;
 		long g1 = 0;
 		for (size_t e = mark; e < vend && !T->nomem; e++)
 			if (T->xl[e].k < 0)
@@ -799,22 +901,29 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 		for (int i = 0; may && T->gh[g] < p->groups[g].size &&
 				i < T->nspare && !T->nomem;
 		     i++)
-			g1 += fill_node(T, T->spare[i], jw + w, 1, sz, upto);
-		if (T->gh[g] < p->groups[g].min_need)
+			g1 += spare_fill(T, T->spare[i], jw + w, sz, upto, mark,
+					 &gv);
+		if (T->gh[g] < p->groups[g].min_need) {
+			wtu_readmit_to(T, dm);
+			wtu_take_back(T, rm);
 			wtu_back_to(T, m);
-		else
+		} else {
 			got += g1;
+			gave += gv;
+		}
 	}
 	want = jw;
 	nw = nj;
-	size_t rmark = T->nrl, amark = T->nadm;
+	size_t amark = T->nadm;
 	if (got <= lost || T->nomem || !wtu_rehome(T, d, mark) ||
 	    !admit_joined(T, want, nw)) {
+		wtu_readmit_to(T, dmark);
 		wtu_take_back(T, rmark);
 		wtu_back_to(T, mark);
 		unadmit_to(T, amark);
 		return net;
 	}
+	T->tgave += gave;
 	s->admit[d] = 0;
 	s->reason[d] = WAIT_TRADE;
 	if (WA_PUSH(T->a, T->drop, T->ndrop, T->dcap, d))
@@ -835,10 +944,12 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 	T->spare = wa_calloc(T->a, WTU_SPARE_NODES, sizeof *T->spare);
 	int *rep = wa_calloc(T->a, 3 * (size_t)p->ngroups + 1, sizeof *rep);
 	T->sroom = wa_calloc(T->a, 2 * (size_t)p->ngroups + 1, sizeof *T->sroom);
+	T->ysp = wa_calloc(T->a, (size_t)p->nnodes + 1, 1);
+	T->yused = wa_calloc(T->a, (size_t)T->nres + 1, sizeof *T->yused);
 	int *dl = wa_calloc(T->a, (size_t)nc + 1, sizeof *dl);
 	double *dsz = wa_calloc(T->a, (size_t)p->ngroups + 1, sizeof *dsz);
-	if (!want || !T->jw || !T->spare || !rep || !T->sroom || !dl ||
-	    !dsz) {
+	if (!want || !T->jw || !T->spare || !rep || !T->sroom || !T->ysp ||
+	    !T->yused || !dl || !dsz) {
 		T->nomem = true;
 		return;
 	}
@@ -867,17 +978,21 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		wis_sort(want + nw0, tmp, nw - nw0, wis_asc, dsz);
 		wis_sort(dl, tmp, nd, wis_desc, dsz);
 		T->nspare = 0;
-		if (idle)
-			spare_nodes(T, want + nw0, nw - nw0, rep);
+		if (idle && !spare_nodes(T, want + nw0, nw - nw0, rep)) {
+			T->nomem = true;
+			return;
+		}
 		for (int i = 0; nw > 0 && i < nd && !T->nomem; i++) {
 			if (wdl_passed(T->dl, 0)) {
 				T->late = true;
 				return;
 			}
-			int before = (int)T->ndrop, jb = (int)T->nadm;
+			int before = (int)T->ndrop, jb = (int)T->nadm,
+			    gb = T->tgave;
 			long net = trade(T, dl[i], want, nw0, nw, sz);
 			st->pods += (int)net;
-			st->traded += (int)T->ndrop - before;
+			st->traded += (int)T->ndrop - before - (T->tgave - gb);
+			st->gave_way += T->tgave - gb;
 			st->joined += (int)T->nadm - jb;
 		}
 		a = b;
@@ -990,10 +1105,13 @@ static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
 			break;
 	}
 	/* last, trades into the room no one took, where a waiting gang's
-	 * pods may be as large as those of the gang making way.  Not
-	 * before the clearing: room it admits whole gangs into went to
-	 * trades gaining a pod or two (greedy's plan of a generated
-	 * 512-node gpu cluster: 14 top-priority pods fewer) */
+	 * pods may be as large as those of the gang making way and lower
+	 * groups' planned pods give way.  Not before the clearing: room it
+	 * admits whole gangs into went to trades gaining a pod or two
+	 * (greedy's plan of a generated 512-node gpu cluster: 14
+	 * top-priority pods fewer).  Before the search too: fragmented
+	 * seed 1 at 2,048 nodes 3,564 top-priority pods twice, 3,553 twice
+	 * with it in the last top-up only */
 	if (!T->nomem && !T->late && s->evict) {
 		int p0 = st->pods;
 		trades(T, cand, nc, sz, tmp, true, st);

@@ -16,7 +16,9 @@
  * priority, each kept only when it gains pods.  Last, nodes are cleared
  * for larger pods: smaller pods of the priority move to fragments, where
  * lower priorities give way, so that a larger pod gets a node whole.
- * Every pod added is work at its tier, above every lower tier's, so the
+ * Then exchanges run once more, into room no one took: a waiting gang of pods as large as those of the gang making
+ * way may join with that room too, lower groups' planned pods there
+ * giving way.  Every pod added is work at its tier, above every lower tier's, so the
  * plan only gets better by the lexicographic objective; it is checked
  * whole (wp_sol_feasible) and kept only then.
  */
@@ -46,7 +48,8 @@ typedef struct wtu_stats {
 	int cleared; /* nodes cleared for larger pods          */
 	int cleared_pods;  /* pods placed on them           */
 	int cleared_gangs; /* waiting gangs admitted there   */
-	int gave_way;      /* lower groups that waited for them */
+	int gave_way;      /* lower groups that waited for them
+			      (or for an exchange into idle room) */
 	int packed;        /* pods taken off and put back to pack
 			      their level tight                   */
 	wtu_pack packed_by; /* ... how (WTU_PACK_NONE: not)       */

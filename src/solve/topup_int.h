@@ -35,6 +35,12 @@ typedef struct tstate {
 			       gang's pod fits (none: no such trades)     */
 	long *sroom;        /* per waiting group: its pods spare[] holds,
 			       2 ng (the rest scratch)                    */
+	unsigned char *ysp; /* per node: in spare[] only were lower groups'
+			       planned pods there gone                    */
+	int64_t *yuse;      /* nnodes * nres: those pods' requests        */
+	int *ybeg, *yg;     /* node -> those groups (CSR)                 */
+	int64_t *yused;     /* nres scratch                               */
+	int tgave;          /* lower groups that waited for trades        */
 	unsigned char *topped; /* per group: group() added pods           */
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
