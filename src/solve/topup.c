@@ -553,7 +553,12 @@ bool wtu_rehome(tstate *T, int d, size_t xmark)
 {
 	const wp_problem *p = T->p;
 	wp_sol *s = T->s;
-	for (int u = 0; u < p->nunits && !T->nomem; u++) {
+	/* a lower group during trades into idle room: its units listed */
+	bool listed = T->ebeg && p->groups[d].priority < T->elev;
+	int i0 = listed ? T->ebeg[d] : 0,
+	    i1 = listed ? T->ebeg[d + 1] : p->nunits;
+	for (int i = i0; i < i1 && !T->nomem; i++) {
+		int u = listed ? T->eu[i] : i;
 		if (!s->evict[u] || s->evict_by[u] != d)
 			continue;
 		wtu_relog(T, u, -1);
@@ -714,6 +719,28 @@ static bool yielding(tstate *T, int li)
 				T->ybeg[n + 2] += T->ybeg[n + 1];
 		}
 	}
+	/* the units each lower group evicted, for its wtu_drop's rehome:
+	 * the list only shrinks while trades at this level run (their
+	 * takers are of this level), so it stays complete */
+	int ng = p->ngroups;
+	T->ebeg = wa_calloc(a, (size_t)ng + 2, sizeof *T->ebeg);
+	T->eu = wa_calloc(a, (size_t)p->nunits + 1, sizeof *T->eu);
+	if (!T->ebeg || !T->eu)
+		return false;
+	T->elev = T->lv[li];
+	for (int pass = 0; pass < 2; pass++) {
+		for (int u = 0; u < p->nunits; u++) {
+			int g = T->s->evict[u] ? T->s->evict_by[u] : -1;
+			if (g < 0 || p->groups[g].priority >= T->elev)
+				continue;
+			if (pass == 1)
+				T->eu[T->ebeg[g + 1]++] = u;
+			else
+				T->ebeg[g + 2]++;
+		}
+		for (int g = 0; pass == 0 && g < ng; g++)
+			T->ebeg[g + 2] += T->ebeg[g + 1];
+	}
 	return true;
 }
 
@@ -789,6 +816,23 @@ static bool spare_nodes(tstate *T, const int *g, int ng, int *rep)
 	return true;
 }
 
+/* Pods of waiting group g's class that the spare nodes where none fit
+ * now would hold were lower groups' planned pods there gone. */
+static long yield_room(const tstate *T, int g)
+{
+	const wp_problem *p = T->p;
+	int c = p->groups[g].classes[0], li = level_of(T, p->groups[g].priority);
+	long room = 0;
+	if (T->never[g])
+		return 0;
+	for (int i = 0; i < T->nspare; i++) {
+		int n = T->spare[i];
+		if (T->ysp[n] && wp_slot(p, c, n) >= 0 && wtu_fit(T, c, li, n) == 0)
+			room += (long)fit_yielding(T, c, li, n, T->yused);
+	}
+	return room;
+}
+
 /* Waiting group g's pods on spare node n; where none fit, the lower
  * groups with planned pods there wait for them (wtu_drop, rehoming with
  * the pod log since xmark), and wait again where none fit after all.
@@ -803,9 +847,8 @@ static long spare_fill(tstate *T, int n, int *g, const double *sz,
 	size_t xm = T->nxl, rm = T->nrl, dm = T->ndrop;
 	for (int i = T->ybeg[n]; i < T->ybeg[n + 1] && got == 0; i++) {
 		int h = T->yg[i];
-		if (!wtu_may_wait(T, h, li) || !wtu_drop(T, h, xmark))
-			continue;
-		got = fill_node(T, n, g, 1, sz, upto);
+		if (wtu_may_wait(T, h, li) && wtu_drop(T, h, xmark))
+			got = fill_node(T, n, g, 1, sz, upto);
 	}
 	if (got == 0) {
 		wtu_readmit_to(T, dm);
@@ -901,8 +944,20 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 		for (int i = 0; may && T->gh[g] < p->groups[g].size &&
 				i < T->nspare && !T->nomem;
 		     i++)
-			g1 += spare_fill(T, T->spare[i], jw + w, sz, upto, mark,
-					 &gv);
+			g1 += fill_node(T, T->spare[i], jw + w, 1, sz, upto);
+		/* lower groups wait only where that gives g its minimum and
+		 * the trade a gain (each wait rehomes units: seconds at
+		 * 10,000 nodes were they made and taken back for nothing) */
+		long need = p->groups[g].min_need; /* of g's pods (all g1) */
+		if (need < lost - got + 1)
+			need = lost - got + 1;
+		if (may && T->gh[g] < need && need <= p->groups[g].size &&
+		    T->gh[g] + yield_room(T, g) >= need)
+			for (int i = 0; T->gh[g] < need &&
+					i < T->nspare && !T->nomem;
+			     i++)
+				g1 += spare_fill(T, T->spare[i], jw + w, sz,
+						 upto, mark, &gv);
 		if (T->gh[g] < p->groups[g].min_need) {
 			wtu_readmit_to(T, dm);
 			wtu_take_back(T, rm);
@@ -978,6 +1033,7 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 		wis_sort(want + nw0, tmp, nw - nw0, wis_asc, dsz);
 		wis_sort(dl, tmp, nd, wis_desc, dsz);
 		T->nspare = 0;
+		T->ebeg = NULL;
 		if (idle && !spare_nodes(T, want + nw0, nw - nw0, rep)) {
 			T->nomem = true;
 			return;
@@ -1115,6 +1171,7 @@ static int topup_once(const wp_problem *p, wp_sol *s, wb_deadline dl,
 	if (!T->nomem && !T->late && s->evict) {
 		int p0 = st->pods;
 		trades(T, cand, nc, sz, tmp, true, st);
+		T->ebeg = NULL;
 		if (st->pods > p0)
 			groups(T, cand, nc, sz, tmp, ord, st);
 	}

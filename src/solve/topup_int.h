@@ -41,6 +41,9 @@ typedef struct tstate {
 	int *ybeg, *yg;     /* node -> those groups (CSR)                 */
 	int64_t *yused;     /* nres scratch                               */
 	int tgave;          /* lower groups that waited for trades        */
+	int *ebeg, *eu;     /* then: group -> the units it evicted (CSR),
+			       for the groups below elev; NULL: none      */
+	int32_t elev;
 	unsigned char *topped; /* per group: group() added pods           */
 	int *drop;          /* groups a trade made wait                   */
 	size_t ndrop, dcap;
