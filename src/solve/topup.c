@@ -860,6 +860,49 @@ static long spare_fill(tstate *T, int n, int *g, const double *sz,
 	return got;
 }
 
+/* Waiting gang *g joins a trade: its pods on the trade's nodes (the pod
+ * log's entries mark..vend that took pods off), then on the spare nodes
+ * (T->spare), lower groups there waiting for it where that gives it its
+ * minimum and the trade a gain (more than short pods).  Pods placed, 0
+ * when it falls short of its minimum (all taken back); *gave: lower
+ * groups that waited. */
+static long join(tstate *T, int *g, size_t mark, size_t vend,
+		 const double *sz, double upto, long short_by, int *gave)
+{
+	const wp_problem *p = T->p;
+	const wp_group *wg = &p->groups[*g];
+	size_t m = T->nxl, rm = T->nrl, dm = T->ndrop;
+	long g1 = 0;
+	for (size_t e = mark; e < vend && !T->nomem; e++)
+		if (T->xl[e].k < 0)
+			g1 += fill_node(T, xl_node(T, e), g, 1, sz, upto);
+	bool may = T->gh[*g] > 0 && T->gh[*g] + T->sroom[*g] >= wg->min_need;
+	for (int i = 0; may && T->gh[*g] < wg->size && i < T->nspare &&
+			!T->nomem;
+	     i++)
+		g1 += fill_node(T, T->spare[i], g, 1, sz, upto);
+	/* lower groups wait only where that gives g its minimum and the
+	 * trade a gain (each wait rehomes units: seconds at 10,000 nodes
+	 * were they made and taken back for nothing) */
+	long need = wg->min_need; /* of g's pods (all g1) */
+	if (need < short_by + 1)
+		need = short_by + 1;
+	if (may && T->gh[*g] < need && need <= wg->size &&
+	    T->gh[*g] + yield_room(T, *g) >= need)
+		for (int i = 0; T->gh[*g] < need && i < T->nspare &&
+				!T->nomem;
+		     i++)
+			g1 += spare_fill(T, T->spare[i], g, sz, upto, mark,
+					 gave);
+	if (T->gh[*g] >= wg->min_need)
+		return g1;
+	wtu_readmit_to(T, dm);
+	wtu_take_back(T, rm);
+	wtu_back_to(T, m);
+	*gave = 0;
+	return 0;
+}
+
 /* Exchanges for gang d (no running pods): node by node, its pods past
  * its minimum make room for more, smaller pods of the admitted groups
  * in want[0..nw0); then d waits altogether when the room of all its
@@ -930,42 +973,37 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	 * larger gang of them gains. */
 	double upto = T->nspare ? nextafter(size, INFINITY) : size;
 	size_t rmark = T->nrl, dmark = T->ndrop;
-	int gave = 0;
-	for (int w = nw0; w < nj && !T->nomem; w++) {
-		int g = jw[w], gv = 0;
-		size_t m = T->nxl, rm = T->nrl, dm = T->ndrop;
-		long g1 = 0;
-		for (size_t e = mark; e < vend && !T->nomem; e++)
-			if (T->xl[e].k < 0)
-				g1 += fill_node(T, xl_node(T, e), jw + w, 1,
-						sz, upto);
-		bool may = T->gh[g] > 0 &&
-			   T->gh[g] + T->sroom[g] >= p->groups[g].min_need;
-		for (int i = 0; may && T->gh[g] < p->groups[g].size &&
-				i < T->nspare && !T->nomem;
-		     i++)
-			g1 += fill_node(T, T->spare[i], jw + w, 1, sz, upto);
-		/* lower groups wait only where that gives g its minimum and
-		 * the trade a gain (each wait rehomes units: seconds at
-		 * 10,000 nodes were they made and taken back for nothing) */
-		long need = p->groups[g].min_need; /* of g's pods (all g1) */
-		if (need < lost - got + 1)
-			need = lost - got + 1;
-		if (may && T->gh[g] < need && need <= p->groups[g].size &&
-		    T->gh[g] + yield_room(T, g) >= need)
-			for (int i = 0; T->gh[g] < need &&
-					i < T->nspare && !T->nomem;
-			     i++)
-				g1 += spare_fill(T, T->spare[i], jw + w, sz,
-						 upto, mark, &gv);
-		if (T->gh[g] < p->groups[g].min_need) {
+	int gave = 0, first = -1;
+	/* into idle room, the gang that gains most goes first (tried
+	 * each alone): in order, a gang of 28 took the room of one of 32
+	 * that a waiting one of 39 would have gained on (fragmented seed 3
+	 * at 2,048 nodes) */
+	if (T->nspare) {
+		long best = 0;
+		for (int w = nw0; w < nj && !T->nomem; w++) {
+			int gv = 0;
+			size_t m = T->nxl, rm = T->nrl, dm = T->ndrop;
+			long g1 = join(T, jw + w, mark, vend, sz, upto,
+				       lost - got, &gv);
+			if (g1 > best) {
+				best = g1;
+				first = w;
+			}
 			wtu_readmit_to(T, dm);
 			wtu_take_back(T, rm);
 			wtu_back_to(T, m);
-		} else {
-			got += g1;
-			gave += gv;
 		}
+	}
+	/* (none gains alone: none does after another either) */
+	int k0 = !T->nspare ? nw0 : first < 0 ? nj : nw0 - 1;
+	for (int k = k0; k < nj && !T->nomem; k++) {
+		int w = k < nw0 ? first : k, gv = 0;
+		if (k >= nw0 && w == first)
+			continue;
+		long g1 = join(T, jw + w, mark, vend, sz, upto, lost - got,
+			       &gv);
+		got += g1;
+		gave += gv;
 	}
 	want = jw;
 	nw = nj;
