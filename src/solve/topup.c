@@ -401,6 +401,21 @@ void wtu_back_to(tstate *T, size_t m)
 	}
 }
 
+/* (topup_int.h) */
+wtu_mark wtu_mark_now(const tstate *T)
+{
+	wtu_mark m = {T->nxl, T->nrl, T->ndrop};
+	return m;
+}
+
+/* (topup_int.h) */
+void wtu_undo_to(tstate *T, wtu_mark m)
+{
+	wtu_readmit_to(T, m.d);
+	wtu_take_back(T, m.r);
+	wtu_back_to(T, m.x);
+}
+
 /* Top up group g: per class, smallest first, free room then room made
  * by evictions, in the domain its pods hold. */
 static int group(tstate *T, int g, const double *sz, int *tmp, int *ord,
@@ -719,9 +734,17 @@ static bool yielding(tstate *T, int li)
 				T->ybeg[n + 2] += T->ybeg[n + 1];
 		}
 	}
-	/* the units each lower group evicted, for its wtu_drop's rehome:
-	 * the list only shrinks while trades at this level run (their
-	 * takers are of this level), so it stays complete */
+	return true;
+}
+
+/* The units each group below level li evicted (T->ebeg, T->eu), for
+ * the rehome of its wtu_drop: a list only shrinks while trades at this
+ * level run (their takers are of this level), so it stays complete.
+ * False on NOMEM. */
+static bool listed_units(tstate *T, int li)
+{
+	const wp_problem *p = T->p;
+	wa_arena *a = T->a;
 	int ng = p->ngroups;
 	T->ebeg = wa_calloc(a, (size_t)ng + 2, sizeof *T->ebeg);
 	T->eu = wa_calloc(a, (size_t)p->nunits + 1, sizeof *T->eu);
@@ -788,8 +811,11 @@ static bool spare_nodes(tstate *T, const int *g, int ng, int *rep)
 		}
 		rg[w] = r;
 	}
-	if (ng == 0 || !yielding(T, level_of(T, p->groups[g[0]].priority)))
-		return ng == 0;
+	if (ng == 0)
+		return true;
+	int li0 = level_of(T, p->groups[g[0]].priority);
+	if (!yielding(T, li0) || !listed_units(T, li0))
+		return false;
 	long *room = T->sroom + p->ngroups; /* per rep */
 	memset(room, 0, sizeof *room * (size_t)nr);
 	T->nspare = 0;
@@ -844,19 +870,17 @@ static long spare_fill(tstate *T, int n, int *g, const double *sz,
 	if (got > 0 || !T->ysp[n] || T->never[*g] || T->nomem)
 		return got;
 	int li = level_of(T, T->p->groups[*g].priority);
-	size_t xm = T->nxl, rm = T->nrl, dm = T->ndrop;
+	wtu_mark m0 = wtu_mark_now(T);
 	for (int i = T->ybeg[n]; i < T->ybeg[n + 1] && got == 0; i++) {
 		int h = T->yg[i];
 		if (wtu_may_wait(T, h, li) && wtu_drop(T, h, xmark))
 			got = fill_node(T, n, g, 1, sz, upto);
 	}
 	if (got == 0) {
-		wtu_readmit_to(T, dm);
-		wtu_take_back(T, rm);
-		wtu_back_to(T, xm);
+		wtu_undo_to(T, m0);
 		return 0;
 	}
-	*gave += (int)(T->ndrop - dm);
+	*gave += (int)(T->ndrop - m0.d);
 	return got;
 }
 
@@ -864,15 +888,16 @@ static long spare_fill(tstate *T, int n, int *g, const double *sz,
  * log's entries mark..vend that took pods off), then on the spare nodes
  * (T->spare), lower groups there waiting for it where that gives it its
  * minimum and the trade a gain (more than short pods).  Pods placed, 0
- * when it falls short of its minimum (all taken back); *gave: lower
- * groups that waited. */
+ * when it falls short of its minimum (all taken back); *gave: plus the
+ * lower groups that waited. */
 static long join(tstate *T, int *g, size_t mark, size_t vend,
 		 const double *sz, double upto, long short_by, int *gave)
 {
 	const wp_problem *p = T->p;
 	const wp_group *wg = &p->groups[*g];
-	size_t m = T->nxl, rm = T->nrl, dm = T->ndrop;
+	wtu_mark m0 = wtu_mark_now(T);
 	long g1 = 0;
+	int gv = 0;
 	for (size_t e = mark; e < vend && !T->nomem; e++)
 		if (T->xl[e].k < 0)
 			g1 += fill_node(T, xl_node(T, e), g, 1, sz, upto);
@@ -893,13 +918,12 @@ static long join(tstate *T, int *g, size_t mark, size_t vend,
 				!T->nomem;
 		     i++)
 			g1 += spare_fill(T, T->spare[i], g, sz, upto, mark,
-					 gave);
-	if (T->gh[*g] >= wg->min_need)
+					 &gv);
+	if (T->gh[*g] >= wg->min_need) {
+		*gave += gv;
 		return g1;
-	wtu_readmit_to(T, dm);
-	wtu_take_back(T, rm);
-	wtu_back_to(T, m);
-	*gave = 0;
+	}
+	wtu_undo_to(T, m0);
 	return 0;
 }
 
@@ -911,7 +935,7 @@ static long join(tstate *T, int *g, size_t mark, size_t vend,
  * when there are: admit_joined), and the units d evicted are rehomed
  * (rehome).  Each kept only when it gains.  Pods gained net. */
 static long trade(tstate *T, int d, const int *want, int nw0, int nw,
-		  const double *sz)
+		  const double *sz, int *gave)
 {
 	const wp_problem *p = T->p;
 	wp_sol *s = T->s;
@@ -940,7 +964,8 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 			net += got - k;
 		}
 	}
-	size_t mark = T->nxl;
+	wtu_mark m0 = wtu_mark_now(T);
+	size_t mark = m0.x;
 	long lost = 0, got = 0;
 	for (int i = 0; i < wd->nclasses; i++) {
 		const wp_class *cl = &p->classes[wd->classes[i]];
@@ -972,8 +997,7 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	 * minimum.  Its pods may be as large as d's: with room elsewhere a
 	 * larger gang of them gains. */
 	double upto = T->nspare ? nextafter(size, INFINITY) : size;
-	size_t rmark = T->nrl, dmark = T->ndrop;
-	int gave = 0, first = -1;
+	int gv = 0, first = -1;
 	/* into idle room, the gang that gains most goes first (tried
 	 * each alone): in order, a gang of 28 took the room of one of 32
 	 * that a waiting one of 39 would have gained on (fragmented seed 3
@@ -981,42 +1005,35 @@ static long trade(tstate *T, int d, const int *want, int nw0, int nw,
 	if (T->nspare) {
 		long best = 0;
 		for (int w = nw0; w < nj && !T->nomem; w++) {
-			int gv = 0;
-			size_t m = T->nxl, rm = T->nrl, dm = T->ndrop;
+			int tried = 0;
+			wtu_mark m1 = wtu_mark_now(T);
 			long g1 = join(T, jw + w, mark, vend, sz, upto,
-				       lost - got, &gv);
+				       lost - got, &tried);
 			if (g1 > best) {
 				best = g1;
 				first = w;
 			}
-			wtu_readmit_to(T, dm);
-			wtu_take_back(T, rm);
-			wtu_back_to(T, m);
+			wtu_undo_to(T, m1);
 		}
 	}
 	/* (none gains alone: none does after another either) */
 	int k0 = !T->nspare ? nw0 : first < 0 ? nj : nw0 - 1;
 	for (int k = k0; k < nj && !T->nomem; k++) {
-		int w = k < nw0 ? first : k, gv = 0;
+		int w = k < nw0 ? first : k;
 		if (k >= nw0 && w == first)
 			continue;
-		long g1 = join(T, jw + w, mark, vend, sz, upto, lost - got,
-			       &gv);
-		got += g1;
-		gave += gv;
+		got += join(T, jw + w, mark, vend, sz, upto, lost - got, &gv);
 	}
 	want = jw;
 	nw = nj;
 	size_t amark = T->nadm;
 	if (got <= lost || T->nomem || !wtu_rehome(T, d, mark) ||
 	    !admit_joined(T, want, nw)) {
-		wtu_readmit_to(T, dmark);
-		wtu_take_back(T, rmark);
-		wtu_back_to(T, mark);
+		wtu_undo_to(T, m0);
 		unadmit_to(T, amark);
 		return net;
 	}
-	T->tgave += gave;
+	*gave += gv;
 	s->admit[d] = 0;
 	s->reason[d] = WAIT_TRADE;
 	if (WA_PUSH(T->a, T->drop, T->ndrop, T->dcap, d))
@@ -1081,12 +1098,11 @@ static void trades(tstate *T, const int *cand, int nc, const double *sz,
 				T->late = true;
 				return;
 			}
-			int before = (int)T->ndrop, jb = (int)T->nadm,
-			    gb = T->tgave;
-			long net = trade(T, dl[i], want, nw0, nw, sz);
+			int before = (int)T->ndrop, jb = (int)T->nadm, gave = 0;
+			long net = trade(T, dl[i], want, nw0, nw, sz, &gave);
 			st->pods += (int)net;
-			st->traded += (int)T->ndrop - before - (T->tgave - gb);
-			st->gave_way += T->tgave - gb;
+			st->traded += (int)T->ndrop - before - gave;
+			st->gave_way += gave;
 			st->joined += (int)T->nadm - jb;
 		}
 		a = b;

@@ -56,12 +56,13 @@ typedef struct cstate {
 
 /* Where every log clearing writes stands, to go back to. */
 typedef struct cmark {
-	size_t x, r, h, d, g;
+	wtu_mark t; /* the top-up's logs */
+	size_t h, g;
 } cmark;
 
 static cmark mark(const tstate *T, const cstate *C)
 {
-	cmark m = {T->nxl, T->nrl, C->nhl, T->ndrop, C->ngl};
+	cmark m = {wtu_mark_now(T), C->nhl, C->ngl};
 	return m;
 }
 
@@ -325,9 +326,7 @@ static void rerun(tstate *T, int n, int g)
  * the groups shifted. */
 static void clear_back(tstate *T, cstate *C, const cmark *m)
 {
-	wtu_readmit_to(T, m->d);
-	wtu_take_back(T, m->r);
-	wtu_back_to(T, m->x);
+	wtu_undo_to(T, m->t);
 	while (C->nhl > m->h)
 		C->held[C->hl[--C->nhl]] = 0;
 	while (C->ngl > m->g) {
@@ -528,7 +527,7 @@ static long clear_node(tstate *T, cstate *C, int c, int n, long want,
 				continue;
 			/* no room in its domain: the whole gang to another */
 			if (shift(T, C, p->classes[c2].group, c, n,
-				  C->mv[2 * i + 1] - k, m0.x, tmp))
+				  C->mv[2 * i + 1] - k, m0.t.x, tmp))
 				break;
 			if (++C->stuck[c2] >= WTU_CLEAR_STUCK)
 				C->stuck[c2] = WTU_CLEAR_STUCK;

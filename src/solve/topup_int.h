@@ -40,7 +40,6 @@ typedef struct tstate {
 	int64_t *yuse;      /* nnodes * nres: those pods' requests        */
 	int *ybeg, *yg;     /* node -> those groups (CSR)                 */
 	int64_t *yused;     /* nres scratch                               */
-	int tgave;          /* lower groups that waited for trades        */
 	int *ebeg, *eu;     /* then: group -> the units it evicted (CSR),
 			       for the groups below elev; NULL: none      */
 	int32_t elev;
@@ -92,6 +91,15 @@ int64_t wtu_make_room(tstate *T, int g, int c, int li, int n, int *tmp);
 void wtu_put(tstate *T, int slot, int k);
 /* Back to pod log mark m, rows included. */
 void wtu_back_to(tstate *T, size_t m);
+/* Where the top-up's logs stand: pods (xl), units (rl) and groups made
+ * to wait (drop). */
+typedef struct wtu_mark {
+	size_t x, r, d;
+} wtu_mark;
+wtu_mark wtu_mark_now(const tstate *T);
+/* Back to mark m in all three: the groups made to wait since then
+ * admitted again, the units, the pods. */
+void wtu_undo_to(tstate *T, wtu_mark m);
 /* Is a row of node n over its capacity? */
 bool wtu_node_over(const tstate *T, int n);
 /* ... on one of unit u's nodes? */
