@@ -16,11 +16,12 @@
  * priority, each kept only when it gains pods.  Last, nodes are cleared
  * for larger pods: smaller pods of the priority move to fragments, where
  * lower priorities give way, so that a larger pod gets a node whole.
- * Then exchanges run once more, into room no one took: a waiting gang of pods as large as those of the gang making
- * way may join with that room too, lower groups' planned pods there
- * giving way.  Every pod added is work at its tier, above every lower tier's, so the
- * plan only gets better by the lexicographic objective; it is checked
- * whole (wp_sol_feasible) and kept only then.
+ * Then exchanges run once more, into room no one took: a waiting gang
+ * of pods as large as those of the gang making way may join with that
+ * room too, lower groups' planned pods there giving way.  Every pod
+ * added is work at its tier, above every lower tier's, so the plan only
+ * gets better by the lexicographic objective; it is checked whole
+ * (wp_sol_feasible) and kept only then.
  */
 #ifndef WASP_TOPUP_H
 #define WASP_TOPUP_H
