@@ -759,7 +759,7 @@ START_TEST(bound_mip_valid)
 		wilp_cbound b;
 		wasp_error e;
 		memset(&e, 0, sizeof e);
-		int *hint = wa_calloc(in.a, 2 * (size_t)in.p->ngroups + 1,
+		int *hint = wa_calloc(in.a, WILP_HINTS * (size_t)in.p->ngroups + 1,
 				      sizeof *hint);
 		ck_assert_ptr_nonnull(hint);
 		ck_assert_int_eq(wilp_class_bound_hint(in.p, wdl_none(), hint,
@@ -794,7 +794,7 @@ START_TEST(bound_mip_valid)
 		if (n) {
 			wp_sol *s = wp_sol_new(in.p, in.a);
 			ck_assert_int_eq(
-			    wgr_solve_led(in.p, &in.o, s, 0, hint, &e), 0);
+			    wgr_solve_led(in.p, &in.o, s, 0, hint, false, &e), 0);
 			tu_sol_verified(in.snap, in.p, s, NULL, "mip pass");
 			wp_value vs;
 			wp_evaluate(in.p, s, &vs);
@@ -808,6 +808,74 @@ START_TEST(bound_mip_valid)
 	ck_assert_int_ge(nproved, 3);
 	ck_assert_int_ge(tighter, 1);
 	ck_assert_int_ge(hinted_runs, 3);
+}
+END_TEST
+
+/* wgr_solve_led with clear: one rack of 8-GPU nodes; n0 holds a running
+ * top-priority pod of 4 GPUs, and every node a lower one of 4.  At the
+ * top priority a rack-keyed gang of one 4-GPU pod (led first: the finer
+ * key) and a gang of one 8-GPU pod.  Led without clearing, the 4 takes
+ * n1's free half and the 8 finds no node; cleared, the 4 goes beside the
+ * running one on n0, the 8 gets a whole node, and a lower pod that still
+ * fits (on n2, with three nodes) runs again.  Every plan verified. */
+static int unit_on(const wp_problem *p, const char *node)
+{
+	for (int u = 0; u < p->nunits; u++) {
+		const ws_pod *pod = &p->snap->pods[p->units[u].pods[0]];
+		if (pod->node >= 0 && !strcmp(p->snap->nodes[pod->node].name,
+					      node) &&
+		    pod->priority < 100)
+			return u;
+	}
+	return -1;
+}
+
+START_TEST(led_pass_clears_top_level)
+{
+	for (int nodes = 2; nodes <= 3; nodes++) {
+		tu_buf b = {0};
+		for (int i = 0; i < nodes; i++) {
+			char node[8], pod[16];
+			snprintf(node, sizeof node, "n%d", i);
+			tu_node_yaml(&b, node, "example.com/rack: r0");
+			snprintf(pod, sizeof pod, "low%d", i);
+			tu_pod_yaml(&b, pod, NULL, node, 4, 10);
+		}
+		tu_pod_yaml(&b, "top", NULL, "n0", 4, 100);
+		gang_yaml(&b, "a", 1, 4, 100, "example.com/rack");
+		gang_yaml(&b, "b", 1, 8, 100, NULL);
+		tu_inst in;
+		tu_inst_load(&in, tu_load_buf(&b));
+		const wp_problem *p = in.p;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		int ga = p->groups[0].key >= 0 ? 0 : 1, gb = 1 - ga;
+		int hint[2];
+		hint[ga] = p->topo->keys[p->groups[ga].key].node_dom[0];
+		hint[gb] = 0;
+		if (nodes == 2) {
+			wp_sol *s = wp_sol_new(p, in.a);
+			ck_assert_int_eq(
+			    wgr_solve_led(p, &in.o, s, 0, hint, false, &e), 0);
+			tu_sol_verified(in.snap, p, s, NULL, "led");
+			ck_assert(s->admit[ga] && !s->admit[gb]);
+		}
+		wp_sol *s = wp_sol_new(p, in.a);
+		ck_assert_int_eq(wgr_solve_led(p, &in.o, s, 0, hint, true, &e),
+				 0);
+		tu_sol_verified(in.snap, p, s, NULL, "led, cleared");
+		ck_assert(s->admit[ga] && s->admit[gb]);
+		const wp_class *ca = &p->classes[p->groups[ga].classes[0]];
+		for (int k = 0; k < ca->nelig; k++)
+			if (wp_x(s, ca->off + k))
+				ck_assert_str_eq(p->snap->nodes[ca->elig[k]].name,
+						 "n0");
+		ck_assert(s->evict[unit_on(p, "n0")]);
+		ck_assert(s->evict[unit_on(p, "n1")]);
+		if (nodes == 3)
+			ck_assert(!s->evict[unit_on(p, "n2")]);
+		tu_inst_free(&in);
+	}
 }
 END_TEST
 
@@ -848,7 +916,7 @@ START_TEST(led_pass_follows_hints)
 	int hint[2] = {-1, -1};
 	hint[g6] = first;
 	s = wp_sol_new(p, in.a);
-	ck_assert_int_eq(wgr_solve_led(p, &in.o, s, 0, hint, &e), 0);
+	ck_assert_int_eq(wgr_solve_led(p, &in.o, s, 0, hint, false, &e), 0);
 	tu_sol_verified(in.snap, p, s, NULL, "led");
 	ck_assert(s->admit[g6] && s->admit[g8]);
 	const wp_class *c6 = &p->classes[p->groups[g6].classes[0]];
@@ -859,7 +927,7 @@ START_TEST(led_pass_follows_hints)
 	 * 6 waits with a reason that names the pass, not running pods */
 	hint[g8] = first;
 	s = wp_sol_new(p, in.a);
-	ck_assert_int_eq(wgr_solve_led(p, &in.o, s, 0, hint, &e), 0);
+	ck_assert_int_eq(wgr_solve_led(p, &in.o, s, 0, hint, false, &e), 0);
 	tu_sol_verified(in.snap, p, s, NULL, "led, one rack");
 	ck_assert(s->admit[g8] && !s->admit[g6]);
 	ck_assert_ptr_nonnull(s->reason[g6]);
@@ -1357,6 +1425,7 @@ static Suite *suite(void)
 	tcase_add_test(f, small_first_pass);
 	tcase_add_test(f, small_first_packs_more);
 	tcase_add_test(f, led_pass_follows_hints);
+	tcase_add_test(f, led_pass_clears_top_level);
 	suite_add_tcase(s, f);
 	return s;
 }

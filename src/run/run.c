@@ -76,6 +76,10 @@
  * 3,410 top-priority pods, where three stopped it).  0.2 s a round at
  * 2,048 nodes; at 10,000 the deadline cuts the first. */
 #define WSV_TOPUP_ROUNDS 12
+/* The cleared pass's top-up (cleared_pass) gets at most this share of
+ * what is left when it starts: 2-4 s of 60 at 2,048 nodes; at 10,000
+ * this cuts it. */
+#define WSV_CLEARED_SHARE 0.1
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -175,6 +179,7 @@ typedef struct run {
 	 * ILP left none */
 	wilp_cbound cb;
 	int *hint;            /* per group: the MIP's domain, -1 (cb)      */
+	wp_sol *cleared;      /* the cleared pass, topped up, or NULL      */
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
 	/* a cancel left the improvement step behind (run/watch.h): the
@@ -797,7 +802,23 @@ static int improve_lns(run *R, wasp_error *err)
 		R->reason = also(R->a, R->reason, "cancelled during the "
 				 "neighbourhood search: the best plan found "
 				 "by then");
-	return topup(R, lsol, err);
+	int rc2 = topup(R, lsol, err);
+	if (rc2 || !R->cleared || cancelled(R->o))
+		return rc2;
+	/* the cleared pass, where it is better (cleared_pass) */
+	wp_value cv, bv;
+	wp_evaluate(R->p, R->cleared, &cv);
+	wp_evaluate(R->p, R->best, &bv);
+	if (wp_value_cmp(&cv, &bv) <= 0)
+		return WASP_OK;
+	R->best = R->cleared;
+	R->mode = "lns";
+	R->status = "feasible";
+	R->reason = also(R->a, R->reason,
+			 "then the pass led by the whole-gang MIP's answer "
+			 "with the lower pods cleared first, topped up, "
+			 "beat it");
+	return R->reason ? WASP_OK : nomem(err);
 }
 
 /* max_memory (doc/library.md, "Memory"): the ILP and GLPK work within
@@ -980,12 +1001,57 @@ static void class_bound(run *R)
 	/* the whole-gang MIP's answer, for mip_pass, before any search */
 	int *hint = NULL;
 	if (!R->ilp_ran && !R->gproven)
-		hint = wa_calloc(R->a, 2 * (size_t)R->p->ngroups + 1,
+		hint = wa_calloc(R->a, WILP_HINTS * (size_t)R->p->ngroups + 1,
 				 sizeof *hint);
 	if (wilp_class_bound_hint(R->p, R->deadline, hint, &R->cb, &e))
 		R->cb.ok = false;
 	else if (hint && R->cb.mip_hinted > 0)
 		R->hint = hint;
+}
+
+/* The cleared pass (doc/formulation.md §12, "The MIP's answer, cleared
+ * first"): the MIP's third answer (its LP with the pieces rows; else the
+ * first) leads a pass that evicts the top level's lower units before
+ * placing it (wgr_solve_led, clear), and the last top-up's rounds then
+ * pack and fill it, within WSV_CLEARED_SHARE of the time left.  Kept in
+ * R->cleared when feasible; the end of the search takes it where it is
+ * better.  Not the search's start: from it the search ended lower
+ * (fragmented-2048 seeds 1 and 7: 3,526 and 3,255 top-priority pods
+ * against 3,562 and 3,290). */
+static int cleared_pass(run *R, wasp_error *err)
+{
+	const wp_problem *p = R->p;
+	const int *hint = R->hint + 2 * (size_t)p->ngroups;
+	int g = 0;
+	while (g < p->ngroups && hint[g] < 0)
+		g++;
+	if (g == p->ngroups)
+		hint = R->hint;
+	wp_sol *c = wp_sol_new(p, R->a);
+	if (!c)
+		return nomem(err);
+	wasp_error e;
+	const char *why;
+	int rc = wgr_solve_led(p, R->o, c, 0, hint, true, &e);
+	if (rc == WASP_ENOMEM)
+		return nomem(err);
+	if (rc || wp_sol_feasible(p, c, &why))
+		return WASP_OK;
+	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R));
+	double left = wdl_left(R->deadline, 0);
+	if (!wdl_is_none(R->deadline) &&
+	    wb_now() + WSV_CLEARED_SHARE * left < dl.at)
+		dl = wdl_at(wb_now() + WSV_CLEARED_SHARE * left);
+	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
+		wtu_stats st;
+		if (wtu_topup(p, c, dl, WTU_PACK_YIELD, &st))
+			return nomem(err);
+		if (st.pods == 0)
+			break;
+	}
+	if (!wp_sol_feasible(p, c, &why))
+		R->cleared = c;
+	return WASP_OK;
 }
 
 /* Greedy passes with the top tier's gangs in the domains of the bound's
@@ -1016,7 +1082,8 @@ static int mip_pass(run *R, wasp_error *err)
 		if (!s)
 			return nomem(err);
 		wp_value vg, vs;
-		if (!wgr_solve_led(p, R->o, s, seeds[i % ns], hint, &e) &&
+		if (!wgr_solve_led(p, R->o, s, seeds[i % ns], hint, false,
+				   &e) &&
 		    !wp_sol_feasible(p, s, &why)) {
 			wp_evaluate(p, R->gsol, &vg);
 			wp_evaluate(p, s, &vs);
@@ -1033,6 +1100,9 @@ static int mip_pass(run *R, wasp_error *err)
 					       "domains of the bound's "
 					       "whole-gang MIP beat it",
 					 R->cb.mip_hinted));
+	if (R->try_lns && wtu_applies(p) && !cancelled(R->o) &&
+	    !wdl_passed(R->deadline, 0))
+		return cleared_pass(R, err);
 	return WASP_OK;
 }
 

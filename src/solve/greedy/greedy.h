@@ -40,9 +40,14 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
  * with hint[g] >= 0 goes first within its priority level and, where it
  * has a key and no domain of its own, is held to domain hint[g] of it
  * (a gang that then waits says so, not that running pods pin it): the
- * pass that follows the bound's whole-gang MIP (run.c). */
+ * pass that follows the bound's whole-gang MIP (run.c).  clear: every
+ * running unit the top level may evict is evicted before that level is
+ * placed, and those whose pods still fit run again after it (the MIP
+ * counts the top level's room with them gone; preempt.c,
+ * wgr_led_clear). */
 int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
-		  uint64_t seed, const int *hint, wasp_error *err);
+		  uint64_t seed, const int *hint, bool clear,
+		  wasp_error *err);
 /* The seed of the pass that takes, within each priority level, the
  * groups with the smallest pods first (order.c); wgr_restarts runs it
  * before the others. */

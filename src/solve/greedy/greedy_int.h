@@ -171,6 +171,11 @@ typedef struct gs {
 	const int *hint; /* per group: the domain it is held to and
 			    first in its level when >= 0
 			    (wgr_solve_led), or NULL               */
+	bool led_clear;  /* wgr_solve_led's clear: the top level's
+			    lower units evicted first (preempt.c)   */
+	unsigned char *led_ev; /* per unit: evicted so; NULL when none
+			    are (before the top level, after it)    */
+	int32_t led_top; /* the level they were evicted for        */
 	wa_arena *ra;    /* where the plan's texts go: the problem's
 			    arena, or a restart's own (wgr_restarts) */
 	cinfo *ci;
@@ -462,6 +467,15 @@ int wgr_move_group(gs *G, int g, const int *corder, const wtp_key *k,
 /* preempt.c */
 int wgr_pe_setup(gs *G);
 int wgr_level_capacity(gs *G, int g);
+/* Unit u evicted (sign +1) or back (-1) in the working capacity; do its
+ * nodes still have room; node n's lowest evictable priority anew. */
+void wgr_pe_unit(gs *G, int u, int sign);
+bool wgr_pe_unit_fits(gs *G, int u);
+void wgr_pe_node(gs *G, int n);
+
+/* led.c: the led pass's clearing of the top level (wgr_solve_led) */
+int wgr_led_level(gs *G, int g);
+int wgr_led_back(gs *G);
 int wgr_preempt_group(gs *G, int g, const int *corder, const wtp_key *k,
 		      int need, const dcand *cd);
 int wgr_preempt_rest(gs *G, int g, const int *corder, const wtp_key *k,

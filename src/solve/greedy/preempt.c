@@ -393,6 +393,22 @@ static bool pe_fits(gs *G, int u)
 	return true;
 }
 
+/* The same three for the led pass's clearing (led.c). */
+void wgr_pe_unit(gs *G, int u, int sign)
+{
+	pe_apply(G, u, sign);
+}
+
+bool wgr_pe_unit_fits(gs *G, int u)
+{
+	return pe_fits(G, u);
+}
+
+void wgr_pe_node(gs *G, int n)
+{
+	pe_node_min(G, n);
+}
+
 /* The pod slots of a one-class group in one domain, kept while the
  * victim prefix moves (pe_shortest): per node of the domain its fit as
  * placing sees it (wgr_node_fit_c), and their sum.  Placing puts at most
@@ -1360,6 +1376,8 @@ int wgr_level_capacity(gs *G, int g)
 {
 	const wp_problem *p = G->p;
 	const wp_group *wg = &p->groups[g];
+	if (wgr_led_level(G, g))
+		return -1;
 	never_restore(G);
 	if ((!G->have_level || wg->priority != G->level) &&
 	    level_enter(G, wg->priority))

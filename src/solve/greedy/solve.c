@@ -99,7 +99,8 @@ static int run(gs *G, const wasp_options *o)
 			G->ix_bad += !wgr_ix_verify(G);
 		}
 	}
-	return 0;
+	/* a clearing with no lower level after it */
+	return wgr_led_back(G);
 }
 
 int wgr_assign_devices(const wp_problem *p, wp_sol *sol)
@@ -157,13 +158,13 @@ int wgr_solve(const wp_problem *p, const wasp_options *o, wp_sol *sol,
  * index recounted after every group (wgr_solve_checked). */
 static int solve_pass(const wp_problem *p, const wasp_options *o,
 		      wp_sol *sol, bool preempt, uint64_t seed,
-		      const int *hint, wa_arena *ra, int *chk,
+		      const int *hint, bool clear, wa_arena *ra, int *chk,
 		      wasp_error *err)
 {
 	gs G = {.p = p, .s = p->snap, .sol = sol, .nres = p->nres,
 		.nn = p->nnodes, .threads = 1, .preempt = preempt,
 		.pe_only_dom = -1, .seed = seed, .hint = hint,
-		.ra = ra ? ra : p->arena};
+		.led_clear = clear, .ra = ra ? ra : p->arena};
 	if (seed && wgr_seed_flat(seed))
 		G.preempt = false;
 #ifdef _OPENMP
@@ -239,7 +240,7 @@ int wgr_solve_in(const wp_problem *p, const wasp_options *o,
 		 wp_sol *sol, bool preempt, uint64_t seed,
 		 wa_arena *ra, wasp_error *err)
 {
-	return solve_pass(p, o, sol, preempt, seed, NULL, ra, NULL, err);
+	return solve_pass(p, o, sol, preempt, seed, NULL, false, ra, NULL, err);
 }
 
 int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
@@ -247,7 +248,7 @@ int wgr_solve_checked(const wp_problem *p, const wasp_options *o,
 		      wasp_error *err)
 {
 	int chk[6] = {0, 0, 0, 0, 0, 0};
-	int rc = solve_pass(p, o, sol, true, 0, NULL, NULL, chk, err);
+	int rc = solve_pass(p, o, sol, true, 0, NULL, false, NULL, chk, err);
 	*checks = chk[0];
 	*bad = chk[1];
 	if (hits) {
@@ -272,7 +273,8 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
 }
 
 int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
-		  uint64_t seed, const int *hint, wasp_error *err)
+		  uint64_t seed, const int *hint, bool clear,
+		  wasp_error *err)
 {
 	/* the hinted domain rides on fixed_dom, on a copy of the groups:
 	 * every path of the pass (domains, evictions, trees, reasons)
@@ -290,7 +292,8 @@ int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		if (hint[g] >= 0 && q.groups[g].key >= 0 &&
 		    q.groups[g].fixed_dom == -1)
 			q.groups[g].fixed_dom = hint[g];
-	int rc = solve_pass(&q, o, sol, true, seed, hint, NULL, NULL, err);
+	int rc = solve_pass(&q, o, sol, true, seed, hint, clear, NULL, NULL,
+			    err);
 	wa_destroy(t);
 	return rc;
 }

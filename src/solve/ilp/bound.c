@@ -932,7 +932,7 @@ static int class_bound(const wp_problem *p, wb_deadline dl,
 		       wb_deadline run_dl, bool plain, int *hint,
 		       wilp_cbound *b, wasp_error *err)
 {
-	for (int g = 0; hint && g < 2 * p->ngroups; g++)
+	for (int g = 0; hint && g < WILP_HINTS * p->ngroups; g++)
 		hint[g] = -1;
 	memset(b, 0, sizeof *b);
 	b->lp_ub0 = NAN;

@@ -127,9 +127,9 @@ int wcb_cg_tier0(cb_state *S, glp_prob *P, const int *ct, wb_deadline dl,
 
 /* The MIP over whole gangs for tier 0 (bound_mip.c), within its share
  * of S->run_dl, in the caller's GLPK environment: *ub its bound on tier
- * 0's work (INFINITY: none in time); b gets its figures; hint (2 *
- * ngroups, or NULL) the domain of each gang in its two answers, where
- * it had one.  -1 NOMEM. */
+ * 0's work (INFINITY: none in time); b gets its figures; hint
+ * (WILP_HINTS * ngroups, or NULL) the domain of each gang in its
+ * answers, where it had one.  -1 NOMEM. */
 int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 		  double *ub, wilp_cbound *b);
 

@@ -881,6 +881,16 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 				sm.tm_lim = (int)(left * 1000) + 1;
 			sr = glp_simplex(P, &sm);
 			lp_ok = !sr && glp_get_status(P) == GLP_OPT;
+			/* the third answer: this LP's, rounded and filled
+			 * (its gangs leave the pieces to the small pods: the
+			 * lead of the cleared pass, run.c) */
+			if (lp_ok && hint) {
+				if (round_lp(P, isy, true, a, yv)) {
+					glp_delete_prob(P);
+					return -1;
+				}
+				hints(M, yv, ny, hint + 2 * (size_t)p->ngroups);
+			}
 			if (lp_ok && glp_get_obj_val(P) < cb.ub)
 				cb.ub = glp_get_obj_val(P);
 		} else if (b->mip_split > 0) {

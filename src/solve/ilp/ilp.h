@@ -178,12 +178,14 @@ typedef struct wilp_cbound {
 } wilp_cbound;
 int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
 		     wasp_error *err);
-/* The same, and hint (2 * p->ngroups, caller-owned, or NULL) gets the
- * top tier's gangs' domains in two answers of the whole-gang MIP: per
+/* The same, and hint (3 * p->ngroups, caller-owned, or NULL) gets the
+ * top tier's gangs' domains in three answers of the whole-gang MIP: per
  * group a domain of its key (0 for a gang without a key), -1 for a
  * group the answer does not admit or that is not in it.  The first
  * answer is branch and bound's, else its LP's rounded and filled; the
- * second the LP's rounded only (all -1 where the LP did not run). */
+ * second the LP's rounded only; the third the LP's with the pieces rows
+ * (bound_mip.c) rounded and filled (all -1 where that LP did not run). */
+#define WILP_HINTS 3
 int wilp_class_bound_hint(const wp_problem *p, wb_deadline dl, int *hint,
 			  wilp_cbound *b, wasp_error *err);
 /* The same LP without the rounded rows and the gangs' domain columns
