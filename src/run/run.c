@@ -640,6 +640,17 @@ static double fin_s(const run *R)
 	return WSV_LNS_FINISH_S + WSV_LNS_FINISH_S_PER_SLOT * R->p->nx;
 }
 
+/* The run's deadline fin seconds sooner, and no later than share of left
+ * seconds from now (a step's own share of what is left). */
+static wb_deadline share_deadline(const run *R, double fin, double share,
+				  double left)
+{
+	wb_deadline dl = wdl_sooner(R->deadline, fin);
+	if (!wdl_is_none(R->deadline) && wb_now() + share * left < dl.at)
+		dl = wdl_at(wb_now() + share * left);
+	return dl;
+}
+
 /* The pods admitted groups still have, on room free or made by evicting
  * lower priorities (solve/topup.h): the search re-solves groups only
  * inside its domains, and greedy's gangs evict for their minimum only.
@@ -743,10 +754,7 @@ static int improve_lns(run *R, wasp_error *err)
 	 * what its clearing moved, and the last top-up clears again
 	 * (frag-2048: 3,230 top-priority pods after a top-up of greedy's
 	 * plan, 3,251 after three rounds of search and top-up) */
-	wb_deadline pre = wdl_sooner(R->deadline, fin);
-	if (!wdl_is_none(R->deadline) &&
-	    wb_now() + WSV_PRE_TOPUP_SHARE * left < pre.at)
-		pre = wdl_at(wb_now() + WSV_PRE_TOPUP_SHARE * left);
+	wb_deadline pre = share_deadline(R, fin, WSV_PRE_TOPUP_SHARE, left);
 	bool added;
 	int rc = topup_by(R, lsol, pre, "a top-up before the search",
 			  WTU_PACK_NONE, &added, err);
@@ -1037,11 +1045,8 @@ static int cleared_pass(run *R, wasp_error *err)
 		return nomem(err);
 	if (rc || wp_sol_feasible(p, c, &why))
 		return WASP_OK;
-	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R));
-	double left = wdl_left(R->deadline, 0);
-	if (!wdl_is_none(R->deadline) &&
-	    wb_now() + WSV_CLEARED_SHARE * left < dl.at)
-		dl = wdl_at(wb_now() + WSV_CLEARED_SHARE * left);
+	wb_deadline dl = share_deadline(R, fin_s(R), WSV_CLEARED_SHARE,
+					wdl_left(R->deadline, 0));
 	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
 		wtu_stats st;
 		if (wtu_topup(p, c, dl, WTU_PACK_YIELD, &st))

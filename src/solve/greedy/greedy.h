@@ -43,8 +43,7 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
  * pass that follows the bound's whole-gang MIP (run.c).  clear: every
  * running unit the top level may evict is evicted before that level is
  * placed, and those whose pods still fit run again after it (the MIP
- * counts the top level's room with them gone; preempt.c,
- * wgr_led_clear). */
+ * counts the top level's room with them gone; led.c). */
 int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		  uint64_t seed, const int *hint, bool clear,
 		  wasp_error *err);

@@ -467,6 +467,7 @@ int wgr_move_group(gs *G, int g, const int *corder, const wtp_key *k,
 /* preempt.c */
 int wgr_pe_setup(gs *G);
 int wgr_level_capacity(gs *G, int g);
+void wgr_pe_evict(gs *G, int u, int g);
 /* Unit u evicted (sign +1) or back (-1) in the working capacity; do its
  * nodes still have room; node n's lowest evictable priority anew. */
 void wgr_pe_unit(gs *G, int u, int sign);

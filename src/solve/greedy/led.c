@@ -30,18 +30,6 @@ static int cmp_back(const void *ctx, int a, int b)
 	return a < b ? -1 : a > b;
 }
 
-static void mark_dirty(gs *G, int u)
-{
-	const wp_unit *un = &G->p->units[u];
-	for (int j = 0; j < un->npods; j++) {
-		int n = G->s->pods[un->pods[j]].node;
-		if (!G->dirty[n]) {
-			G->dirty[n] = 1;
-			G->dlist[G->ndirty++] = n;
-		}
-	}
-}
-
 /* Before the first group of the top level (g): every running unit of
  * lower priority that the level may evict, evicted.  -1 NOMEM. */
 static int clear(gs *G, int g)
@@ -59,14 +47,9 @@ static int clear(gs *G, int g)
 		if (G->sol->evict[u] || un->keep || un->priority >= q ||
 		    G->pe_pdbv[u] || wgr_unit_moved(G, u))
 			continue;
-		G->sol->evict[u] = 1;
-		G->sol->evict_by[u] = g;
 		G->led_ev[u] = 1;
-		wgr_ix_unit(G, u, -1);
-		mark_dirty(G, u);
+		wgr_pe_evict(G, u, g);
 	}
-	for (int i = 0; i < G->ndirty; i++)
-		wgr_pe_node(G, G->dlist[i]);
 	return 0;
 }
 
@@ -99,9 +82,11 @@ int wgr_led_back(gs *G)
 		by = by < 0 ? g : by;
 		for (int i = 0; i < wg->nclasses; i++) {
 			const wp_class *cl = &p->classes[wg->classes[i]];
-			WP_X_EACH(G->sol, cl, sl)
-			if (wp_x(G->sol, sl) > 0 && onnode[cl->elig[sl - cl->off]] < 0)
-				onnode[cl->elig[sl - cl->off]] = g;
+			WP_X_EACH(G->sol, cl, sl) {
+				int nd = cl->elig[sl - cl->off];
+				if (wp_x(G->sol, sl) > 0 && onnode[nd] < 0)
+					onnode[nd] = g;
+			}
 		}
 	}
 	for (int i = 0; i < n; i++) {

@@ -393,6 +393,25 @@ static bool pe_fits(gs *G, int u)
 	return true;
 }
 
+/* Unit u evicted for good by group g (its room is already in G->fr):
+ * the solution, the domain index, its nodes dirty for the next level's
+ * capacity and their lowest evictable priority anew. */
+void wgr_pe_evict(gs *G, int u, int g)
+{
+	G->sol->evict[u] = 1;
+	G->sol->evict_by[u] = g;
+	wgr_ix_unit(G, u, -1);
+	const wp_unit *un = &G->p->units[u];
+	for (int j = 0; j < un->npods; j++) {
+		int n = G->s->pods[un->pods[j]].node;
+		if (!G->dirty[n]) {
+			G->dirty[n] = 1;
+			G->dlist[G->ndirty++] = n;
+		}
+		pe_node_min(G, n);
+	}
+}
+
 /* The same three for the led pass's clearing (led.c). */
 void wgr_pe_unit(gs *G, int u, int sign)
 {
@@ -890,19 +909,7 @@ static int pe_domain(gs *G, int g, const int *corder, const wtp_key *k,
 		for (int i = 0; i < m; i++) {
 			if (G->pe_rep[i])
 				continue;
-			int u = v[i];
-			G->sol->evict[u] = 1;
-			G->sol->evict_by[u] = g;
-			wgr_ix_unit(G, u, -1);
-			const wp_unit *un = &p->units[u];
-			for (int j = 0; j < un->npods; j++) {
-				int n = G->s->pods[un->pods[j]].node;
-				if (!G->dirty[n]) {
-					G->dirty[n] = 1;
-					G->dlist[G->ndirty++] = n;
-				}
-				pe_node_min(G, n);
-			}
+			wgr_pe_evict(G, v[i], g);
 		}
 		return placed;
 	}

@@ -184,7 +184,8 @@ int wilp_class_bound(const wp_problem *p, wb_deadline dl, wilp_cbound *b,
  * group the answer does not admit or that is not in it.  The first
  * answer is branch and bound's, else its LP's rounded and filled; the
  * second the LP's rounded only; the third the LP's with the pieces rows
- * (bound_mip.c) rounded and filled (all -1 where that LP did not run). */
+ * (bound_mip.c) rounded and filled (all -1 where that LP did not run);
+ * WILP_HINTS answers in all. */
 #define WILP_HINTS 3
 int wilp_class_bound_hint(const wp_problem *p, wb_deadline dl, int *hint,
 			  wilp_cbound *b, wasp_error *err);
