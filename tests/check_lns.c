@@ -879,6 +879,74 @@ START_TEST(led_pass_clears_top_level)
 }
 END_TEST
 
+/* wgr_led_hint, and a pass led back by it (run.c's relead): one rack of
+ * two 8-GPU nodes; at the top priority rack-keyed gangs a and c of one
+ * 4-GPU pod each and b of one 8-GPU pod, and at a lower one gang l of
+ * one 4-GPU pod.  A plan with a on n0, c on n1 and l on neither leaves b
+ * waiting.  Its hint gives a and c their rack, b (waiting) and l (lower)
+ * none; led back by it, a and c share a node and b takes the other.
+ * Every plan verified. */
+static int group_named(const wp_problem *p, const char *name)
+{
+	for (int g = 0; g < p->ngroups; g++)
+		if (p->groups[g].sg >= 0 &&
+		    !strcmp(p->snap->groups[p->groups[g].sg].name, name))
+			return g;
+	ck_abort_msg("no group %s", name);
+	return -1;
+}
+
+static void place_one(const wp_problem *p, wp_sol *s, int g, int node)
+{
+	int sl = wp_slot(p, p->groups[g].classes[0], node);
+	ck_assert_int_ge(sl, 0);
+	ck_assert_int_eq(wp_x_set(s, sl, 1), 0);
+	s->admit[g] = 1;
+}
+
+START_TEST(led_back_repacks_plan)
+{
+	tu_buf b = {0};
+	tu_node_yaml(&b, "n0", "example.com/rack: r0");
+	tu_node_yaml(&b, "n1", "example.com/rack: r0");
+	gang_yaml(&b, "a", 1, 4, 100, "example.com/rack");
+	gang_yaml(&b, "c", 1, 4, 100, "example.com/rack");
+	gang_yaml(&b, "b", 1, 8, 100, "example.com/rack");
+	gang_yaml(&b, "l", 1, 4, 10, NULL);
+	tu_inst in;
+	tu_inst_load(&in, tu_load_buf(&b));
+	const wp_problem *p = in.p;
+	int ga = group_named(p, "a"), gc = group_named(p, "c"),
+	    gb = group_named(p, "b"), gl = group_named(p, "l");
+	wp_sol *s = wp_sol_new(p, in.a);
+	wp_sol_no_disruption(p, s);
+	place_one(p, s, ga, 0);
+	place_one(p, s, gc, 1);
+	tu_sol_verified(in.snap, p, s, NULL, "fragmented");
+	int hint[4];
+	ck_assert_int_eq(wgr_led_hint(p, s, hint), 2);
+	int r0 = p->topo->keys[p->groups[ga].key].node_dom[0];
+	ck_assert_int_ge(r0, 0);
+	ck_assert_int_eq(hint[ga], r0);
+	ck_assert_int_eq(hint[gc], r0);
+	ck_assert_int_eq(hint[gb], -1);
+	ck_assert_int_eq(hint[gl], -1);
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	wp_sol *t = wp_sol_new(p, in.a);
+	ck_assert_int_eq(wgr_solve_led(p, &in.o, t, 0, hint, true, &e), 0);
+	tu_sol_verified(in.snap, p, t, NULL, "led back");
+	ck_assert(t->admit[ga] && t->admit[gc] && t->admit[gb]);
+	ck_assert(!t->admit[gl]);
+	const wp_class *ca = &p->classes[p->groups[ga].classes[0]];
+	const wp_class *cc = &p->classes[p->groups[gc].classes[0]];
+	int sa = wp_x_next(t, ca->off, ca->off + ca->nelig);
+	int sc = wp_x_next(t, cc->off, cc->off + cc->nelig);
+	ck_assert_int_eq(ca->elig[sa - ca->off], cc->elig[sc - cc->off]);
+	tu_inst_free(&in);
+}
+END_TEST
+
 /* wgr_solve_led: two racks of one 8-GPU node each and, at one priority,
  * gangs of 8 and of 6 one-GPU pods that each need a rack.  Greedy's own
  * order takes the 8 first, into the first rack; led with the 6 confined
@@ -1426,6 +1494,7 @@ static Suite *suite(void)
 	tcase_add_test(f, small_first_packs_more);
 	tcase_add_test(f, led_pass_follows_hints);
 	tcase_add_test(f, led_pass_clears_top_level);
+	tcase_add_test(f, led_back_repacks_plan);
 	suite_add_tcase(s, f);
 	return s;
 }

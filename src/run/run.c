@@ -80,6 +80,11 @@
  * what is left when it starts: 2-4 s of 60 at 2,048 nodes; at 10,000
  * this cuts it. */
 #define WSV_CLEARED_SHARE 0.1
+/* The search's plan led again, cleared (relead): at most this many
+ * times, each from the last where it gained (fragmented-2048 seed 7:
+ * 3,287 -> 3,290 -> 3,293 top-priority pods; a third time there ended
+ * at 3,081, and is not kept). */
+#define WSV_RELEAD_ROUNDS 3
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -180,6 +185,7 @@ typedef struct run {
 	wilp_cbound cb;
 	int *hint;            /* per group: the MIP's domain, -1 (cb)      */
 	wp_sol *cleared;      /* the cleared pass, topped up, or NULL      */
+	double cleared_s;     /* the seconds it took, 0: not run         */
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
 	/* a cancel left the improvement step behind (run/watch.h): the
@@ -716,6 +722,20 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 	return R->reason ? WASP_OK : nomem(err);
 }
 
+/* The last top-up's rounds on plan c, without its record (the cleared
+ * pass and relead): until one adds nothing or dl.  -1 NOMEM. */
+static int topup_rounds(const wp_problem *p, wp_sol *c, wb_deadline dl)
+{
+	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
+		wtu_stats st;
+		if (wtu_topup(p, c, dl, WTU_PACK_YIELD, &st))
+			return -1;
+		if (st.pods == 0)
+			break;
+	}
+	return 0;
+}
+
 /* The top-up of the best plan, last (into t), until the plan must be
  * made. */
 static int topup(run *R, wp_sol *t, wasp_error *err)
@@ -730,6 +750,69 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 		what = "then a top-up again";
 	}
 	return WASP_OK;
+}
+
+/* The plan led again, cleared (doc/formulation.md §12, "The plan led
+ * again"): a cleared pass led by the plan's own top-level gangs'
+ * domains, the top-up's rounds after it; it replaces the plan (into t)
+ * where better, and runs again from it while it gains, at most
+ * WSV_RELEAD_ROUNDS times.  The search and the top-ups move gangs one
+ * domain at a time; led again, the level is re-packed whole in the
+ * domains they chose.  Only while the time the cleared pass took is
+ * still left before the plan must be made. */
+static int relead(run *R, wp_sol *t, wasp_error *err)
+{
+	const wp_problem *p = R->p;
+	if (R->cleared_s <= 0)
+		return WASP_OK;
+	int *hint = wa_calloc(R->a, (size_t)p->ngroups + 1, sizeof *hint);
+	if (!hint)
+		return nomem(err);
+	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R));
+	int won = 0;
+	for (int r = 0; r < WSV_RELEAD_ROUNDS && !cancelled(R->o); r++) {
+		if (wdl_left(dl, 0) < R->cleared_s)
+			break;
+		if (!wgr_led_hint(p, R->best, hint))
+			break;
+		wa_arena *ta;
+		wp_sol *c = pass_sol(p, &ta);
+		if (!c)
+			return nomem(err);
+		wasp_error e;
+		const char *why;
+		bool better = false;
+		int rc = wgr_solve_led(p, R->o, c, 0, hint, true, &e);
+		if (!rc && !wp_sol_feasible(p, c, &why)) {
+			rc = topup_rounds(p, c, dl) ? WASP_ENOMEM : WASP_OK;
+			wp_value cv, bv;
+			wp_evaluate(p, c, &cv);
+			wp_evaluate(p, R->best, &bv);
+			if (!rc && !wp_sol_feasible(p, c, &why) &&
+			    wp_value_cmp(&cv, &bv) > 0) {
+				wp_sol_copy(p, t, c);
+				R->best = t;
+				better = true;
+			}
+		}
+		wa_destroy(ta);
+		if (rc == WASP_ENOMEM)
+			return nomem(err);
+		if (!better)
+			break;
+		won++;
+	}
+	if (!won)
+		return WASP_OK;
+	R->mode = "lns";
+	R->status = "feasible";
+	R->reason = also(R->a, R->reason,
+			 wa_printf(R->a, "then the plan led again by its own "
+					 "top-level gangs' domains, with the "
+					 "lower pods cleared first and topped "
+					 "up, beat it (%d time%s)",
+				   won, won == 1 ? "" : "s"));
+	return R->reason ? WASP_OK : nomem(err);
 }
 
 /* The neighbourhood search from the constructive plan (§12): sub-ILPs
@@ -811,22 +894,26 @@ static int improve_lns(run *R, wasp_error *err)
 				 "neighbourhood search: the best plan found "
 				 "by then");
 	int rc2 = topup(R, lsol, err);
-	if (rc2 || !R->cleared || cancelled(R->o))
+	if (rc2 || cancelled(R->o))
 		return rc2;
 	/* the cleared pass, where it is better (cleared_pass) */
 	wp_value cv, bv;
-	wp_evaluate(R->p, R->cleared, &cv);
-	wp_evaluate(R->p, R->best, &bv);
-	if (wp_value_cmp(&cv, &bv) <= 0)
-		return WASP_OK;
-	R->best = R->cleared;
-	R->mode = "lns";
-	R->status = "feasible";
-	R->reason = also(R->a, R->reason,
-			 "then the pass led by the whole-gang MIP's answer "
-			 "with the lower pods cleared first, topped up, "
-			 "beat it");
-	return R->reason ? WASP_OK : nomem(err);
+	if (R->cleared) {
+		wp_evaluate(R->p, R->cleared, &cv);
+		wp_evaluate(R->p, R->best, &bv);
+	}
+	if (R->cleared && wp_value_cmp(&cv, &bv) > 0) {
+		R->best = R->cleared;
+		R->mode = "lns";
+		R->status = "feasible";
+		R->reason = also(R->a, R->reason,
+				 "then the pass led by the whole-gang MIP's "
+				 "answer with the lower pods cleared first, "
+				 "topped up, beat it");
+		if (!R->reason)
+			return nomem(err);
+	}
+	return relead(R, lsol, err);
 }
 
 /* max_memory (doc/library.md, "Memory"): the ILP and GLPK work within
@@ -1035,6 +1122,7 @@ static int cleared_pass(run *R, wasp_error *err)
 		g++;
 	if (g == p->ngroups)
 		hint = R->hint;
+	double t0 = wb_now();
 	wp_sol *c = wp_sol_new(p, R->a);
 	if (!c)
 		return nomem(err);
@@ -1047,15 +1135,11 @@ static int cleared_pass(run *R, wasp_error *err)
 		return WASP_OK;
 	wb_deadline dl = share_deadline(R, fin_s(R), WSV_CLEARED_SHARE,
 					wdl_left(R->deadline, 0));
-	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
-		wtu_stats st;
-		if (wtu_topup(p, c, dl, WTU_PACK_YIELD, &st))
-			return nomem(err);
-		if (st.pods == 0)
-			break;
-	}
+	if (topup_rounds(p, c, dl))
+		return nomem(err);
 	if (!wp_sol_feasible(p, c, &why))
 		R->cleared = c;
+	R->cleared_s = wb_now() - t0;
 	return WASP_OK;
 }
 

@@ -12,7 +12,8 @@
  * pods still fit run again, highest priority first (as the victim
  * search's reprieve), and the rest stay evicted for a group of the
  * level.  Not with device claims (their devices are freed per holder,
- * preempt.c) nor under --max-evictions.
+ * preempt.c) nor under --max-evictions.  wgr_led_hint leads such a pass
+ * back to a plan's own domains (run.c's relead).
  */
 #include "solve/greedy/greedy_int.h"
 #include "base/sort.h"
@@ -124,4 +125,37 @@ int wgr_led_level(gs *G, int g)
 	    p->max_evictions > 0 || !wpe_may_preempt(p, g))
 		return 0;
 	return clear(G, g);
+}
+
+/* The top priority level's admitted groups of sol, each in the domain of
+ * its first pod (0 without a key); every other group -1.  Returns how
+ * many were given one. */
+int wgr_led_hint(const wp_problem *p, const wp_sol *sol, int *hint)
+{
+	int32_t top = INT32_MIN;
+	int n = 0;
+	for (int g = 0; g < p->ngroups; g++) {
+		hint[g] = -1;
+		if (p->groups[g].nclasses > 0 && p->groups[g].priority > top)
+			top = p->groups[g].priority;
+	}
+	for (int g = 0; g < p->ngroups; g++) {
+		const wp_group *wg = &p->groups[g];
+		if (!sol->admit[g] || wg->priority != top)
+			continue;
+		const wtp_key *k = wg->key >= 0 && p->topo
+				       ? &p->topo->keys[wg->key]
+				       : NULL;
+		hint[g] = 0;
+		n++;
+		for (int i = 0; k && i < wg->nclasses; i++) {
+			const wp_class *cl = &p->classes[wg->classes[i]];
+			int sl = wp_x_next(sol, cl->off, cl->off + cl->nelig);
+			if (sl >= 0) {
+				hint[g] = k->node_dom[cl->elig[sl - cl->off]];
+				break;
+			}
+		}
+	}
+	return n;
 }
