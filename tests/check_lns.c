@@ -884,7 +884,8 @@ END_TEST
  * 4-GPU pod each and b of one 8-GPU pod, and at a lower one gang l of
  * one 4-GPU pod.  A plan with a on n0, c on n1 and l on neither leaves b
  * waiting.  Its hint gives a and c their rack, b (waiting) and l (lower)
- * none; led back by it, a and c share a node and b takes the other.
+ * none, or b a bound's domain for it; led back by it, a and c share a
+ * node and b takes the other.
  * Every plan verified. */
 static int group_named(const wp_problem *p, const char *name)
 {
@@ -924,13 +925,22 @@ START_TEST(led_back_repacks_plan)
 	place_one(p, s, gc, 1);
 	tu_sol_verified(in.snap, p, s, NULL, "fragmented");
 	int hint[4];
-	ck_assert_int_eq(wgr_led_hint(p, s, hint), 2);
+	ck_assert_int_eq(wgr_led_hint(p, s, NULL, hint), 2);
 	int r0 = p->topo->keys[p->groups[ga].key].node_dom[0];
 	ck_assert_int_ge(r0, 0);
 	ck_assert_int_eq(hint[ga], r0);
 	ck_assert_int_eq(hint[gc], r0);
 	ck_assert_int_eq(hint[gb], -1);
 	ck_assert_int_eq(hint[gl], -1);
+	/* a bound's answer: b, waiting, gets its domain; l is lower */
+	int also[4] = {-1, -1, -1, -1}, more[4];
+	also[gb] = r0;
+	also[gl] = 0;
+	also[ga] = r0 + 1; /* a's own domain wins */
+	ck_assert_int_eq(wgr_led_hint(p, s, also, more), 3);
+	ck_assert_int_eq(more[ga], r0);
+	ck_assert_int_eq(more[gb], r0);
+	ck_assert_int_eq(more[gl], -1);
 	wasp_error e;
 	memset(&e, 0, sizeof e);
 	wp_sol *t = wp_sol_new(p, in.a);

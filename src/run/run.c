@@ -85,6 +85,13 @@
  * 3,287 -> 3,290 -> 3,293 top-priority pods; a third time there ended
  * at 3,081, and is not kept). */
 #define WSV_RELEAD_ROUNDS 3
+/* ... and the search and the last top-up keep back this many times the
+ * seconds the cleared pass took for it (its two leads), at most this
+ * share of the time left as the search starts (fragmented-2048 seed 7:
+ * 2.9 s were left, the first lead took 1.5, and the second, which gained
+ * there, did not start). */
+#define WSV_RELEAD_KEEP 2.0
+#define WSV_RELEAD_SHARE 0.1
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
@@ -186,6 +193,8 @@ typedef struct run {
 	int *hint;            /* per group: the MIP's domain, -1 (cb)      */
 	wp_sol *cleared;      /* the cleared pass, topped up, or NULL      */
 	double cleared_s;     /* the seconds it took, 0: not run         */
+	double relead_s;      /* seconds the search and last top-up keep
+				 back for relead                          */
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
 	/* a cancel left the improvement step behind (run/watch.h): the
@@ -737,10 +746,10 @@ static int topup_rounds(const wp_problem *p, wp_sol *c, wb_deadline dl)
 }
 
 /* The top-up of the best plan, last (into t), until the plan must be
- * made. */
+ * made, less what relead keeps back. */
 static int topup(run *R, wp_sol *t, wasp_error *err)
 {
-	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R));
+	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R) + R->relead_s);
 	const char *what = "then a top-up";
 	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
 		bool added;
@@ -752,53 +761,89 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	return WASP_OK;
 }
 
+/* The MIP's answer the cleared pass follows: its third (the LP's with
+ * the pieces rows, rounded and filled) where it gave one, else its
+ * first; NULL without the MIP. */
+static const int *cleared_hint(const run *R)
+{
+	const wp_problem *p = R->p;
+	if (!R->hint)
+		return NULL;
+	const int *hint = R->hint + 2 * (size_t)p->ngroups;
+	for (int g = 0; g < p->ngroups; g++)
+		if (hint[g] >= 0)
+			return hint;
+	return R->hint;
+}
+
+/* One cleared pass led by hint, the top-up's rounds after it (until
+ * dl); it replaces the plan (into t) where better.  -1 NOMEM, else
+ * whether it did. */
+static int lead_again(run *R, wp_sol *t, const int *hint, wb_deadline dl)
+{
+	const wp_problem *p = R->p;
+	wa_arena *ta;
+	wp_sol *c = pass_sol(p, &ta);
+	if (!c)
+		return -1;
+	wasp_error e;
+	const char *why;
+	int rc = wgr_solve_led(p, R->o, c, 0, hint, true, &e), won = 0;
+	if (rc == WASP_ENOMEM || (!rc && !wp_sol_feasible(p, c, &why) &&
+				  topup_rounds(p, c, dl))) {
+		wa_destroy(ta);
+		return -1;
+	}
+	wp_value cv, bv;
+	wp_evaluate(p, c, &cv);
+	wp_evaluate(p, R->best, &bv);
+	if (!rc && !wp_sol_feasible(p, c, &why) &&
+	    wp_value_cmp(&cv, &bv) > 0) {
+		wp_sol_copy(p, t, c);
+		R->best = t;
+		won = 1;
+	}
+	wa_destroy(ta);
+	return won;
+}
+
 /* The plan led again, cleared (doc/formulation.md §12, "The plan led
- * again"): a cleared pass led by the plan's own top-level gangs'
- * domains, the top-up's rounds after it; it replaces the plan (into t)
- * where better, and runs again from it while it gains, at most
- * WSV_RELEAD_ROUNDS times.  The search and the top-ups move gangs one
- * domain at a time; led again, the level is re-packed whole in the
- * domains they chose.  Only while the time the cleared pass took is
- * still left before the plan must be made. */
+ * again"): two cleared passes led by the plan's own top-level gangs'
+ * domains, the second with the MIP's domains for the gangs the plan
+ * leaves waiting too, each with the top-up's rounds after it; the best
+ * replaces the plan (into t) where better, and the round runs again from
+ * it while it gains, at most WSV_RELEAD_ROUNDS times.  The search and the
+ * top-ups move gangs one domain at a time; led again, the level is
+ * re-packed whole in the domains they chose.  A pass starts only while
+ * the time the cleared pass took is still left before the plan must be
+ * made. */
 static int relead(run *R, wp_sol *t, wasp_error *err)
 {
 	const wp_problem *p = R->p;
 	if (R->cleared_s <= 0)
 		return WASP_OK;
-	int *hint = wa_calloc(R->a, (size_t)p->ngroups + 1, sizeof *hint);
-	if (!hint)
+	size_t ng = (size_t)p->ngroups + 1;
+	int *hint = wa_calloc(R->a, ng, sizeof *hint);
+	int *more = wa_calloc(R->a, ng, sizeof *more);
+	if (!hint || !more)
 		return nomem(err);
+	const int *mip = cleared_hint(R);
 	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R));
 	int won = 0;
 	for (int r = 0; r < WSV_RELEAD_ROUNDS && !cancelled(R->o); r++) {
-		if (wdl_left(dl, 0) < R->cleared_s)
-			break;
-		if (!wgr_led_hint(p, R->best, hint))
-			break;
-		wa_arena *ta;
-		wp_sol *c = pass_sol(p, &ta);
-		if (!c)
-			return nomem(err);
-		wasp_error e;
-		const char *why;
-		bool better = false;
-		int rc = wgr_solve_led(p, R->o, c, 0, hint, true, &e);
-		if (!rc && !wp_sol_feasible(p, c, &why)) {
-			rc = topup_rounds(p, c, dl) ? WASP_ENOMEM : WASP_OK;
-			wp_value cv, bv;
-			wp_evaluate(p, c, &cv);
-			wp_evaluate(p, R->best, &bv);
-			if (!rc && !wp_sol_feasible(p, c, &why) &&
-			    wp_value_cmp(&cv, &bv) > 0) {
-				wp_sol_copy(p, t, c);
-				R->best = t;
-				better = true;
-			}
+		/* both leads from the round's plan */
+		int n = wgr_led_hint(p, R->best, NULL, hint);
+		int m = mip ? wgr_led_hint(p, R->best, mip, more) : 0;
+		int gained = 0;
+		if (n && wdl_left(dl, 0) >= R->cleared_s)
+			gained = lead_again(R, t, hint, dl);
+		if (gained >= 0 && m > n && wdl_left(dl, 0) >= R->cleared_s) {
+			int g2 = lead_again(R, t, more, dl);
+			gained = g2 < 0 ? -1 : gained || g2;
 		}
-		wa_destroy(ta);
-		if (rc == WASP_ENOMEM)
+		if (gained < 0)
 			return nomem(err);
-		if (!better)
+		if (!gained)
 			break;
 		won++;
 	}
@@ -808,9 +853,10 @@ static int relead(run *R, wp_sol *t, wasp_error *err)
 	R->status = "feasible";
 	R->reason = also(R->a, R->reason,
 			 wa_printf(R->a, "then the plan led again by its own "
-					 "top-level gangs' domains, with the "
-					 "lower pods cleared first and topped "
-					 "up, beat it (%d time%s)",
+					 "top-level gangs' domains (and the "
+					 "MIP's for those it left waiting), "
+					 "with the lower pods cleared first "
+					 "and topped up, beat it (%d round%s)",
 				   won, won == 1 ? "" : "s"));
 	return R->reason ? WASP_OK : nomem(err);
 }
@@ -833,6 +879,11 @@ static int improve_lns(run *R, wasp_error *err)
 					       : R->deadline.at - wb_now();
 	double share = WSV_TOPUP_SHARE * left;
 	double fin = fin_s(R) + (share > tu ? share : tu);
+	/* and for relead */
+	R->relead_s = WSV_RELEAD_KEEP * R->cleared_s;
+	if (R->relead_s > WSV_RELEAD_SHARE * left)
+		R->relead_s = WSV_RELEAD_SHARE * left;
+	fin += R->relead_s;
 	/* a top-up first, within its own share: the search then re-packs
 	 * what its clearing moved, and the last top-up clears again
 	 * (frag-2048: 3,230 top-priority pods after a top-up of greedy's
@@ -1116,12 +1167,7 @@ static void class_bound(run *R)
 static int cleared_pass(run *R, wasp_error *err)
 {
 	const wp_problem *p = R->p;
-	const int *hint = R->hint + 2 * (size_t)p->ngroups;
-	int g = 0;
-	while (g < p->ngroups && hint[g] < 0)
-		g++;
-	if (g == p->ngroups)
-		hint = R->hint;
+	const int *hint = cleared_hint(R);
 	double t0 = wb_now();
 	wp_sol *c = wp_sol_new(p, R->a);
 	if (!c)

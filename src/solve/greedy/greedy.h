@@ -49,9 +49,11 @@ int wgr_solve_led(const wp_problem *p, const wasp_options *o, wp_sol *sol,
 		  wasp_error *err);
 /* A hint for wgr_solve_led that leads back to plan sol: the top
  * priority level's admitted groups, each in the domain of its first pod
- * (0 without a key), every other group -1 (ngroups).  Returns how many
- * were given one (led.c). */
-int wgr_led_hint(const wp_problem *p, const wp_sol *sol, int *hint);
+ * (0 without a key); with also (ngroups, or NULL), the level's waiting
+ * groups in also's domain (a bound's answer); every other group -1
+ * (ngroups).  Returns how many were given one (led.c). */
+int wgr_led_hint(const wp_problem *p, const wp_sol *sol, const int *also,
+		 int *hint);
 /* The seed of the pass that takes, within each priority level, the
  * groups with the smallest pods first (order.c); wgr_restarts runs it
  * before the others. */

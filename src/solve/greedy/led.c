@@ -128,9 +128,11 @@ int wgr_led_level(gs *G, int g)
 }
 
 /* The top priority level's admitted groups of sol, each in the domain of
- * its first pod (0 without a key); every other group -1.  Returns how
- * many were given one. */
-int wgr_led_hint(const wp_problem *p, const wp_sol *sol, int *hint)
+ * its first pod (0 without a key); with also, its waiting groups in
+ * also's domain; every other group -1.  Returns how many were given
+ * one. */
+int wgr_led_hint(const wp_problem *p, const wp_sol *sol, const int *also,
+		 int *hint)
 {
 	int32_t top = INT32_MIN;
 	int n = 0;
@@ -141,8 +143,15 @@ int wgr_led_hint(const wp_problem *p, const wp_sol *sol, int *hint)
 	}
 	for (int g = 0; g < p->ngroups; g++) {
 		const wp_group *wg = &p->groups[g];
-		if (!sol->admit[g] || wg->priority != top)
+		if (wg->priority != top)
 			continue;
+		if (!sol->admit[g]) {
+			if (also && also[g] >= 0) {
+				hint[g] = also[g];
+				n++;
+			}
+			continue;
+		}
 		const wtp_key *k = wg->key >= 0 && p->topo
 				       ? &p->topo->keys[wg->key]
 				       : NULL;
