@@ -86,11 +86,12 @@
  * at 3,081, and is not kept). */
 #define WSV_RELEAD_ROUNDS 3
 /* ... and the search and the last top-up keep back this many times the
- * seconds the cleared pass took for it (its two leads), at most this
- * share of the time left as the search starts (fragmented-2048 seed 7:
- * 2.9 s were left, the first lead took 1.5, and the second, which gained
- * there, did not start). */
-#define WSV_RELEAD_KEEP 2.0
+ * seconds the cleared pass took for it (its two leads; fewer where
+ * that is more than this share of the time left as the search starts,
+ * none at 10,000 nodes).  Fragmented-2048 seed 7: 2.9 s were left, the
+ * first lead took 1.5, and the second, which gained there, did not
+ * start. */
+#define WSV_RELEAD_KEEP 2
 #define WSV_RELEAD_SHARE 0.1
 
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
@@ -879,10 +880,11 @@ static int improve_lns(run *R, wasp_error *err)
 					       : R->deadline.at - wb_now();
 	double share = WSV_TOPUP_SHARE * left;
 	double fin = fin_s(R) + (share > tu ? share : tu);
-	/* and for relead */
-	R->relead_s = WSV_RELEAD_KEEP * R->cleared_s;
-	if (R->relead_s > WSV_RELEAD_SHARE * left)
-		R->relead_s = WSV_RELEAD_SHARE * left;
+	/* and for relead: its two leads, else one, else none */
+	R->relead_s = 0;
+	for (int k = WSV_RELEAD_KEEP; k > 0 && !R->relead_s; k--)
+		if (k * R->cleared_s <= WSV_RELEAD_SHARE * left)
+			R->relead_s = k * R->cleared_s;
 	fin += R->relead_s;
 	/* a top-up first, within its own share: the search then re-packs
 	 * what its clearing moved, and the last top-up clears again
