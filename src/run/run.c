@@ -9,8 +9,7 @@
  * (mode_reason) so a person can see why the plan looks as it does; the mode
  * decision and its reason are made in one place, decide().
  */
-#include "run/run.h"
-#include "base/clock.h"
+#include "run/run_int.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -68,32 +67,6 @@
  * (it clears from the constructive plan, the larger job: 7 s at 10,000
  * nodes on the fragmented family, the one after the search 3-4 s). */
 #define WSV_PRE_TOPUP_SHARE 0.2
-/* The last top-up runs again from its own plan while it adds pods, at
- * most this many times in all: a packed plan packs tighter again
- * (greedy's plans of six generated 512-node fragmented clusters: 0-7
- * more top-priority pods from a second round, 0-3 from a third;
- * fragmented seed 3 at 2,048 nodes added pods for six rounds, 3,394 ->
- * 3,410 top-priority pods, where three stopped it).  0.2 s a round at
- * 2,048 nodes; at 10,000 the deadline cuts the first. */
-#define WSV_TOPUP_ROUNDS 12
-/* The cleared pass's top-up (cleared_pass) gets at most this share of
- * what is left when it starts: 2-4 s of 60 at 2,048 nodes; at 10,000
- * this cuts it. */
-#define WSV_CLEARED_SHARE 0.1
-/* The search's plan led again, cleared (relead): at most this many
- * times, each from the last where it gained (fragmented-2048 seed 7:
- * 3,287 -> 3,290 -> 3,293 top-priority pods; a third time there ended
- * at 3,081, and is not kept). */
-#define WSV_RELEAD_ROUNDS 3
-/* ... and the search and the last top-up keep back this many times the
- * seconds the cleared pass took for it (its two leads; fewer where
- * that is more than this share of the time left as the search starts,
- * none at 10,000 nodes).  Fragmented-2048 seed 7: 2.9 s were left, the
- * first lead took 1.5, and the second, which gained there, did not
- * start. */
-#define WSV_RELEAD_KEEP 2
-#define WSV_RELEAD_SHARE 0.1
-
 int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 		wp_problem **out, wasp_error *err)
 {
@@ -104,7 +77,7 @@ int wsv_problem(const ws_snapshot *s, const wasp_options *o, wa_arena *a,
 	return wp_reduce(s, t, o, a, out, err);
 }
 
-static bool cancelled(const wasp_options *o)
+bool wrn_cancelled(const wasp_options *o)
 {
 	return o->cancel && *o->cancel;
 }
@@ -166,46 +139,6 @@ static void packing_bound(const wp_problem *p, const wp_sol *sol,
 	}
 }
 
-/* The state of one run, passed from step to step. */
-typedef struct run {
-	const ws_snapshot *s;
-	const wasp_options *o;
-	wa_arena *a;          /* everything below lives here           */
-	wp_problem *p;
-	wb_deadline deadline;
-	double t0, t1, t2, t3; /* start, reduced, constructed, improved */
-	bool baseline;        /* a benchmark baseline stands in         */
-	wp_sol *gsol;         /* the constructive answer                */
-	const wp_sol *best;   /* the answer the plan is made of         */
-	bool gproven;         /* gsol meets the packing bound           */
-	const char *pass;     /* what the extra passes did, or NULL     */
-	double tgreedy;       /* seconds of the first greedy pass        */
-	/* decide() */
-	const char *mode, *status, *reason;
-	bool try_ilp, force_parts, try_lns;
-	int rows, cols;
-	long nz;
-	/* improve() */
-	wilp_stats st;
-	bool ilp_ran;
-	/* the bound over node classes (doc/formulation.md §12), when the
-	 * ILP left none */
-	wilp_cbound cb;
-	int *hint;            /* per group: the MIP's domain, -1 (cb)      */
-	wp_sol *cleared;      /* the cleared pass, topped up, or NULL      */
-	double cleared_s;     /* the seconds it took, 0: not run         */
-	double relead_s;      /* seconds the search and last top-up keep
-				 back for relead                          */
-	const char *mine[6];  /* this run's own warnings                */
-	int nmine;
-	/* a cancel left the improvement step behind (run/watch.h): the
-	 * run goes on in this arena, the step still uses the problem's */
-	wa_arena *post;
-	wasp_options ro;      /* the options the steps see (R->o)       */
-	size_t mem_held;      /* max_memory: bytes taken when the ILP
-				 would start, when that is all of it    */
-} run;
-
 /* wasp_options.progress at the start of a phase (doc/library.md,
  * "Progress"); the ILP reports its search itself (driver.c). */
 static void phase(const run *R, const char *name)
@@ -224,13 +157,13 @@ static void phase(const run *R, const char *name)
 	o->progress(&pr, o->progress_ctx);
 }
 
-static int nomem(wasp_error *err)
+int wrn_nomem(wasp_error *err)
 {
 	return werr(err, WASP_ENOMEM, "out of memory");
 }
 
-/* Append ", then" text to a reason-like string (NULL stays the other). */
-static const char *also(wa_arena *a, const char *first, const char *then)
+/* (run_int.h) */
+const char *wrn_also(wa_arena *a, const char *first, const char *then)
 {
 	return first && then ? wa_printf(a, "%s; %s", first, then) : then;
 }
@@ -240,7 +173,7 @@ static const char *also(wa_arena *a, const char *first, const char *then)
  * pointer per 256 slots (37 MB at 50,000 nodes), and the run's arena
  * would hold it and its pages to the end.  NULL (and *ta NULL): out
  * of memory. */
-static wp_sol *pass_sol(const wp_problem *p, wa_arena **ta)
+wp_sol *wrn_pass_sol(const wp_problem *p, wa_arena **ta)
 {
 	*ta = wa_new();
 	wp_sol *s = *ta ? wp_sol_new(p, *ta) : NULL;
@@ -258,21 +191,21 @@ static int bestfit_pass(run *R, wasp_error *err)
 {
 	const wp_problem *p = R->p;
 	wa_arena *ta;
-	wp_sol *bsol = pass_sol(p, &ta);
+	wp_sol *bsol = wrn_pass_sol(p, &ta);
 	wasp_error be;
 	const char *why;
 	wp_value vg, vb;
 	if (!bsol)
-		return nomem(err);
+		return wrn_nomem(err);
 	if (wbl_solve(p, WASP_MODE_BESTFIT, R->o, bsol, &be) == 0 &&
 	    wp_sol_feasible(p, bsol, &why) == 0) {
 		wp_evaluate(p, R->gsol, &vg);
 		wp_evaluate(p, bsol, &vb);
 		if (wp_value_cmp(&vb, &vg) > 0) {
 			wp_sol_copy(p, R->gsol, bsol);
-			R->pass = also(R->a, R->pass,
-				       "the BestFit-order pass beat the "
-				       "tightest-domain pass");
+			R->pass = wrn_also(R->a, R->pass,
+					   "the BestFit-order pass beat the "
+					   "tightest-domain pass");
 		}
 	}
 	wa_destroy(ta);
@@ -315,10 +248,10 @@ static int restarts(run *R, wasp_error *err)
 				      "passes before the work limit: the plan "
 				      "may differ from run to run";
 	if (better)
-		R->pass = also(R->a, R->pass,
-			       wa_printf(R->a, "%d of %d seeded greedy passes "
-					       "improved the plan",
-					 better, ran));
+		R->pass = wrn_also(R->a, R->pass,
+				   wa_printf(R->a, "%d of %d seeded greedy "
+						   "passes improved the plan",
+					     better, ran));
 	return WASP_OK;
 }
 
@@ -331,7 +264,7 @@ static int construct(run *R, wasp_error *err)
 	const wp_problem *p = R->p;
 	R->gsol = wp_sol_new(p, R->a);
 	if (!R->gsol)
-		return nomem(err);
+		return wrn_nomem(err);
 	/* The benchmark baselines stand in for greedy and end there. */
 	R->baseline = o->mode == WASP_MODE_PODWISE ||
 		      o->mode == WASP_MODE_BESTFIT;
@@ -354,11 +287,11 @@ static int construct(run *R, wasp_error *err)
 	 * can beat it then, and the passes below replace it only with a
 	 * strictly better one: they are skipped, the plan is the same. */
 	bool proven = some && wp_packing_proven(p, R->gsol);
-	if (more && !proven && !cancelled(o) && wbl_models(p) &&
+	if (more && !proven && !wrn_cancelled(o) && wbl_models(p) &&
 	    (rc = bestfit_pass(R, err)))
 		return rc;
-	if (more && !proven && !cancelled(o) && o->mode != WASP_MODE_GREEDY &&
-	    (rc = restarts(R, err)))
+	if (more && !proven && !wrn_cancelled(o) &&
+	    o->mode != WASP_MODE_GREEDY && (rc = restarts(R, err)))
 		return rc;
 	R->gproven = some && o->mode != WASP_MODE_GREEDY &&
 		     (proven || wp_packing_proven(p, R->gsol));
@@ -450,7 +383,7 @@ static void decide(run *R)
 		R->reason = o->mode == WASP_MODE_GREEDY
 				? "greedy: requested"
 				: "nothing pending; greedy only";
-	} else if (cancelled(o)) {
+	} else if (wrn_cancelled(o)) {
 		R->reason = "cancelled after greedy; greedy only";
 	} else if (wdl_passed(R->deadline, 0)) {
 		R->reason = "the time limit was reached in greedy; greedy only";
@@ -622,7 +555,7 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 	bool relaxed = c > 0 && p->snap->dra && !isol->dra;
 	int dv = relaxed ? wgr_assign_devices(p, isol) : 0;
 	if (dv < 0)
-		return nomem(err);
+		return wrn_nomem(err);
 	if (dv > 0) {
 		c = 0;
 		R->status = "greedy";
@@ -651,15 +584,15 @@ static int adopt_ilp(run *R, wp_sol *isol, wasp_error *err)
 
 /* The seconds making the plan from an answer takes (the search and the
  * top-up leave them). */
-static double fin_s(const run *R)
+double wrn_fin_s(const run *R)
 {
 	return WSV_LNS_FINISH_S + WSV_LNS_FINISH_S_PER_SLOT * R->p->nx;
 }
 
 /* The run's deadline fin seconds sooner, and no later than share of left
  * seconds from now (a step's own share of what is left). */
-static wb_deadline share_deadline(const run *R, double fin, double share,
-				  double left)
+wb_deadline wrn_share_deadline(const run *R, double fin, double share,
+			       double left)
 {
 	wb_deadline dl = wdl_sooner(R->deadline, fin);
 	if (!wdl_is_none(R->deadline) && wb_now() + share * left < dl.at)
@@ -677,7 +610,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 		    wtu_pack pack, bool *added, wasp_error *err)
 {
 	*added = false;
-	if (!wtu_applies(R->p) || cancelled(R->o))
+	if (!wtu_applies(R->p) || wrn_cancelled(R->o))
 		return WASP_OK;
 	/* t: the search's own copy, to hold the best plan so far */
 	if (R->best != t)
@@ -685,7 +618,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 	wtu_stats st;
 	double t0 = wb_now();
 	if (wtu_topup(R->p, t, dl, pack, &st))
-		return nomem(err);
+		return wrn_nomem(err);
 	double secs = wb_now() - t0;
 	if (st.pods == 0)
 		return WASP_OK;
@@ -703,7 +636,7 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 	    : st.packed_by == WTU_PACK_EVICT ? ", evicting lower pods"
 					       : "";
 	if (!how)
-		return nomem(err);
+		return wrn_nomem(err);
 	R->reason = wa_printf(R->a, "%s; %s, %d more pod%s (%d pod%s "
 				    "packed tighter first%s; %d "
 				    "group%s past their minimum, evicting "
@@ -729,28 +662,14 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 			      st.gave_way == 1 ? "" : "s", st.shifted,
 			      st.shifted == 1 ? "" : "s", secs,
 			      st.late ? ", stopped by the deadline" : "");
-	return R->reason ? WASP_OK : nomem(err);
-}
-
-/* The last top-up's rounds on plan c, without its record (the cleared
- * pass and relead): until one adds nothing or dl.  -1 NOMEM. */
-static int topup_rounds(const wp_problem *p, wp_sol *c, wb_deadline dl)
-{
-	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
-		wtu_stats st;
-		if (wtu_topup(p, c, dl, WTU_PACK_YIELD, &st))
-			return -1;
-		if (st.pods == 0)
-			break;
-	}
-	return 0;
+	return R->reason ? WASP_OK : wrn_nomem(err);
 }
 
 /* The top-up of the best plan, last (into t), until the plan must be
  * made, less what relead keeps back. */
 static int topup(run *R, wp_sol *t, wasp_error *err)
 {
-	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R) + R->relead_s);
+	wb_deadline dl = wdl_sooner(R->deadline, wrn_fin_s(R) + R->relead_s);
 	const char *what = "then a top-up";
 	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
 		bool added;
@@ -762,106 +681,6 @@ static int topup(run *R, wp_sol *t, wasp_error *err)
 	return WASP_OK;
 }
 
-/* The MIP's answer the cleared pass follows: its third (the LP's with
- * the pieces rows, rounded and filled) where it gave one, else its
- * first; NULL without the MIP. */
-static const int *cleared_hint(const run *R)
-{
-	const wp_problem *p = R->p;
-	if (!R->hint)
-		return NULL;
-	const int *hint = R->hint + 2 * (size_t)p->ngroups;
-	for (int g = 0; g < p->ngroups; g++)
-		if (hint[g] >= 0)
-			return hint;
-	return R->hint;
-}
-
-/* One cleared pass led by hint, the top-up's rounds after it (until
- * dl); it replaces the plan (into t) where better.  -1 NOMEM, else
- * whether it did. */
-static int lead_again(run *R, wp_sol *t, const int *hint, wb_deadline dl)
-{
-	const wp_problem *p = R->p;
-	wa_arena *ta;
-	wp_sol *c = pass_sol(p, &ta);
-	if (!c)
-		return -1;
-	wasp_error e;
-	const char *why;
-	int rc = wgr_solve_led(p, R->o, c, 0, hint, true, &e), won = 0;
-	if (rc == WASP_ENOMEM || (!rc && !wp_sol_feasible(p, c, &why) &&
-				  topup_rounds(p, c, dl))) {
-		wa_destroy(ta);
-		return -1;
-	}
-	wp_value cv, bv;
-	wp_evaluate(p, c, &cv);
-	wp_evaluate(p, R->best, &bv);
-	if (!rc && !wp_sol_feasible(p, c, &why) &&
-	    wp_value_cmp(&cv, &bv) > 0) {
-		wp_sol_copy(p, t, c);
-		R->best = t;
-		won = 1;
-	}
-	wa_destroy(ta);
-	return won;
-}
-
-/* The plan led again, cleared (doc/formulation.md §12, "The plan led
- * again"): two cleared passes led by the plan's own top-level gangs'
- * domains, the second with the MIP's domains for the gangs the plan
- * leaves waiting too, each with the top-up's rounds after it; the best
- * replaces the plan (into t) where better, and the round runs again from
- * it while it gains, at most WSV_RELEAD_ROUNDS times.  The search and the
- * top-ups move gangs one domain at a time; led again, the level is
- * re-packed whole in the domains they chose.  A pass starts only while
- * the time the cleared pass took is still left before the plan must be
- * made. */
-static int relead(run *R, wp_sol *t, wasp_error *err)
-{
-	const wp_problem *p = R->p;
-	if (R->cleared_s <= 0)
-		return WASP_OK;
-	size_t ng = (size_t)p->ngroups + 1;
-	int *hint = wa_calloc(R->a, ng, sizeof *hint);
-	int *more = wa_calloc(R->a, ng, sizeof *more);
-	if (!hint || !more)
-		return nomem(err);
-	const int *mip = cleared_hint(R);
-	wb_deadline dl = wdl_sooner(R->deadline, fin_s(R));
-	int won = 0;
-	for (int r = 0; r < WSV_RELEAD_ROUNDS && !cancelled(R->o); r++) {
-		/* both leads from the round's plan */
-		int n = wgr_led_hint(p, R->best, NULL, hint);
-		int m = mip ? wgr_led_hint(p, R->best, mip, more) : 0;
-		int gained = 0;
-		if (n && wdl_left(dl, 0) >= R->cleared_s)
-			gained = lead_again(R, t, hint, dl);
-		if (gained >= 0 && m > n && wdl_left(dl, 0) >= R->cleared_s) {
-			int g2 = lead_again(R, t, more, dl);
-			gained = g2 < 0 ? -1 : gained || g2;
-		}
-		if (gained < 0)
-			return nomem(err);
-		if (!gained)
-			break;
-		won++;
-	}
-	if (!won)
-		return WASP_OK;
-	R->mode = "lns";
-	R->status = "feasible";
-	R->reason = also(R->a, R->reason,
-			 wa_printf(R->a, "then the plan led again by its own "
-					 "top-level gangs' domains (and the "
-					 "MIP's for those it left waiting), "
-					 "with the lower pods cleared first "
-					 "and topped up, beat it (%d round%s)",
-				   won, won == 1 ? "" : "s"));
-	return R->reason ? WASP_OK : nomem(err);
-}
-
 /* The neighbourhood search from the constructive plan (§12): sub-ILPs
  * over a few domains; never worse than its start.  Then the top-up. */
 static int improve_lns(run *R, wasp_error *err)
@@ -871,7 +690,7 @@ static int improve_lns(run *R, wasp_error *err)
 	werr_clear(&le);
 	wp_sol *lsol = wp_sol_new(R->p, R->a);
 	if (!lsol)
-		return nomem(err);
+		return wrn_nomem(err);
 	wp_sol_copy(R->p, lsol, R->gsol);
 	/* room left for the plan to be made from the answer, and for the
 	 * top-up */
@@ -879,18 +698,16 @@ static int improve_lns(run *R, wasp_error *err)
 	double left = wdl_is_none(R->deadline) ? 0
 					       : R->deadline.at - wb_now();
 	double share = WSV_TOPUP_SHARE * left;
-	double fin = fin_s(R) + (share > tu ? share : tu);
-	/* and for relead: its two leads, else one, else none */
-	R->relead_s = 0;
-	for (int k = WSV_RELEAD_KEEP; k > 0 && !R->relead_s; k--)
-		if (k * R->cleared_s <= WSV_RELEAD_SHARE * left)
-			R->relead_s = k * R->cleared_s;
+	double fin = wrn_fin_s(R) + (share > tu ? share : tu);
+	/* and for relead (lead.c) */
+	R->relead_s = wrn_relead_keep(R, left);
 	fin += R->relead_s;
 	/* a top-up first, within its own share: the search then re-packs
 	 * what its clearing moved, and the last top-up clears again
 	 * (frag-2048: 3,230 top-priority pods after a top-up of greedy's
 	 * plan, 3,251 after three rounds of search and top-up) */
-	wb_deadline pre = share_deadline(R, fin, WSV_PRE_TOPUP_SHARE, left);
+	wb_deadline pre =
+	    wrn_share_deadline(R, fin, WSV_PRE_TOPUP_SHARE, left);
 	bool added;
 	int rc = topup_by(R, lsol, pre, "a top-up before the search",
 			  WTU_PACK_NONE, &added, err);
@@ -899,7 +716,7 @@ static int improve_lns(run *R, wasp_error *err)
 	rc = wilp_lns(R->p, R->o, wdl_sooner(R->deadline, fin), lsol, &ls,
 		      &le);
 	if (rc == WASP_ENOMEM)
-		return nomem(err);
+		return wrn_nomem(err);
 	if (rc) /* the constructive plan stands */
 		return WASP_OK;
 	wp_value gv, lv;
@@ -931,7 +748,7 @@ static int improve_lns(run *R, wasp_error *err)
 					"plan after the first sweep",
 				  kinds ? kinds : "");
 	if (!kinds)
-		return nomem(err);
+		return wrn_nomem(err);
 	R->reason = wa_printf(R->a, "%s; %d of %d neighbourhoods of %s "
 				    "domains%s improved the plan in %d "
 				    "sweep(s), %.1f s%s%s",
@@ -942,12 +759,12 @@ static int improve_lns(run *R, wasp_error *err)
 						 ls.cut)
 				     : "",
 			      ls.deadline ? ", stopped by the deadline" : "");
-	if (cancelled(R->o))
-		R->reason = also(R->a, R->reason, "cancelled during the "
-				 "neighbourhood search: the best plan found "
-				 "by then");
+	if (wrn_cancelled(R->o))
+		R->reason = wrn_also(R->a, R->reason, "cancelled during the "
+				     "neighbourhood search: the best plan "
+				     "found by then");
 	int rc2 = topup(R, lsol, err);
-	if (rc2 || cancelled(R->o))
+	if (rc2 || wrn_cancelled(R->o))
 		return rc2;
 	/* the cleared pass, where it is better (cleared_pass) */
 	wp_value cv, bv;
@@ -959,14 +776,14 @@ static int improve_lns(run *R, wasp_error *err)
 		R->best = R->cleared;
 		R->mode = "lns";
 		R->status = "feasible";
-		R->reason = also(R->a, R->reason,
-				 "then the pass led by the whole-gang MIP's "
-				 "answer with the lower pods cleared first, "
-				 "topped up, beat it");
+		R->reason = wrn_also(R->a, R->reason,
+				     "then the pass led by the whole-gang "
+				     "MIP's answer with the lower pods "
+				     "cleared first, topped up, beat it");
 		if (!R->reason)
-			return nomem(err);
+			return wrn_nomem(err);
 	}
-	return relead(R, lsol, err);
+	return wrn_relead(R, lsol, err);
 }
 
 /* max_memory (doc/library.md, "Memory"): the ILP and GLPK work within
@@ -993,7 +810,7 @@ static int greedy_topup(run *R, wasp_error *err)
 	if (R->o->mode != WASP_MODE_AUTO)
 		return WASP_OK;
 	wp_sol *t = wp_sol_new(R->p, R->a);
-	return t ? topup(R, t, err) : nomem(err);
+	return t ? topup(R, t, err) : wrn_nomem(err);
 }
 
 /* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel
@@ -1053,9 +870,9 @@ static int improve(run *R, wasp_error *err)
 			*err = ie;
 		return rc;
 	}
-	if (cancelled(o))
-		R->reason = also(a, R->reason, "cancelled during the ILP: the "
-			      "best plan found by then");
+	if (wrn_cancelled(o))
+		R->reason = wrn_also(a, R->reason, "cancelled during the ILP: "
+				     "the best plan found by then");
 	return adopt_ilp(R, isol, err);
 }
 
@@ -1082,7 +899,7 @@ static int improve_watched(run *R, wsv_watch *w, wasp_error *err)
 		return improve(R, err);
 	improve_job *j = wa_alloc(R->a, sizeof *j);
 	if (!j)
-		return nomem(err);
+		return wrn_nomem(err);
 	j->R = *R;
 	werr_clear(&j->err);
 	int rc = wsv_watch_run(w, improve_step, j, o);
@@ -1094,16 +911,17 @@ static int improve_watched(run *R, wsv_watch *w, wasp_error *err)
 		return rc;
 	}
 	if (!(R->post = wa_new()))
-		return nomem(err);
+		return wrn_nomem(err);
 	R->a = R->post;
 	wilp_stats_reset(&R->st);
-	R->reason = also(R->a, R->reason,
-			 wa_printf(R->a, "cancelled during the %s, which was "
-					 "left to stop on its own: the best "
-					 "plan found before it",
-				   R->try_lns ? "neighbourhood search"
-				   : o->solver == WASP_SOLVER_CBC ? "ILP (cbc)"
-								  : "ILP"));
+	const char *step = R->try_lns ? "neighbourhood search"
+			   : o->solver == WASP_SOLVER_CBC ? "ILP (cbc)"
+							  : "ILP";
+	R->reason = wrn_also(R->a, R->reason,
+			     wa_printf(R->a, "cancelled during the %s, which "
+					     "was left to stop on its own: "
+					     "the best plan found before it",
+				       step));
 	return WASP_OK;
 }
 
@@ -1140,7 +958,7 @@ static void class_bound(run *R)
 	 * cost 0.1-0.3 s at 10,000 nodes under load before its LP can
 	 * look at the clock) */
 	if (R->baseline || !R->p->ngroups || R->o->mode == WASP_MODE_GREEDY ||
-	    cancelled(R->o) || wdl_passed(R->deadline, 0) || R->gproven ||
+	    wrn_cancelled(R->o) || wdl_passed(R->deadline, 0) || R->gproven ||
 	    !strcmp(R->status, "optimal") ||
 	    (R->ilp_ran && (!isnan(R->st.bound) || !isnan(R->st.top_gap))))
 		return;
@@ -1155,92 +973,6 @@ static void class_bound(run *R)
 		R->cb.ok = false;
 	else if (hint && R->cb.mip_hinted > 0)
 		R->hint = hint;
-}
-
-/* The cleared pass (doc/formulation.md §12, "The MIP's answer, cleared
- * first"): the MIP's third answer (its LP with the pieces rows; else the
- * first) leads a pass that evicts the top level's lower units before
- * placing it (wgr_solve_led, clear), and the last top-up's rounds then
- * pack and fill it, within WSV_CLEARED_SHARE of the time left.  Kept in
- * R->cleared when feasible; the end of the search takes it where it is
- * better.  Not the search's start: from it the search ended lower
- * (fragmented-2048 seeds 1 and 7: 3,526 and 3,255 top-priority pods
- * against 3,562 and 3,290). */
-static int cleared_pass(run *R, wasp_error *err)
-{
-	const wp_problem *p = R->p;
-	const int *hint = cleared_hint(R);
-	double t0 = wb_now();
-	wp_sol *c = wp_sol_new(p, R->a);
-	if (!c)
-		return nomem(err);
-	wasp_error e;
-	const char *why;
-	int rc = wgr_solve_led(p, R->o, c, 0, hint, true, &e);
-	if (rc == WASP_ENOMEM)
-		return nomem(err);
-	if (rc || wp_sol_feasible(p, c, &why))
-		return WASP_OK;
-	wb_deadline dl = share_deadline(R, fin_s(R), WSV_CLEARED_SHARE,
-					wdl_left(R->deadline, 0));
-	if (topup_rounds(p, c, dl))
-		return nomem(err);
-	if (!wp_sol_feasible(p, c, &why))
-		R->cleared = c;
-	R->cleared_s = wb_now() - t0;
-	return WASP_OK;
-}
-
-/* Greedy passes with the top tier's gangs in the domains of the bound's
- * whole-gang MIP (doc/formulation.md §12): those gangs get the MIP's
- * domain and lead their level, the rest follow as greedy finds room;
- * for each of its two answers, in wgr_solve's order and smallest pods
- * first.  The best is kept when feasible and better than the plan; the
- * search then starts from it. */
-static int mip_pass(run *R, wasp_error *err)
-{
-	static const uint64_t seeds[] = {0, WGR_SEED_SMALL};
-	const wp_problem *p = R->p;
-	if (!R->hint || cancelled(R->o) || wdl_passed(R->deadline, 0))
-		return WASP_OK;
-	bool beat = false;
-	size_t ns = sizeof seeds / sizeof *seeds;
-	for (size_t i = 0; i < 2 * ns; i++) {
-		const int *hint = R->hint + (i / ns) * (size_t)p->ngroups;
-		if (i == ns && !memcmp(hint, R->hint,
-				       sizeof *hint * (size_t)p->ngroups))
-			break; /* the second answer is the first */
-		wasp_error e;
-		const char *why;
-		if (wdl_passed(R->deadline, 0))
-			break;
-		wa_arena *ta; /* a pass fills a new one */
-		wp_sol *s = pass_sol(p, &ta);
-		if (!s)
-			return nomem(err);
-		wp_value vg, vs;
-		if (!wgr_solve_led(p, R->o, s, seeds[i % ns], hint, false,
-				   &e) &&
-		    !wp_sol_feasible(p, s, &why)) {
-			wp_evaluate(p, R->gsol, &vg);
-			wp_evaluate(p, s, &vs);
-			if (wp_value_cmp(&vs, &vg) > 0) {
-				wp_sol_copy(p, R->gsol, s);
-				beat = true;
-			}
-		}
-		wa_destroy(ta);
-	}
-	if (beat)
-		R->pass = also(R->a, R->pass,
-			       wa_printf(R->a, "the pass with %d gangs in the "
-					       "domains of the bound's "
-					       "whole-gang MIP beat it",
-					 R->cb.mip_hinted));
-	if (R->try_lns && wtu_applies(p) && !cancelled(R->o) &&
-	    !wdl_passed(R->deadline, 0))
-		return cleared_pass(R, err);
-	return WASP_OK;
 }
 
 /* The summary of the plan: mode, status, reason, model and times. */
@@ -1363,9 +1095,10 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 	wp_problem *p = R->p;
 	if (R->baseline || pl->nevict == 0 || p->no_preempt || !p->ngroups)
 		return WASP_OK;
-	if (cancelled(R->o)) { /* a second greedy pass: not after a cancel */
-		R->reason = also(R->a, R->reason, "what the evictions buy "
-				 "was not worked out (cancelled)");
+	/* a second greedy pass: not after a cancel */
+	if (wrn_cancelled(R->o)) {
+		R->reason = wrn_also(R->a, R->reason, "what the evictions buy "
+				     "was not worked out (cancelled)");
 		return WASP_OK;
 	}
 	/* a greedy pass costs about what the first one did; one the
@@ -1381,13 +1114,13 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 		return WASP_OK;
 	}
 	wa_arena *ta;
-	wp_sol *off = pass_sol(p, &ta);
+	wp_sol *off = wrn_pass_sol(p, &ta);
 	int32_t *prio = wa_calloc(R->a, (size_t)p->ngroups, sizeof *prio);
 	int *with = wa_calloc(R->a, (size_t)p->ngroups, sizeof *with);
 	int *without = wa_calloc(R->a, (size_t)p->ngroups, sizeof *without);
 	int rc = WASP_OK;
 	if (!off || !prio || !with || !without) {
-		rc = nomem(err);
+		rc = wrn_nomem(err);
 		goto out;
 	}
 	p->no_preempt = true;
@@ -1403,7 +1136,7 @@ static int evictions_buy(run *R, wasp_plan *pl, wasp_error *err)
 	int nl = pods_by_level(p, R->best, off, prio, with, without);
 	pl->buy = wa_calloc(pl->arena, (size_t)nl, sizeof *pl->buy);
 	if (!pl->buy) {
-		rc = nomem(err);
+		rc = wrn_nomem(err);
 		goto out;
 	}
 	for (int i = 0; i < nl; i++)
@@ -1422,10 +1155,10 @@ static int finish(run *R, wasp_plan **out, wasp_error *err)
 	int rc = wpl_from_sol(R->p, R->best, &pl, err);
 	if (rc)
 		return rc;
-	bool rebalance = R->o->rebalance && !cancelled(R->o);
+	bool rebalance = R->o->rebalance && !wrn_cancelled(R->o);
 	if (R->o->rebalance && !rebalance)
-		R->reason = also(R->a, R->reason, "the rebalancing post-pass "
-				 "did not run (cancelled)");
+		R->reason = wrn_also(R->a, R->reason, "the rebalancing "
+				     "post-pass did not run (cancelled)");
 	if (rebalance &&
 	    (rc = wrb_rebalance(R->s, R->p->topo, R->o, pl, err))) {
 		wpl_free(pl);
@@ -1438,11 +1171,11 @@ static int finish(run *R, wasp_plan **out, wasp_error *err)
 	if (wpl_record_versions(R->s, pl) || /* for wasp apply */
 	    wpl_domain_free(R->s, R->p->topo, R->o->value_resource, pl)) {
 		wpl_free(pl);
-		return nomem(err);
+		return wrn_nomem(err);
 	}
 	if (summarise(R, pl)) {
 		wpl_free(pl);
-		return nomem(err);
+		return wrn_nomem(err);
 	}
 	*out = pl;
 	return WASP_OK;
@@ -1474,7 +1207,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 	if (rc)
 		return rc;
 	if (!(R.a = wa_new()))
-		return nomem(err);
+		return wrn_nomem(err);
 	wa_arena *base = R.a;
 	phase(&R, "reduce");
 	if (!(rc = wsv_problem(s, o, R.a, &R.p, err))) {
@@ -1492,7 +1225,7 @@ int wsv_solve(const ws_snapshot *s, const wasp_options *o, wasp_plan **out,
 		 * search's deadline cannot leave the plan without one */
 		if (!R.try_ilp)
 			class_bound(&R);
-		rc = mip_pass(&R, err);
+		rc = wrn_mip_pass(&R, err);
 		if (!rc)
 			rc = improve_watched(&R, &w, err);
 	}

@@ -40,7 +40,7 @@ int wgr_solve_seeded(const wp_problem *p, const wasp_options *o,
  * with hint[g] >= 0 goes first within its priority level and, where it
  * has a key and no domain of its own, is held to domain hint[g] of it
  * (a gang that then waits says so, not that running pods pin it): the
- * pass that follows the bound's whole-gang MIP (run.c).  clear: every
+ * pass that follows the bound's whole-gang MIP (run/lead.c).  clear: every
  * running unit the top level may evict is evicted before that level is
  * placed, and those whose pods still fit run again after it (the MIP
  * counts the top level's room with them gone; led.c). */

@@ -1,5 +1,5 @@
 /*
- * led.c -- the led pass's clearing (wgr_solve_led with clear; run.c,
+ * led.c -- the led pass's clearing (wgr_solve_led with clear; lead.c,
  * doc/formulation.md §12, "The MIP's answer, cleared first").
  *
  * The bound's whole-gang MIP counts the top level's room with every
@@ -13,7 +13,7 @@
  * search's reprieve), and the rest stay evicted for a group of the
  * level.  Not with device claims (their devices are freed per holder,
  * preempt.c) nor under --max-evictions.  wgr_led_hint leads such a pass
- * back to a plan's own domains (run.c's relead).
+ * back to a plan's own domains (lead.c's wrn_relead).
  */
 #include "solve/greedy/greedy_int.h"
 #include "base/sort.h"

@@ -28,7 +28,7 @@
  * dropped, so every plan's top tier is a solution: the LP's optimum,
  * and the best node bound of a few branch-and-bound nodes after it
  * (read in the callback), bound the top tier.  The LP's answer rounded
- * (or branch and bound's) names a domain per gang for run.c's pass.
+ * (or branch and bound's) names a domain per gang for run/lead.c's pass.
  *
  * Pieces (split_rows): where a shape q' is r times the next shape q, a
  * domain's rounded rows leave E = fit_q - r fit_q' units of q that no
@@ -883,7 +883,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			lp_ok = !sr && glp_get_status(P) == GLP_OPT;
 			/* the third answer: this LP's, rounded and filled
 			 * (its gangs leave the pieces to the small pods: the
-			 * lead of the cleared pass, run.c) */
+			 * lead of the cleared pass, run/lead.c) */
 			if (lp_ok && hint) {
 				if (round_lp(P, isy, true, a, yv)) {
 					glp_delete_prob(P);
