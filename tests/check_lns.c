@@ -879,7 +879,7 @@ START_TEST(led_pass_clears_top_level)
 }
 END_TEST
 
-/* wgr_led_hint, and a pass led back by it (run.c's relead): one rack of
+/* wgr_led_hint, and a pass led back by it (lead.c's wrn_relead): one rack of
  * two 8-GPU nodes; at the top priority rack-keyed gangs a and c of one
  * 4-GPU pod each and b of one 8-GPU pod, and at a lower one gang l of
  * one 4-GPU pod.  A plan with a on n0, c on n1 and l on neither leaves b
