@@ -39,6 +39,12 @@
 #define WSV_FINISH_PER_LOAD 0.25
 #define WSV_FINISH_MAX_SHARE 0.3
 #define WSV_RESTART_SHARE_LNS 0.1
+/* ... and at most this many passes there: their one improvement comes in
+ * the first few, and the search makes better use of the rest
+ * (fragmented-2048 seed 1: 1,025 passes, 11 s, one improvement; with
+ * 64 the search's time took the plan from 3,563 top-priority pods to
+ * 3,564; seeds 2 and 7, gpu seed 7, mixed seed 1: the same). */
+#define WSV_RESTARTS_LNS 64
 /* Auto mode: the model over parts is not even estimated above this many
  * (class, node) slots (its estimate builds the parts: seconds at 10^7
  * slots); the neighbourhood search takes over (doc/formulation.md
@@ -212,22 +218,55 @@ static int bestfit_pass(run *R, wasp_error *err)
 	return WASP_OK;
 }
 
+/* Auto mode: the columns of the model over parts (wag_estimate) where
+ * decide_auto asks (the node model big, no --node-model, the slots
+ * within WSV_AUTO_MAX_PART_SLOTS), else -1.  Estimated once: the
+ * restarts ask first. */
+static int parts_cols(run *R, bool big)
+{
+	const wp_problem *p = R->p;
+	if (!R->pcols_known) {
+		R->pcols = big && !R->o->node_model &&
+				   p->nx <= WSV_AUTO_MAX_PART_SLOTS &&
+				   wag_applies(p, NULL)
+			       ? wag_estimate(p)
+			       : -1;
+		R->pcols_known = true;
+	}
+	return R->pcols;
+}
+
+/* Will auto mode hand the run to the neighbourhood search as decide_auto
+ * does for a large node model (the model over parts does not fit)? */
+static bool search_next(run *R)
+{
+	int rows, cols;
+	long nz;
+	if (R->o->mode != WASP_MODE_AUTO)
+		return false;
+	wilp_estimate(R->p, &rows, &cols, &nz);
+	bool big = cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS;
+	int pcols = parts_cols(R, big);
+	return big && (pcols < 0 || pcols > WSV_AUTO_MAX_COLS);
+}
+
 /* Restarts in perturbed largest-first orders: tighter packings, and a
  * better first incumbent for the ILP (doc/formulation.md §11).  They get
  * WSV_RESTART_SHARE of the time left. */
 static int restarts(run *R, wasp_error *err)
 {
 	double now = wb_now();
-	/* where auto will hand the rest to the neighbourhood search (no
-	 * model fits), that search makes better use of the time */
+	/* where the neighbourhood search will have the rest (no model
+	 * fits), it makes better use of the time */
 	bool lns = R->o->mode != WASP_MODE_GREEDY &&
-		   R->p->nx > WSV_AUTO_MAX_PART_SLOTS &&
+		   (R->p->nx > WSV_AUTO_MAX_PART_SLOTS || search_next(R)) &&
 		   wilp_lns_applies(R->p, NULL);
 	double share = lns ? WSV_RESTART_SHARE_LNS : WSV_RESTART_SHARE;
 	/* a work budget counts passes; the clock only caps the whole run
 	 * (doc/library.md, "Determinism") */
 	long work = R->o->work_limit;
-	int npass = work > 0 && work < WGR_RESTARTS ? (int)work : WGR_RESTARTS;
+	int most = lns ? WSV_RESTARTS_LNS : WGR_RESTARTS;
+	int npass = work > 0 && work < most ? (int)work : most;
 	wb_deadline until =
 	    wdl_is_none(R->deadline) || work > 0
 		? R->deadline
@@ -314,11 +353,7 @@ static void decide_auto(run *R)
 	/* a plan the packing bound proves needs no large model and no
 	 * search */
 	bool proven = (big || cols > WSV_AUTO_LNS_COLS) && R->gproven;
-	int pcols = big && !proven && !R->o->node_model &&
-			    p->nx <= WSV_AUTO_MAX_PART_SLOTS &&
-			    wag_applies(p, NULL)
-			? wag_estimate(p)
-			: -1;
+	int pcols = big && !proven ? parts_cols(R, big) : -1;
 	if (proven)
 		R->reason = wa_printf(a, "auto: the model is large (%d "
 					 "columns) and not needed",

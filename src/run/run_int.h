@@ -44,6 +44,9 @@ typedef struct run {
 	/* a cancel left the improvement step behind (run/watch.h): the
 	 * run goes on in this arena, the step still uses the problem's */
 	wa_arena *post;
+	int pcols;            /* auto: the model over parts' columns, -1:
+				 not asked (parts_cols)                  */
+	bool pcols_known;
 	wasp_options ro;      /* the options the steps see (R->o)       */
 	size_t mem_held;      /* max_memory: bytes taken when the ILP
 				 would start, when that is all of it    */
