@@ -43,7 +43,8 @@
  * the first few, and the search makes better use of the rest
  * (fragmented-2048 seed 1: 1,025 passes, 11 s, one improvement; with
  * 64 the search's time took the plan from 3,563 top-priority pods to
- * 3,564; seeds 2 and 7, gpu seed 7, mixed seed 1: the same). */
+ * 3,564 in two runs of three; seeds 2 and 7, gpu seed 7, mixed seed 1,
+ * nvlink seed 7: the same). */
 #define WSV_RESTARTS_LNS 64
 /* Auto mode: the model over parts is not even estimated above this many
  * (class, node) slots (its estimate builds the parts: seconds at 10^7
