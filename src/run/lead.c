@@ -233,16 +233,13 @@ int wrn_relead(run *R, wp_sol *t, wasp_error *err)
 	}
 	if (!won)
 		return WASP_OK;
-	R->mode = "lns";
-	R->status = "feasible";
-	R->reason = wrn_also(R->a, R->reason,
-			     wa_printf(R->a, "then the plan led again by its "
-					     "own top-level gangs' domains "
-					     "(and the MIP's for those it left "
-					     "waiting), with the lower pods "
-					     "cleared first and topped up, "
-					     "beat it (%d round%s)",
-				       won, won == 1 ? "" : "s"));
-	return R->reason ? WASP_OK : wrn_nomem(err);
+	return wrn_took(R,
+			wa_printf(R->a, "then the plan led again by its own "
+					"top-level gangs' domains (and the "
+					"MIP's for those it left waiting), "
+					"with the lower pods cleared first "
+					"and topped up, beat it (%d round%s)",
+				  won, won == 1 ? "" : "s"),
+			err);
 }
 

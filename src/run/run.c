@@ -182,6 +182,15 @@ const char *wrn_also(wa_arena *a, const char *first, const char *then)
 	return first && then ? wa_printf(a, "%s; %s", first, then) : then;
 }
 
+/* (run_int.h) */
+int wrn_took(run *R, const char *what, wasp_error *err)
+{
+	R->mode = "lns";
+	R->status = "feasible";
+	R->reason = wrn_also(R->a, R->reason, what);
+	return R->reason ? WASP_OK : wrn_nomem(err);
+}
+
 /* A solution for a pass that may be thrown away, in an arena of its
  * own (*ta, destroyed after the pass): its page table alone is one
  * pointer per 256 slots (37 MB at 50,000 nodes), and the run's arena
@@ -763,15 +772,14 @@ static int search_again(run *R, wp_sol *t, wasp_error *err)
 		return wrn_nomem(err);
 	if (!better)
 		return WASP_OK;
-	R->mode = "lns";
-	R->status = "feasible";
-	R->reason = wrn_also(R->a, R->reason,
-			     wa_printf(R->a, "then the search again from it, "
-					     "%d of %d neighbourhoods "
-					     "improved the plan, %.1f s",
-				       ls.improved, ls.tried, ls.seconds));
-	if (!R->reason)
-		return wrn_nomem(err);
+	rc = wrn_took(R,
+		      wa_printf(R->a, "then the search again from it, %d of "
+				      "%d neighbourhoods improved the plan, "
+				      "%.1f s",
+				ls.improved, ls.tried, ls.seconds),
+		      err);
+	if (rc)
+		return rc;
 	R->relead_s = 0; /* the top-up's time is all that is left */
 	return topup(R, t, err);
 }
@@ -869,14 +877,12 @@ static int improve_lns(run *R, wasp_error *err)
 	}
 	if (R->cleared && wp_value_cmp(&cv, &bv) > 0) {
 		R->best = R->cleared;
-		R->mode = "lns";
-		R->status = "feasible";
-		R->reason = wrn_also(R->a, R->reason,
-				     "then the pass led by the whole-gang "
-				     "MIP's answer with the lower pods "
-				     "cleared first, topped up, beat it");
-		if (!R->reason)
-			return wrn_nomem(err);
+		rc = wrn_took(R, "then the pass led by the whole-gang MIP's "
+				 "answer with the lower pods cleared first, "
+				 "topped up, beat it",
+			      err);
+		if (rc)
+			return rc;
 	}
 	int rc3 = wrn_relead(R, lsol, err);
 	return rc3 ? rc3 : search_again(R, lsol, err);

@@ -66,6 +66,9 @@ bool wrn_cancelled(const wasp_options *o);
 int wrn_nomem(wasp_error *err);
 /* Append ", then" text to a reason-like string (NULL stays the other). */
 const char *wrn_also(wa_arena *a, const char *first, const char *then);
+/* A better plan taken after the search (R->best already set): mode lns,
+ * status feasible, what appended to the reason (NULL: out of memory). */
+int wrn_took(run *R, const char *what, wasp_error *err);
 /* A solution for a pass that may be thrown away, in an arena of its own
  * (*ta, destroyed after the pass).  NULL (and *ta NULL): out of memory. */
 wp_sol *wrn_pass_sol(const wp_problem *p, wa_arena **ta);
