@@ -168,11 +168,7 @@ static int lead_again(run *R, wp_sol *t, const int *hint, wb_deadline dl)
 		wa_destroy(ta);
 		return -1;
 	}
-	wp_value cv, bv;
-	wp_evaluate(p, c, &cv);
-	wp_evaluate(p, R->best, &bv);
-	if (!rc && !wp_sol_feasible(p, c, &why) &&
-	    wp_value_cmp(&cv, &bv) > 0) {
+	if (!rc && !wp_sol_feasible(p, c, &why) && wrn_beats(R, c)) {
 		wp_sol_copy(p, t, c);
 		R->best = t;
 		won = 1;

@@ -183,6 +183,15 @@ const char *wrn_also(wa_arena *a, const char *first, const char *then)
 }
 
 /* (run_int.h) */
+bool wrn_beats(const run *R, const wp_sol *s)
+{
+	wp_value sv, bv;
+	wp_evaluate(R->p, s, &sv);
+	wp_evaluate(R->p, R->best, &bv);
+	return wp_value_cmp(&sv, &bv) > 0;
+}
+
+/* (run_int.h) */
 int wrn_took(run *R, const char *what, wasp_error *err)
 {
 	R->mode = "lns";
@@ -235,15 +244,15 @@ static int bestfit_pass(run *R, wasp_error *err)
 	return WASP_OK;
 }
 
-/* Auto mode: the columns of the model over parts (wag_estimate) where
- * decide_auto asks (the node model big, no --node-model, the slots
+/* Auto mode, the node model big: the columns of the model over parts
+ * (wag_estimate), where decide_auto asks (no --node-model, the slots
  * within WSV_AUTO_MAX_PART_SLOTS), else -1.  Estimated once: the
  * restarts ask first. */
-static int parts_cols(run *R, bool big)
+static int parts_cols(run *R)
 {
 	const wp_problem *p = R->p;
 	if (!R->pcols_known) {
-		R->pcols = big && !R->o->node_model &&
+		R->pcols = !R->o->node_model &&
 				   p->nx <= WSV_AUTO_MAX_PART_SLOTS &&
 				   wag_applies(p, NULL)
 			       ? wag_estimate(p)
@@ -262,9 +271,10 @@ static bool search_next(run *R)
 	if (R->o->mode != WASP_MODE_AUTO)
 		return false;
 	wilp_estimate(R->p, &rows, &cols, &nz);
-	bool big = cols > WSV_AUTO_MAX_COLS || nz > WSV_AUTO_MAX_NONZEROS;
-	int pcols = parts_cols(R, big);
-	return big && (pcols < 0 || pcols > WSV_AUTO_MAX_COLS);
+	if (cols <= WSV_AUTO_MAX_COLS && nz <= WSV_AUTO_MAX_NONZEROS)
+		return false;
+	int pcols = parts_cols(R);
+	return pcols < 0 || pcols > WSV_AUTO_MAX_COLS;
 }
 
 /* Restarts in perturbed largest-first orders: tighter packings, and a
@@ -370,7 +380,7 @@ static void decide_auto(run *R)
 	/* a plan the packing bound proves needs no large model and no
 	 * search */
 	bool proven = (big || cols > WSV_AUTO_LNS_COLS) && R->gproven;
-	int pcols = big && !proven ? parts_cols(R, big) : -1;
+	int pcols = big && !proven ? parts_cols(R) : -1;
 	if (proven)
 		R->reason = wa_printf(a, "auto: the model is large (%d "
 					 "columns) and not needed",
@@ -718,10 +728,10 @@ static int topup_by(run *R, wp_sol *t, wb_deadline dl, const char *what,
 }
 
 /* The top-up of the best plan, last (into t), until the plan must be
- * made, less what relead keeps back. */
-static int topup(run *R, wp_sol *t, wasp_error *err)
+ * made, less keep seconds (kept back for what follows it). */
+static int topup(run *R, wp_sol *t, double keep, wasp_error *err)
 {
-	wb_deadline dl = wdl_sooner(R->deadline, wrn_fin_s(R) + R->relead_s);
+	wb_deadline dl = wdl_sooner(R->deadline, wrn_fin_s(R) + keep);
 	const char *what = "then a top-up";
 	for (int r = 0; r < WSV_TOPUP_ROUNDS && !wdl_passed(dl, 0); r++) {
 		bool added;
@@ -756,13 +766,7 @@ static int search_again(run *R, wp_sol *t, wasp_error *err)
 	double keep = wrn_fin_s(R) + WSV_AGAIN_TOPUP_SHARE * left;
 	int rc = wilp_lns(p, R->o, wdl_sooner(R->deadline, keep), u, &ls,
 			  &le);
-	bool better = false;
-	if (!rc) {
-		wp_value uv, bv;
-		wp_evaluate(p, u, &uv);
-		wp_evaluate(p, R->best, &bv);
-		better = wp_value_cmp(&uv, &bv) > 0;
-	}
+	bool better = !rc && wrn_beats(R, u);
 	if (better) {
 		wp_sol_copy(p, t, u);
 		R->best = t;
@@ -778,10 +782,7 @@ static int search_again(run *R, wp_sol *t, wasp_error *err)
 				      "%.1f s",
 				ls.improved, ls.tried, ls.seconds),
 		      err);
-	if (rc)
-		return rc;
-	R->relead_s = 0; /* the top-up's time is all that is left */
-	return topup(R, t, err);
+	return rc ? rc : topup(R, t, 0, err);
 }
 
 /* The neighbourhood search from the constructive plan (§12): sub-ILPs
@@ -803,8 +804,8 @@ static int improve_lns(run *R, wasp_error *err)
 	double share = WSV_TOPUP_SHARE * left;
 	double fin = wrn_fin_s(R) + (share > tu ? share : tu);
 	/* and for relead (lead.c) */
-	R->relead_s = wrn_relead_keep(R, left);
-	fin += R->relead_s;
+	double keep = wrn_relead_keep(R, left);
+	fin += keep;
 	/* a top-up first, within its own share: the search then re-packs
 	 * what its clearing moved, and the last top-up clears again
 	 * (frag-2048: 3,230 top-priority pods after a top-up of greedy's
@@ -866,16 +867,11 @@ static int improve_lns(run *R, wasp_error *err)
 		R->reason = wrn_also(R->a, R->reason, "cancelled during the "
 				     "neighbourhood search: the best plan "
 				     "found by then");
-	int rc2 = topup(R, lsol, err);
+	int rc2 = topup(R, lsol, keep, err);
 	if (rc2 || wrn_cancelled(R->o))
 		return rc2;
 	/* the cleared pass, where it is better (cleared_pass) */
-	wp_value cv, bv;
-	if (R->cleared) {
-		wp_evaluate(R->p, R->cleared, &cv);
-		wp_evaluate(R->p, R->best, &bv);
-	}
-	if (R->cleared && wp_value_cmp(&cv, &bv) > 0) {
+	if (R->cleared && wrn_beats(R, R->cleared)) {
 		R->best = R->cleared;
 		rc = wrn_took(R, "then the pass led by the whole-gang MIP's "
 				 "answer with the lower pods cleared first, "
@@ -912,7 +908,7 @@ static int greedy_topup(run *R, wasp_error *err)
 	if (R->o->mode != WASP_MODE_AUTO)
 		return WASP_OK;
 	wp_sol *t = wp_sol_new(R->p, R->a);
-	return t ? topup(R, t, err) : wrn_nomem(err);
+	return t ? topup(R, t, 0, err) : wrn_nomem(err);
 }
 
 /* Step 3: the ILP, when decide() chose it.  A solver fault or a cancel

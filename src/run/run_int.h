@@ -37,8 +37,6 @@ typedef struct run {
 	int *hint;            /* per group: the MIP's domain, -1 (cb)      */
 	wp_sol *cleared;      /* the cleared pass, topped up, or NULL      */
 	double cleared_s;     /* the seconds it took, 0: not run         */
-	double relead_s;      /* seconds the search and last top-up keep
-				 back for relead                          */
 	const char *mine[6];  /* this run's own warnings                */
 	int nmine;
 	/* a cancel left the improvement step behind (run/watch.h): the
@@ -66,6 +64,8 @@ bool wrn_cancelled(const wasp_options *o);
 int wrn_nomem(wasp_error *err);
 /* Append ", then" text to a reason-like string (NULL stays the other). */
 const char *wrn_also(wa_arena *a, const char *first, const char *then);
+/* Is plan s better than R->best in the lexicographic objective? */
+bool wrn_beats(const run *R, const wp_sol *s);
 /* A better plan taken after the search (R->best already set): mode lns,
  * status feasible, what appended to the reason (NULL: out of memory). */
 int wrn_took(run *R, const char *what, wasp_error *err);
