@@ -737,6 +737,43 @@ START_TEST(bound_pieces_valid)
 }
 END_TEST
 
+/* The coarser gangs' pods spread over the racks (bound_mip.c,
+ * spread_cols), on generated instances with gangs keyed to racks and
+ * blocks and gangs without a key, with and without evictions: the bound
+ * is never below the top tier's true optimum (cbc's, on the model
+ * written with --top-tier), the columns were added on every one, and
+ * the bound is lower for them on some. */
+START_TEST(bound_spread_valid)
+{
+	if (!wilp_cbc_available())
+		return;
+	int checked = 0, tighter = 0;
+	for (int i = 0; i < 8; i++) {
+		wasp_gen_options g;
+		small_frag(&g, 150 + i, 48);
+		g.family = 2; /* fragmented */
+		g.levels = 3;
+		g.fanout = 2;
+		g.gangs = 16;
+		g.max_gang = 12;
+		g.priorities = 2;
+		tu_inst in;
+		inst_gen(&in, &g, i % 2);
+		tu_sol_verified(in.snap, in.p, in.greedy, NULL, "greedy");
+		wilp_cbound b;
+		double z = bound_holds_top_tier(&in, &b, i);
+		checked += !isnan(z);
+		ck_assert_int_gt(b.mip_spread, 0);
+		ck_assert(b.mip_ub0 <= b.mip_unspread + 1e-9);
+		tighter += b.mip_ub0 < b.mip_unspread - 0.5;
+		tu_inst_free(&in);
+	}
+	ck_assert_int_ge(checked, 6);
+	/* seeds 151 and 152: 23 -> 22 (the optimum) and 50 -> 49 */
+	ck_assert_int_ge(tighter, 2);
+}
+END_TEST
+
 /* The MIP over whole gangs (doc/formulation.md §12): on generated
  * instances whose gangs need a rack or block, with and without
  * evictions, the bound stays above every plan (the proven optimum
@@ -1484,6 +1521,7 @@ static Suite *suite(void)
 	tcase_add_test(b, bound_whole_gangs_tighter);
 	tcase_add_test(b, bound_pieces_tighter);
 	tcase_add_test(b, bound_pieces_valid);
+	tcase_add_test(b, bound_spread_valid);
 	tcase_add_test(b, bound_mip_valid);
 	tcase_add_test(b, top_tier_optimum_holds_bound);
 	suite_add_tcase(s, b);

@@ -1128,15 +1128,21 @@ static int summarise(run *R, wasp_plan *pl)
 				 " (whole gangs per domain, %d rounds in %.1f s; "
 				 "the LP alone: %.10g)",
 				 R->cb.cg_rounds, R->cb.cg_s, R->cb.lp_ub0);
-		char mip[224] = "";
+		char mip[288] = "", spread[96] = "";
+		if (R->cb.mip_spread > 0)
+			snprintf(spread, sizeof spread,
+				 ", %d columns spreading coarser gangs' pods "
+				 "(%.10g before)",
+				 R->cb.mip_spread, R->cb.mip_unspread);
 		if (R->cb.mip_status)
 			snprintf(mip, sizeof mip,
 				 " (whole gangs, integer: %s, %.10g, %d types, "
-				 "%d columns, %d rows for the pieces, %d "
+				 "%d columns, %d rows for the pieces%s, %d "
 				 "nodes in %.1f s)",
 				 R->cb.mip_status, R->cb.mip_ub0,
 				 R->cb.mip_types, R->cb.mip_cols,
-				 R->cb.mip_split, R->cb.mip_nodes, R->cb.mip_s);
+				 R->cb.mip_split, spread, R->cb.mip_nodes,
+				 R->cb.mip_s);
 		if (!(sum->mode_reason = wa_printf(
 			  pa, "%s; bound: the LP over %d node classes%s, work "
 			      "per priority at most %s%s%s",

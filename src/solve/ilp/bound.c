@@ -900,6 +900,8 @@ static int solve_lp(cb_state *S, const int *ct, int *hint, wilp_cbound *b,
 			}
 			cu = floor(cu / grain + WILP_BOUND_TOL) * grain;
 			b->mip_ub0 = cu;
+			b->mip_unspread = floor(b->mip_unspread / grain +
+						WILP_BOUND_TOL) * grain;
 			b->ub[0] = cu < b->ub[0] ? cu : b->ub[0];
 		}
 		/* the next tiers only among plans reaching it */
@@ -937,6 +939,7 @@ static int class_bound(const wp_problem *p, wb_deadline dl,
 	memset(b, 0, sizeof *b);
 	b->lp_ub0 = NAN;
 	b->mip_ub0 = NAN;
+	b->mip_unspread = NAN;
 	wp_sol *zero = NULL;
 	wa_arena *a = wa_new();
 	cb_state *S = a ? wa_alloc(a, sizeof *S) : NULL;

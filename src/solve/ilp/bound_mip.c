@@ -50,6 +50,9 @@
 /* Rounded rows per place and level, at most: the top tier's largest
  * requests of the scarce resource, and always its smallest. */
 #define WCB_MIP_MAX_SHAPES 4
+/* The coarser gangs' pods are spread over the finest key's domains in
+ * at most this many columns (spread_cols). */
+#define WCB_MIP_MAX_SPREAD 50000L
 
 /* An exact gang type: n gangs of group g's class c, size cnt, need. */
 typedef struct mb_type {
@@ -79,6 +82,11 @@ typedef struct mb_state {
 	long *kbase;        /* per key: first row of its domains, -1 none */
 	long cbase;         /* the cluster's rows                         */
 	long nrow;
+	/* the pieces (split_rows): per shape the ratio to the one before
+	 * (0: no pieces rows), per capacity row its pieces row (sp, 0:
+	 * none) */
+	int ratio[WCB_MIP_MAX_SHAPES];
+	int *sp;
 } mb_state;
 
 static int dom_of(const wtp_topo *T, int key, int n)
@@ -520,20 +528,20 @@ static mb_sh share_of(const mb_type *ty, const mb_col *k, double c, double E)
  * E).  Added after the LP without them has led the pass (wcb_mip_tier0).
  * nsplit: the rows for the pieces.  -1 NOMEM.
  */
-static int split_rows(const mb_state *M, glp_prob *P, const double *rhs,
+static int split_rows(mb_state *M, glp_prob *P, const double *rhs,
 		      const mb_col *col, int ncol, wa_arena *a, int *nsplit)
 {
 	const cb_state *S = M->S;
 	const wtp_topo *T = S->p->topo;
 	*nsplit = 0;
-	int ratio[WCB_MIP_MAX_SHAPES] = {0};
+	int *ratio = M->ratio;
 	bool any = false;
 	for (int h = 1; h < M->nsh; h++)
 		any |= (ratio[h] = piece_ratio(M, h)) > 0;
 	if (!any)
 		return 0;
 	/* a split row per capacity row of such a shape: sp[r] its index */
-	int *sp = wa_calloc(a, (size_t)M->nrow + 1, sizeof *sp);
+	int *sp = M->sp = wa_calloc(a, (size_t)M->nrow + 1, sizeof *sp);
 	unsigned char *rh = wa_calloc(a, (size_t)M->nrow + 1, 1);
 	unsigned char *ri = wa_calloc(a, (size_t)M->nrow + 1, 1);
 	if (!sp || !rh || !ri)
@@ -633,6 +641,311 @@ static int split_rows(const mb_state *M, glp_prob *P, const double *rhs,
 			glp_set_mat_row(P, rr + 1, 2, li, lv);
 			glp_set_row_bnds(P, rr + 1, GLP_UP, 0, 0);
 		}
+	}
+	return 0;
+}
+
+/* The spread (spread_cols) goes over the finest key with rows: -1 none. */
+static int finest_row_key(const mb_state *M)
+{
+	const wtp_topo *T = M->S->p->topo;
+	int best = -1, bd = 0;
+	for (int k = 0; T && k < T->nkeys; k++) {
+		if (M->kbase[k] < 0)
+			continue;
+		int depth = 0;
+		for (int q = k; q >= 0; q = T->keys[q].parent)
+			depth++;
+		if (depth > bd)
+			bd = depth, best = k;
+	}
+	return best;
+}
+
+/* Is key an ancestor of kf (or -1, the cluster)? */
+static bool coarser_key(const wtp_topo *T, int key, int kf)
+{
+	if (key < 0)
+		return true;
+	for (int q = T->keys[kf].parent; q >= 0; q = T->keys[q].parent)
+		if (q == key)
+			return true;
+	return false;
+}
+
+/* Does domain R of key kf lie in domain d of key (the cluster: -1)? */
+static bool within(const wtp_topo *T, int kf, int R, int key, int d)
+{
+	int k = kf;
+	while (k >= 0 && k != key) {
+		int pk = T->keys[k].parent;
+		R = pk >= 0 && T->keys[k].dom_parent ? T->keys[k].dom_parent[R]
+						     : -1;
+		k = R >= 0 ? pk : -1;
+	}
+	return k == key && (key < 0 || R == d);
+}
+
+/* The coefficients of a pod of class c in the rows of R's chain of
+ * places strictly below key: capacity rows and, with them, their pieces
+ * rows.  With ih >= 0 (i * WCB_MIP_MAX_SHAPES + h), a share's instead:
+ * -1 in the pieces rows of level i and shape h only. */
+static int chain_coefs(const mb_state *M, int c, int kf, int R, int key,
+		       int ih, int *ind, double *val)
+{
+	const cb_state *S = M->S;
+	const wtp_topo *T = S->p->topo;
+	const int64_t *req = S->p->classes[c].req;
+	int len = 0;
+	for (int k = kf, d = R; k >= 0 && k != key;) {
+		for (int i = 0; i < M->nl; i++) {
+			if (M->lev[i] < S->clev[c])
+				continue;
+			for (int h = 0; h < M->nsh; h++) {
+				long r = row_of(M, k, d, i, h);
+				if (ih >= 0) {
+					if (ih == i * WCB_MIP_MAX_SHAPES + h &&
+					    M->sp && M->sp[r])
+						ind[++len] = M->sp[r],
+						val[len] = -1;
+					continue;
+				}
+				double f = wcb_shape_coef(S, req, M->shape[h]);
+				if (f <= 0)
+					continue;
+				ind[++len] = (int)r + 1;
+				val[len] = f;
+				if (M->sp && M->sp[r])
+					ind[++len] = M->sp[r], val[len] = f;
+			}
+		}
+		int pk = T->keys[k].parent;
+		d = pk >= 0 && T->keys[k].dom_parent ? T->keys[k].dom_parent[d]
+						     : -1;
+		k = d >= 0 ? pk : -1;
+	}
+	return len;
+}
+
+static int col_key(const mb_state *M, const mb_col *k)
+{
+	return k->t >= 0 ? M->ty[k->t].key : -1;
+}
+
+/* A column's pool: gangs sharing a fit per domain (the same requests,
+ * eligibility, level and key: a type's fit id) in one domain; a class
+ * without a type on its own. */
+static long pool_of(const mb_state *M, const mb_col *k)
+{
+	return k->t >= 0 ? M->ty[k->t].fitid : (long)M->nfit + k->c;
+}
+
+/* Columns in the order of their pools, then of their domains. */
+typedef struct mb_pctx {
+	const mb_state *M;
+	const mb_col *col;
+} mb_pctx;
+
+static int cmp_pool(const void *ctx, int a, int b)
+{
+	const mb_pctx *X = ctx;
+	const mb_col *x = &X->col[a], *y = &X->col[b];
+	long px = pool_of(X->M, x), py = pool_of(X->M, y);
+	if (px != py)
+		return px < py ? -1 : 1;
+	if (x->d != y->d)
+		return x->d < y->d ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+static bool same_pool(const mb_pctx *X, int a, int b)
+{
+	const mb_col *x = &X->col[a], *y = &X->col[b];
+	return x->d == y->d && pool_of(X->M, x) == pool_of(X->M, y);
+}
+
+/* Pods of class c that fit in each domain of kf node by node (fr);
+ * false where a node of domain d of key with room for one is in no
+ * domain of kf inside d. */
+static bool class_fits(const mb_state *M, int c, int kf, int key, int d,
+		       double *fr)
+{
+	const cb_state *S = M->S;
+	const wp_class *cl = &S->p->classes[c];
+	const wtp_topo *T = S->p->topo;
+	memset(fr, 0, sizeof *fr * (size_t)T->keys[kf].ndom);
+	for (int e = 0; e < cl->nelig; e++) {
+		int n = cl->elig[e];
+		if (key >= 0 && T->keys[key].node_dom[n] != d)
+			continue;
+		double f = wcb_shape_fit(S, cl->req, n, S->clev[c]);
+		if (f < 1)
+			continue;
+		int R = T->keys[kf].node_dom[n];
+		if (R < 0 || !within(T, kf, R, key, d))
+			return false;
+		fr[R] += f;
+	}
+	return true;
+}
+
+/* A row's entries, gathered before glp_set_mat_row. */
+typedef struct mb_list {
+	int row, n;
+	int *ind;
+	double *val;
+} mb_list;
+
+static void list_add(mb_list *l, int j, double v)
+{
+	if (l->row && v != 0)
+		l->ind[++l->n] = j, l->val[l->n] = v;
+}
+
+/*
+ * The spread.  A column whose key is coarser than kf, the finest key
+ * with rows (a gang without a key, or keyed to a block where racks have
+ * rows), counts only in its own domain's rows and above: the rows of
+ * the racks inside never see its pods, and its share of the pieces is
+ * its domain's.  Per pool of such columns (one class, key and domain
+ * D) its pods are spread over the domains R of kf in D:
+ *
+ *   sum_pool pods - sum_R u[R] <= 0,        u[R] <= the class's fit in R
+ *
+ * with u[R] in the capacity and pieces rows of R and of the places
+ * between R and D; and per level and shape with pieces, e[R] <= c u[R]
+ * (c: a pod's units the larger shape cannot hold) with -1 in those
+ * pieces rows, and sum_R e[R] <= the pool's shares in D (share_of; E y
+ * where no line gives it).  Valid node by node as the pieces are: the
+ * pool's pods are in D's racks, on a rack's pieces at most c units
+ * each, and a gang's pods in D fill at most its share.  A class with
+ * room on a node outside every domain of kf is not spread; nothing is
+ * added past WCB_MIP_MAX_SPREAD columns u.  nspread: the columns u.
+ * -1 NOMEM.
+ */
+static int spread_cols(mb_state *M, glp_prob *P, const double *rhs,
+		       const mb_col *col, int ncol, wa_arena *a, int *nspread)
+{
+	const cb_state *S = M->S;
+	const wp_problem *p = S->p;
+	const wtp_topo *T = p->topo;
+	*nspread = 0;
+	int kf = finest_row_key(M);
+	if (kf < 0 || M->nl > 2)
+		return 0;
+	int nR = T->keys[kf].ndom;
+	int *ord = wa_calloc(a, (size_t)ncol + 1, sizeof *ord);
+	int *tmp = wa_calloc(a, (size_t)ncol + 1, sizeof *tmp);
+	double *fr = wa_calloc(a, (size_t)nR + 1, sizeof *fr);
+	if (!ord || !tmp || !fr)
+		return -1;
+	int no = 0;
+	for (int x = 0; x < ncol; x++) {
+		int key = col_key(M, &col[x]);
+		if (key != kf && coarser_key(T, key, kf))
+			ord[no++] = x;
+	}
+	mb_pctx X = {M, col};
+	wis_sort(ord, tmp, no, cmp_pool, &X);
+	long nu = 0;
+	for (int s = 0; s < no; s++)
+		if (s == 0 || !same_pool(&X, ord[s - 1], ord[s]))
+			for (int R = 0; R < nR; R++)
+				nu += within(T, kf, R, col_key(M, &col[ord[s]]),
+					     col[ord[s]].d);
+	if (nu == 0 || nu > WCB_MIP_MAX_SPREAD)
+		return 0;
+	/* the lists: the link row, then a share row per level and shape */
+	enum { NL = 1 + 2 * WCB_MIP_MAX_SHAPES };
+	mb_list L[NL];
+	size_t lcap = 2 * (size_t)no + (size_t)nR + 2;
+	for (int q = 0; q < NL; q++) {
+		L[q].ind = wa_calloc(a, lcap, sizeof *L[q].ind);
+		L[q].val = wa_calloc(a, lcap, sizeof *L[q].val);
+		if (!L[q].ind || !L[q].val)
+			return -1;
+	}
+	size_t ccap = (size_t)(T->nkeys + 1) * 2 * WCB_MIP_MAX_SHAPES * 2 + 2;
+	int *ind = wa_calloc(a, ccap, sizeof *ind);
+	double *val = wa_calloc(a, ccap, sizeof *val);
+	if (!ind || !val)
+		return -1;
+	for (int s = 0, e; s < no; s = e) {
+		for (e = s + 1; e < no && same_pool(&X, ord[s], ord[e]); e++)
+			;
+		const mb_col *k0 = &col[ord[s]];
+		int c = k0->c, key = col_key(M, k0), d = k0->d;
+		if (!class_fits(M, c, kf, key, d, fr))
+			continue;
+		const int64_t *req = p->classes[c].req;
+		double cs[WCB_MIP_MAX_SHAPES] = {0};
+		for (int h = 1; h < M->nsh; h++)
+			if (M->ratio[h] && M->sp)
+				cs[h] = wcb_shape_coef(S, req, M->shape[h]) -
+					M->ratio[h] * wcb_shape_coef(
+							  S, req, M->shape[h - 1]);
+		for (int q = 0; q < NL; q++)
+			L[q].row = L[q].n = 0;
+		L[0].row = glp_add_rows(P, 1);
+		for (int i = 0; i < M->nl; i++)
+			for (int h = 1; h < M->nsh; h++)
+				if (cs[h] > 0.5 && M->lev[i] >= S->clev[c])
+					L[1 + i * WCB_MIP_MAX_SHAPES + h].row =
+					    glp_add_rows(P, 1);
+		/* the pool's pods, and their shares in D */
+		for (int x = s; x < e; x++) {
+			const mb_col *k = &col[ord[x]];
+			const mb_type *ty = k->t >= 0 ? &M->ty[k->t] : NULL;
+			list_add(&L[0], k->j, ty ? ty->need : 1);
+			if (k->w)
+				list_add(&L[0], k->w, 1);
+			for (int q = 1; q < NL; q++) {
+				if (!L[q].row)
+					continue;
+				int i = (q - 1) / WCB_MIP_MAX_SHAPES,
+				    h = (q - 1) % WCB_MIP_MAX_SHAPES;
+				long o = row_of(M, key, d, i, h);
+				double E = rhs[o] - M->ratio[h] * rhs[o - 1];
+				mb_sh z = share_of(ty, k, cs[h], E);
+				list_add(&L[q], k->j, z.var ? -E : -z.y);
+				if (k->w && !z.var)
+					list_add(&L[q], k->w, -z.w);
+			}
+		}
+		for (int R = 0; R < nR; R++) {
+			if (fr[R] < 1)
+				continue;
+			int u = glp_add_cols(P, 1);
+			glp_set_col_bnds(P, u, GLP_DB, 0, fr[R]);
+			int len = chain_coefs(M, c, kf, R, key, -1, ind, val);
+			if (len)
+				glp_set_mat_col(P, u, len, ind, val);
+			list_add(&L[0], u, -1);
+			++*nspread;
+			for (int q = 1; q < NL; q++) {
+				if (!L[q].row)
+					continue;
+				int ih = q - 1, h = ih % WCB_MIP_MAX_SHAPES;
+				int sh = glp_add_cols(P, 1);
+				glp_set_col_bnds(P, sh, GLP_LO, 0, 0);
+				len = chain_coefs(M, c, kf, R, key, ih, ind,
+						  val);
+				if (len)
+					glp_set_mat_col(P, sh, len, ind, val);
+				int rr = glp_add_rows(P, 1);
+				int li[3] = {0, sh, u};
+				double lv[3] = {0, 1, -cs[h]};
+				glp_set_mat_row(P, rr, 2, li, lv);
+				glp_set_row_bnds(P, rr, GLP_UP, 0, 0);
+				list_add(&L[q], sh, 1);
+			}
+		}
+		for (int q = 0; q < NL; q++)
+			if (L[q].row) {
+				glp_set_mat_row(P, L[q].row, L[q].n, L[q].ind,
+						L[q].val);
+				glp_set_row_bnds(P, L[q].row, GLP_UP, 0, 0);
+			}
 	}
 	return 0;
 }
@@ -896,6 +1209,35 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 		} else if (b->mip_split > 0) {
 			lp_ok = false;
 		}
+	}
+	/* then the coarser gangs' pods spread over the finest key's
+	 * domains, and the LP again from its basis: for the bound (and
+	 * branch and bound) only, the pass's answers are taken */
+	b->mip_unspread = NAN;
+	if (!hint_only && lp_ok) {
+		b->mip_unspread = cb.ub;
+		if (spread_cols(M, P, rhs, col, ncy, a, &b->mip_spread)) {
+			glp_delete_prob(P);
+			return -1;
+		}
+		left = wdl_left(dl, 0);
+		if (b->mip_spread > 0 && (wdl_is_none(dl) || left > 0)) {
+			/* the basis is neither primal (the pods are in no
+			 * rack yet) nor dual feasible (the shares); the
+			 * primal simplex on the model scaled again took 1.3
+			 * s on fragmented-2048, the dual 6-7 s */
+			sm.meth = GLP_PRIMAL;
+			glp_scale_prob(P, GLP_SF_AUTO);
+			if (!wdl_is_none(dl))
+				sm.tm_lim = (int)(left * 1000) + 1;
+			sr = glp_simplex(P, &sm);
+			lp_ok = !sr && glp_get_status(P) == GLP_OPT;
+			if (lp_ok && glp_get_obj_val(P) < cb.ub)
+				cb.ub = glp_get_obj_val(P);
+		} else if (b->mip_spread > 0) {
+			lp_ok = false;
+		}
+		b->mip_rows = glp_get_num_rows(P);
 	}
 	/* then branch and bound from its basis, for what time is left */
 	glp_iocp io;

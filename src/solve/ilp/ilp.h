@@ -173,6 +173,9 @@ typedef struct wilp_cbound {
 	double mip_ub0, mip_s;
 	int mip_rows, mip_cols, mip_types, mip_nodes;
 	int mip_split;      /* the pieces rows added (split_rows)         */
+	int mip_spread;     /* columns spreading coarser gangs' pods over
+			       the finest key's domains (spread_cols)     */
+	double mip_unspread; /* the bound before them (NAN: none)         */
 	int mip_hinted;     /* gangs given a domain in hint (below)       */
 	const char *mip_status;
 } wilp_cbound;
