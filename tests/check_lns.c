@@ -742,7 +742,9 @@ END_TEST
  * blocks and gangs without a key, with and without evictions: the bound
  * is never below the top tier's true optimum (cbc's, on the model
  * written with --top-tier), the columns were added on every one, and
- * the bound is lower for them on some. */
+ * the bound is lower for them on some (broken on purpose: the pods not
+ * linked to their racks, the test fails at that count; each rack
+ * holding half its fit, the bound falls below cbc's optimum). */
 START_TEST(bound_spread_valid)
 {
 	if (!wilp_cbc_available())
@@ -765,12 +767,13 @@ START_TEST(bound_spread_valid)
 		checked += !isnan(z);
 		ck_assert_int_gt(b.mip_spread, 0);
 		ck_assert(b.mip_ub0 <= b.mip_unspread + 1e-9);
-		tighter += b.mip_ub0 < b.mip_unspread - 0.5;
+		/* (where branch and bound ran, it may be what lowered it) */
+		tighter += b.mip_nodes == 0 && b.mip_ub0 < b.mip_unspread - 0.5;
 		tu_inst_free(&in);
 	}
 	ck_assert_int_ge(checked, 6);
-	/* seeds 151 and 152: 23 -> 22 (the optimum) and 50 -> 49 */
-	ck_assert_int_ge(tighter, 2);
+	/* seed 152, with evictions: 50 -> 49 */
+	ck_assert_int_ge(tighter, 1);
 }
 END_TEST
 
