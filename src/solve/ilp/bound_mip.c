@@ -417,16 +417,17 @@ static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
 	}
 }
 
-/* A whole-gang answer from the LP's (its gangs' columns, isy): each
- * rounded down, then one more gang where the fraction was largest
+/* A whole-gang answer from the LP's (its gangs' columns, isy, among
+ * the first ny: those isy and yv hold; the pieces' shares come after):
+ * each rounded down, then one more gang where the fraction was largest
  * while every row holds (the pods past the needs left at 0, for the
  * greedy pass to add), then with fill more gangs wherever they still
  * fit, those with the most work first.  yv[j]: column j's value.  -1
  * NOMEM. */
-static int round_lp(glp_prob *P, const unsigned char *isy, bool fill,
-		    wa_arena *a, double *yv)
+static int round_lp(glp_prob *P, const unsigned char *isy, int ny,
+		    bool fill, wa_arena *a, double *yv)
 {
-	int nc = glp_get_num_cols(P), nr = glp_get_num_rows(P);
+	int nc = ny, nr = glp_get_num_rows(P);
 	double *act = wa_calloc(a, (size_t)nr + 1, sizeof *act);
 	double *fr = wa_calloc(a, (size_t)nc + 1, sizeof *fr);
 	int *ord = wa_calloc(a, (size_t)nc + 1, sizeof *ord);
@@ -1168,7 +1169,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	 * vertex, no better a lead (gpu-2048: 3,964 top-priority pods
 	 * against 3,985) */
 	for (int k = 0; hint && k < 2; k++) {
-		if (round_lp(P, isy, k == 0, a, yv)) {
+		if (round_lp(P, isy, ny, k == 0, a, yv)) {
 			glp_delete_prob(P);
 			return -1;
 		}
@@ -1198,7 +1199,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			 * (its gangs leave the pieces to the small pods: the
 			 * lead of the cleared pass, run/lead.c) */
 			if (lp_ok && hint) {
-				if (round_lp(P, isy, true, a, yv)) {
+				if (round_lp(P, isy, ny, true, a, yv)) {
 					glp_delete_prob(P);
 					return -1;
 				}
