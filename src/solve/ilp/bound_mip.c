@@ -1215,7 +1215,13 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	 * domains, and the LP again from its basis: for the bound (and
 	 * branch and bound) only, the pass's answers are taken */
 	b->mip_unspread = NAN;
-	if (!hint_only && lp_ok) {
+	left = wdl_left(dl, 0);
+	/* skipped where it would likely not be solved in time, at the
+	 * MIP's own rate per column (fragmented-5000's LP ran out of the 3
+	 * s its 58,000 columns had left) */
+	if (!hint_only && lp_ok &&
+	    (wdl_is_none(dl) ||
+	     left >= glp_get_num_cols(P) * WILP_BOUND_MIP_S_PER_COL)) {
 		b->mip_unspread = cb.ub;
 		if (spread_cols(M, P, rhs, col, ncy, a, &b->mip_spread)) {
 			glp_delete_prob(P);
