@@ -707,6 +707,24 @@ START_TEST(bound_pieces_tighter)
 }
 END_TEST
 
+/* A fragmented cluster in three levels of two (gangs keyed to racks,
+ * blocks or nothing, up to 12 pods, two priorities; with never, no
+ * evictions), and greedy's plan, verified. */
+static void frag_blocks(tu_inst *in, int seed, int nodes, int gangs,
+			bool never)
+{
+	wasp_gen_options g;
+	small_frag(&g, seed, nodes);
+	g.family = 2; /* fragmented */
+	g.levels = 3;
+	g.fanout = 2;
+	g.gangs = gangs;
+	g.max_gang = 12;
+	g.priorities = 2;
+	inst_gen(in, &g, never);
+	tu_sol_verified(in->snap, in->p, in->greedy, NULL, "greedy");
+}
+
 /* The pieces rows on generated instances whose gangs need a rack or a
  * block, with and without evictions: the bound is never below the top
  * tier's true optimum (cbc's, on the model written with --top-tier),
@@ -717,17 +735,8 @@ START_TEST(bound_pieces_valid)
 		return;
 	int checked = 0;
 	for (int i = 0; i < 8; i++) {
-		wasp_gen_options g;
-		small_frag(&g, 120 + i, 32);
-		g.family = 2; /* fragmented */
-		g.levels = 3;
-		g.fanout = 2;
-		g.gangs = 12;
-		g.max_gang = 12;
-		g.priorities = 2;
 		tu_inst in;
-		inst_gen(&in, &g, i % 2);
-		tu_sol_verified(in.snap, in.p, in.greedy, NULL, "greedy");
+		frag_blocks(&in, 120 + i, 32, 12, i % 2);
 		wilp_cbound b;
 		checked += !isnan(bound_holds_top_tier(&in, &b, i));
 		ck_assert_int_gt(b.mip_split, 0);
@@ -751,17 +760,8 @@ START_TEST(bound_spread_valid)
 		return;
 	int checked = 0, tighter = 0;
 	for (int i = 0; i < 8; i++) {
-		wasp_gen_options g;
-		small_frag(&g, 150 + i, 48);
-		g.family = 2; /* fragmented */
-		g.levels = 3;
-		g.fanout = 2;
-		g.gangs = 16;
-		g.max_gang = 12;
-		g.priorities = 2;
 		tu_inst in;
-		inst_gen(&in, &g, i % 2);
-		tu_sol_verified(in.snap, in.p, in.greedy, NULL, "greedy");
+		frag_blocks(&in, 150 + i, 48, 16, i % 2);
 		wilp_cbound b;
 		double z = bound_holds_top_tier(&in, &b, i);
 		checked += !isnan(z);
