@@ -746,6 +746,24 @@ START_TEST(bound_pieces_valid)
 }
 END_TEST
 
+/* The second and third answers of the whole-gang MIP name domains of
+ * the gangs' keys, for top-tier gangs only. */
+static void answers_valid(const tu_inst *in, const int *hint,
+			  const wilp_cbound *b)
+{
+	for (int k = 1; k < WILP_HINTS; k++)
+		for (int gi = 0; gi < in->p->ngroups; gi++) {
+			int h = hint[(size_t)k * in->p->ngroups + gi];
+			const wp_group *wg = &in->p->groups[gi];
+			if (h < 0)
+				continue;
+			ck_assert_int_eq(wg->priority, b->prio[0]);
+			ck_assert_int_lt(h, wg->key >= 0
+						? in->p->topo->keys[wg->key].ndom
+						: 1);
+		}
+}
+
 /* The coarser gangs' pods spread over the racks (bound_mip.c,
  * spread_cols), on generated instances with gangs keyed to racks and
  * blocks and gangs without a key, with and without evictions: the bound
@@ -753,7 +771,9 @@ END_TEST
  * written with --top-tier), the columns were added on every one, and
  * the bound is lower for them on some (broken on purpose: the pods not
  * linked to their racks, the test fails at that count; each rack
- * holding half its fit, the bound falls below cbc's optimum). */
+ * holding half its fit, the bound falls below cbc's optimum); the
+ * third answer, taken from that LP, leads the cleared pass to a plan
+ * the verifier passes. */
 START_TEST(bound_spread_valid)
 {
 	if (!wilp_cbc_available())
@@ -766,6 +786,28 @@ START_TEST(bound_spread_valid)
 		double z = bound_holds_top_tier(&in, &b, i);
 		checked += !isnan(z);
 		ck_assert_int_gt(b.mip_spread, 0);
+		/* the third answer, from the LP with the spread, leads the
+		 * cleared pass to a plan the verifier passes, within it */
+		wilp_cbound bh;
+		wasp_error e;
+		memset(&e, 0, sizeof e);
+		int *hint = wa_calloc(in.a, WILP_HINTS * (size_t)in.p->ngroups + 1,
+				      sizeof *hint);
+		ck_assert_ptr_nonnull(hint);
+		ck_assert_int_eq(wilp_class_bound_hint(in.p, wdl_none(), hint,
+						       &bh, &e),
+				 0);
+		ck_assert_double_eq_tol(bh.ub[0], b.ub[0], 1e-9);
+		answers_valid(&in, hint, &bh);
+		wp_sol *s = wp_sol_new(in.p, in.a);
+		ck_assert_int_eq(wgr_solve_led(in.p, &in.o, s, 0,
+					       hint + 2 * (size_t)in.p->ngroups,
+					       true, &e),
+				 0);
+		tu_sol_verified(in.snap, in.p, s, NULL, "cleared pass");
+		wp_value vs;
+		wp_evaluate(in.p, s, &vs);
+		ck_assert(vs.work[0] <= b.ub[0] + 1e-6);
 		ck_assert(b.mip_ub0 <= b.mip_unspread + 1e-9);
 		/* (where branch and bound ran, it may be what lowered it) */
 		tighter += b.mip_nodes == 0 && b.mip_ub0 < b.mip_unspread - 0.5;
@@ -822,15 +864,7 @@ START_TEST(bound_mip_valid)
 			ck_assert_int_lt(hint[gi], nd);
 		}
 		ck_assert_int_eq(n, b.mip_hinted);
-		for (int gi = 0; gi < in.p->ngroups; gi++) {
-			int h2 = hint[in.p->ngroups + gi];
-			const wp_group *wg = &in.p->groups[gi];
-			if (h2 >= 0)
-				ck_assert_int_lt(
-				    h2, wg->key >= 0
-					    ? in.p->topo->keys[wg->key].ndom
-					    : 1);
-		}
+		answers_valid(&in, hint, &b);
 		if (n) {
 			wp_sol *s = wp_sol_new(in.p, in.a);
 			ck_assert_int_eq(

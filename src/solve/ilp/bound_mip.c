@@ -397,17 +397,18 @@ static int hints(const mb_state *M, const double *yv, int ny, int *hint)
 	return n;
 }
 
-/* Up to k more gangs in column j while every row holds (act: the rows'
- * activities, kept). */
-static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
-		      double *val, double *yv)
+/* Up to k more gangs in column j while every row up to nrl holds (act:
+ * the rows' activities, kept). */
+static void add_gangs(glp_prob *P, int j, int k, int nrl, double *act,
+		      int *ind, double *val, double *yv)
 {
 	int len = glp_get_mat_col(P, j, ind, val);
 	double ub = glp_get_col_ub(P, j);
 	for (; k > 0 && yv[j] + 1 <= ub + 1e-9; k--) {
 		int i = 1;
-		while (i <= len && act[ind[i]] + val[i] <=
-				       glp_get_row_ub(P, ind[i]) + 1e-9)
+		while (i <= len && (ind[i] > nrl ||
+				    act[ind[i]] + val[i] <=
+					glp_get_row_ub(P, ind[i]) + 1e-9))
 			i++;
 		if (i <= len)
 			return;
@@ -420,12 +421,13 @@ static void add_gangs(glp_prob *P, int j, int k, double *act, int *ind,
 /* A whole-gang answer from the LP's (its gangs' columns, isy, among
  * the first ny: those isy and yv hold; the pieces' shares come after):
  * each rounded down, then one more gang where the fraction was largest
- * while every row holds (the pods past the needs left at 0, for the
- * greedy pass to add), then with fill more gangs wherever they still
- * fit, those with the most work first.  yv[j]: column j's value.  -1
- * NOMEM. */
+ * while every row up to nrl holds (the spread's rows come after: they
+ * hold pods the answer does not place, the greedy pass does; the pods
+ * past the needs are left at 0, for the greedy pass to add), then with
+ * fill more gangs wherever they still fit, those with the most work
+ * first.  yv[j]: column j's value.  -1 NOMEM. */
 static int round_lp(glp_prob *P, const unsigned char *isy, int ny,
-		    bool fill, wa_arena *a, double *yv)
+		    int nrl, bool fill, wa_arena *a, double *yv)
 {
 	int nc = ny, nr = glp_get_num_rows(P);
 	double *act = wa_calloc(a, (size_t)nr + 1, sizeof *act);
@@ -452,7 +454,7 @@ static int round_lp(glp_prob *P, const unsigned char *isy, int ny,
 	}
 	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
-		add_gangs(P, ord[o], 1, act, ind, val, yv);
+		add_gangs(P, ord[o], 1, nrl, act, ind, val, yv);
 	if (!fill)
 		return 0;
 	/* then whatever else still fits, the most work per gang first */
@@ -464,7 +466,7 @@ static int round_lp(glp_prob *P, const unsigned char *isy, int ny,
 		}
 	wis_sort(ord, tmp, no, wis_desc, fr);
 	for (int o = 0; o < no; o++)
-		add_gangs(P, ord[o], INT32_MAX, act, ind, val, yv);
+		add_gangs(P, ord[o], INT32_MAX, nrl, act, ind, val, yv);
 	return 0;
 }
 
@@ -1169,7 +1171,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	 * vertex, no better a lead (gpu-2048: 3,964 top-priority pods
 	 * against 3,985) */
 	for (int k = 0; hint && k < 2; k++) {
-		if (round_lp(P, isy, ny, k == 0, a, yv)) {
+		if (round_lp(P, isy, ny, INT32_MAX, k == 0, a, yv)) {
 			glp_delete_prob(P);
 			return -1;
 		}
@@ -1199,7 +1201,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			 * (its gangs leave the pieces to the small pods: the
 			 * lead of the cleared pass, run/lead.c) */
 			if (lp_ok && hint) {
-				if (round_lp(P, isy, ny, true, a, yv)) {
+				if (round_lp(P, isy, ny, INT32_MAX, true, a, yv)) {
 					glp_delete_prob(P);
 					return -1;
 				}
@@ -1212,8 +1214,8 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 		}
 	}
 	/* then the coarser gangs' pods spread over the finest key's
-	 * domains, and the LP again from its basis: for the bound (and
-	 * branch and bound) only, the pass's answers are taken */
+	 * domains, and the LP again: for the bound, branch and bound, and
+	 * the third answer */
 	b->mip_unspread = NAN;
 	left = wdl_left(dl, 0);
 	/* skipped where it would likely not be solved in time, at the
@@ -1223,6 +1225,7 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 	    (wdl_is_none(dl) ||
 	     left >= glp_get_num_cols(P) * WILP_BOUND_MIP_S_PER_COL)) {
 		b->mip_unspread = cb.ub;
+		int nrl = glp_get_num_rows(P);
 		if (spread_cols(M, P, rhs, col, ncy, a, &b->mip_spread)) {
 			glp_delete_prob(P);
 			return -1;
@@ -1241,6 +1244,19 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			lp_ok = !sr && glp_get_status(P) == GLP_OPT;
 			if (lp_ok && glp_get_obj_val(P) < cb.ub)
 				cb.ub = glp_get_obj_val(P);
+			/* the third answer again, from this LP (rounded
+			 * and filled in the rows before the spread): it
+			 * knows which racks the coarser gangs' pods can
+			 * have, and led the cleared pass to 3,717
+			 * top-priority pods on fragmented-2048 seed 2
+			 * (3,697 from the pieces' LP) */
+			if (lp_ok && hint) {
+				if (round_lp(P, isy, ny, nrl, true, a, yv)) {
+					glp_delete_prob(P);
+					return -1;
+				}
+				hints(M, yv, ny, hint + 2 * (size_t)p->ngroups);
+			}
 		} else if (b->mip_spread > 0) {
 			lp_ok = false;
 		}
