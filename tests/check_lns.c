@@ -746,6 +746,20 @@ START_TEST(bound_pieces_valid)
 }
 END_TEST
 
+/* The class bound of in (in b) and the whole-gang MIP's answers
+ * (WILP_HINTS per group, in in's arena). */
+static int *bound_hints(tu_inst *in, wilp_cbound *b)
+{
+	wasp_error e;
+	memset(&e, 0, sizeof e);
+	int *hint = wa_calloc(in->a, WILP_HINTS * (size_t)in->p->ngroups + 1,
+			      sizeof *hint);
+	ck_assert_ptr_nonnull(hint);
+	ck_assert_int_eq(wilp_class_bound_hint(in->p, wdl_none(), hint, b, &e),
+			 0);
+	return hint;
+}
+
 /* The second and third answers of the whole-gang MIP name domains of
  * the gangs' keys, for top-tier gangs only. */
 static void answers_valid(const tu_inst *in, const int *hint,
@@ -791,12 +805,7 @@ START_TEST(bound_spread_valid)
 		wilp_cbound bh;
 		wasp_error e;
 		memset(&e, 0, sizeof e);
-		int *hint = wa_calloc(in.a, WILP_HINTS * (size_t)in.p->ngroups + 1,
-				      sizeof *hint);
-		ck_assert_ptr_nonnull(hint);
-		ck_assert_int_eq(wilp_class_bound_hint(in.p, wdl_none(), hint,
-						       &bh, &e),
-				 0);
+		int *hint = bound_hints(&in, &bh);
 		ck_assert_double_eq_tol(bh.ub[0], b.ub[0], 1e-9);
 		answers_valid(&in, hint, &bh);
 		wp_sol *s = wp_sol_new(in.p, in.a);
@@ -841,12 +850,7 @@ START_TEST(bound_mip_valid)
 		wilp_cbound b;
 		wasp_error e;
 		memset(&e, 0, sizeof e);
-		int *hint = wa_calloc(in.a, WILP_HINTS * (size_t)in.p->ngroups + 1,
-				      sizeof *hint);
-		ck_assert_ptr_nonnull(hint);
-		ck_assert_int_eq(wilp_class_bound_hint(in.p, wdl_none(), hint,
-						       &b, &e),
-				 0);
+		int *hint = bound_hints(&in, &b);
 		ck_assert(b.ok);
 		ck_assert_ptr_nonnull(b.mip_status);
 		ck_assert(!isnan(b.mip_ub0) && b.ub[0] <= b.mip_ub0 + 1e-9);
