@@ -235,6 +235,13 @@ double wcb_shape_fit(const cb_state *S, const int64_t *q, int n, int l)
 	return m > 0 ? m : 0;
 }
 
+void wcb_up(const wtp_topo *T, int *key, int *d)
+{
+	const wtp_key *K = &T->keys[*key];
+	*d = K->parent >= 0 && K->dom_parent ? K->dom_parent[*d] : -1;
+	*key = *d >= 0 ? K->parent : -1;
+}
+
 /* A pod of request req counts as this many pods of shape q in the
  * rounded rows: min over q's resources of floor(req / q), so that the
  * pods on a node count at most shape_fit. */
@@ -686,10 +693,7 @@ int wcb_col_coefs(const cb_state *S, int j, long *vo, double *co)
 		if (S->kbase[key] >= 0)
 			n += cap_coefs(S, c, vr_dom, key, d, false, vo + n,
 				       co + n);
-		int pk = T->keys[key].parent;
-		d = pk >= 0 && T->keys[key].dom_parent ? T->keys[key].dom_parent[d]
-						       : -1;
-		key = pk;
+		wcb_up(T, &key, &d);
 	}
 	return n;
 }

@@ -117,6 +117,10 @@ double wcb_pod_work(const wp_problem *p, int c);
  * eligibility, level, key and requests (0); else their order.  ctx is
  * the cb_state. */
 int wcb_cmp_fit(const void *ctx, int a, int b);
+/* One place up a chain of nested keys: (*key, *d) becomes the parent
+ * key's domain holding d, or *key -1 (the cluster, *d -1) past the
+ * coarsest or where d nests in none. */
+void wcb_up(const wtp_topo *T, int *key, int *d);
 int wcb_col_coefs(const cb_state *S, int j, long *vo, double *co);
 /* Column generation over whole-gang patterns for tier 0 (bound_cg.c):
  * P is the bound LP just solved for tier 0; on return it is as before

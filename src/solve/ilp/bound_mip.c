@@ -311,11 +311,7 @@ static int coefs(const mb_state *M, int c, int key, int d, double m,
 		}
 		if (key < 0)
 			return len;
-		int pk = T->keys[key].parent;
-		d = pk >= 0 && T->keys[key].dom_parent
-			? T->keys[key].dom_parent[d]
-			: -1;
-		key = d >= 0 ? pk : -1;
+		wcb_up(T, &key, &d);
 		if (key < 0)
 			d = 0;
 	}
@@ -508,6 +504,28 @@ static mb_sh share_of(const mb_type *ty, const mb_col *k, double c, double E)
 	return z;
 }
 
+/* Per shape with pieces rows, a pod of request req's units that the
+ * larger shape cannot hold (c of split_rows); 0 elsewhere. */
+static void piece_units(const mb_state *M, const int64_t *req, double *cs)
+{
+	for (int h = 0; h < WCB_MIP_MAX_SHAPES; h++)
+		cs[h] = 0;
+	for (int h = 1; h < M->nsh; h++)
+		if (M->ratio[h])
+			cs[h] = wcb_shape_coef(M->S, req, M->shape[h]) -
+				M->ratio[h] * wcb_shape_coef(M->S, req,
+							     M->shape[h - 1]);
+}
+
+/* The pieces E of place (key, d) at level i and shape h: its rows'
+ * room for shape h past ratio times that for shape h - 1. */
+static double pieces_of(const mb_state *M, const double *rhs, int key,
+			int d, int i, int h)
+{
+	long o = row_of(M, key, d, i, h);
+	return rhs[o] - M->ratio[h] * rhs[o - 1];
+}
+
 /*
  * The pieces rows.  For a shape h whose predecessor is r times it
  * (piece_ratio), a place's rows at level i hold, with a = the pods'
@@ -586,12 +604,8 @@ static int split_rows(mb_state *M, glp_prob *P, const double *rhs,
 		const int64_t *req = S->p->classes[k->c].req;
 		int key = ty ? ty->key : -1;
 		/* per shape, a pod's units the larger shape cannot hold */
-		double cs[WCB_MIP_MAX_SHAPES] = {0};
-		for (int h = 1; h < M->nsh; h++)
-			if (ratio[h])
-				cs[h] = wcb_shape_coef(S, req, M->shape[h]) -
-					ratio[h] * wcb_shape_coef(
-						       S, req, M->shape[h - 1]);
+		double cs[WCB_MIP_MAX_SHAPES];
+		piece_units(M, req, cs);
 		memset(ne, 0, sizeof *ne * (size_t)nih);
 		/* the y column, then the w column with it */
 		for (int pass = 0; pass < 1 + (k->w > 0); pass++) {
@@ -605,8 +619,8 @@ static int split_rows(mb_state *M, glp_prob *P, const double *rhs,
 				double c = cs[h];
 				mb_sh z = {0, 0, false};
 				if (c > 0.5) {
-					long o = row_of(M, key, k->d, i, h);
-					double E = rhs[o] - ratio[h] * rhs[o - 1];
+					double E = pieces_of(M, rhs, key, k->d,
+							     i, h);
 					z = share_of(ty, k, c, E);
 					int ih = i * WCB_MIP_MAX_SHAPES + h;
 					if (z.var && !pass && ne[ih] < per) {
@@ -680,12 +694,8 @@ static bool coarser_key(const wtp_topo *T, int key, int kf)
 static bool within(const wtp_topo *T, int kf, int R, int key, int d)
 {
 	int k = kf;
-	while (k >= 0 && k != key) {
-		int pk = T->keys[k].parent;
-		R = pk >= 0 && T->keys[k].dom_parent ? T->keys[k].dom_parent[R]
-						     : -1;
-		k = R >= 0 ? pk : -1;
-	}
+	while (k >= 0 && k != key)
+		wcb_up(T, &k, &R);
 	return k == key && (key < 0 || R == d);
 }
 
@@ -722,10 +732,7 @@ static int chain_coefs(const mb_state *M, int c, int kf, int R, int key,
 					ind[++len] = M->sp[r], val[len] = f;
 			}
 		}
-		int pk = T->keys[k].parent;
-		d = pk >= 0 && T->keys[k].dom_parent ? T->keys[k].dom_parent[d]
-						     : -1;
-		k = d >= 0 ? pk : -1;
+		wcb_up(T, &k, &d);
 	}
 	return len;
 }
@@ -834,7 +841,7 @@ static int spread_cols(mb_state *M, glp_prob *P, const double *rhs,
 	const wtp_topo *T = p->topo;
 	*nspread = 0;
 	int kf = finest_row_key(M);
-	if (kf < 0 || M->nl > 2)
+	if (kf < 0)
 		return 0;
 	int nR = T->keys[kf].ndom;
 	int *ord = wa_calloc(a, (size_t)ncol + 1, sizeof *ord);
@@ -880,13 +887,9 @@ static int spread_cols(mb_state *M, glp_prob *P, const double *rhs,
 		int c = k0->c, key = col_key(M, k0), d = k0->d;
 		if (!class_fits(M, c, kf, key, d, fr))
 			continue;
-		const int64_t *req = p->classes[c].req;
-		double cs[WCB_MIP_MAX_SHAPES] = {0};
-		for (int h = 1; h < M->nsh; h++)
-			if (M->ratio[h] && M->sp)
-				cs[h] = wcb_shape_coef(S, req, M->shape[h]) -
-					M->ratio[h] * wcb_shape_coef(
-							  S, req, M->shape[h - 1]);
+		/* (ratio is set only where split_rows made pieces rows) */
+		double cs[WCB_MIP_MAX_SHAPES];
+		piece_units(M, p->classes[c].req, cs);
 		for (int q = 0; q < NL; q++)
 			L[q].row = L[q].n = 0;
 		L[0].row = glp_add_rows(P, 1);
@@ -907,8 +910,7 @@ static int spread_cols(mb_state *M, glp_prob *P, const double *rhs,
 					continue;
 				int i = (q - 1) / WCB_MIP_MAX_SHAPES,
 				    h = (q - 1) % WCB_MIP_MAX_SHAPES;
-				long o = row_of(M, key, d, i, h);
-				double E = rhs[o] - M->ratio[h] * rhs[o - 1];
+				double E = pieces_of(M, rhs, key, d, i, h);
 				mb_sh z = share_of(ty, k, cs[h], E);
 				list_add(&L[q], k->j, z.var ? -E : -z.y);
 				if (k->w && !z.var)
@@ -950,6 +952,37 @@ static int spread_cols(mb_state *M, glp_prob *P, const double *rhs,
 				glp_set_row_bnds(P, L[q].row, GLP_UP, 0, 0);
 			}
 	}
+	return 0;
+}
+
+/* The LP again after rows or columns were added, by GLPK's method
+ * meth within dl: true where optimal, and then *ub lowered to its
+ * value. */
+static bool lp_again(glp_prob *P, glp_smcp *sm, int meth, wb_deadline dl,
+		     double *ub)
+{
+	double left = wdl_left(dl, 0);
+	if (!wdl_is_none(dl) && left <= 0)
+		return false;
+	sm->meth = meth;
+	if (!wdl_is_none(dl))
+		sm->tm_lim = (int)(left * 1000) + 1;
+	if (glp_simplex(P, sm) || glp_get_status(P) != GLP_OPT)
+		return false;
+	if (glp_get_obj_val(P) < *ub)
+		*ub = glp_get_obj_val(P);
+	return true;
+}
+
+/* The third answer (the cleared pass's lead): the LP's, rounded and
+ * filled in the rows up to nrl.  -1 NOMEM. */
+static int third_answer(const mb_state *M, glp_prob *P,
+			const unsigned char *isy, int ny, int nrl,
+			wa_arena *a, double *yv, int *hint)
+{
+	if (round_lp(P, isy, ny, nrl, true, a, yv))
+		return -1;
+	hints(M, yv, ny, hint + 2 * (size_t)M->S->p->ngroups);
 	return 0;
 }
 
@@ -1190,27 +1223,16 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			return -1;
 		}
 		b->mip_rows = glp_get_num_rows(P);
-		left = wdl_left(dl, 0);
-		if (b->mip_split > 0 && (wdl_is_none(dl) || left > 0)) {
-			sm.meth = GLP_DUALP;
-			if (!wdl_is_none(dl))
-				sm.tm_lim = (int)(left * 1000) + 1;
-			sr = glp_simplex(P, &sm);
-			lp_ok = !sr && glp_get_status(P) == GLP_OPT;
+		if (b->mip_split > 0) {
+			lp_ok = lp_again(P, &sm, GLP_DUALP, dl, &cb.ub);
 			/* the third answer: this LP's, rounded and filled
 			 * (its gangs leave the pieces to the small pods: the
 			 * lead of the cleared pass, run/lead.c) */
-			if (lp_ok && hint) {
-				if (round_lp(P, isy, ny, INT32_MAX, true, a, yv)) {
-					glp_delete_prob(P);
-					return -1;
-				}
-				hints(M, yv, ny, hint + 2 * (size_t)p->ngroups);
+			if (lp_ok && hint &&
+			    third_answer(M, P, isy, ny, INT32_MAX, a, yv, hint)) {
+				glp_delete_prob(P);
+				return -1;
 			}
-			if (lp_ok && glp_get_obj_val(P) < cb.ub)
-				cb.ub = glp_get_obj_val(P);
-		} else if (b->mip_split > 0) {
-			lp_ok = false;
 		}
 	}
 	/* then the coarser gangs' pods spread over the finest key's
@@ -1230,35 +1252,24 @@ int wcb_mip_tier0(cb_state *S, const int *ct, wa_arena *a, int *hint,
 			glp_delete_prob(P);
 			return -1;
 		}
-		left = wdl_left(dl, 0);
-		if (b->mip_spread > 0 && (wdl_is_none(dl) || left > 0)) {
+		if (b->mip_spread > 0) {
 			/* the basis is neither primal (the pods are in no
 			 * rack yet) nor dual feasible (the shares); the
 			 * primal simplex on the model scaled again took 1.3
 			 * s on fragmented-2048, the dual 6-7 s */
-			sm.meth = GLP_PRIMAL;
 			glp_scale_prob(P, GLP_SF_AUTO);
-			if (!wdl_is_none(dl))
-				sm.tm_lim = (int)(left * 1000) + 1;
-			sr = glp_simplex(P, &sm);
-			lp_ok = !sr && glp_get_status(P) == GLP_OPT;
-			if (lp_ok && glp_get_obj_val(P) < cb.ub)
-				cb.ub = glp_get_obj_val(P);
+			lp_ok = lp_again(P, &sm, GLP_PRIMAL, dl, &cb.ub);
 			/* the third answer again, from this LP (rounded
 			 * and filled in the rows before the spread): it
 			 * knows which racks the coarser gangs' pods can
 			 * have, and led the cleared pass to 3,717
 			 * top-priority pods on fragmented-2048 seed 2
 			 * (3,697 from the pieces' LP) */
-			if (lp_ok && hint) {
-				if (round_lp(P, isy, ny, nrl, true, a, yv)) {
-					glp_delete_prob(P);
-					return -1;
-				}
-				hints(M, yv, ny, hint + 2 * (size_t)p->ngroups);
+			if (lp_ok && hint &&
+			    third_answer(M, P, isy, ny, nrl, a, yv, hint)) {
+				glp_delete_prob(P);
+				return -1;
 			}
-		} else if (b->mip_spread > 0) {
-			lp_ok = false;
 		}
 		b->mip_rows = glp_get_num_rows(P);
 	}
